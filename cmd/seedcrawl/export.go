@@ -1,0 +1,12 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"io"
+)
+
+// PLACEHOLDER: replaced by the owner of this subcommand.
+func runExport(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	return errors.New("export: not built yet")
+}

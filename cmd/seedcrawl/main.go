@@ -1,0 +1,111 @@
+// Command seedcrawl is a polite web crawler whose frontier is ordered by
+// pluggable schedulers (FPR, FPR@M, BFS, OPIC, ...) and which learns its own
+// seeds from the link graph it stores. See README.md for the subcommands.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"sort"
+	"syscall"
+)
+
+// command is one subcommand: it parses its own flags from args and writes
+// results to stdout, progress and logs to stderr.
+type command struct {
+	summary string
+	run     func(ctx context.Context, args []string, stdout, stderr io.Writer) error
+}
+
+func commands() map[string]command {
+	return map[string]command{
+		"crawl":   {"crawl from seed URLs into a bbolt file", runCrawl},
+		"demo":    {"start the built-in test web in-process, crawl it, print the summary", runDemo},
+		"stats":   {"print what a crawl db holds", runStats},
+		"export":  {"export pages, links or the graph of a crawl db", runExport},
+		"testweb": {"serve a deterministic multi-host test web on loopback", runTestweb},
+		"sim":     {"replay crawl schedulers on a known graph and score them", runSim},
+		"rank":    {"compute PageRank or HITS of a graph", runRank},
+		"seeds":   {"select crawl seeds from a stored or given graph", runSeeds},
+		"eval":    {"evaluate seed selectors (eval seeds)", runEval},
+		"run":     {"incremental crawl cycles with reseeding", runCycles},
+		"version": {"print the version", runVersion},
+	}
+}
+
+// errUsage marks errors caused by bad command-line input (exit code 2).
+var errUsage = errors.New("usage")
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	stop()
+	os.Exit(code)
+}
+
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	cmds := commands()
+	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
+		usage(stderr, cmds)
+		if len(args) == 0 {
+			return 2
+		}
+		return 0
+	}
+	c, ok := cmds[args[0]]
+	if !ok {
+		fmt.Fprintf(stderr, "seedcrawl: unknown command %q\n", args[0])
+		usage(stderr, cmds)
+		return 2
+	}
+	err := c.run(ctx, args[1:], stdout, stderr)
+	switch {
+	case err == nil:
+		return 0
+	case errors.Is(err, flag.ErrHelp):
+		return 0
+	case errors.Is(err, errUsage):
+		fmt.Fprintf(stderr, "seedcrawl %s: %v\n", args[0], err)
+		return 2
+	default:
+		fmt.Fprintf(stderr, "seedcrawl %s: %v\n", args[0], err)
+		return 1
+	}
+}
+
+func usage(w io.Writer, cmds map[string]command) {
+	fmt.Fprintln(w, "usage: seedcrawl <command> [flags] [args]")
+	fmt.Fprintln(w, "\ncommands:")
+	names := make([]string, 0, len(cmds))
+	for n := range cmds {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		fmt.Fprintf(w, "  %-8s %s\n", n, cmds[n].summary)
+	}
+	fmt.Fprintln(w, "\nRun 'seedcrawl <command> -h' for a command's flags.")
+}
+
+// newFlagSet returns a FlagSet that reports errors instead of exiting.
+func newFlagSet(name string, stderr io.Writer) *flag.FlagSet {
+	fs := flag.NewFlagSet("seedcrawl "+name, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	return fs
+}
+
+// parseFlags parses args and wraps a parse failure in errUsage.
+func parseFlags(fs *flag.FlagSet, args []string) error {
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return err
+		}
+		return fmt.Errorf("%w: %v", errUsage, err)
+	}
+	return nil
+}

@@ -1,0 +1,269 @@
+package graph
+
+import (
+	"bufio"
+	"compress/gzip"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+)
+
+// ErrFormat is wrapped by every error about malformed dataset input.
+var ErrFormat = errors.New("graph: malformed dataset")
+
+// ReadDataset reads BASENAME.arcs.tsv.gz and, when it exists,
+// BASENAME.urls.gz, in the format of ../shared/data/README.md. The node count
+// comes from the header, so isolated nodes are kept. Errors name the file and
+// line.
+func ReadDataset(basename string) (*CSR, error) {
+	arcs := basename + ".arcs.tsv.gz"
+	f, err := os.Open(arcs)
+	if err != nil {
+		return nil, fmt.Errorf("graph: read dataset %s: %w", basename, err)
+	}
+	defer f.Close()
+	g, err := ReadArcs(f, arcs)
+	if err != nil {
+		return nil, err
+	}
+	urlsPath := basename + ".urls.gz"
+	uf, err := os.Open(urlsPath)
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+		return g, nil
+	case err != nil:
+		return nil, fmt.Errorf("graph: read dataset %s: %w", basename, err)
+	}
+	defer uf.Close()
+	urls, err := ReadURLs(uf, urlsPath, g.N())
+	if err != nil {
+		return nil, err
+	}
+	g.SetURLs(urls)
+	return g, nil
+}
+
+// ReadArcs reads a gzip-compressed arcs file. name is used in error messages.
+func ReadArcs(r io.Reader, name string) (*CSR, error) {
+	zr, err := gzip.NewReader(r)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %s: not gzip: %v", ErrFormat, name, err)
+	}
+	defer zr.Close()
+	return ReadArcsText(zr, name)
+}
+
+// ReadArcsText reads the uncompressed arcs text: four header lines, then
+// "src<TAB>dst" lines with 0-based ids below N. Arcs need not be sorted;
+// each node's targets keep file order.
+func ReadArcsText(r io.Reader, name string) (*CSR, error) {
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 1<<16), 1<<20)
+	line := 0
+	bad := func(format string, a ...any) error {
+		return fmt.Errorf("%w: %s:%d: %s", ErrFormat, name, line, fmt.Sprintf(format, a...))
+	}
+	n, m := -1, -1
+	for line < 4 {
+		if !sc.Scan() {
+			if err := sc.Err(); err != nil {
+				return nil, fmt.Errorf("%w: %s:%d: %v", ErrFormat, name, line+1, err)
+			}
+			line++
+			return nil, bad("file ends inside the four-line header")
+		}
+		line++
+		t := sc.Text()
+		if !strings.HasPrefix(t, "# ") {
+			return nil, bad("header line %q does not start with \"# \"", t)
+		}
+		if f := strings.Fields(t); len(f) == 5 && f[1] == "nodes:" && f[3] == "arcs:" {
+			a, err1 := strconv.Atoi(f[2])
+			b, err2 := strconv.Atoi(f[4])
+			if err1 != nil || err2 != nil || a < 0 || b < 0 || a > 1<<32-1 {
+				return nil, bad("bad counts in %q", t)
+			}
+			n, m = a, b
+		}
+	}
+	if n < 0 {
+		return nil, fmt.Errorf("%w: %s: header has no \"# nodes: N arcs: M\" line", ErrFormat, name)
+	}
+	src := make([]uint32, 0, m)
+	dst := make([]uint32, 0, m)
+	for sc.Scan() {
+		line++
+		b := sc.Bytes()
+		if len(b) == 0 {
+			continue
+		}
+		tab := -1
+		for i, c := range b {
+			if c == '\t' {
+				tab = i
+				break
+			}
+		}
+		if tab < 0 {
+			return nil, bad("want \"src<TAB>dst\", got %q", b)
+		}
+		s, ok1 := parseID(b[:tab])
+		d, ok2 := parseID(b[tab+1:])
+		if !ok1 || !ok2 {
+			return nil, bad("want two decimal node ids, got %q", b)
+		}
+		if s >= uint64(n) || d >= uint64(n) {
+			return nil, bad("node id out of range 0..%d in %q", n-1, b)
+		}
+		src = append(src, uint32(s))
+		dst = append(dst, uint32(d))
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("%w: %s:%d: %v", ErrFormat, name, line+1, err)
+	}
+	if len(src) != m {
+		return nil, fmt.Errorf("%w: %s: header says %d arcs, file has %d", ErrFormat, name, m, len(src))
+	}
+	b := &Builder{n: n, src: src, dst: dst}
+	return b.Build(), nil
+}
+
+func parseID(b []byte) (uint64, bool) {
+	if len(b) == 0 || len(b) > 10 {
+		return 0, false
+	}
+	var v uint64
+	for _, c := range b {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		v = v*10 + uint64(c-'0')
+	}
+	return v, true
+}
+
+// ReadURLs reads a gzip-compressed URL list of exactly n lines.
+func ReadURLs(r io.Reader, name string, n int) ([]string, error) {
+	zr, err := gzip.NewReader(r)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %s: not gzip: %v", ErrFormat, name, err)
+	}
+	defer zr.Close()
+	sc := bufio.NewScanner(zr)
+	sc.Buffer(make([]byte, 1<<16), 1<<20)
+	urls := make([]string, 0, n)
+	for sc.Scan() {
+		if len(urls) == n {
+			return nil, fmt.Errorf("%w: %s:%d: more URL lines than the %d nodes", ErrFormat, name, n+1, n)
+		}
+		urls = append(urls, sc.Text())
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("%w: %s:%d: %v", ErrFormat, name, len(urls)+1, err)
+	}
+	if len(urls) != n {
+		return nil, fmt.Errorf("%w: %s: %d URL lines for %d nodes", ErrFormat, name, len(urls), n)
+	}
+	return urls, nil
+}
+
+// WriteDataset writes g as BASENAME.arcs.tsv.gz and, when g has URLs,
+// BASENAME.urls.gz, in the ../shared/data format. Arcs are written sorted by
+// source then target with duplicates removed, as the format requires; source
+// names the "# source:" header value.
+func WriteDataset(basename, source string, g *CSR) error {
+	name := basename
+	if i := strings.LastIndexAny(name, `/\`); i >= 0 {
+		name = name[i+1:]
+	}
+	n := g.N()
+	// Sorted, de-duplicated copy of each adjacency list.
+	var loops, m int
+	lists := make([][]uint32, n)
+	for v := 0; v < n; v++ {
+		out := append([]uint32(nil), g.Out(uint32(v))...)
+		sortU32(out)
+		k := 0
+		for i, t := range out {
+			if i > 0 && t == out[i-1] {
+				continue
+			}
+			out[k] = t
+			k++
+			if t == uint32(v) {
+				loops++
+			}
+		}
+		lists[v] = out[:k]
+		m += k
+	}
+	err := writeGz(basename+".arcs.tsv.gz", func(w *bufio.Writer) error {
+		fmt.Fprintf(w, "# name: %s\n# source: %s\n# nodes: %d arcs: %d\n# self-loops: %d\n", name, source, n, m, loops)
+		buf := make([]byte, 0, 32)
+		for v, out := range lists {
+			for _, t := range out {
+				buf = strconv.AppendUint(buf[:0], uint64(v), 10)
+				buf = append(buf, '\t')
+				buf = strconv.AppendUint(buf, uint64(t), 10)
+				buf = append(buf, '\n')
+				if _, err := w.Write(buf); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	})
+	if err != nil || g.URLs == nil {
+		return err
+	}
+	return writeGz(basename+".urls.gz", func(w *bufio.Writer) error {
+		for _, u := range g.URLs {
+			if strings.ContainsAny(u, " \t\r\n") {
+				return fmt.Errorf("URL %q contains whitespace", u)
+			}
+			w.WriteString(u)
+			w.WriteByte('\n')
+		}
+		return nil
+	})
+}
+
+func writeGz(path string, body func(*bufio.Writer) error) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return fmt.Errorf("graph: write %s: %w", path, err)
+	}
+	zw, _ := gzip.NewWriterLevel(f, gzip.BestCompression)
+	bw := bufio.NewWriterSize(zw, 1<<16)
+	err = body(bw)
+	if err == nil {
+		err = bw.Flush()
+	}
+	if err == nil {
+		err = zw.Close()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		os.Remove(path)
+		return fmt.Errorf("graph: write %s: %w", path, err)
+	}
+	return nil
+}
+
+func sortU32(a []uint32) {
+	// insertion sort for short lists, else standard sort
+	if len(a) < 24 {
+		for i := 1; i < len(a); i++ {
+			for j := i; j > 0 && a[j] < a[j-1]; j-- {
+				a[j], a[j-1] = a[j-1], a[j]
+			}
+		}
+		return
+	}
+	sortSlice(a)
+}
