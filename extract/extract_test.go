@@ -1,0 +1,258 @@
+package extract
+
+import (
+	"errors"
+	"strings"
+	"testing"
+)
+
+type want struct {
+	kind     Kind
+	url      string
+	reject   string
+	nofollow bool
+}
+
+func check(t *testing.T, p Page, ws []want) {
+	t.Helper()
+	if len(p.Links) != len(ws) {
+		for _, l := range p.Links {
+			t.Logf("got %v %q %q %q nofollow=%v", l.Kind, l.Raw, l.URL, l.Reject, l.NoFollow)
+		}
+		t.Fatalf("got %d links, want %d", len(p.Links), len(ws))
+	}
+	for i, w := range ws {
+		l := p.Links[i]
+		if l.Kind != w.kind || l.URL != w.url || l.Reject != w.reject || l.NoFollow != w.nofollow {
+			t.Errorf("link %d = {%v %q reject=%q nofollow=%v}, want {%v %q reject=%q nofollow=%v}",
+				i, l.Kind, l.URL, l.Reject, l.NoFollow, w.kind, w.url, w.reject, w.nofollow)
+		}
+	}
+}
+
+func TestLinksKindsAndOrder(t *testing.T) {
+	const page = `<!doctype html><html><head>
+<title>  Hello
+  World </title>
+<link rel="stylesheet" href="/style.css">
+<link rel="canonical" href="/canon">
+<link rel="alternate" hreflang="de" href="/de/">
+<link rel="alternate stylesheet" href="/alt.css">
+<link rel="next" href="?page=2">
+<link rel="prev" href="?page=0">
+<link rel="icon" href="/favicon.ico">
+</head><body>
+<a href="a.html">a</a>
+<a>no href</a>
+<a href="">self</a>
+<map><area href="/area" shape="rect"></map>
+<iframe src="//cdn.example.net/frame"></iframe>
+<a href="mailto:x@example.com">mail</a>
+<a href="javascript:void(0)">js</a>
+<a href="b.html#frag" rel="external NoFollow">b</a>
+<a href="http://exa mple.com/">bad</a>
+<svg><a href="/svg-link">svg</a></svg>
+<A HREF="/UPPER">upper</A>
+</body></html>`
+	p, err := Links("http://example.com/dir/page.html?q=1", []byte(page), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	check(t, p, []want{
+		{KindCanonical, "http://example.com/canon", "", false},
+		{KindAlternate, "http://example.com/de/", "", false},
+		{KindNext, "http://example.com/dir/page.html?page=2", "", false},
+		{KindPrev, "http://example.com/dir/page.html?page=0", "", false},
+		{KindA, "http://example.com/dir/a.html", "", false},
+		{KindA, "http://example.com/dir/page.html?q=1", "", false},
+		{KindArea, "http://example.com/area", "", false},
+		{KindIframe, "http://cdn.example.net/frame", "", false},
+		{KindA, "", "bad-scheme", false},
+		{KindA, "", "bad-scheme", false},
+		{KindA, "http://example.com/dir/b.html", "", true},
+		{KindA, "", "bad-url", false},
+		{KindA, "http://example.com/svg-link", "", false},
+		{KindA, "http://example.com/UPPER", "", false},
+	})
+	if p.Title != "Hello World" {
+		t.Errorf("Title = %q", p.Title)
+	}
+	if p.Canonical != "http://example.com/canon" {
+		t.Errorf("Canonical = %q", p.Canonical)
+	}
+	if p.Robots != (Robots{}) {
+		t.Errorf("Robots = %+v", p.Robots)
+	}
+	if p.Links[10].Raw != "b.html#frag" {
+		t.Errorf("Raw = %q", p.Links[10].Raw)
+	}
+}
+
+func TestLinksFrames(t *testing.T) {
+	const page = `<html><frameset><frame src="left.html"><frame src="right.html"><frame></frameset></html>`
+	p, err := Links("http://example.com/f/", []byte(page), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	check(t, p, []want{
+		{KindFrame, "http://example.com/f/left.html", "", false},
+		{KindFrame, "http://example.com/f/right.html", "", false},
+	})
+}
+
+func TestLinksBase(t *testing.T) {
+	tests := []struct {
+		name, page, wantBase, wantLink string
+	}{
+		{"absolute base", `<head><base href="http://other.example/sub/"></head><a href="x">`,
+			"http://other.example/sub/", "http://other.example/sub/x"},
+		{"relative base resolved against page", `<head><base href="../up/"></head><a href="x">`,
+			"http://example.com/up/", "http://example.com/up/x"},
+		{"only the first base counts", `<base href="/one/"><base href="/two/"><a href="x">`,
+			"http://example.com/one/", "http://example.com/one/x"},
+		{"base without href is skipped", `<base target="_top"><base href="/second/"><a href="x">`,
+			"http://example.com/second/", "http://example.com/second/x"},
+		{"base after the link still applies", `<a href="x"><base href="/late/">`,
+			"http://example.com/late/", "http://example.com/late/x"},
+		{"no base", `<a href="x">`,
+			"http://example.com/dir/page", "http://example.com/dir/x"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p, err := Links("http://example.com/dir/page", []byte(tt.page), Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if p.Base != tt.wantBase {
+				t.Errorf("Base = %q, want %q", p.Base, tt.wantBase)
+			}
+			if len(p.Links) != 1 || p.Links[0].URL != tt.wantLink {
+				t.Fatalf("links = %+v, want one %q", p.Links, tt.wantLink)
+			}
+		})
+	}
+}
+
+func TestMetaRobots(t *testing.T) {
+	tests := []struct {
+		name string
+		head string
+		opts Options
+		want Robots
+	}{
+		{"none", ``, Options{}, Robots{}},
+		{"nofollow", `<meta name="robots" content="nofollow">`, Options{}, Robots{NoFollow: true}},
+		{"noindex", `<meta name="ROBOTS" content="NoIndex">`, Options{}, Robots{NoIndex: true}},
+		{"both listed", `<meta name="robots" content="noindex, nofollow">`, Options{}, Robots{true, true}},
+		{"none means both", `<meta name="robots" content="none">`, Options{}, Robots{true, true}},
+		{"default token", `<meta name="seedcrawl" content="nofollow">`, Options{}, Robots{NoFollow: true}},
+		{"custom token", `<meta name="mybot" content="noindex">`, Options{Token: "mybot"}, Robots{NoIndex: true}},
+		{"other crawler ignored", `<meta name="googlebot" content="noindex,nofollow">`, Options{}, Robots{}},
+		{"merged", `<meta name="robots" content="noindex"><meta name="seedcrawl" content="nofollow">`, Options{}, Robots{true, true}},
+		{"unknown directives ignored", `<meta name="robots" content="noarchive, max-snippet:0">`, Options{}, Robots{}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p, err := Links("http://example.com/", []byte("<html><head>"+tt.head+"</head><body></body></html>"), tt.opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if p.Robots != tt.want {
+				t.Fatalf("Robots = %+v, want %+v", p.Robots, tt.want)
+			}
+		})
+	}
+}
+
+func TestParseRobotsHeader(t *testing.T) {
+	if r := ParseRobots("noindex nofollow"); r != (Robots{true, true}) {
+		t.Errorf("space-separated: %+v", r)
+	}
+	if r := ParseRobots("all"); r != (Robots{}) {
+		t.Errorf("all: %+v", r)
+	}
+}
+
+func TestMalformedHTML(t *testing.T) {
+	pages := []string{
+		"",
+		"<a href='x'",
+		"<a href=x><a href=y></b></i></table>",
+		"\x00\xff\xfe<a href=\"\xff\xfe\">",
+		"<<<<>>>><a href=z>",
+		strings.Repeat("<div>", 5000) + `<a href="deep">`,
+		"<title>unclosed <a href=t>",
+	}
+	for _, page := range pages {
+		if _, err := Links("http://example.com/", []byte(page), Options{}); err != nil {
+			t.Errorf("Links(%q...) failed: %v", page[:min(len(page), 20)], err)
+		}
+	}
+	p, _ := Links("http://example.com/", []byte(pages[5]), Options{})
+	if len(p.Links) != 1 || p.Links[0].URL != "http://example.com/deep" {
+		t.Errorf("deeply nested link lost: %+v", p.Links)
+	}
+}
+
+func TestBadPageURL(t *testing.T) {
+	if _, err := Links("not a url", []byte("<a href=x>"), Options{}); !errors.Is(err, ErrPageURL) {
+		t.Fatalf("err = %v, want ErrPageURL", err)
+	}
+}
+
+func TestKindString(t *testing.T) {
+	for k, s := range map[Kind]string{KindA: "a", KindArea: "area", KindFrame: "frame", KindIframe: "iframe",
+		KindCanonical: "canonical", KindAlternate: "alternate", KindNext: "next", KindPrev: "prev", 0: "kind(0)"} {
+		if k.String() != s {
+			t.Errorf("Kind(%d).String() = %q, want %q", k, k.String(), s)
+		}
+	}
+}
+
+// FuzzExtract checks Links never fails or panics on arbitrary bytes, and
+// that every link it returns has either a URL or a reject reason.
+func FuzzExtract(f *testing.F) {
+	f.Add([]byte(`<html><head><base href="/b/"><title>t</title></head><body><a href="x">x</a></body></html>`))
+	f.Add([]byte(`<a href="mailto:a"><area href=//h/p><iframe src=é></iframe><link rel=canonical href=../c>`))
+	f.Add([]byte("<meta name=robots content=none><frameset><frame src=f></frameset>"))
+	f.Add([]byte("\x00<a href=\"\xff\">"))
+	f.Fuzz(func(t *testing.T, body []byte) {
+		p, err := Links("http://example.com/dir/page", body, Options{})
+		if err != nil {
+			t.Fatalf("Links failed: %v", err)
+		}
+		for _, l := range p.Links {
+			if (l.URL == "") == (l.Reject == "") {
+				t.Fatalf("link %+v has neither or both of URL and Reject", l)
+			}
+		}
+	})
+}
+
+// TestTokenFallbackAgrees checks the tokenizer pass (used when the tree
+// builder gives up) finds what the tree pass finds on ordinary pages.
+func TestTokenFallbackAgrees(t *testing.T) {
+	pages := []string{
+		`<html><head><title>T</title><base href="/b/"><link rel=canonical href=c><meta name=robots content=nofollow></head>
+<body><a href=1>1</a><map><area href=2></map><iframe src=3></iframe><a href=4 rel=nofollow>4</a></body></html>`,
+		`<frameset><frame src=l><frame src=r></frameset>`,
+		synthPage(50, 4<<10),
+	}
+	for i, page := range pages {
+		p, err := Links("http://example.com/x/", []byte(page), Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		tw := walker{token: "seedcrawl"}
+		tw.tokens([]byte(page))
+		if len(tw.links) != len(p.Links) || tw.title != p.Title || tw.robots != p.Robots || tw.baseSet != (p.Base != "http://example.com/x/") {
+			t.Fatalf("page %d: tokens found %d links title %q robots %+v, tree %d links title %q robots %+v",
+				i, len(tw.links), tw.title, tw.robots, len(p.Links), p.Title, p.Robots)
+		}
+		for j := range tw.links {
+			if tw.links[j].Raw != p.Links[j].Raw || tw.links[j].Kind != p.Links[j].Kind || tw.links[j].NoFollow != p.Links[j].NoFollow {
+				t.Fatalf("page %d link %d: tokens %+v, tree %+v", i, j, tw.links[j], p.Links[j])
+			}
+		}
+	}
+}

@@ -1,0 +1,228 @@
+package fetch
+
+import (
+	"bufio"
+	"compress/flate"
+	"compress/gzip"
+	"compress/zlib"
+	"io"
+	"mime"
+	"net/http"
+	"strings"
+)
+
+// acceptEncoding is what we ask for. Setting it ourselves stops net/http
+// from decoding gzip transparently, so the decoded size can be bounded
+// here (net/http would inflate without limit).
+const acceptEncoding = "gzip, deflate"
+
+// drainMax is how much of an unwanted body is read so the connection can be
+// reused; longer bodies are abandoned and the connection closed.
+const drainMax = 64 << 10
+
+// callKey carries the *call of the current Fetch in the request context,
+// from Fetch down to limitTransport.RoundTrip.
+type callKey struct{}
+
+// limitTransport wraps the crawl transport for one Fetcher: it records the
+// status and headers of the response (colly loses them when the body read
+// fails), drops bodies the crawler does not parse, decodes
+// Content-Encoding and bounds the decoded size.
+type limitTransport struct {
+	next     http.RoundTripper
+	maxBody  int64
+	maxRatio int64
+	// gz is reused across requests (a gzip.Reader holds about 40 KiB of
+	// state); safe because a Fetcher runs one request at a time.
+	gz *gzip.Reader
+}
+
+func (t *limitTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	resp, err := t.next.RoundTrip(req)
+	if err != nil {
+		return nil, err
+	}
+	c, _ := req.Context().Value(callKey{}).(*call)
+	if c == nil {
+		return resp, nil
+	}
+	c.gotHeaders = true
+	c.code = resp.StatusCode
+	c.header = resp.Header
+	c.contentType = mediaType(resp.Header.Get("Content-Type"))
+	c.length = resp.ContentLength
+	// colly decodes gzip itself when Uncompressed is false, without a
+	// bound on the decoded size; everything it sees from us is plain.
+	resp.Uncompressed = true
+	if resp.StatusCode < 200 || resp.StatusCode > 299 || !IsHTML(c.contentType) {
+		resp.Body = dropBody(resp.Body, resp.ContentLength)
+		resp.ContentLength = 0
+		resp.Header.Del("Content-Encoding")
+		return resp, nil
+	}
+	c.wantBody = true
+	enc := strings.ToLower(strings.TrimSpace(resp.Header.Get("Content-Encoding")))
+	resp.Header.Del("Content-Encoding")
+	resp.ContentLength = -1
+	raw := &countReader{r: resp.Body}
+	lb := &limitBody{c: c, raw: raw, closer: resp.Body, max: t.maxBody, maxRatio: t.maxRatio}
+	switch enc {
+	case "", "identity":
+		lb.r = raw
+	case "gzip", "x-gzip":
+		lb.r = &lazyDecoder{open: func() (io.Reader, error) { return t.gunzip(raw) }}
+		lb.encoded = true
+	case "deflate":
+		lb.r = &lazyDecoder{open: func() (io.Reader, error) { return openDeflate(raw) }}
+		lb.encoded = true
+	default:
+		c.badEncoding = enc
+		resp.Body = dropBody(resp.Body, -1)
+		return resp, nil
+	}
+	resp.Body = lb
+	return resp, nil
+}
+
+// gunzip returns the transport's gzip reader reset onto r.
+func (t *limitTransport) gunzip(r io.Reader) (io.Reader, error) {
+	if t.gz == nil {
+		gz, err := gzip.NewReader(r)
+		if err != nil {
+			return nil, err
+		}
+		t.gz = gz
+		return gz, nil
+	}
+	if err := t.gz.Reset(r); err != nil {
+		return nil, err
+	}
+	return t.gz, nil
+}
+
+// IsHTML reports whether a media type (lower-case, no parameters) is one
+// the crawler parses: text/html or application/xhtml+xml.
+func IsHTML(mediaType string) bool {
+	return mediaType == "text/html" || mediaType == "application/xhtml+xml"
+}
+
+// mediaType returns the lower-cased media type of a Content-Type value,
+// without parameters; "" if absent.
+func mediaType(ct string) string {
+	if ct == "" {
+		return ""
+	}
+	if mt, _, err := mime.ParseMediaType(ct); err == nil {
+		return mt
+	}
+	mt, _, _ := strings.Cut(ct, ";")
+	return strings.ToLower(strings.TrimSpace(mt))
+}
+
+// dropBody replaces a body nobody will read. A body that may be short (known
+// length up to drainMax, or unknown length) is read up to drainMax bytes: if
+// it ends by then, the connection goes back to the pool. Anything longer is
+// closed unread, which closes the connection rather than download it.
+func dropBody(b io.ReadCloser, length int64) io.ReadCloser {
+	if length <= drainMax {
+		_, _ = io.Copy(io.Discard, io.LimitReader(b, drainMax))
+	}
+	b.Close()
+	return http.NoBody
+}
+
+// openDeflate handles both forms servers send as "deflate": zlib-wrapped
+// (RFC 9110) and raw DEFLATE (common in practice).
+func openDeflate(r io.Reader) (io.Reader, error) {
+	br := bufio.NewReader(r)
+	head, err := br.Peek(2)
+	if err == nil && head[0]&0x0f == 8 && (uint16(head[0])<<8|uint16(head[1]))%31 == 0 {
+		return zlib.NewReader(br)
+	}
+	return flate.NewReader(br), nil
+}
+
+// lazyDecoder opens its decoder on the first Read, so a broken header shows
+// up as a body read error rather than inside RoundTrip.
+type lazyDecoder struct {
+	open func() (io.Reader, error)
+	r    io.Reader
+	err  error
+}
+
+func (d *lazyDecoder) Read(p []byte) (int, error) {
+	if d.r == nil && d.err == nil {
+		d.r, d.err = d.open()
+	}
+	if d.err != nil {
+		return 0, d.err
+	}
+	return d.r.Read(p)
+}
+
+// countReader counts the bytes read from the wire and remembers a read
+// error, to tell a broken connection from a broken encoding.
+type countReader struct {
+	r   io.Reader
+	n   int64
+	err error // last error other than io.EOF
+}
+
+func (c *countReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n += int64(n)
+	if err != nil && err != io.EOF {
+		c.err = err
+	}
+	return n, err
+}
+
+// limitBody hands out at most max decoded bytes. When there is more, it
+// marks the call truncated (or a bomb, if the body is compressed and has
+// expanded more than maxRatio times) and ends the body early with EOF,
+// without reading the rest.
+type limitBody struct {
+	c        *call
+	r        io.Reader
+	raw      *countReader
+	closer   io.Closer
+	max      int64
+	maxRatio int64
+	encoded  bool
+	n        int64
+	done     bool
+}
+
+func (b *limitBody) Read(p []byte) (int, error) {
+	if b.done {
+		return 0, io.EOF
+	}
+	if b.n >= b.max {
+		// Limit reached: is there more?
+		var one [1]byte
+		n, err := io.ReadAtLeast(b.r, one[:], 1)
+		b.done = true
+		if n > 0 {
+			b.c.truncated = true
+			if b.encoded && b.raw.n > 0 && (b.n+1)/b.raw.n > b.maxRatio {
+				b.c.bomb = true
+			}
+		} else if err != nil && err != io.EOF {
+			return 0, err
+		}
+		return 0, io.EOF
+	}
+	if rest := b.max - b.n; int64(len(p)) > rest {
+		p = p[:rest]
+	}
+	n, err := b.r.Read(p)
+	b.n += int64(n)
+	b.c.bodyBytes = b.n
+	if err != nil && err != io.EOF && b.encoded && b.raw.err == nil {
+		// The wire delivered its bytes; the decoder rejected them.
+		b.c.badBody = true
+	}
+	return n, err
+}
+
+func (b *limitBody) Close() error { return b.closer.Close() }

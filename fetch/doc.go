@@ -1,0 +1,36 @@
+// Package fetch downloads one URL at a time for the crawler: our own
+// http.Transport and a single-request fetcher driven through colly.
+//
+// NewTransport builds the transport every HTTP request of a crawl goes
+// through (pages and robots.txt): a resolver override like curl --resolve
+// (ResolveMap), connect, TLS-handshake and response-header timeouts,
+// keep-alive, HTTP/2 when the server offers it, extra trusted roots from a
+// PEM file, no proxy, and an SSRF guard in the dialer that refuses
+// loopback, private, link-local and multicast addresses (urlnorm.IsPrivate)
+// unless the host is in the resolve map, in Options.AllowHosts (the
+// crawler passes its seed hosts) or Options.AllowPrivate is set. The guard
+// checks the address actually dialed, so DNS rebinding cannot slip past it.
+//
+// A Fetcher wraps one colly.Collector used strictly as a fetch engine: no
+// robots check (package robots owns it), revisits allowed (the frontier
+// owns the seen-set), no depth or domain filters, no async mode, no Visit
+// from callbacks. Fetch sends one GET (with If-None-Match and
+// If-Modified-Since when the request carries validators), does not follow
+// redirects (the crawler records each hop as a link of kind "redirect" and
+// queues the target through the frontier) and returns a Response for every
+// outcome: 3xx with Location resolved, 304, 429 and 503 with Retry-After,
+// other non-2xx (colly v2.3.0 would send these to OnError; we turn on
+// ParseHTTPErrorResponse and treat every status as a response), and
+// network failures with a Reason.
+//
+// Bodies are read only for HTML (text/html, application/xhtml+xml) 2xx
+// responses, up to MaxBody bytes (10 MiB); a longer body is cut and marked
+// Truncated (colly alone truncates silently). Compressed bodies (gzip,
+// deflate) are decoded here rather than by net/http so the decoded size is
+// bounded too: decoding stops at MaxBody, and a body that expands more than
+// MaxRatio times past that point is refused as a decompression bomb
+// (Reason "decompression-bomb"), never fully inflated.
+//
+// A Fetcher is not safe for concurrent use: each crawl worker owns one.
+// Fetchers built on one shared Transport share its connection pool.
+package fetch

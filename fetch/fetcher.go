@@ -1,0 +1,291 @@
+package fetch
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/gocolly/colly/v2"
+
+	"github.com/seedcrawl/seedcrawl/internal/version"
+	"github.com/seedcrawl/seedcrawl/urlnorm"
+)
+
+// Request is one URL to fetch.
+type Request struct {
+	// URL is the absolute URL to GET, normally urlnorm's form.
+	URL string
+	// ETag, when set, is sent as If-None-Match.
+	ETag string
+	// LastModified, when set, is sent as If-Modified-Since (the
+	// Last-Modified value of an earlier fetch, verbatim).
+	LastModified string
+}
+
+// Response is the outcome of one Fetch. Every outcome is a Response: a
+// network failure has Code 0 and Err set.
+type Response struct {
+	// URL is the requested URL. Redirects are not followed, so it is
+	// also the URL the response came from.
+	URL string
+	// Code is the HTTP status, 0 if no response arrived.
+	Code int
+	// Header is the response header (Content-Encoding removed when the
+	// body was decoded here); nil if no response arrived.
+	Header http.Header
+	// ContentType is the media type, lower-case, without parameters.
+	ContentType string
+	// Body is the (decoded, UTF-8 converted by colly when the charset is
+	// declared) body, only for 2xx HTML responses; at most MaxBody bytes.
+	Body []byte
+	// Length is the body size: the decoded bytes read for 2xx HTML
+	// responses, the Content-Length header otherwise (-1 if unknown; such
+	// bodies are not downloaded).
+	Length int64
+	// Truncated reports that the body was longer than MaxBody and was cut.
+	Truncated bool
+	// Dur is the time from sending the request to having the whole body.
+	Dur time.Duration
+	// Location is the redirect target of a 3xx, resolved against URL and
+	// normalized; "" if absent or invalid (Reason says which).
+	Location string
+	// RetryAfter is the Retry-After header (delay-seconds or HTTP-date) as
+	// a duration from now; 0 if absent or in the past.
+	RetryAfter time.Duration
+	// ETag and LastModified are the response's validators, to send back
+	// on the next fetch of URL.
+	ETag         string
+	LastModified string
+	// Err is the failure, if any: a network or protocol error (Code may
+	// still be set when the connection broke during the body), ErrBomb or
+	// ErrEncoding. A failed fetch has no Body. Truncation is not a
+	// failure: see Truncated.
+	Err error
+	// Reason names the failure or the notable outcome (a Reason constant:
+	// ReasonTruncated, ReasonBadLocation for a successful fetch); "" for
+	// a plain response.
+	Reason string
+}
+
+// Reasons, stable strings for counting outcomes.
+const (
+	ReasonTimeout        = "timeout"
+	ReasonCanceled       = "canceled"
+	ReasonPrivateAddress = "private-address"
+	ReasonDNS            = "dns"
+	ReasonRefused        = "connect-refused"
+	ReasonConnLost       = "connection-lost"
+	ReasonTLS            = "tls"
+	ReasonNetwork        = "network"
+	ReasonTruncated      = "truncated"
+	ReasonBomb           = "decompression-bomb"
+	ReasonEncoding       = "unsupported-encoding"
+	ReasonBadBody        = "bad-body" // a compressed body that does not decode
+	ReasonBadLocation    = "bad-location"
+	ReasonBadURL         = "bad-url"
+)
+
+// call is the state of one Fetch, shared by the colly callbacks and the
+// limitTransport through the request context.
+type call struct {
+	gotHeaders  bool
+	code        int
+	header      http.Header
+	contentType string
+	length      int64
+	wantBody    bool
+	bodyBytes   int64
+	truncated   bool
+	bomb        bool
+	badEncoding string
+	badBody     bool
+	body        []byte
+	gotResponse bool
+}
+
+// Fetcher fetches one URL per call through a colly collector. It is NOT
+// safe for concurrent use: each worker owns one (New is cheap; share the
+// Transport).
+type Fetcher struct {
+	c    *colly.Collector
+	opts Options
+	cur  *call
+	now  func() time.Time
+}
+
+// New builds a Fetcher. Without opts.Transport it builds one with
+// NewTransport(opts).
+func New(opts Options) (*Fetcher, error) {
+	if err := opts.validate(); err != nil {
+		return nil, fmt.Errorf("fetch: new fetcher: %w", err)
+	}
+	opts.MaxBody = pick(opts.MaxBody, DefaultMaxBody)
+	opts.MaxRatio = pick(opts.MaxRatio, DefaultMaxRatio)
+	opts.Timeout = pick(opts.Timeout, DefaultTimeout)
+	if opts.UserAgent == "" {
+		opts.UserAgent = version.UserAgent
+	}
+	now := opts.Now
+	if now == nil {
+		now = time.Now
+	}
+	tr := opts.Transport
+	if tr == nil {
+		t, err := NewTransport(opts)
+		if err != nil {
+			return nil, err
+		}
+		tr = t
+	}
+	c := colly.NewCollector(
+		colly.UserAgent(opts.UserAgent),
+		colly.IgnoreRobotsTxt(),
+		colly.AllowURLRevisit(),
+		colly.ParseHTTPErrorResponse(),
+		// Our limitTransport bounds the body; colly's own limit would cut
+		// silently and hide truncation.
+		colly.MaxBodySize(0),
+	)
+	c.WithTransport(&limitTransport{next: tr, maxBody: opts.MaxBody, maxRatio: opts.MaxRatio})
+	c.DisableCookies()
+	c.SetRequestTimeout(opts.Timeout)
+	c.SetRedirectHandler(func(*http.Request, []*http.Request) error {
+		// The crawler records the hop and queues the target itself.
+		return http.ErrUseLastResponse
+	})
+	f := &Fetcher{c: c, opts: opts, now: now}
+	c.OnResponse(func(r *colly.Response) {
+		if f.cur != nil {
+			f.cur.gotResponse = true
+			f.cur.body = r.Body
+		}
+	})
+	return f, nil
+}
+
+// Fetch GETs req.URL once and reports the outcome; it never follows
+// redirects. ctx cancels the request at any stage.
+func (f *Fetcher) Fetch(ctx context.Context, req Request) Response {
+	start := time.Now()
+	res := Response{URL: req.URL, Length: -1}
+	if !strings.HasPrefix(req.URL, "http://") && !strings.HasPrefix(req.URL, "https://") {
+		res.Err = fmt.Errorf("fetch: %q: %w", req.URL, urlnorm.ErrScheme)
+		res.Reason = ReasonBadURL
+		return res
+	}
+	if u, err := url.Parse(req.URL); err != nil || u.Host == "" {
+		res.Err = fmt.Errorf("fetch: %q: %w", req.URL, urlnorm.ErrParse)
+		res.Reason = ReasonBadURL
+		return res
+	}
+	c := &call{length: -1}
+	f.cur = c
+	defer func() { f.cur = nil }()
+	hdr := http.Header{}
+	hdr.Set("User-Agent", f.opts.UserAgent)
+	hdr.Set("Accept", "text/html,application/xhtml+xml;q=0.9,*/*;q=0.8")
+	hdr.Set("Accept-Encoding", acceptEncoding)
+	if req.ETag != "" {
+		hdr.Set("If-None-Match", req.ETag)
+	}
+	if req.LastModified != "" {
+		hdr.Set("If-Modified-Since", req.LastModified)
+	}
+	// colly builds each request on Collector.Context; this Fetcher runs
+	// one request at a time, so setting it per call scopes it to this
+	// request.
+	f.c.Context = context.WithValue(ctx, callKey{}, c)
+	err := f.c.Request(http.MethodGet, req.URL, nil, nil, hdr)
+	f.c.Context = context.Background()
+	res.Dur = time.Since(start)
+
+	if c.gotHeaders {
+		res.Code = c.code
+		res.Header = c.header
+		res.ContentType = c.contentType
+		res.Length = c.length
+		res.ETag = c.header.Get("ETag")
+		res.LastModified = c.header.Get("Last-Modified")
+		res.RetryAfter = retryAfter(c.header.Get("Retry-After"), f.now())
+		if res.Code >= 300 && res.Code < 400 && res.Code != http.StatusNotModified {
+			if loc := c.header.Get("Location"); loc != "" {
+				if u, lerr := urlnorm.Resolve(req.URL, loc); lerr == nil {
+					res.Location = u
+				} else {
+					res.Reason = ReasonBadLocation
+				}
+			}
+		}
+	}
+	switch {
+	case err != nil:
+		res.Err = fmt.Errorf("fetch: get %s: %w", req.URL, err)
+		res.Reason = classify(ctx, err)
+		if c.badBody && res.Reason != ReasonCanceled && res.Reason != ReasonTimeout {
+			res.Reason = ReasonBadBody
+		}
+		if c.bomb {
+			res.Err, res.Reason = fmt.Errorf("fetch: get %s: %w", req.URL, ErrBomb), ReasonBomb
+		}
+		return res
+	case c.badEncoding != "":
+		res.Err = fmt.Errorf("fetch: get %s: %w %q", req.URL, ErrEncoding, c.badEncoding)
+		res.Reason = ReasonEncoding
+		return res
+	case c.bomb:
+		res.Err = fmt.Errorf("fetch: get %s: %w: expands over %d:1 past %d bytes", req.URL, ErrBomb, f.opts.MaxRatio, f.opts.MaxBody)
+		res.Reason = ReasonBomb
+		res.Truncated = true
+		res.Length = c.bodyBytes
+		return res
+	}
+	if c.wantBody {
+		res.Body = c.body
+		res.Length = c.bodyBytes
+		if c.truncated {
+			// Not an error: the first MaxBody bytes are a usable page.
+			res.Truncated = true
+			res.Reason = ReasonTruncated
+		}
+	}
+	return res
+}
+
+// retryAfter parses a Retry-After value (RFC 9110 10.2.3): delay-seconds or
+// an HTTP-date, as a non-negative duration from now.
+func retryAfter(v string, now time.Time) time.Duration {
+	v = strings.TrimSpace(v)
+	if v == "" {
+		return 0
+	}
+	if s, err := strconv.ParseInt(v, 10, 64); err == nil {
+		if s <= 0 {
+			return 0
+		}
+		return time.Duration(min(s, int64(365*24*3600))) * time.Second
+	}
+	if t, err := http.ParseTime(v); err == nil {
+		if d := t.Sub(now); d > 0 {
+			return d
+		}
+	}
+	return 0
+}
+
+// classify names a fetch error for counting.
+func classify(ctx context.Context, err error) string {
+	switch {
+	case errors.Is(err, ErrPrivateAddress):
+		return ReasonPrivateAddress
+	case ctx.Err() == context.Canceled || errors.Is(err, context.Canceled):
+		return ReasonCanceled
+	case errors.Is(err, context.DeadlineExceeded) || isTimeout(err):
+		return ReasonTimeout
+	}
+	return classifyNet(err)
+}

@@ -1,0 +1,161 @@
+package robots
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"time"
+)
+
+// errTooManyRedirects stops the client after MaxRedirects hops.
+var errTooManyRedirects = errors.New("robots: too many redirects")
+
+// record is an entry with its rules parsed for our token.
+type record struct {
+	entry Entry
+	group *group
+}
+
+func (c *Cache) record(e Entry) *record {
+	r := &record{entry: e}
+	if e.State == StateRules {
+		r.group = parse(e.Body).group(c.opts.Token)
+	}
+	return r
+}
+
+// refresh finds a fresh record for origin: in memory (another flight may
+// have just finished), in the Store, or by fetching. It always returns a
+// record; the error reports a Store failure.
+func (c *Cache) refresh(origin string) (any, error) {
+	now := c.opts.Now()
+	var prev Entry
+	if r, ok := c.lru.get(origin); ok {
+		if now.Before(r.entry.Expires) {
+			return r, nil
+		}
+		prev = r.entry
+	}
+	var storeErr error
+	if c.opts.Store != nil {
+		e, ok, err := c.opts.Store.LoadRobots(origin)
+		switch {
+		case err != nil:
+			storeErr = fmt.Errorf("robots: load %s: %w", origin, err)
+		case ok && now.Before(e.Expires):
+			r := c.record(e)
+			c.lru.put(origin, r)
+			return r, nil
+		case ok:
+			prev = e
+		}
+	}
+	e := c.fetch(origin, prev)
+	r := c.record(e)
+	c.lru.put(origin, r)
+	if c.opts.Store != nil {
+		if err := c.opts.Store.SaveRobots(origin, e); err != nil && storeErr == nil {
+			storeErr = fmt.Errorf("robots: save %s: %w", origin, err)
+		}
+	}
+	return r, storeErr
+}
+
+// fetch gets origin's robots.txt and turns the outcome into an entry; prev
+// is the previous entry (zero if none), whose failure count it continues.
+func (c *Cache) fetch(origin string, prev Entry) Entry {
+	// The fetch is shared by every caller waiting on this origin, so it
+	// runs on its own deadline rather than on the first caller's context.
+	ctx, cancel := context.WithTimeout(context.Background(), c.opts.Timeout)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, origin+"/robots.txt", nil)
+	if err != nil {
+		return c.failed(prev, 0, fmt.Sprintf("build request: %v", err))
+	}
+	req.Header.Set("User-Agent", c.opts.UserAgent)
+	req.Header.Set("Accept", "text/plain, */*;q=0.5")
+	resp, err := c.client.Do(req)
+	if err != nil {
+		if errors.Is(err, errTooManyRedirects) {
+			// RFC 9309 2.3.1.2: after five redirects the crawler MAY
+			// assume robots.txt is unavailable.
+			return c.done(StateAllowAll, 0, nil, "too many redirects")
+		}
+		return c.failed(prev, 0, err.Error())
+	}
+	defer resp.Body.Close()
+	switch code := resp.StatusCode; {
+	case code >= 200 && code < 300:
+		body, err := io.ReadAll(io.LimitReader(resp.Body, c.opts.MaxSize+1))
+		if err != nil {
+			return c.failed(prev, code, fmt.Sprintf("read body: %v", err))
+		}
+		return c.done(StateRules, code, capBody(body, c.opts.MaxSize), "")
+	case code == http.StatusTooManyRequests:
+		// RFC 9309 lists 429 with the 4xx "unavailable" codes, but a site
+		// asking us to slow down has not said "no rules": treat it like a
+		// server error (Google does the same).
+		drain(resp.Body)
+		return c.failed(prev, code, resp.Status)
+	case code >= 300 && code < 500:
+		// 4xx: unavailable, allow everything (RFC 9309 2.3.1.3). A 3xx
+		// reaching here had no usable Location.
+		drain(resp.Body)
+		return c.done(StateAllowAll, code, nil, "")
+	default:
+		drain(resp.Body)
+		return c.failed(prev, code, resp.Status)
+	}
+}
+
+func (c *Cache) done(s State, status int, body []byte, msg string) Entry {
+	now := c.opts.Now()
+	return Entry{State: s, FetchedAt: now, Expires: now.Add(c.opts.TTL), Status: status, Body: body, Err: msg}
+}
+
+// failed records one more failed attempt: deferred with exponential backoff,
+// or disallow-all until TTL once MaxFailures is reached (RFC 9309 2.3.1.4).
+func (c *Cache) failed(prev Entry, status int, msg string) Entry {
+	n := 1
+	if prev.State == StateDeferred {
+		n = prev.Failures + 1
+	}
+	now := c.opts.Now()
+	e := Entry{FetchedAt: now, Status: status, Failures: n, Err: msg}
+	if n >= c.opts.MaxFailures {
+		e.State = StateDisallowAll
+		e.Expires = now.Add(c.opts.TTL)
+		return e
+	}
+	e.State = StateDeferred
+	e.Expires = now.Add(c.backoff(n))
+	return e
+}
+
+// backoff returns Backoff * 2^(n-1), capped at MaxBackoff.
+func (c *Cache) backoff(n int) time.Duration {
+	d := c.opts.Backoff
+	for i := 1; i < n && d < c.opts.MaxBackoff; i++ {
+		d *= 2
+	}
+	return min(d, c.opts.MaxBackoff)
+}
+
+// capBody cuts a body longer than max to its first max bytes and drops the
+// partial last line, so a rule is never read cut in half.
+func capBody(b []byte, max int64) []byte {
+	if int64(len(b)) <= max {
+		return b
+	}
+	b = b[:max]
+	if i := bytes.LastIndexAny(b, "\r\n"); i >= 0 {
+		b = b[:i+1]
+	}
+	return b
+}
+
+// drain reads a little of an unwanted body so the connection can be reused.
+func drain(r io.Reader) { _, _ = io.Copy(io.Discard, io.LimitReader(r, 64<<10)) }

@@ -1,0 +1,306 @@
+package robots
+
+import (
+	"bytes"
+	"math"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// This file is an RFC 9309 parser and matcher. temoto/robotstxt was the
+// planned engine; it was replaced because, measured against RFC 9309 (see
+// TestTemotoDeviations), it:
+//   - fails the whole file on one bad line (a rule before any User-agent,
+//     an unparsable Crawl-delay), where RFC 9309 2.2 asks parsers to skip
+//     what they cannot parse;
+//   - compiles wildcard rules to unanchored regular expressions, so
+//     "Disallow: /a$" also blocks "/x/a" and "Disallow: /*.pdf" matches
+//     anywhere;
+//   - ranks wildcard rules by the length of the compiled expression rather
+//     than of the rule (RFC 9309 2.2.2: "the most octets");
+//   - breaks Allow/Disallow ties by file order where RFC 9309 2.2.2 says
+//     the least restrictive rule (Allow) SHOULD win;
+//   - matches User-agent lines as prefixes of the agent string rather than
+//     the product token, and compares paths without normalizing
+//     percent-encoding (RFC 9309 2.2.2).
+
+// maxCrawlDelay bounds a parsed Crawl-delay so absurd values cannot
+// overflow a time.Duration; the crawler caps it much lower anyway.
+const maxCrawlDelay = 24 * time.Hour
+
+type rule struct {
+	allow   bool
+	pattern string // percent-normalized; '*' wildcards and a final '$' kept
+}
+
+// rawGroup is one group as written in the file.
+type rawGroup struct {
+	agents     []string // lower-cased product tokens, or "*"
+	rules      []rule
+	crawlDelay time.Duration
+	hasDelay   bool
+}
+
+type file struct {
+	groups []*rawGroup
+}
+
+// group is the merged set of rules that applies to one product token,
+// sorted so the first matching rule is the RFC 9309 winner.
+type group struct {
+	rules      []rule
+	crawlDelay time.Duration
+}
+
+// parse reads a robots.txt body leniently: lines it does not understand are
+// skipped, never fatal (RFC 9309 2.2).
+func parse(body []byte) *file {
+	body = bytes.TrimPrefix(body, []byte("\xef\xbb\xbf"))
+	f := &file{}
+	var cur *rawGroup
+	lastWasAgent := false
+	for len(body) > 0 {
+		var line []byte
+		if i := bytes.IndexAny(body, "\r\n"); i >= 0 {
+			line, body = body[:i], body[i+1:]
+		} else {
+			line, body = body, nil
+		}
+		if i := bytes.IndexByte(line, '#'); i >= 0 {
+			line = line[:i]
+		}
+		k, v, ok := bytes.Cut(line, []byte(":"))
+		if !ok {
+			continue
+		}
+		key := strings.ToLower(string(bytes.TrimSpace(k)))
+		val := string(bytes.TrimSpace(v))
+		switch key {
+		case "user-agent", "useragent", "user agent":
+			if cur == nil || !lastWasAgent {
+				cur = &rawGroup{}
+				f.groups = append(f.groups, cur)
+			}
+			cur.agents = append(cur.agents, agentToken(val))
+			lastWasAgent = true
+			continue
+		case "allow", "disallow":
+			if cur != nil && val != "" {
+				if val[0] != '/' && val[0] != '*' {
+					val = "/" + val // lenient, as major crawlers are
+				}
+				cur.rules = append(cur.rules, rule{allow: key == "allow", pattern: normPattern(val)})
+			}
+		case "crawl-delay", "crawldelay":
+			if cur != nil {
+				if d, ok := parseDelay(val); ok {
+					cur.crawlDelay, cur.hasDelay = d, true
+				}
+			}
+		default:
+			// Sitemap, Host and unknown keys neither belong to a group nor
+			// end one.
+			continue
+		}
+		lastWasAgent = false
+	}
+	return f
+}
+
+// agentToken reduces a User-agent value to its product token (letters, '_'
+// and '-', RFC 9309 2.2.1), lower-cased; "*" stays "*".
+func agentToken(v string) string {
+	if strings.HasPrefix(v, "*") {
+		return "*"
+	}
+	end := 0
+	for end < len(v) {
+		c := v[end]
+		if 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || c == '_' || c == '-' {
+			end++
+			continue
+		}
+		break
+	}
+	return strings.ToLower(v[:end])
+}
+
+func parseDelay(v string) (time.Duration, bool) {
+	s, err := strconv.ParseFloat(v, 64)
+	if err != nil || s < 0 || math.IsNaN(s) || math.IsInf(s, 0) {
+		return 0, false
+	}
+	if s*float64(time.Second) > float64(maxCrawlDelay) {
+		return maxCrawlDelay, true
+	}
+	return time.Duration(s * float64(time.Second)), true
+}
+
+// group merges every group naming token, or failing that every "*" group
+// (RFC 9309 2.2.1). No matching group means no rules.
+func (f *file) group(token string) *group {
+	token = strings.ToLower(token)
+	g := &group{}
+	merge := func(match func(a string) bool) bool {
+		found := false
+		for _, rg := range f.groups {
+			for _, a := range rg.agents {
+				if match(a) {
+					found = true
+					g.rules = append(g.rules, rg.rules...)
+					if rg.hasDelay {
+						g.crawlDelay = max(g.crawlDelay, rg.crawlDelay)
+					}
+					break
+				}
+			}
+		}
+		return found
+	}
+	if !merge(func(a string) bool { return a != "" && a != "*" && a == token }) {
+		merge(func(a string) bool { return a == "*" })
+	}
+	// Longest pattern first; at equal length Allow first, so the first
+	// match is the most specific rule and ties go to the least
+	// restrictive (RFC 9309 2.2.2).
+	sort.SliceStable(g.rules, func(i, j int) bool {
+		a, b := g.rules[i], g.rules[j]
+		if len(a.pattern) != len(b.pattern) {
+			return len(a.pattern) > len(b.pattern)
+		}
+		return a.allow && !b.allow
+	})
+	return g
+}
+
+// allowed reports whether the path (with query) may be crawled.
+func (g *group) allowed(path string) bool {
+	if path == "/robots.txt" {
+		return true // RFC 9309 2.2.2: implicitly allowed
+	}
+	path = normPattern(path)
+	for _, r := range g.rules {
+		if match(r.pattern, path) {
+			return r.allow
+		}
+	}
+	return true
+}
+
+// match reports whether pattern matches a prefix of path ('*' matches any
+// run of bytes) or, with a final '$', all of path.
+func match(pattern, path string) bool {
+	if strings.IndexByte(pattern, '*') < 0 {
+		if p, ok := strings.CutSuffix(pattern, "$"); ok {
+			return path == p
+		}
+		return strings.HasPrefix(path, pattern)
+	}
+	// The set of path offsets reachable after the pattern so far, kept
+	// sorted (the approach of Google's robots.txt matcher).
+	pos := make([]int, 1, 8)
+	for i := 0; i < len(pattern); i++ {
+		c := pattern[i]
+		switch {
+		case c == '$' && i == len(pattern)-1:
+			return pos[len(pos)-1] == len(path)
+		case c == '*':
+			first := pos[0]
+			pos = pos[:0]
+			for j := first; j <= len(path); j++ {
+				pos = append(pos, j)
+			}
+		default:
+			n := 0
+			for _, p := range pos {
+				if p < len(path) && path[p] == c {
+					pos[n] = p + 1
+					n++
+				}
+			}
+			if n == 0 {
+				return false
+			}
+			pos = pos[:n]
+		}
+	}
+	return true
+}
+
+const upperHex = "0123456789ABCDEF"
+
+// normPattern normalizes percent-encoding so rules and URLs compare as RFC
+// 9309 2.2.2 asks: escapes of unreserved characters decoded, other escapes
+// upper-cased, bytes outside printable ASCII (UTF-8 of non-ASCII rules,
+// controls, space) encoded. '*' and '$' are left alone.
+func normPattern(s string) string {
+	if isNormalPattern(s) {
+		return s
+	}
+	var sb strings.Builder
+	sb.Grow(len(s) + 8)
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == '%' && i+2 < len(s) && isHex(s[i+1]) && isHex(s[i+2]):
+			b := unhex(s[i+1])<<4 | unhex(s[i+2])
+			if isUnreserved(b) {
+				sb.WriteByte(b)
+			} else {
+				sb.WriteByte('%')
+				sb.WriteByte(upperHex[b>>4])
+				sb.WriteByte(upperHex[b&15])
+			}
+			i += 2
+		case c <= ' ' || c >= 0x7f:
+			sb.WriteByte('%')
+			sb.WriteByte(upperHex[c>>4])
+			sb.WriteByte(upperHex[c&15])
+		default:
+			sb.WriteByte(c)
+		}
+	}
+	return sb.String()
+}
+
+func isNormalPattern(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c <= ' ' || c >= 0x7f {
+			return false
+		}
+		if c == '%' {
+			if i+2 >= len(s) || !isHex(s[i+1]) || !isHex(s[i+2]) {
+				continue
+			}
+			b := unhex(s[i+1])<<4 | unhex(s[i+2])
+			if isUnreserved(b) || (s[i+1] >= 'a') || (s[i+2] >= 'a') {
+				return false
+			}
+			i += 2
+		}
+	}
+	return true
+}
+
+func isUnreserved(c byte) bool {
+	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' ||
+		c == '-' || c == '.' || c == '_' || c == '~'
+}
+
+func isHex(c byte) bool {
+	return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'
+}
+
+func unhex(c byte) byte {
+	switch {
+	case '0' <= c && c <= '9':
+		return c - '0'
+	case 'a' <= c && c <= 'f':
+		return c - 'a' + 10
+	default:
+		return c - 'A' + 10
+	}
+}

@@ -1,0 +1,242 @@
+package urlnorm
+
+import (
+	"net/url"
+	"strings"
+
+	wurl "github.com/nlnwa/whatwg-url/url"
+)
+
+// The WHATWG parser costs about 3-4 µs and 50-70 allocations per URL; a
+// crawler resolves every link of every page, so most links take this fast
+// path instead: plain printable-ASCII http(s) URLs with a simple host,
+// handled with net/url and writeComponent. Anything the two parsers could
+// disagree on (non-ASCII, spaces, backslashes, tabs, userinfo, IP or
+// punycode hosts, odd ports, dot segments spelled with escapes, references
+// with other schemes) goes to the WHATWG parser. FuzzFastPath checks that
+// whenever the fast path answers, the answer equals the WHATWG path's.
+
+// plainASCII reports whether s is printable ASCII without space and
+// backslash, the bytes both parsers treat alike.
+func plainASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c <= ' ' || c >= 0x7f || c == '\\' {
+			return false
+		}
+	}
+	return true
+}
+
+// refSafe holds the bytes of references net/url resolves without
+// re-escaping anything: unreserved, reserved and '%'. With any other byte
+// net/url re-escapes the whole path, sub-delims included, which would
+// differ from WHATWG.
+var refSafe = makeSet(unreserved + ":/?#[]@" + "!$&'()*+,;=" + "%")
+
+func refSafeOnly(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if !refSafe.has(s[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// fastNormalize handles the common simple absolute URL without the WHATWG
+// parser. It reports false when the input needs the full parser.
+func fastNormalize(raw string) (string, bool) {
+	var scheme, rest string
+	switch {
+	case strings.HasPrefix(raw, "http://"):
+		scheme, rest = "http", raw[len("http://"):]
+	case strings.HasPrefix(raw, "https://"):
+		scheme, rest = "https", raw[len("https://"):]
+	default:
+		return "", false
+	}
+	if !plainASCII(rest) {
+		return "", false
+	}
+	end := strings.IndexAny(rest, "/?#")
+	if end < 0 {
+		end = len(rest)
+	}
+	auth, tail := rest[:end], rest[end:]
+	host, port, hasPort := strings.Cut(auth, ":")
+	if !fastHost(host) {
+		return "", false
+	}
+	if hasPort {
+		if !simplePort(port) {
+			return "", false
+		}
+		if (scheme == "http" && port == "80") || (scheme == "https" && port == "443") {
+			port = ""
+		}
+	}
+	if i := strings.IndexByte(tail, '#'); i >= 0 {
+		tail = tail[:i]
+	}
+	path, query, _ := strings.Cut(tail, "?")
+	if path == "" {
+		path = "/"
+	}
+	if hasDotSegment(path) {
+		return "", false
+	}
+	var sb strings.Builder
+	sb.Grow(len(raw) + 8)
+	sb.WriteString(scheme)
+	sb.WriteString("://")
+	for i := 0; i < len(host); i++ {
+		c := host[i]
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		sb.WriteByte(c)
+	}
+	if port != "" {
+		sb.WriteByte(':')
+		sb.WriteString(port)
+	}
+	writeComponent(&sb, path, pathKeep)
+	if query != "" {
+		sb.WriteByte('?')
+		writeComponent(&sb, query, queryKeep)
+	}
+	return sb.String(), true
+}
+
+// fastHost accepts host names the WHATWG host parser returns lower-cased
+// and otherwise unchanged: ASCII letters, digits, '-' and '.', no punycode
+// label (UTS #46 validates those) and a last label that starts with a
+// letter (WHATWG tries other last labels as IPv4 numbers).
+func fastHost(h string) bool {
+	if h == "" {
+		return false
+	}
+	labelStart := 0
+	lastLabel := ""
+	for i := 0; i <= len(h); i++ {
+		if i < len(h) && h[i] != '.' {
+			c := h[i]
+			if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '-') {
+				return false
+			}
+			continue
+		}
+		label := h[labelStart:i]
+		if len(label) >= 4 && (label[0]|0x20) == 'x' && (label[1]|0x20) == 'n' && label[2] == '-' && label[3] == '-' {
+			return false
+		}
+		if label != "" {
+			lastLabel = label
+		}
+		labelStart = i + 1
+	}
+	if c := lastLabel; c == "" || !('a' <= c[0]|0x20 && c[0]|0x20 <= 'z') {
+		return false
+	}
+	return true
+}
+
+// simplePort accepts a port of 1 to 5 digits without a leading zero, at
+// most 65535; "" (as in "host:") is left to the WHATWG parser.
+func simplePort(p string) bool {
+	if p == "" || len(p) > 5 || p[0] == '0' {
+		return false
+	}
+	n := 0
+	for i := 0; i < len(p); i++ {
+		if p[i] < '0' || p[i] > '9' {
+			return false
+		}
+		n = n*10 + int(p[i]-'0')
+	}
+	return n <= 65535
+}
+
+// hasDotSegment reports whether a path holds a "." or ".." segment,
+// spelled plainly or with %2e escapes (WHATWG removes all of them).
+func hasDotSegment(p string) bool {
+	for p != "" {
+		var seg string
+		seg, p, _ = strings.Cut(p, "/")
+		if len(seg) == 0 || len(seg) > 6 {
+			continue
+		}
+		for _, d := range [...]string{".", "..", "%2e", ".%2e", "%2e.", "%2e%2e"} {
+			if strings.EqualFold(seg, d) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// fastBase returns the base in net/url form (from its normal form) when
+// fastResolve may use it, nil otherwise.
+func fastBase(u *wurl.Url) *url.URL {
+	s, err := serialize(u)
+	if err != nil {
+		return nil
+	}
+	n, err := url.Parse(s)
+	if err != nil || n.User != nil {
+		return nil
+	}
+	return n
+}
+
+// fastResolve resolves simple references against an eligible base.
+func fastResolve(base *url.URL, ref string) (string, bool) {
+	if base == nil || !refSafeOnly(ref) {
+		return "", false
+	}
+	if hasScheme(ref) {
+		if strings.HasPrefix(ref, "http://") || strings.HasPrefix(ref, "https://") {
+			return fastNormalize(ref)
+		}
+		return "", false
+	}
+	if strings.HasPrefix(ref, "//") {
+		return fastNormalize(base.Scheme + ":" + ref)
+	}
+	if strings.Contains(ref, "%2e") || strings.Contains(ref, "%2E") {
+		// Possibly a dot segment spelled with escapes, which net/url
+		// does not treat as one.
+		return "", false
+	}
+	r, err := url.Parse(ref)
+	if err != nil {
+		return "", false
+	}
+	return fastNormalizeResolved(base.ResolveReference(r))
+}
+
+// fastNormalizeResolved normalizes a URL net/url resolved (dot segments
+// already removed by RFC 3986 5.2.4, which agrees with WHATWG for ASCII
+// paths).
+func fastNormalizeResolved(u *url.URL) (string, bool) {
+	u.Fragment, u.RawFragment = "", ""
+	return fastNormalize(u.String())
+}
+
+// hasScheme reports whether ref starts with a URL scheme and ':'.
+func hasScheme(ref string) bool {
+	for i := 0; i < len(ref); i++ {
+		c := ref[i]
+		switch {
+		case 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z':
+		case '0' <= c && c <= '9' || c == '+' || c == '-' || c == '.':
+			if i == 0 {
+				return false
+			}
+		case c == ':':
+			return i > 0
+		default:
+			return false
+		}
+	}
+	return false
+}

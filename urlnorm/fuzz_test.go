@@ -1,0 +1,89 @@
+package urlnorm
+
+import (
+	"net/url"
+	"strings"
+	"testing"
+)
+
+var fuzzSeeds = []string{
+	"http://example.com/a/b?c=d#e",
+	"HTTP://Ex%41mple.COM:80/%7e/./../x?%zz",
+	"https://bücher.example/ä?ö=ü",
+	"http://[::1]:8080/a",
+	"http://0x7f.1/",
+	"http://user:p@ss@host/",
+	"http://a/b/c/%2e%2E/d",
+	"http:\\\\host\\a\\b",
+	"http://h/a b|c^d`e{f}g[h]",
+	"javascript:alert(1)",
+	"//host/path",
+	"http://h/?'\"<>",
+	"http://xn--nxasmq6b.example/",
+	"http://h/%%%25%2",
+}
+
+// FuzzNormalize checks Normalize never panics and that its output is
+// stable: normalizing again changes nothing, net/url parses it, and the
+// scheme is http or https.
+func FuzzNormalize(f *testing.F) {
+	for _, s := range fuzzSeeds {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, raw string) {
+		n, err := Normalize(raw)
+		if err != nil {
+			return
+		}
+		again, err := Normalize(n)
+		if err != nil {
+			t.Fatalf("Normalize(%q) = %q, which fails to normalize: %v", raw, n, err)
+		}
+		if again != n {
+			t.Fatalf("not idempotent: %q -> %q -> %q", raw, n, again)
+		}
+		u, err := url.Parse(n)
+		if err != nil {
+			t.Fatalf("net/url cannot parse %q (from %q): %v", n, raw, err)
+		}
+		if u.Scheme != "http" && u.Scheme != "https" {
+			t.Fatalf("scheme %q in %q", u.Scheme, n)
+		}
+		if u.Fragment != "" || strings.Contains(n, "#") {
+			t.Fatalf("fragment kept in %q", n)
+		}
+		if Host(n) == "" {
+			t.Fatalf("Host(%q) is empty", n)
+		}
+	})
+}
+
+// FuzzFastPath checks the net/url fast path against the WHATWG parser:
+// whenever the fast path answers, the answer must equal the full parser's.
+func FuzzFastPath(f *testing.F) {
+	for _, s := range fuzzSeeds {
+		f.Add("http://example.com/a/b/c?q=1", s)
+	}
+	f.Add("https://h:8443/a/", "../b/./c?x=%41")
+	f.Add("http://h/a", "?")
+	f.Add("http://h/a?b", "")
+	f.Add("http://h/a", "//other:80/x")
+	f.Fuzz(func(t *testing.T, base, ref string) {
+		if got, ok := fastNormalize(ref); ok {
+			want, err := slowNormalize(ref)
+			if err != nil || got != want {
+				t.Fatalf("fastNormalize(%q) = %q; WHATWG says %q, %v", ref, got, want, err)
+			}
+		}
+		b, err := NewBase(base)
+		if err != nil || b.net == nil {
+			return
+		}
+		if got, ok := fastResolve(b.net, ref); ok {
+			want, err := slowResolve(b, ref)
+			if err != nil || got != want {
+				t.Fatalf("fastResolve(%q, %q) = %q; WHATWG says %q, %v", base, ref, got, want, err)
+			}
+		}
+	})
+}

@@ -1,0 +1,155 @@
+package urlnorm
+
+import (
+	"net"
+	"strings"
+	"testing"
+)
+
+func TestGuard(t *testing.T) {
+	long := "http://example.com/" + strings.Repeat("a", 2100)
+	deep := "http://example.com/" + strings.Repeat("x/", 40)
+	tests := []struct {
+		name   string
+		g      Guard
+		url    string
+		reason string
+	}{
+		{"plain passes", Guard{}, "http://example.com/a/b/c?x=1", ""},
+		{"too long", Guard{}, long, ReasonTooLong},
+		{"length check off", Guard{MaxLen: -1}, long, ""},
+		{"custom length", Guard{MaxLen: 30}, "http://example.com/abcdefghijklmnop", ReasonTooLong},
+		{"too deep", Guard{MaxRepeats: -1}, deep, ReasonTooManySegments},
+		{"deep but distinct within limit", Guard{}, "http://example.com/a/b/c/d/e/f/g/h", ""},
+		{"same segment 3 times passes", Guard{}, "http://example.com/a/a/a", ""},
+		{"same segment 4 times", Guard{}, "http://example.com/a/a/a/a", ReasonRepeatedSegments},
+		{"pair repeated 4 times", Guard{}, "http://example.com/x/a/b/a/b/a/b/a/b/y", ReasonRepeatedSegments},
+		{"triple repeated 4 times", Guard{}, "http://example.com/a/b/c/a/b/c/a/b/c/a/b/c", ReasonRepeatedSegments},
+		{"pair repeated 3 times passes", Guard{}, "http://example.com/a/b/a/b/a/b", ""},
+		{"calendar dates pass", Guard{}, "http://example.com/cal/2024/01/01/", ""},
+		{"repeat check off", Guard{MaxRepeats: -1}, "http://example.com/a/a/a/a/a", ""},
+		{"stricter repeats", Guard{MaxRepeats: 1}, "http://example.com/a/a", ReasonRepeatedSegments},
+		{"empty segments are not a run", Guard{}, "http://example.com/a//////b", ""},
+		{"too many params", Guard{MaxQueryParams: 3}, "http://example.com/?a=1&b=2&c=3&d=4", ReasonTooManyParams},
+		{"params within limit", Guard{MaxQueryParams: 4}, "http://example.com/?a=1&b=2&c=3&d=4", ""},
+		{"query does not count as segments", Guard{MaxSegments: 2}, "http://example.com/a/b?x=/1/2/3/4", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			reason, ok := tt.g.Check(tt.url)
+			if ok != (tt.reason == "") || reason != tt.reason {
+				t.Fatalf("Check(%q) = %q, %v; want %q", tt.url, reason, ok, tt.reason)
+			}
+		})
+	}
+}
+
+func TestScope(t *testing.T) {
+	seeds := []string{"http://www.example.com/start", "https://blog.example.org:8443/", "http://127.0.0.1:8080/"}
+	tests := []struct {
+		kind, arg string
+		allowed   []string
+		denied    []string
+	}{
+		{ScopeSeedHosts, "",
+			[]string{"http://www.example.com/x", "https://www.example.com/", "http://blog.example.org/", "http://127.0.0.1:9999/"},
+			[]string{"http://example.com/", "http://sub.www.example.com/", "http://evil.com/www.example.com"}},
+		{"", "",
+			[]string{"http://www.example.com/x"},
+			[]string{"http://other.example.com/"}},
+		{ScopeSeedDomains, "",
+			[]string{"http://example.com/", "http://a.b.example.com/", "http://x.example.org/", "http://127.0.0.1/"},
+			[]string{"http://example.net/", "http://notexample.com/", "http://127.0.0.2/"}},
+		{ScopeHosts, "a.test, .b.test",
+			[]string{"http://a.test/", "http://b.test/", "http://x.b.test/"},
+			[]string{"http://x.a.test/", "http://www.example.com/", "http://bb.test/"}},
+		{ScopeRegexp, `^https?://[^/]*\.example\.com/docs/`,
+			[]string{"http://www.example.com/docs/a"},
+			[]string{"http://www.example.com/blog/"}},
+		{ScopeAll, "",
+			[]string{"http://anything.example/"},
+			nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.kind+" "+tt.arg, func(t *testing.T) {
+			s, err := ParseScope(tt.kind, seeds, tt.arg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, u := range tt.allowed {
+				if !s.Allows(u) {
+					t.Errorf("%s scope denies %s", tt.kind, u)
+				}
+			}
+			for _, u := range tt.denied {
+				if s.Allows(u) {
+					t.Errorf("%s scope allows %s", tt.kind, u)
+				}
+			}
+		})
+	}
+}
+
+func TestParseScopeErrors(t *testing.T) {
+	for _, tt := range []struct{ kind, arg string }{
+		{"nonsense", ""},
+		{ScopeHosts, " , "},
+		{ScopeRegexp, "("},
+	} {
+		if _, err := ParseScope(tt.kind, nil, tt.arg); err == nil {
+			t.Errorf("ParseScope(%q, %q) succeeded", tt.kind, tt.arg)
+		}
+	}
+	if _, err := ParseScope(ScopeSeedHosts, []string{"mailto:x@y"}, ""); err == nil {
+		t.Error("a bad seed was accepted")
+	}
+	var zero Scope
+	if zero.Allows("http://example.com/") {
+		t.Error("the zero Scope allows a URL")
+	}
+}
+
+func TestParseScopeSpec(t *testing.T) {
+	s, err := ParseScopeSpec("hosts:a.test,b.test", nil)
+	if err != nil || !s.Allows("http://b.test/") || s.Allows("http://c.test/") {
+		t.Fatalf("hosts spec: %v", err)
+	}
+	s, err = ParseScopeSpec("regexp:/keep/", nil)
+	if err != nil || !s.Allows("http://x.test/keep/1") || s.Allows("http://x.test/drop") {
+		t.Fatalf("regexp spec: %v", err)
+	}
+	if _, err := ParseScopeSpec("seeds-hosts:x", nil); err == nil {
+		t.Fatal("argument to seeds-hosts accepted")
+	}
+	s, err = ParseScopeSpec("seeds-domains", []string{"http://a.example.co.uk/"})
+	if err != nil || !s.Allows("http://b.example.co.uk/") || s.Allows("http://other.co.uk/") {
+		t.Fatalf("seeds-domains with a multi-label suffix: %v", err)
+	}
+}
+
+func TestIsPrivate(t *testing.T) {
+	private := []string{
+		"127.0.0.1", "127.255.0.9", "::1", "10.1.2.3", "172.16.0.1", "172.31.255.255",
+		"192.168.1.1", "169.254.169.254", "fe80::1", "fc00::1", "fd12:3456::1",
+		"224.0.0.1", "239.255.255.250", "ff02::1", "0.0.0.0", "::", "100.64.0.1",
+		"100.127.255.255", "0.1.2.3", "255.255.255.255", "::ffff:127.0.0.1", "::ffff:10.0.0.1",
+		"64:ff9b::a00:1",
+	}
+	public := []string{
+		"8.8.8.8", "1.1.1.1", "172.32.0.1", "100.128.0.1", "192.169.0.1", "2001:4860:4860::8888",
+		"93.184.216.34", "64:ff9b::808:808",
+	}
+	for _, s := range private {
+		if !IsPrivate(net.ParseIP(s)) {
+			t.Errorf("IsPrivate(%s) = false", s)
+		}
+	}
+	for _, s := range public {
+		if IsPrivate(net.ParseIP(s)) {
+			t.Errorf("IsPrivate(%s) = true", s)
+		}
+	}
+	if !IsPrivate(nil) {
+		t.Error("IsPrivate(nil) = false; an unparsable address must be refused")
+	}
+}

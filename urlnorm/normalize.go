@@ -1,0 +1,184 @@
+package urlnorm
+
+import (
+	"fmt"
+	"net/url"
+	"strings"
+
+	wurl "github.com/nlnwa/whatwg-url/url"
+)
+
+// parser is the WHATWG parser every function here uses. It is immutable
+// configuration (options only, no state between calls), so sharing it is
+// safe. WithPercentEncodeSinglePercentSign writes a '%' that does not start
+// an escape as "%25", which keeps every result parseable by net/url.
+var parser = wurl.NewParser(wurl.WithPercentEncodeSinglePercentSign())
+
+// Normalize parses raw as an absolute URL and returns its normal form (see
+// the package documentation for the exact rules). It fails with ErrParse,
+// ErrScheme or ErrHost, wrapped with the input.
+func Normalize(raw string) (string, error) {
+	if s, ok := fastNormalize(raw); ok {
+		return s, nil
+	}
+	u, err := parser.Parse(raw)
+	if err != nil {
+		return "", fmt.Errorf("urlnorm: normalize %q: %w: %v", clip(raw), ErrParse, err)
+	}
+	s, err := serialize(u)
+	if err != nil {
+		return "", fmt.Errorf("urlnorm: normalize %q: %w", clip(raw), err)
+	}
+	return s, nil
+}
+
+// Resolve resolves ref against the absolute URL base the way a browser
+// follows a link (WHATWG URL Standard) and returns the normalized result.
+// An absolute ref ignores base. Errors are those of Normalize.
+func Resolve(base, ref string) (string, error) {
+	b, err := NewBase(base)
+	if err != nil {
+		return "", err
+	}
+	return b.Resolve(ref)
+}
+
+// Base is a parsed absolute URL that references are resolved against. Parse
+// it once per page with NewBase and call Resolve for each link. A Base is
+// immutable and safe for concurrent use.
+type Base struct {
+	raw string    // the base as given
+	u   *wurl.Url // parsed once; used only as the base of ParseRef-style parses
+	net *url.URL  // the base in net/url form, for the fast path; nil if not eligible
+}
+
+// NewBase parses raw as an absolute URL to resolve references against. Any
+// scheme WHATWG accepts is allowed as a base (a page fetched over http may
+// declare <base href="https://...">); only results are restricted to http
+// and https.
+func NewBase(raw string) (*Base, error) {
+	u, err := parser.Parse(raw)
+	if err != nil {
+		return nil, fmt.Errorf("urlnorm: parse base %q: %w: %v", clip(raw), ErrParse, err)
+	}
+	b := &Base{raw: raw, u: u}
+	b.net = fastBase(u)
+	return b, nil
+}
+
+// String returns the base URL as WHATWG serializes it (fragment included).
+func (b *Base) String() string { return b.u.Href(false) }
+
+// Resolve resolves ref against b and normalizes the result.
+func (b *Base) Resolve(ref string) (string, error) {
+	if s, ok := fastResolve(b.net, ref); ok {
+		return s, nil
+	}
+	u, err := parser.BasicParser(ref, b.u, nil, wurl.NoState)
+	if err != nil {
+		return "", fmt.Errorf("urlnorm: resolve %q against %q: %w: %v", clip(ref), clip(b.raw), ErrParse, err)
+	}
+	s, err := serialize(u)
+	if err != nil {
+		return "", fmt.Errorf("urlnorm: resolve %q against %q: %w", clip(ref), clip(b.raw), err)
+	}
+	return s, nil
+}
+
+// Rebase resolves ref against b and returns it as a new Base, for
+// <base href> (which may itself be relative to the page URL). The result
+// is not normalized: a base keeps its fragment and may use any scheme.
+func (b *Base) Rebase(ref string) (*Base, error) {
+	u, err := parser.BasicParser(ref, b.u, nil, wurl.NoState)
+	if err != nil {
+		return nil, fmt.Errorf("urlnorm: rebase %q against %q: %w: %v", clip(ref), clip(b.raw), ErrParse, err)
+	}
+	nb := &Base{raw: u.Href(false), u: u}
+	nb.net = fastBase(u)
+	return nb, nil
+}
+
+// Host returns the lower-cased host of the absolute URL u, without userinfo
+// and port; an IPv6 literal keeps its brackets ("[::1]"). It does not parse
+// u and is exact for the output of Normalize and Resolve; "" if u has no
+// "://".
+func Host(u string) string { return hostOf(u) }
+
+// serialize writes the normal form of a WHATWG-parsed URL.
+func serialize(u *wurl.Url) (string, error) {
+	scheme := u.Scheme()
+	if scheme != "http" && scheme != "https" {
+		return "", fmt.Errorf("%w: %q", ErrScheme, scheme)
+	}
+	host := u.Hostname()
+	if !validHost(host) {
+		return "", fmt.Errorf("%w: %q", ErrHost, host)
+	}
+	var sb strings.Builder
+	sb.Grow(len(scheme) + 3 + len(host) + len(u.Pathname()) + len(u.Query()) + 16)
+	sb.WriteString(scheme)
+	sb.WriteString("://")
+	if user, pass := u.Username(), u.Password(); user != "" || pass != "" {
+		writeComponent(&sb, user, userinfoKeep)
+		if pass != "" {
+			sb.WriteByte(':')
+			writeComponent(&sb, pass, userinfoKeep)
+		}
+		sb.WriteByte('@')
+	}
+	sb.WriteString(host)
+	if port := u.Port(); port != "" {
+		sb.WriteByte(':')
+		sb.WriteString(port)
+	}
+	path := u.Pathname()
+	if path == "" {
+		path = "/"
+	}
+	writeComponent(&sb, path, pathKeep)
+	if q := u.Query(); q != "" {
+		sb.WriteByte('?')
+		writeComponent(&sb, q, queryKeep)
+	}
+	return sb.String(), nil
+}
+
+// validHost accepts a lower-case DNS-style name (letters, digits, '-', '_',
+// '.'), a dotted IPv4 address or a bracketed IPv6 literal, as the WHATWG
+// host parser leaves them.
+func validHost(h string) bool {
+	if h == "" {
+		return false
+	}
+	if h[0] == '[' {
+		if len(h) < 3 || h[len(h)-1] != ']' {
+			return false
+		}
+		for i := 1; i < len(h)-1; i++ {
+			c := h[i]
+			if !(isHex(c) || c == ':' || c == '.') {
+				return false
+			}
+		}
+		return true
+	}
+	for i := 0; i < len(h); i++ {
+		c := h[i]
+		switch {
+		case 'a' <= c && c <= 'z', '0' <= c && c <= '9', c == '-', c == '_', c == '.':
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// clip shortens s for error messages so a hostile 1 MB URL does not end up
+// in a log line whole.
+func clip(s string) string {
+	const max = 200
+	if len(s) <= max {
+		return s
+	}
+	return s[:max] + "..."
+}
