@@ -136,26 +136,11 @@ func (b *Builder) Add(src, dst uint32) {
 
 // Build returns the CSR graph. The builder must not be used afterwards.
 func (b *Builder) Build() *CSR {
-	off := make([]uint64, b.n+1)
-	for _, s := range b.src {
-		off[s+1]++
-	}
-	for i := 1; i <= b.n; i++ {
-		off[i] += off[i-1]
-	}
-	tg := make([]uint32, len(b.dst))
-	pos := make([]uint64, b.n)
-	copy(pos, off[:b.n])
-	for i, s := range b.src {
-		tg[pos[s]] = b.dst[i]
-		pos[s]++
-	}
+	g := buildCSR(b.n, b.src, b.dst)
 	b.src, b.dst = nil, nil
-	g := &CSR{Offsets: off, Targets: tg}
 	if b.sort {
 		for v := 0; v < b.n; v++ {
-			a := g.Targets[off[v]:off[v+1]]
-			slices.Sort(a)
+			slices.Sort(g.Targets[g.Offsets[v]:g.Offsets[v+1]])
 		}
 	}
 	return g

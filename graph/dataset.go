@@ -11,9 +11,6 @@ import (
 	"strings"
 )
 
-// ErrFormat is wrapped by every error about malformed dataset input.
-var ErrFormat = errors.New("graph: malformed dataset")
-
 // ReadDataset reads BASENAME.arcs.tsv.gz and, when it exists,
 // BASENAME.urls.gz, in the format of ../shared/data/README.md. The node count
 // comes from the header, so isolated nodes are kept. Errors name the file and
@@ -54,95 +51,6 @@ func ReadArcs(r io.Reader, name string) (*CSR, error) {
 	}
 	defer zr.Close()
 	return ReadArcsText(zr, name)
-}
-
-// ReadArcsText reads the uncompressed arcs text: four header lines, then
-// "src<TAB>dst" lines with 0-based ids below N. Arcs need not be sorted;
-// each node's targets keep file order.
-func ReadArcsText(r io.Reader, name string) (*CSR, error) {
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 1<<16), 1<<20)
-	line := 0
-	bad := func(format string, a ...any) error {
-		return fmt.Errorf("%w: %s:%d: %s", ErrFormat, name, line, fmt.Sprintf(format, a...))
-	}
-	n, m := -1, -1
-	for line < 4 {
-		if !sc.Scan() {
-			if err := sc.Err(); err != nil {
-				return nil, fmt.Errorf("%w: %s:%d: %v", ErrFormat, name, line+1, err)
-			}
-			line++
-			return nil, bad("file ends inside the four-line header")
-		}
-		line++
-		t := sc.Text()
-		if !strings.HasPrefix(t, "# ") {
-			return nil, bad("header line %q does not start with \"# \"", t)
-		}
-		if f := strings.Fields(t); len(f) == 5 && f[1] == "nodes:" && f[3] == "arcs:" {
-			a, err1 := strconv.Atoi(f[2])
-			b, err2 := strconv.Atoi(f[4])
-			if err1 != nil || err2 != nil || a < 0 || b < 0 || a > 1<<32-1 {
-				return nil, bad("bad counts in %q", t)
-			}
-			n, m = a, b
-		}
-	}
-	if n < 0 {
-		return nil, fmt.Errorf("%w: %s: header has no \"# nodes: N arcs: M\" line", ErrFormat, name)
-	}
-	src := make([]uint32, 0, m)
-	dst := make([]uint32, 0, m)
-	for sc.Scan() {
-		line++
-		b := sc.Bytes()
-		if len(b) == 0 {
-			continue
-		}
-		tab := -1
-		for i, c := range b {
-			if c == '\t' {
-				tab = i
-				break
-			}
-		}
-		if tab < 0 {
-			return nil, bad("want \"src<TAB>dst\", got %q", b)
-		}
-		s, ok1 := parseID(b[:tab])
-		d, ok2 := parseID(b[tab+1:])
-		if !ok1 || !ok2 {
-			return nil, bad("want two decimal node ids, got %q", b)
-		}
-		if s >= uint64(n) || d >= uint64(n) {
-			return nil, bad("node id out of range 0..%d in %q", n-1, b)
-		}
-		src = append(src, uint32(s))
-		dst = append(dst, uint32(d))
-	}
-	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("%w: %s:%d: %v", ErrFormat, name, line+1, err)
-	}
-	if len(src) != m {
-		return nil, fmt.Errorf("%w: %s: header says %d arcs, file has %d", ErrFormat, name, m, len(src))
-	}
-	b := &Builder{n: n, src: src, dst: dst}
-	return b.Build(), nil
-}
-
-func parseID(b []byte) (uint64, bool) {
-	if len(b) == 0 || len(b) > 10 {
-		return 0, false
-	}
-	var v uint64
-	for _, c := range b {
-		if c < '0' || c > '9' {
-			return 0, false
-		}
-		v = v*10 + uint64(c-'0')
-	}
-	return v, true
 }
 
 // ReadURLs reads a gzip-compressed URL list of exactly n lines.

@@ -16,7 +16,8 @@ type Stream interface {
 }
 
 // Load builds a CSR graph from a stream: URLs (and hosts) from EachNode, then
-// arcs from EachOut in one pass, appending straight into the CSR arrays.
+// arcs from EachOut in one pass, appending straight into the CSR arrays
+// (trimmed afterwards if append left more than an eighth of them unused).
 func Load(s Stream) (*CSR, error) {
 	n, err := s.Nodes()
 	if err != nil {
@@ -59,7 +60,7 @@ func Load(s Stream) (*CSR, error) {
 	for ; int(next) <= n; next++ {
 		off[next] = uint64(len(tg))
 	}
-	g := &CSR{Offsets: off, Targets: tg}
+	g := &CSR{Offsets: off, Targets: shrink(tg)}
 	if withURLs {
 		g.SetURLs(urls)
 	}

@@ -1,0 +1,222 @@
+package graph
+
+import (
+	"math/rand/v2"
+	"runtime"
+	"sync"
+	"testing"
+)
+
+// cnrOnce loads cnr-2000 (325,557 nodes, 3,216,152 arcs) once for every test
+// and benchmark that needs it.
+var cnrOnce struct {
+	sync.Once
+	g   *CSR
+	err error
+}
+
+// loadCNR returns the shared cnr-2000 graph; a missing or unreadable file is
+// a failure, not a skip. Callers must not modify the graph.
+func loadCNR(tb testing.TB) *CSR {
+	tb.Helper()
+	cnrOnce.Do(func() { cnrOnce.g, cnrOnce.err = ReadDataset(sharedData(tb, "cnr-2000")) })
+	if cnrOnce.err != nil {
+		tb.Fatalf("cnr-2000 dataset (see ../shared/data/README.md): %v", cnrOnce.err)
+	}
+	return cnrOnce.g
+}
+
+// benchGraph is one input size for the benchmarks.
+type benchGraph struct {
+	name string
+	load func(testing.TB) *CSR
+}
+
+func datasetLoader(name string) func(testing.TB) *CSR {
+	return func(tb testing.TB) *CSR {
+		tb.Helper()
+		g, err := ReadDataset(sharedData(tb, name))
+		if err != nil {
+			tb.Fatalf("%s dataset (see ../shared/data/README.md): %v", name, err)
+		}
+		return g
+	}
+}
+
+// benchGraphs are the sizes every algorithm is measured at: the two small
+// shared datasets, a uniform random graph (no locality, so the worst case for
+// caches) and cnr-2000, the size the issue's targets are stated for.
+func benchGraphs() []benchGraph {
+	return []benchGraph{
+		{"epa", datasetLoader("epa")},
+		{"hollins", datasetLoader("hollins")},
+		{"random-100k-1M", func(testing.TB) *CSR {
+			return randomGraph(rand.New(rand.NewPCG(7, 7)), 100_000, 1_000_000)
+		}},
+		{"cnr-2000", loadCNR},
+	}
+}
+
+// csrBytes is the memory held by g's structure arrays (capacities, not
+// lengths): offsets, targets and the per-node host index.
+func csrBytes(g *CSR) int {
+	return 8*cap(g.Offsets) + 4*cap(g.Targets) + 4*cap(g.Hosts)
+}
+
+// urlBytes is the memory held by URL and host name strings and headers.
+func urlBytes(g *CSR) int {
+	b := 16*cap(g.URLs) + 16*cap(g.HostNames)
+	for _, u := range g.URLs {
+		b += len(u)
+	}
+	for _, h := range g.HostNames {
+		b += len(h)
+	}
+	return b
+}
+
+func BenchmarkReadDataset(b *testing.B) {
+	for _, name := range []string{"epa", "hollins", "cnr-2000"} {
+		b.Run(name, func(b *testing.B) {
+			path := sharedData(b, name)
+			var g *CSR
+			var before, after runtime.MemStats
+			for i := 0; i < b.N; i++ {
+				if i == b.N-1 {
+					runtime.GC()
+					runtime.ReadMemStats(&before)
+				}
+				var err error
+				if g, err = ReadDataset(path); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.StopTimer()
+			runtime.GC()
+			runtime.ReadMemStats(&after)
+			m, n := float64(g.M()), float64(g.N())
+			b.ReportMetric(float64(csrBytes(g))/m, "csr-bytes/arc")
+			// Issue 5 budget: 10 bytes per arc + 40 bytes per node.
+			b.ReportMetric(100*float64(csrBytes(g))/(10*m+40*n), "%budget")
+			b.ReportMetric(float64(urlBytes(g))/n, "url-bytes/node")
+			b.ReportMetric(float64(after.HeapAlloc-before.HeapAlloc)/m, "heap-bytes/arc")
+			b.ReportMetric(m/b.Elapsed().Seconds()*float64(b.N), "arcs/s")
+			runtime.KeepAlive(g)
+		})
+	}
+}
+
+func BenchmarkPageRankIteration(b *testing.B) {
+	for _, bg := range benchGraphs() {
+		b.Run(bg.name, func(b *testing.B) {
+			g := bg.load(b)
+			p := newPageRanker(g, PageRankOptions{}.withDefaults())
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				p.step()
+			}
+			b.ReportMetric(float64(g.M())*float64(b.N)/b.Elapsed().Seconds(), "arcs/s")
+		})
+	}
+}
+
+func BenchmarkPageRank(b *testing.B) {
+	for _, bg := range benchGraphs() {
+		b.Run(bg.name, func(b *testing.B) {
+			g := bg.load(b)
+			b.ResetTimer()
+			var st IterStats
+			for i := 0; i < b.N; i++ {
+				_, st = PageRank(g, PageRankOptions{})
+			}
+			b.ReportMetric(float64(st.Iterations), "iterations")
+		})
+	}
+}
+
+func BenchmarkHITSIteration(b *testing.B) {
+	for _, bg := range benchGraphs() {
+		b.Run(bg.name, func(b *testing.B) {
+			g := bg.load(b)
+			h := newHITSRunner(g, false)
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				h.step()
+			}
+			b.ReportMetric(float64(2*g.M())*float64(b.N)/b.Elapsed().Seconds(), "arcs/s")
+		})
+	}
+}
+
+func BenchmarkHITS(b *testing.B) {
+	for _, bg := range benchGraphs() {
+		b.Run(bg.name, func(b *testing.B) {
+			g := bg.load(b)
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				HITS(g, HITSOptions{})
+			}
+		})
+	}
+}
+
+func BenchmarkSCC(b *testing.B) {
+	for _, bg := range benchGraphs() {
+		b.Run(bg.name, func(b *testing.B) {
+			g := bg.load(b)
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				SCC(g)
+			}
+		})
+	}
+}
+
+func BenchmarkCondense(b *testing.B) {
+	for _, bg := range benchGraphs() {
+		b.Run(bg.name, func(b *testing.B) {
+			g := bg.load(b)
+			comp, k := SCC(g)
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				Condense(g, comp, k)
+			}
+		})
+	}
+}
+
+func BenchmarkTranspose(b *testing.B) {
+	for _, bg := range benchGraphs() {
+		b.Run(bg.name, func(b *testing.B) {
+			g := bg.load(b)
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				g.Transpose()
+			}
+		})
+	}
+}
+
+// BenchmarkBFS measures a full reachability search from node 0 and 2-hop
+// searches from spread-out single nodes (mean nodes reached reported), which
+// cost O(reached), not O(N), on a reused BFS.
+func BenchmarkBFS(b *testing.B) {
+	for _, bg := range benchGraphs() {
+		g := bg.load(b)
+		bfs := NewBFS(g)
+		b.Run(bg.name+"/all", func(b *testing.B) {
+			reached := 0
+			for i := 0; i < b.N; i++ {
+				reached = bfs.Run([]uint32{0}, -1, nil)
+			}
+			b.ReportMetric(float64(reached), "nodes")
+		})
+		b.Run(bg.name+"/2hops", func(b *testing.B) {
+			reached := 0
+			for i := 0; i < b.N; i++ {
+				reached += bfs.Run([]uint32{uint32(i * 7919 % g.N())}, 2, nil)
+			}
+			b.ReportMetric(float64(reached)/float64(b.N), "nodes")
+		})
+	}
+}
