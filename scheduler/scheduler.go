@@ -48,6 +48,8 @@ type Scheduler interface {
 // rather than on every download (rankmass-window). After each Downloaded
 // call the queue calls Due with the number of queued URLs; when it returns
 // true the queue calls Flush, which emits new priorities for queued ids.
+// Flush may emit an id that is no longer queued (downloaded or in flight
+// since the scheduler last heard of it); the queue ignores such ids.
 type Batcher interface {
 	Due(queued int) bool
 	Flush(emit func(id uint64, prio float64))

@@ -2,11 +2,158 @@ package main
 
 import (
 	"context"
-	"errors"
+	"fmt"
 	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/seedcrawl/seedcrawl/graph"
+	"github.com/seedcrawl/seedcrawl/scheduler"
+	"github.com/seedcrawl/seedcrawl/sim"
 )
 
-// PLACEHOLDER: replaced by the owner of this subcommand.
+const simDefaultSchedulers = "bfs,fpr,fpr@2,fpr@20,fpr@100,opic,omniscient"
+
+// runSim replays crawl schedulers on a known graph and scores them by the
+// cumulative PageRank they download.
 func runSim(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	return errors.New("sim: not built yet")
+	fs := newFlagSet("sim", stderr)
+	graphBase := fs.String("graph", "", "dataset `BASENAME` (BASENAME.arcs.tsv.gz [+ .urls.gz], ../shared/data format)")
+	dbPath := fs.String("db", "", "crawl database `FILE`: simulate on the graph a crawl stored")
+	hostsPath := fs.String("hosts", "", "host map `FILE`: one host name or URL per node, line i = node i (.gz ok); for graphs without URLs")
+	scheds := fs.String("schedulers", simDefaultSchedulers, "comma-separated `LIST` of "+strings.Join(scheduler.Names(), ", "))
+	seedSpec := fs.String("seeds", "top-pagerank:160", "seeds `SPEC`: "+sim.SeedSpecHelp)
+	damping := fs.Float64("damping", scheduler.DefaultDamping, "damping `d` for PageRank, fpr, fpr@M and rankmass-window")
+	grid := fs.Int("grid", 200, "points of the fine grid in the CSV and plot (this many evenly and this many geometrically spaced)")
+	randomSeed := fs.Uint64("random-seed", 1, "seed of the random scheduler (random@SEED overrides)")
+	outPath := fs.String("out", "", "write the results as CSV (long form) to `FILE`")
+	plotPath := fs.String("plot", "", "write the plot to `FILE` (.svg or .png)")
+	logX := fs.Bool("logx", false, "plot pages downloaded on a log scale (spreads out the start of the crawl)")
+	gobench := fs.Bool("gobench", false, "also print one 'go test -bench' style line per scheduler (for benchstat)")
+	quiet := fs.Bool("q", false, "no progress on stderr")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: seedcrawl sim (--graph BASENAME | --db FILE) [--schedulers LIST] [--seeds SPEC] [--out results.csv] [--plot curves.svg]")
+		fmt.Fprintln(stderr, "\nReplays each scheduler on the known graph (a download reveals a page's out-links; no HTTP,")
+		fmt.Fprintln(stderr, "politeness off) and reports the cumulative true PageRank of the pages downloaded after k pages.")
+		fmt.Fprintln(stderr, "\nflags:")
+		fs.PrintDefaults()
+	}
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("%w: unexpected argument %q", errUsage, fs.Arg(0))
+	}
+	if *grid < 1 {
+		return fmt.Errorf("%w: --grid %d: want at least 1 point", errUsage, *grid)
+	}
+	if ext := strings.ToLower(filepath.Ext(*plotPath)); *plotPath != "" && ext != ".svg" && ext != ".png" && ext != ".pdf" {
+		return fmt.Errorf("%w: --plot %s: name a .svg or .png file", errUsage, *plotPath)
+	}
+	names := simSplitList(*scheds)
+	if len(names) == 0 {
+		return fmt.Errorf("%w: --schedulers is empty", errUsage)
+	}
+	for _, n := range names {
+		if _, err := scheduler.ByName(n, scheduler.Options{Damping: *damping, Truth: func(uint64) float64 { return 0 }}); err != nil {
+			return fmt.Errorf("%w: --schedulers: %v", errUsage, err)
+		}
+	}
+
+	logw := stderr
+	if *quiet {
+		logw = io.Discard
+	}
+	log := slog.New(slog.NewTextHandler(logw, &slog.HandlerOptions{Level: slog.LevelInfo}))
+
+	g, err := loadGraph(ctx, *graphBase, *dbPath)
+	if err != nil {
+		return fmt.Errorf("load graph: %w", err)
+	}
+	name := filepath.Base(*graphBase)
+	if *dbPath != "" {
+		name = strings.TrimSuffix(filepath.Base(*dbPath), filepath.Ext(*dbPath))
+	}
+	log.Info("graph loaded", "name", name, "nodes", g.N(), "arcs", g.M(), "hosts", g.HasHosts())
+
+	var hosts []uint32
+	if *hostsPath != "" {
+		if hosts, err = sim.ReadHostsFile(*hostsPath, g.N()); err != nil {
+			return err
+		}
+	} else if !g.HasHosts() {
+		fmt.Fprintf(stderr, "seedcrawl sim: %s has no URLs, so no hosts: every link counts as intra-host and fpr@M orders exactly like fpr (give --hosts FILE to split them)\n", name)
+	}
+
+	pr, st := graph.PageRank(g, graph.PageRankOptions{Damping: *damping})
+	log.Info("pagerank", "iterations", st.Iterations, "delta", st.Delta, "converged", st.Converged)
+	seeds, err := sim.ParseSeeds(*seedSpec, g, pr)
+	if err != nil {
+		return fmt.Errorf("--seeds %s: %w", *seedSpec, err)
+	}
+	s, err := sim.New(g, sim.Options{
+		Seeds: seeds, PageRank: pr, Damping: *damping, Hosts: hosts, Grid: *grid,
+		RandomSeed: *randomSeed, MeasureMemory: true, Logger: log, Name: name,
+	})
+	if err != nil {
+		return err
+	}
+	log.Info("simulating", "seeds", len(s.Seeds()), "reachable", s.Reachable(), "schedulers", strings.Join(names, ","))
+	rep, err := s.Run(ctx, names)
+	if err != nil {
+		return err
+	}
+	if err := rep.WriteTable(stdout); err != nil {
+		return fmt.Errorf("write table: %w", err)
+	}
+	if *gobench {
+		fmt.Fprintln(stdout)
+		if err := rep.WriteGoBench(stdout); err != nil {
+			return err
+		}
+	}
+	if *outPath != "" {
+		if err := simWriteFile(*outPath, rep.WriteCSV); err != nil {
+			return err
+		}
+		log.Info("wrote CSV", "file", *outPath)
+	}
+	if *plotPath != "" {
+		if err := rep.SavePlot(*plotPath, sim.PlotOptions{LogX: *logX}); err != nil {
+			return err
+		}
+		log.Info("wrote plot", "file", *plotPath)
+	}
+	return nil
+}
+
+// simSplitList splits a comma-separated flag value, dropping empty items.
+func simSplitList(s string) []string {
+	var out []string
+	for _, f := range strings.Split(s, ",") {
+		if f = strings.TrimSpace(f); f != "" {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// simWriteFile creates path and fills it with write; a failed write removes
+// the file.
+func simWriteFile(path string, write func(io.Writer) error) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return fmt.Errorf("create %s: %w", path, err)
+	}
+	if err := write(f); err != nil {
+		f.Close()
+		os.Remove(path)
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if err := f.Close(); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	return nil
 }

@@ -50,14 +50,11 @@ func (h *Heap) Peek() (Item, bool) {
 // Push adds an item, or updates the priority of an existing id (keeping its Seq).
 func (h *Heap) Push(it Item) {
 	if i, ok := h.index(it.ID); ok {
-		h.items[i].Prio = it.Prio
-		h.fix(i)
+		h.set(i, it.Prio)
 		return
 	}
 	h.items = append(h.items, it)
-	i := len(h.items) - 1
-	h.setIndex(it.ID, i)
-	h.up(i)
+	h.up(len(h.items)-1, it)
 }
 
 // Update sets the priority of id if present and reports whether it was.
@@ -66,8 +63,7 @@ func (h *Heap) Update(id uint64, prio float64) bool {
 	if !ok {
 		return false
 	}
-	h.items[i].Prio = prio
-	h.fix(i)
+	h.set(i, prio)
 	return true
 }
 
@@ -94,16 +90,32 @@ func (h *Heap) Remove(id uint64) bool {
 // Items returns the items in heap order (not sorted). The slice aliases the heap.
 func (h *Heap) Items() []Item { return h.items }
 
+// The sifts move a hole instead of swapping: each step copies one item and
+// writes one index entry, and the moving item is written once at the end.
+
 func (h *Heap) removeAt(i int) {
 	last := len(h.items) - 1
 	h.clearIndex(h.items[i].ID)
-	if i != last {
-		h.items[i] = h.items[last]
-		h.setIndex(h.items[i].ID, i)
-	}
+	it := h.items[last]
 	h.items = h.items[:last]
-	if i != last {
-		h.fix(i)
+	if i == last {
+		return
+	}
+	h.refill(i, it)
+}
+
+// set changes the priority of the item at i and restores the heap order.
+func (h *Heap) set(i int, prio float64) {
+	it := h.items[i]
+	old := it.Prio
+	it.Prio = prio
+	switch {
+	case prio > old:
+		h.up(i, it)
+	case prio < old:
+		h.down(i, it)
+	default:
+		h.items[i] = it
 	}
 }
 
@@ -114,47 +126,69 @@ func less(a, b *Item) bool { // a ranks before b
 	return a.Seq < b.Seq
 }
 
-func (h *Heap) fix(i int) {
-	if !h.down(i) {
-		h.up(i)
-	}
-}
-
-func (h *Heap) up(i int) {
+// up places it at the hole i or above it.
+func (h *Heap) up(i int, it Item) {
+	items := h.items
 	for i > 0 {
 		p := (i - 1) / 2
-		if !less(&h.items[i], &h.items[p]) {
+		if !less(&it, &items[p]) {
 			break
 		}
-		h.swap(i, p)
+		items[i] = items[p]
+		h.setIndex(items[i].ID, i)
 		i = p
 	}
+	items[i] = it
+	h.setIndex(it.ID, i)
 }
 
-func (h *Heap) down(i0 int) bool {
-	i, n := i0, len(h.items)
+// down places it at the hole i or below it.
+func (h *Heap) down(i int, it Item) {
+	items := h.items
+	n := len(items)
 	for {
 		l := 2*i + 1
 		if l >= n {
 			break
 		}
 		j := l
-		if r := l + 1; r < n && less(&h.items[r], &h.items[l]) {
+		if r := l + 1; r < n && less(&items[r], &items[l]) {
 			j = r
 		}
-		if !less(&h.items[j], &h.items[i]) {
+		if !less(&items[j], &it) {
 			break
 		}
-		h.swap(i, j)
+		items[i] = items[j]
+		h.setIndex(items[i].ID, i)
 		i = j
 	}
-	return i > i0
+	items[i] = it
+	h.setIndex(it.ID, i)
 }
 
-func (h *Heap) swap(i, j int) {
-	h.items[i], h.items[j] = h.items[j], h.items[i]
-	h.setIndex(h.items[i].ID, i)
-	h.setIndex(h.items[j].ID, j)
+// refill fills the hole i with it, which came from the end of the heap, by
+// Floyd's bottom-up method: the hole first sinks to a leaf along the better
+// child (one comparison per level, not two), then it rises from there. An
+// item taken from the end almost always belongs near the bottom, so the rise
+// is short; it may also pass above i, which makes refill right for a hole
+// anywhere.
+func (h *Heap) refill(i int, it Item) {
+	items := h.items
+	n := len(items)
+	for {
+		l := 2*i + 1
+		if l >= n {
+			break
+		}
+		j := l
+		if r := l + 1; r < n && less(&items[r], &items[l]) {
+			j = r
+		}
+		items[i] = items[j]
+		h.setIndex(items[i].ID, i)
+		i = j
+	}
+	h.up(i, it)
 }
 
 func (h *Heap) index(id uint64) (int, bool) {

@@ -89,3 +89,100 @@ func itoa(n int) string {
 	}
 	return s
 }
+
+// BenchmarkFIFO is the breadth-first pattern: equal priorities, so order is
+// by sequence; each pop is followed by about ten pushes while the queue is
+// growing, then the queue drains.
+func BenchmarkFIFO(b *testing.B) {
+	for _, n := range []int{1_000, 100_000, 1_000_000} {
+		b.Run(sizeName(n), func(b *testing.B) {
+			for b.Loop() {
+				h := NewDense(n)
+				var seq uint64
+				for i := 0; i < 100 && i < n; i++ {
+					h.Push(Item{ID: seq, Seq: seq})
+					seq++
+				}
+				for h.Len() > 0 {
+					h.Pop()
+					for j := 0; j < 10 && seq < uint64(n); j++ {
+						h.Push(Item{ID: seq, Seq: seq})
+						seq++
+					}
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/item")
+		})
+	}
+}
+
+// BenchmarkIncrease is the FPR pattern: priorities only grow, and the top is
+// popped after every ten increases.
+func BenchmarkIncrease(b *testing.B) {
+	for _, n := range []int{1_000, 100_000, 1_000_000} {
+		b.Run(sizeName(n), func(b *testing.B) {
+			r := rand.New(rand.NewPCG(1, 2))
+			h := NewDense(n)
+			for i := 0; i < n; i++ {
+				h.Push(Item{ID: uint64(i), Prio: r.Float64(), Seq: uint64(i)})
+			}
+			b.ResetTimer()
+			for i := 0; b.Loop(); i++ {
+				if i%10 == 9 {
+					it, _ := h.Pop()
+					h.Push(Item{ID: it.ID, Prio: r.Float64(), Seq: uint64(n + i)})
+					continue
+				}
+				id := uint64(r.IntN(n))
+				if it, ok := h.Get(id); ok {
+					h.Update(id, it.Prio+r.Float64()*0.01)
+				}
+			}
+		})
+	}
+}
+
+// TestHeapInvariant checks the heap order and the index after every
+// operation, with priorities raised, lowered and kept, and removals from
+// anywhere (a refill from the end may have to rise above the hole).
+func TestHeapInvariant(t *testing.T) {
+	for _, dense := range []bool{false, true} {
+		r := rand.New(rand.NewPCG(3, 4))
+		h := &Heap{}
+		if dense {
+			h = NewDense(300)
+		}
+		for op := 0; op < 5000; op++ {
+			id := uint64(r.IntN(300))
+			switch r.IntN(6) {
+			case 0:
+				h.Remove(id)
+			case 1:
+				h.Pop()
+			case 2:
+				if it, ok := h.Get(id); ok {
+					h.Update(id, it.Prio+float64(r.IntN(5)-2))
+				} else if h.Update(id, 1) {
+					t.Fatalf("Update of absent id %d reported true", id)
+				}
+			default:
+				h.Push(Item{ID: id, Prio: float64(r.IntN(8)), Seq: uint64(op)})
+			}
+			items := h.Items()
+			for i := range items {
+				if p := (i - 1) / 2; i > 0 && less(&items[i], &items[p]) {
+					t.Fatalf("dense=%v op %d: item %d ranks before its parent %d", dense, op, i, p)
+				}
+				if j, ok := h.index(items[i].ID); !ok || j != i {
+					t.Fatalf("dense=%v op %d: index of id %d is %d, want %d", dense, op, items[i].ID, j, i)
+				}
+				if !h.Contains(items[i].ID) {
+					t.Fatalf("Contains(%d) false for a queued id", items[i].ID)
+				}
+			}
+			if top, ok := h.Peek(); ok && top != items[0] {
+				t.Fatal("Peek is not the first item")
+			}
+		}
+	}
+}

@@ -1,0 +1,80 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/csv"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestSimCommand runs `seedcrawl sim` on hollins as a user would and checks
+// the table, the CSV contract and the plot file.
+func TestSimCommand(t *testing.T) {
+	dir := t.TempDir()
+	out, plot := filepath.Join(dir, "results.csv"), filepath.Join(dir, "curves.svg")
+	var stdout, stderr bytes.Buffer
+	code := run(context.Background(), []string{"sim",
+		"--graph", filepath.Join("..", "..", "..", "shared", "data", "hollins"),
+		"--schedulers", "bfs,fpr,fpr@20,omniscient", "--seeds", "top-pagerank:160",
+		"--out", out, "--plot", plot, "--gobench", "-q"}, &stdout, &stderr)
+	if code != 0 {
+		t.Fatalf("exit %d\nstderr: %s", code, stderr.String())
+	}
+	table := stdout.String()
+	for _, want := range []string{"hollins:", "U(k)", "fpr@20", "gap closure", "BenchmarkSim/graph=hollins/sched=fpr "} {
+		if !strings.Contains(table, want) {
+			t.Errorf("stdout lacks %q:\n%s", want, table)
+		}
+	}
+	f, err := os.Open(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	rows, err := csv.NewReader(f).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if h := strings.Join(rows[0][:6], ","); h != "scheduler,pages,fraction,cumulative_pagerank,upper_bound,gap_closure" {
+		t.Errorf("CSV header %q", h)
+	}
+	perSched := map[string]int{}
+	for _, r := range rows[1:] {
+		perSched[r[0]]++
+	}
+	if len(perSched) != 4 || perSched["fpr"] < 200 {
+		t.Errorf("CSV rows per scheduler: %v", perSched)
+	}
+	svg, err := os.ReadFile(plot)
+	if err != nil || !bytes.Contains(svg, []byte("<svg")) {
+		t.Errorf("plot: %v, %d bytes", err, len(svg))
+	}
+}
+
+func TestSimCommandErrors(t *testing.T) {
+	data := filepath.Join("..", "..", "..", "shared", "data")
+	for _, tc := range []struct {
+		name string
+		args []string
+		code int
+		want string
+	}{
+		{"no graph", []string{"sim"}, 2, "--graph"},
+		{"bad scheduler", []string{"sim", "--graph", filepath.Join(data, "epa"), "--schedulers", "fpr@0.5"}, 2, "M must be a number"},
+		{"bad plot", []string{"sim", "--graph", filepath.Join(data, "epa"), "--plot", "x.gif"}, 2, ".svg or .png"},
+		{"bad seeds", []string{"sim", "--graph", filepath.Join(data, "epa"), "--seeds", "top:3", "-q"}, 1, "top-pagerank:K"},
+		{"missing graph", []string{"sim", "--graph", filepath.Join(data, "nope"), "-q"}, 1, "nope"},
+		{"no hosts note", []string{"sim", "--graph", filepath.Join(data, "epa"), "--hosts", filepath.Join(data, "missing.urls.gz"), "-q"}, 1, "host map"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var stdout, stderr bytes.Buffer
+			code := run(context.Background(), tc.args, &stdout, &stderr)
+			if code != tc.code || !strings.Contains(stderr.String(), tc.want) {
+				t.Errorf("exit %d, want %d; stderr lacks %q:\n%s", code, tc.code, tc.want, stderr.String())
+			}
+		})
+	}
+}

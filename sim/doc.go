@@ -1,0 +1,29 @@
+// Package sim replays crawl schedulers on a known graph and scores them.
+//
+// A simulated crawl needs no HTTP: downloading node v reveals its out-arcs,
+// which the simulator hands to the scheduler as the page's distinct out-links
+// (parallel arcs merged, self-links included as already downloaded), exactly
+// as the live frontier does. Politeness is off: the queue always hands out the
+// pending URL with the highest priority, ties first-discovered first, from an
+// indexed heap (internal/pq) with a dense index by node id. The crawl runs
+// until the frontier is empty, so every scheduler downloads the same set: the
+// pages reachable from the seeds.
+//
+// The score of a scheduler after k pages is S(k), the sum of the true
+// PageRank (graph.PageRank with its defaults: normalised to sum 1 over the
+// whole graph) of the first k pages it downloaded. The report gives S(k) at
+// 1, 2, 5, 10, 20, 50 and 100% of the reachable pages and on a fine grid, next
+// to the upper bound U(k), the sum of the k largest PageRank values of the
+// graph, and the gap closure (S − S_bfs)/(S_omniscient − S_bfs): 0 is as good
+// as breadth-first, 1 as good as knowing every page's PageRank in advance.
+// bfs and omniscient are always run, as references, when not asked for.
+//
+// Hosts: FPR@M needs to know which links cross hosts. They come from the
+// graph's URLs, from a host map (ReadHosts), or, for a graph without URLs
+// such as cnr-2000, nowhere: then every link counts as intra-host, so FPR@M
+// orders exactly like FPR, and the report says so.
+//
+// Cost: each run is timed on its own and reported per link examined (an
+// out-arc of a downloaded page) and per page downloaded, with the peak heap
+// in use above the level before the run.
+package sim
