@@ -1,0 +1,149 @@
+package storage
+
+import (
+	"math"
+	"reflect"
+	"testing"
+	"time"
+)
+
+func TestCodecRoundTrip(t *testing.T) {
+	p := Page{ID: 7, URL: "http://a.test/é?q=1", Status: StatusRedirect, Reason: "r", Depth: 3, From: NoPage,
+		FirstCycle: 2, Code: 301, ContentType: "text/html", Length: -1, Truncated: true, Hash: HashOf([]byte("x")),
+		ETag: "e", LastModified: "lm", FetchedAt: time.Unix(5, 6), Duration: -time.Second, Interval: time.Hour,
+		Novel: true, Cycle: 9, Fetches: math.MaxUint32, Successes: 1, ChangedAt: time.Unix(-100, 0)}
+	tests := []struct {
+		name string
+		enc  func() []byte
+		dec  func(v []byte) (any, error)
+		want any
+	}{
+		{"page", func() []byte { return encodePage(nil, &p) },
+			func(v []byte) (any, error) { var q Page; err := decodePage(7, v, &q); return q, err }, p},
+		{"fetch", func() []byte {
+			return encodeFetch(nil, &FetchRecord{Status: StatusGone, Code: 410, Change: ChangeGone, Hash: p.Hash, Length: 3, FetchedAt: time.Unix(1, 0), Duration: 2})
+		}, func(v []byte) (any, error) { return decodeFetch(4, 8, v) },
+			FetchRecord{Cycle: 4, ID: 8, Status: StatusGone, Code: 410, Change: ChangeGone, Hash: p.Hash, Length: 3, FetchedAt: time.Unix(1, 0), Duration: 2}},
+		{"entry", func() []byte {
+			return encodeEntry(nil, &Entry{Host: "h", Prio: math.Inf(-1), Seq: math.MaxUint64, Depth: 4, Attempt: 5})
+		}, func(v []byte) (any, error) { return decodeEntry(3, v) },
+			Entry{ID: 3, Host: "h", Prio: math.Inf(-1), Seq: math.MaxUint64, Depth: 4, Attempt: 5}},
+		{"host", func() []byte {
+			return encodeHost(nil, &Host{ReadyAt: time.Unix(9, 0), Reason: "r", Fetches: 1, Successes: 2, Errors: 3, Bytes: 4, LastFetch: time.Unix(8, 0), LastDuration: 5})
+		}, func(v []byte) (any, error) { return decodeHost("h", v) },
+			Host{Name: "h", ReadyAt: time.Unix(9, 0), Reason: "r", Fetches: 1, Successes: 2, Errors: 3, Bytes: 4, LastFetch: time.Unix(8, 0), LastDuration: 5}},
+		{"robots", func() []byte {
+			return encodeRobots(nil, &Robots{State: 2, Code: 404, Body: []byte("b"), FetchedAt: time.Unix(1, 0), Expires: time.Unix(2, 0), Failures: 3, Err: "e"})
+		}, func(v []byte) (any, error) { return decodeRobots(v) },
+			Robots{State: 2, Code: 404, Body: []byte("b"), FetchedAt: time.Unix(1, 0), Expires: time.Unix(2, 0), Failures: 3, Err: "e"}},
+		{"run", func() []byte {
+			return encodeRun(nil, &Run{Start: time.Unix(1, 0), Command: "c", Config: "{}", Counters: map[string]uint64{"a": 1, "b": 2}})
+		}, func(v []byte) (any, error) { return decodeRun(2, v) },
+			Run{ID: 2, Start: time.Unix(1, 0), Command: "c", Config: "{}", Counters: map[string]uint64{"a": 1, "b": 2}}},
+		{"cycle", func() []byte {
+			return encodeCycle(nil, &Cycle{Start: time.Unix(1, 0), SeedAlgo: "hits-core", Seeds: []Seed{{1, 0.5, "w"}}, Replaced: []Replacement{{2, NoPage, "410"}}, Info: "i"})
+		}, func(v []byte) (any, error) { return decodeCycle(3, v) },
+			Cycle{N: 3, Start: time.Unix(1, 0), SeedAlgo: "hits-core", Seeds: []Seed{{1, 0.5, "w"}}, Replaced: []Replacement{{2, NoPage, "410"}}, Info: "i"}},
+		{"cycle stats", func() []byte {
+			return encodeCycleStats(nil, &CycleStats{1, 2, 3, 4, 5, 6, 7, 8, 9, time.Unix(1, 0), time.Unix(2, 0)})
+		}, func(v []byte) (any, error) { return decodeCycleStats(v) },
+			CycleStats{1, 2, 3, 4, 5, 6, 7, 8, 9, time.Unix(1, 0), time.Unix(2, 0)}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			v := tc.enc()
+			got, err := tc.dec(v)
+			if err != nil || !reflect.DeepEqual(got, tc.want) {
+				t.Fatalf("decode = %+v, %v\nwant %+v", got, err, tc.want)
+			}
+			// A newer writer appends fields: older readers ignore them.
+			got, err = tc.dec(append(append([]byte{}, v...), 0x05, 0x80, 0x01))
+			if err != nil || !reflect.DeepEqual(got, tc.want) {
+				t.Fatalf("decode with trailing fields = %+v, %v", got, err)
+			}
+			// A record with no format byte is refused.
+			if _, err := tc.dec(nil); err == nil {
+				t.Fatal("decoding an empty value succeeded")
+			}
+		})
+	}
+}
+
+// TestCodecOlderRecord: a record written before later fields existed (cut at
+// a field boundary) decodes with those fields zero.
+func TestCodecOlderRecord(t *testing.T) {
+	full := Page{URL: "http://a.test/", Status: StatusFetched, Reason: "x", Depth: 2, From: 1, Code: 200, Fetches: 3}
+	v := encodePage(nil, &full)
+	// format, URL, status, reason, depth, from: the fields of a record
+	// from before first cycle existed.
+	prefix := 1 + 1 + len(full.URL) + 1 + 1 + len(full.Reason) + 1 + 1
+	var got Page
+	if err := decodePage(0, v[:prefix], &got); err != nil {
+		t.Fatal(err)
+	}
+	want := Page{URL: full.URL, Status: full.Status, Reason: full.Reason, Depth: 2, From: 1}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("older record = %+v, want %+v", got, want)
+	}
+}
+
+func TestLinksCodec(t *testing.T) {
+	tests := []struct {
+		name string
+		src  uint64
+		ls   []Link
+	}{
+		{"empty", 5, nil},
+		{"near", 1000, []Link{{1001, LinkA}, {999, LinkA}, {1000, LinkA}}},
+		{"far and kinds", 3, []Link{{math.MaxUint32, LinkCanonical}, {0, LinkRedirect}, {1 << 40, LinkOther}}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			v := encodeLinks(nil, tc.src, tc.ls)
+			got, err := decodeLinks(nil, tc.src, v)
+			if err != nil || (len(tc.ls) > 0 && !reflect.DeepEqual(got, tc.ls)) || (len(tc.ls) == 0 && len(got) != 0) {
+				t.Fatalf("decodeLinks = %v, %v", got, err)
+			}
+			n, err := linkCount(v)
+			if err != nil || n != len(tc.ls) {
+				t.Fatalf("linkCount = %d, %v", n, err)
+			}
+			ts, fits, err := decodeTargets(nil, tc.src, v)
+			wantFits := true
+			for i, l := range tc.ls {
+				if l.To > math.MaxUint32 {
+					wantFits = false
+				} else if err == nil && ts[i] != uint32(l.To) {
+					t.Fatalf("target %d = %d, want %d", i, ts[i], l.To)
+				}
+			}
+			if err != nil || fits != wantFits || len(ts) != len(tc.ls) {
+				t.Fatalf("decodeTargets = %v, %v, %v", ts, fits, err)
+			}
+		})
+	}
+}
+
+// FuzzDecode: decoders never panic on arbitrary values (a damaged page that
+// bbolt still hands out).
+func FuzzDecode(f *testing.F) {
+	f.Add(encodePage(nil, &Page{URL: "http://a.test/", Hash: HashOf(nil)}))
+	f.Add(encodeLinks(nil, 9, []Link{{1, LinkA}, {20, LinkFrame}}))
+	f.Add([]byte{1, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01})
+	f.Fuzz(func(t *testing.T, v []byte) {
+		var p Page
+		_ = decodePage(1, v, &p)
+		_, _ = pageURL(v)
+		_, _, _ = pageFlags(v)
+		_, _ = decodeLinks(nil, 1, v)
+		_, _, _ = decodeTargets(nil, 1, v)
+		_, _ = linkCount(v)
+		_, _ = decodeFetch(1, 1, v)
+		_, _ = decodeEntry(1, v)
+		_, _ = decodeHost("h", v)
+		_, _ = decodeRobots(v)
+		_, _ = decodeRun(1, v)
+		_, _ = decodeCycle(1, v)
+		_, _ = decodeCycleStats(v)
+	})
+}

@@ -1,0 +1,258 @@
+package storage
+
+import (
+	"bytes"
+	"fmt"
+)
+
+// Page results of a batch: fetches with their link lists and history, and
+// status changes.
+
+// classify returns the Change of fetch f against page p as stored before it.
+func classify(p *Page, f *Fetch) Change {
+	alive := p.Successes > 0 && !goneStatus(p.Status, p.Code)
+	switch {
+	case f.Status == StatusFetched || f.Status == StatusRedirect:
+		switch {
+		case p.Successes == 0:
+			return ChangeNew
+		case alive && f.Hash == p.Hash:
+			return ChangeUnchanged
+		default:
+			return ChangeChanged
+		}
+	case f.Status == StatusNotModified:
+		if p.Successes == 0 {
+			return ChangeNew
+		}
+		return ChangeUnchanged
+	case goneStatus(f.Status, f.Code):
+		if alive {
+			return ChangeGone
+		}
+	}
+	return ChangeNone
+}
+
+func goneStatus(s Status, code int) bool {
+	return s == StatusGone || (s == StatusHTTPError && (code == 404 || code == 410))
+}
+
+func (c *committer) applyFetch(op *pageOp) error {
+	f := &op.f
+	if !f.Status.fetchOutcome() {
+		return fmt.Errorf("fetch of page %d with status %v: %w", f.ID, f.Status, ErrBadStatus)
+	}
+	var p Page
+	if err := c.getPage(f.ID, &p); err != nil {
+		return err
+	}
+	change := classify(&p, f)
+
+	switch {
+	case f.Status.responded():
+		p.Code = f.Code
+		p.ContentType = f.ContentType
+		p.Length = f.Length
+		p.Truncated = f.Truncated
+		p.Hash = f.Hash
+		p.ETag = f.ETag
+		p.LastModified = f.LastModified
+		p.Novel = false
+		if f.Status == StatusFetched && !f.Hash.IsZero() {
+			novel, err := c.novel(f.Hash, f.ID)
+			if err != nil {
+				return err
+			}
+			p.Novel = novel
+		}
+	case f.Status == StatusNotModified:
+		p.Code = f.Code
+		if f.ETag != "" {
+			p.ETag = f.ETag
+		}
+		if f.LastModified != "" {
+			p.LastModified = f.LastModified
+		}
+	default:
+		p.Code = f.Code
+	}
+	p.Status = f.Status
+	p.Reason = f.Reason
+	p.FetchedAt = f.FetchedAt
+	p.Duration = f.Duration
+	p.Interval = f.Interval
+	p.Cycle = c.cycle
+	p.Fetches++
+	if f.Status.success() {
+		p.Successes++
+	}
+	if change == ChangeNew || change == ChangeChanged || change == ChangeGone {
+		p.ChangedAt = f.FetchedAt
+	}
+	if err := c.putPage(&p); err != nil {
+		return err
+	}
+	if !op.keepLinks {
+		if err := c.putLinks(f.ID, c.b.links[op.linkOff:op.linkEnd]); err != nil {
+			return err
+		}
+	}
+
+	rec := FetchRecord{Status: f.Status, Code: f.Code, Change: change, Hash: p.Hash,
+		Length: f.Length, FetchedAt: f.FetchedAt, Duration: f.Duration}
+	key := c.take(fetchKey(c.value(12), c.cycle, f.ID))
+	c.fetchKV = append(c.fetchKV, kv{k: key, v: c.take(encodeFetch(c.value(48), &rec))})
+
+	s := &c.stats
+	s.Fetches++
+	switch change {
+	case ChangeNew:
+		s.New++
+	case ChangeChanged:
+		s.Changed++
+	case ChangeUnchanged:
+		s.Unchanged++
+	case ChangeGone:
+		s.Gone++
+	}
+	isErr := f.Status == StatusHTTPError || f.Status == StatusFetchError
+	if isErr {
+		s.Errors++
+	}
+	if f.Length > 0 {
+		s.Bytes += uint64(f.Length)
+	}
+	if !f.FetchedAt.IsZero() {
+		if s.First.IsZero() || f.FetchedAt.Before(s.First) {
+			s.First = f.FetchedAt
+		}
+		if f.FetchedAt.After(s.Last) {
+			s.Last = f.FetchedAt
+		}
+	}
+	if f.Host != "" {
+		if c.hosts == nil {
+			c.hosts = make(map[string]*Host)
+		}
+		h := c.hosts[f.Host]
+		if h == nil {
+			h = &Host{Name: f.Host}
+			c.hosts[f.Host] = h
+		}
+		h.Fetches++
+		if f.Status.success() {
+			h.Successes++
+		}
+		if isErr || f.Status == StatusGone {
+			h.Errors++
+		}
+		if f.Length > 0 {
+			h.Bytes += uint64(f.Length)
+		}
+		if !f.FetchedAt.Before(h.LastFetch) {
+			h.LastFetch = f.FetchedAt
+			h.LastDuration = f.Duration
+		}
+	}
+	return nil
+}
+
+// novel records hash h for page id if no page had it and reports whether id
+// is the first page stored with h.
+func (c *committer) novel(h Hash, id uint64) (bool, error) {
+	if v := c.hashes.Get(h[:]); v != nil {
+		return len(v) == 8 && getU64(v) == id, nil
+	}
+	if first, ok := c.newHashes[h]; ok {
+		return first == id, nil
+	}
+	if c.newHashes == nil {
+		c.newHashes = make(map[Hash]uint64)
+	}
+	c.newHashes[h] = id
+	k := c.take(append(c.value(16), h[:]...))
+	c.hashKV = append(c.hashKV, kv{k: k, v: c.key64(id)})
+	return true, nil
+}
+
+// putLinks stores the link list of src as of the current cycle: a new
+// version only when it differs from the latest stored one.
+func (c *committer) putLinks(src uint64, links []Link) error {
+	links = c.distinct(links)
+	for _, l := range links {
+		if l.To >= c.limit {
+			return fmt.Errorf("link %d->%d (next id %d): %w", src, l.To, c.limit, ErrUnknownID)
+		}
+	}
+	enc := c.take(encodeLinks(c.value(2+3*len(links)), src, links))
+
+	cur := c.links.Cursor()
+	var seek [12]byte
+	k, v := cur.Seek(linkKey(seek[:0], src+1, 0))
+	if k == nil {
+		k, v = cur.Last()
+	} else {
+		k, v = cur.Prev()
+	}
+	// An earlier fetch of src in this batch is superseded either way.
+	if i, ok := c.linkIdx[src]; ok {
+		c.linkKV[i].skip = true
+		delete(c.linkIdx, src)
+	}
+	if k != nil && len(k) == 12 && getU64(k) == src {
+		if bytes.Equal(v, enc) {
+			return nil // same list as the stored version
+		}
+	} else if len(links) == 0 {
+		return nil // never had links: nothing to clear
+	}
+	if c.linkIdx == nil {
+		c.linkIdx = make(map[uint64]int)
+	}
+	c.linkIdx[src] = len(c.linkKV)
+	c.linkKV = append(c.linkKV, kv{k: c.take(linkKey(c.value(12), src, c.cycle)), v: enc})
+	return nil
+}
+
+// distinct drops repeated targets, keeping the first occurrence.
+func (c *committer) distinct(links []Link) []Link {
+	if len(links) < 2 {
+		return links
+	}
+	c.dedup = c.dedup[:0]
+	if len(links) <= 32 {
+	outer:
+		for _, l := range links {
+			for _, d := range c.dedup {
+				if d.To == l.To {
+					continue outer
+				}
+			}
+			c.dedup = append(c.dedup, l)
+		}
+		return c.dedup
+	}
+	if c.seen == nil {
+		c.seen = make(map[uint64]struct{}, len(links))
+	}
+	clear(c.seen)
+	for _, l := range links {
+		if _, dup := c.seen[l.To]; dup {
+			continue
+		}
+		c.seen[l.To] = struct{}{}
+		c.dedup = append(c.dedup, l)
+	}
+	return c.dedup
+}
+
+func (c *committer) applyStatus(op *pageOp) error {
+	var p Page
+	if err := c.getPage(op.f.ID, &p); err != nil {
+		return err
+	}
+	p.Status = op.f.Status
+	p.Reason = op.f.Reason
+	return c.putPage(&p)
+}

@@ -1,0 +1,141 @@
+package storage
+
+import (
+	"fmt"
+	"unsafe"
+
+	bolt "go.etcd.io/bbolt"
+)
+
+// Interned is the outcome of interning one URL.
+type Interned struct {
+	ID  uint64
+	New bool // first time this URL is seen: the caller should queue (or reject) it
+}
+
+// Intern returns the page id of every URL in urls, allocating the next
+// dense ids to URLs never seen before (New). A URL repeated within urls
+// gets one id; only its first occurrence is New. from and depth describe
+// where new URLs were found (NoPage and 0 for seeds); they are stored with
+// the new page records at the next Commit. Lookups of already committed URLs
+// run in one read transaction.
+//
+// Ids of new URLs are valid at once but are written only by the next
+// Commit; see the package documentation for the batching contract.
+func (db *DB) Intern(urls []string, from uint64, depth uint32) ([]Interned, error) {
+	if db.readOnly {
+		return nil, ErrReadOnly
+	}
+	out := make([]Interned, len(urls))
+	for i, u := range urls {
+		if err := checkURL(u); err != nil {
+			return nil, fmt.Errorf("storage: intern url %d of %d: %w", i, len(urls), err)
+		}
+	}
+	db.mu.Lock()
+	defer db.mu.Unlock()
+	next := db.committed + uint64(len(db.pend))
+	if from != NoPage && from >= next {
+		return nil, fmt.Errorf("storage: intern from page %d (next id %d): %w", from, next, ErrUnknownID)
+	}
+	// Holding mu across the read transaction keeps Commit from retiring a
+	// pending URL between the map miss and the bucket lookup.
+	misses := 0
+	for i, u := range urls {
+		if id, ok := db.byURL[u]; ok {
+			out[i] = Interned{ID: id}
+			continue
+		}
+		out[i].ID = NoPage
+		misses++
+	}
+	if misses == 0 {
+		return out, nil
+	}
+	err := db.view(func(tx *bolt.Tx) error {
+		b := tx.Bucket(bktURLs)
+		for i, u := range urls {
+			if out[i].ID != NoPage {
+				continue
+			}
+			if id, ok := db.byURL[u]; ok { // repeated within urls
+				out[i] = Interned{ID: id}
+				continue
+			}
+			if v := b.Get(keyOf(u)); v != nil {
+				if len(v) != 8 {
+					return fmt.Errorf("%w: %s: url %q: id value of %d bytes", ErrCorrupt, db.path, u, len(v))
+				}
+				out[i] = Interned{ID: getU64(v)}
+				continue
+			}
+			id := db.committed + uint64(len(db.pend))
+			db.pend = append(db.pend, pending{url: u, from: from, depth: depth})
+			db.byURL[u] = id
+			out[i] = Interned{ID: id, New: true}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("storage: intern %d urls: %w", len(urls), err)
+	}
+	return out, nil
+}
+
+// Lookup returns the id of every URL in urls, NoPage for URLs never seen.
+// URLs interned but not yet committed are found too.
+func (db *DB) Lookup(urls []string) ([]uint64, error) {
+	out := make([]uint64, len(urls))
+	db.mu.Lock()
+	defer db.mu.Unlock()
+	err := db.view(func(tx *bolt.Tx) error {
+		b := tx.Bucket(bktURLs)
+		for i, u := range urls {
+			if id, ok := db.byURL[u]; ok {
+				out[i] = id
+				continue
+			}
+			out[i] = NoPage
+			if u == "" || len(u) > MaxURLLen {
+				continue
+			}
+			if v := b.Get(keyOf(u)); len(v) == 8 {
+				out[i] = getU64(v)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("storage: look up %d urls: %w", len(urls), err)
+	}
+	return out, nil
+}
+
+// NextID returns the id the next new URL will get: the number of pages
+// committed plus those interned and pending.
+func (db *DB) NextID() uint64 {
+	db.mu.Lock()
+	defer db.mu.Unlock()
+	return db.committed + uint64(len(db.pend))
+}
+
+// Cycle returns the current cycle (1 until a batch stores cycle 2).
+func (db *DB) Cycle() uint32 {
+	db.mu.Lock()
+	defer db.mu.Unlock()
+	return db.cycle
+}
+
+func checkURL(u string) error {
+	if u == "" {
+		return fmt.Errorf("%w: empty", ErrBadURL)
+	}
+	if len(u) > MaxURLLen {
+		return fmt.Errorf("%w: %d bytes, at most %d", ErrBadURL, len(u), MaxURLLen)
+	}
+	return nil
+}
+
+// keyOf returns the bytes of u without copying, for bbolt lookups (which do
+// not keep or modify the key). Never pass it to Put.
+func keyOf(u string) []byte { return unsafe.Slice(unsafe.StringData(u), len(u)) }
