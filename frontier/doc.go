@@ -1,0 +1,112 @@
+// Package frontier is the crawl frontier: it stores the pending URLs, hands
+// them out politely in priority order, and reports every change to be
+// persisted. It follows Mercator's split (Heydon & Najork 1999): the
+// scheduler (package scheduler) ranks URLs, the frontier enforces
+// politeness, and priority never overrides politeness (STYLE.md item 2).
+//
+// # Structure
+//
+// One queue per host (an indexed binary max-heap by scheduler Prio
+// descending, ties FIFO by discovery sequence) and two heaps of hosts
+// (internal/pq, indexed by host number):
+//
+//   - waiting: hosts with queued URLs and fewer than HostConcurrency jobs in
+//     flight whose ready time is in the future, earliest ready time first;
+//   - ready: hosts with queued URLs and free concurrency whose ready time has
+//     passed, ordered by their best URL's (Prio, Seq).
+//
+// A host with no queued URL, or with HostConcurrency jobs in flight, is in
+// neither heap; it re-enters with its stored ready time when it gets URLs
+// or a job completes. Next moves hosts whose time has come from waiting to
+// ready and pops the top of ready: the best URL among the hosts that may be
+// fetched now. Every operation is O(log n) in the URLs of one host plus
+// O(log h) in the hosts it touches; nothing scans the frontier.
+//
+// # Jobs
+//
+// Next(ctx) blocks until a job can be handed out, and returns ErrExhausted
+// only when nothing is queued and nothing is in flight, since a job in
+// flight may still add URLs; ctx ending returns ctx.Err(). It does not busy
+// wait: a parked Next sleeps on a channel plus a timer for the earliest
+// host ready time, and a change closes the channel only when it can help a
+// parked call (a host became ready, a host will be ready before the timer,
+// or the frontier is exhausted). Each job, passed back unchanged, ends with
+// exactly one of:
+//
+//   - Complete(job, Outcome, ch): the URL leaves the frontier; the host's
+//     next ready time becomes max(its current one, now+Delay, ReadyAt),
+//     where the crawl loop computes Delay = max(--delay, Crawl-delay,
+//     factor × response time) and ReadyAt from Retry-After or backoff; for a
+//     downloaded page the out-link targets are classified and the
+//     scheduler's Downloaded is called (see Links below);
+//   - Requeue(job, after, ch): a retryable failure; the URL goes back with
+//     its priority and sequence, Attempt+1, and the host waits after.
+//
+// Defer(host, until, reason, ch) postpones a host (robots.txt 5xx, a
+// Crawl-delay above the cap); DropHost(host, reason, ch) gives its queued
+// URLs up.
+//
+// # Links
+//
+// The crawl loop interns each page's distinct out-link targets in storage
+// (which owns the seen-set, on disk) and passes them in document order as
+// Target{ID, Host, Depth, New, Skip}. The frontier classifies each for the
+// scheduler: Queued if it is pending here, New if storage saw it first now
+// (and it is not Skip), Done otherwise (downloaded, in flight, rejected,
+// self-link); Intra is exact host equality with the page. After
+// scheduler.Downloaded sets Prio, New targets are enqueued with the next
+// sequence numbers (document order) and Queued ones re-ranked; for a
+// scheduler.Batcher, Due and Flush follow. Seed does the same through
+// scheduler.Seed.
+//
+// # Budgets
+//
+// Budgets live in the crawl loop, which owns the counters stored with the
+// run and the hosts: --max-pages and --max-duration stop it calling Next (a
+// ctx deadline ends a blocked Next); --max-depth and --host-max-pages (count
+// of URLs admitted per host, a trap guard) are applied by marking targets
+// Skip, so the scheduler still sees every out-link. A URL already queued
+// whose host is found over budget at dequeue is completed with Downloaded
+// false.
+//
+// # Persistence
+//
+// The frontier owns no storage. Every mutating method appends what must be
+// persisted to a *Changes (nil discards it): Put for new URLs, priority and
+// attempt updates, Delete for URLs completed or dropped, Hosts for ready
+// times, SchedState for a scheduler.Stateful. Next appends nothing: a URL in
+// flight stays stored until its result is, so the crawl loop must put the
+// Delete in the same bbolt transaction as the page result (ARCHITECTURE.md,
+// crash consistency). After kill -9, the stored entries, including those in
+// flight at the crash, go back through Restore(Snapshot) into a fresh
+// frontier, and sequence numbers continue after the largest stored one.
+//
+// Changes must reach storage in the order the frontier made them, because a
+// later Put of an id supersedes an earlier one. The simplest protocol: the
+// crawl loop holds its batch lock around the call and appends the page
+// result to the same batch before releasing it,
+//
+//	b.mu.Lock()
+//	err := fr.Complete(job, out, &b.changes)
+//	b.results = append(b.results, res)
+//	b.mu.Unlock()
+//
+// and the writer swaps the batch under that lock and commits results and
+// changes in one transaction. The lock order is batch, then frontier; the
+// frontier never calls out while holding its lock except into the
+// scheduler.
+//
+// # Memory
+//
+// Per queued URL the frontier keeps a 24-byte item (id, Prio, Seq) in its
+// host's queue and a 12-byte slot (host number, position in the queue,
+// depth) in one table indexed by URL id: an array, since storage ids are
+// dense from 0, with a map for ids far beyond the array. Host names are
+// interned once per host; no per-URL strings or maps. internal/pq is not
+// used for the host queues because its per-heap map index would add 30–40
+// bytes per URL. Jobs in flight keep their slot (a flag bit), so they cost
+// nothing extra. BenchmarkMemory measures about 44 bytes per queued URL at
+// 1M URLs over 10 hosts, 47 over 1,000 hosts and 67 over 100,000 hosts (the
+// per-host state then dominates), against the budget of 150 bytes
+// per discovered URL for frontier and seen-set together.
+package frontier

@@ -1,0 +1,137 @@
+package frontier
+
+import (
+	"time"
+
+	"github.com/seedcrawl/seedcrawl/scheduler"
+)
+
+// Options configures a Frontier. The zero value of every field but
+// Scheduler is usable.
+type Options struct {
+	// Scheduler ranks pending URLs (required). The frontier serialises all
+	// calls to it, so it need not be safe for concurrent use.
+	Scheduler scheduler.Scheduler
+	// HostConcurrency is the number of jobs of one host that may be in
+	// flight at once (issue 3, --host-concurrency). 0 means 1.
+	HostConcurrency int
+	// Clock supplies time for host ready times and Next's waits.
+	// nil means SystemClock.
+	Clock Clock
+}
+
+// Target is one distinct out-link target of a downloaded page, or a seed,
+// as the crawl loop passes it in: the URL is already interned in storage
+// (which owns the seen-set) and only its id travels here.
+type Target struct {
+	// ID is the storage URL id.
+	ID uint64
+	// Host is the politeness key of the URL: the exact lower-cased host
+	// name (with the port when it is not the scheme's default). One queue,
+	// one ready time and one concurrency limit per distinct Host; a link is
+	// intra-host (scheduler.Link.Intra) when its Host equals the source
+	// page's Host byte for byte (www.a.com ≠ a.com).
+	Host string
+	// Depth is the number of links from a seed (seeds 0). It is kept from
+	// the first discovery that queued the URL.
+	Depth int
+	// New reports that storage saw this URL for the first time while
+	// interning this page's links (or the seeds): it is enqueued. A target
+	// that is not New is Queued if it is pending here and Done otherwise
+	// (downloaded, in flight, or rejected earlier).
+	New bool
+	// Skip marks a target the crawl loop will not fetch (out of scope,
+	// beyond --max-depth, host page budget, trap guard). It still counts as
+	// an out-link for the scheduler (FPR divides by all distinct out-links)
+	// but is never enqueued; if it is already pending it stays pending.
+	Skip bool
+}
+
+// Job is a URL handed out by Next. Pass it back unchanged to exactly one of
+// Complete or Requeue: the frontier keeps no copy of a job in flight beyond
+// its id's slot, and takes Prio, Seq and Attempt from the Job it gets back.
+type Job struct {
+	ID   uint64
+	Host string
+	// Prio is the URL's priority when it was handed out; the scheduler
+	// needs it when the page is downloaded (FPR's f, OPIC's cash).
+	Prio float64
+	// Depth is the URL's link depth from the seeds.
+	Depth int
+	// Seq is the URL's discovery sequence number (FIFO tie-break).
+	Seq uint64
+	// Attempt counts earlier attempts that ended in Requeue (0 for the
+	// first fetch); the crawl loop caps retries with it.
+	Attempt int
+}
+
+// Outcome is how a job ended, reported to Complete.
+type Outcome struct {
+	// Downloaded reports that the URL was fetched (any HTTP status, or a
+	// final network error) and Links are its out-link targets; the
+	// scheduler's Downloaded is called. False means the URL was dropped
+	// without a fetch (robots disallow, budget, dropped host): the scheduler
+	// is not told and Links are ignored.
+	Downloaded bool
+	// Links are the page's distinct out-link targets in document order,
+	// self-links and redirect targets included; nil for a page without
+	// links (non-HTML, errors): its mass is dropped (dangling page).
+	Links []Target
+	// Delay is the politeness gap to keep before the host's next request,
+	// counted from the moment Complete is called: the crawl loop computes
+	// max(--delay, Crawl-delay, factor × response time).
+	Delay time.Duration
+	// ReadyAt, when later than now+Delay, is used instead (Retry-After,
+	// exponential backoff after 429/503).
+	ReadyAt time.Time
+}
+
+// Entry is the persisted form of one pending URL: what the crawl loop
+// stores in the frontier bucket and passes back to Restore on resume.
+type Entry struct {
+	ID      uint64
+	Host    string
+	Prio    float64
+	Seq     uint64
+	Depth   int
+	Attempt int
+}
+
+// HostState is the persisted politeness state of one host: the earliest
+// time its next request may start and why, when a Defer set it.
+type HostState struct {
+	Host    string
+	ReadyAt time.Time
+	Reason  string
+}
+
+// Snapshot is the persisted state of a frontier: what Restore rebuilds it
+// from after a restart or a crash.
+type Snapshot struct {
+	// Entries are the stored pending URLs, in any order. URLs that were in
+	// flight at the crash are among them (they leave the stored frontier only
+	// with their result) and are simply queued again.
+	Entries []Entry
+	// Hosts are stored host ready times; hosts absent here are ready.
+	Hosts []HostState
+	// SchedState is the last Changes.SchedState stored, nil if none; it is
+	// passed to the scheduler's UnmarshalState when it is Stateful.
+	SchedState []byte
+}
+
+// Stats is a point-in-time summary for progress reports.
+type Stats struct {
+	Pending  int // URLs queued, not in flight
+	InFlight int // jobs handed out and not yet completed or requeued
+	Hosts    int // hosts ever seen (interned)
+	Ready    int // hosts with a URL that may be handed out now
+	Waiting  int // hosts with URLs whose ready time has not come
+}
+
+// HostInfo describes one host for progress reports and tests.
+type HostInfo struct {
+	Pending  int
+	InFlight int
+	ReadyAt  time.Time
+	Reason   string // the reason of the last Defer, "" if none
+}
