@@ -1,0 +1,269 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"compress/gzip"
+	"context"
+	"crypto/tls"
+	"crypto/x509"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/seedcrawl/seedcrawl/graph"
+	"github.com/seedcrawl/seedcrawl/testweb"
+)
+
+// twBuffer is a bytes.Buffer safe to read while the command writes it.
+type twBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (w *twBuffer) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.b.Write(p)
+}
+
+func (w *twBuffer) String() string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.b.String()
+}
+
+// twWriteGz writes a gzip file with the given text.
+func twWriteGz(t *testing.T, path, text string) {
+	t.Helper()
+	var b bytes.Buffer
+	zw := gzip.NewWriter(&b)
+	zw.Write([]byte(text))
+	zw.Close()
+	if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestTestwebBadInput(t *testing.T) {
+	dir := t.TempDir()
+	header := "# name: x\n# source: test\n# nodes: 3 arcs: 2\n# self-loops: 0\n"
+	malformed := filepath.Join(dir, "malformed")
+	twWriteGz(t, malformed+".arcs.tsv.gz", header+"0\t1\n1 two\n")
+	outOfRange := filepath.Join(dir, "range")
+	twWriteGz(t, outOfRange+".arcs.tsv.gz", header+"0\t1\n1\t7\n")
+	badURLs := filepath.Join(dir, "urls")
+	twWriteGz(t, badURLs+".arcs.tsv.gz", header+"0\t1\n1\t2\n")
+	twWriteGz(t, badURLs+".urls.gz", "http://a.test/\nhttp://b.test/\nhttp://c.test/\nhttp://d.test/\n")
+	cases := []struct {
+		name string
+		args []string
+		code int
+		want []string // substrings of stderr
+	}{
+		{"malformed graph line", []string{"--graph", malformed}, 1, []string{malformed + ".arcs.tsv.gz:6:", "two"}},
+		{"id out of range", []string{"--graph", outOfRange}, 1, []string{outOfRange + ".arcs.tsv.gz:6:", "out of range"}},
+		{"too many URLs", []string{"--graph", badURLs}, 1, []string{badURLs + ".urls.gz:4:"}},
+		{"missing graph", []string{"--graph", filepath.Join(dir, "nope")}, 1, []string{filepath.Join(dir, "nope")}},
+		{"unknown flag", []string{"--colour", "red"}, 2, []string{"flag provided but not defined: -colour"}},
+		{"stray argument", []string{"http://www.alpha.test/"}, 2, []string{`unexpected argument "http://www.alpha.test/"`}},
+		{"bad preset", []string{"--preset", "evil"}, 2, []string{"--preset", "evil"}},
+		{"pages with graph", []string{"--graph", malformed, "--pages", "10"}, 2, []string{"--pages"}},
+		{"bad epoch", []string{"--epoch", "-2"}, 2, []string{"epoch"}},
+		{"too few pages", []string{"--pages", "3", "--hosts", "5"}, 1, []string{"pages 3 fewer than hosts 5"}},
+		{"bad address", []string{"--addr", "nonsense"}, 1, []string{"nonsense"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			resolve := filepath.Join(t.TempDir(), "resolve")
+			var stdout, stderr bytes.Buffer
+			args := append([]string{"testweb", "--resolve-out", resolve, "--pages", "50", "--hosts", "3"}, c.args...)
+			if c.name == "pages with graph" || strings.HasPrefix(c.args[0], "--graph") {
+				args = append([]string{"testweb", "--resolve-out", resolve}, c.args...)
+			}
+			code := run(context.Background(), args, &stdout, &stderr)
+			if code != c.code {
+				t.Errorf("exit %d, want %d; stderr:\n%s", code, c.code, stderr.String())
+			}
+			for _, w := range c.want {
+				if !strings.Contains(stderr.String(), w) {
+					t.Errorf("stderr lacks %q:\n%s", w, stderr.String())
+				}
+			}
+			if stdout.Len() != 0 {
+				t.Errorf("stdout not empty: %q", stdout.String())
+			}
+			if _, err := os.Stat(resolve); err == nil {
+				t.Error("resolve file written although nothing was served")
+			}
+		})
+	}
+}
+
+// twClient builds an HTTP client from the files the command wrote, the way
+// a crawler uses them: the resolve file and the CA certificate.
+func twClient(t *testing.T, resolveFile, caFile string) *http.Client {
+	t.Helper()
+	f, err := os.Open(resolveFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	m := map[string]string{}
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		line := strings.TrimSpace(sc.Text())
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		k, v, ok := strings.Cut(line, " ")
+		if !ok {
+			t.Fatalf("resolve line %q", line)
+		}
+		m[k] = v
+	}
+	pem, err := os.ReadFile(caFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pool := x509.NewCertPool()
+	if !pool.AppendCertsFromPEM(pem) {
+		t.Fatal("CA file holds no certificate")
+	}
+	return &http.Client{
+		Transport: &http.Transport{
+			DialContext: func(ctx context.Context, network, addr string) (net.Conn, error) {
+				var d net.Dialer
+				return d.DialContext(ctx, network, m[addr])
+			},
+			TLSClientConfig: &tls.Config{RootCAs: pool},
+		},
+		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
+	}
+}
+
+func TestTestwebServes(t *testing.T) {
+	dir := t.TempDir()
+	resolve, ca, log, seeds := filepath.Join(dir, "r.txt"), filepath.Join(dir, "ca.pem"), filepath.Join(dir, "access.log"), filepath.Join(dir, "seeds.txt")
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var stdout, stderr twBuffer
+	done := make(chan int, 1)
+	go func() {
+		done <- run(ctx, []string{"testweb", "--pages", "120", "--hosts", "4", "--seed", "3", "--resolve-out", resolve,
+			"--ca-out", ca, "--access-log", log, "--seeds-out", seeds, "--slow-latency", "10ms"}, &stdout, &stderr)
+	}()
+	deadline := time.Now().Add(20 * time.Second)
+	for !strings.Contains(stdout.String(), "seed\t") {
+		select {
+		case code := <-done:
+			t.Fatalf("testweb exited %d early: %s", code, stderr.String())
+		default:
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no seed printed within 20s; stdout %q stderr %q", stdout.String(), stderr.String())
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	out := map[string][]string{}
+	for _, line := range strings.Split(strings.TrimSpace(stdout.String()), "\n") {
+		k, v, _ := strings.Cut(line, "\t")
+		out[k] = append(out[k], v)
+	}
+	if len(out["http"]) != 1 || len(out["https"]) != 1 || len(out["control"]) != 1 || out["seed"][0] != "http://www.alpha.test/" {
+		t.Fatalf("stdout %q", stdout.String())
+	}
+	c := twClient(t, resolve, ca)
+	for _, u := range []string{"http://www.alpha.test/", "https://www.delta.test/", "http://rules.test/robots.txt"} {
+		resp, err := c.Get(u)
+		if err != nil {
+			t.Fatalf("GET %s: %v", u, err)
+		}
+		io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != 200 {
+			t.Errorf("GET %s: %s", u, resp.Status)
+		}
+	}
+	resp, err := http.Get("http://" + out["control"][0] + "/epoch?n=2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if string(body) != "{\"epoch\":2}\n" {
+		t.Errorf("control answered %q", body)
+	}
+	if b, _ := os.ReadFile(seeds); !strings.Contains(string(b), "http://www.alpha.test/\n") {
+		t.Errorf("seeds file %q", b)
+	}
+	cancel()
+	select {
+	case code := <-done:
+		if code != 0 {
+			t.Fatalf("exit %d after interrupt: %s", code, stderr.String())
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("testweb did not stop within 10s of the interrupt")
+	}
+	b, err := os.ReadFile(log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(b)), "\n")
+	if len(lines) != 3 {
+		t.Fatalf("access log has %d lines:\n%s", len(lines), b)
+	}
+	if e, err := testweb.ParseEntry(lines[1]); err != nil || e.URL() != "https://www.delta.test/" || e.Status != 200 {
+		t.Errorf("access log line %q: %+v %v", lines[1], e, err)
+	}
+}
+
+func TestTestwebDump(t *testing.T) {
+	dir := t.TempDir()
+	cases := []struct {
+		name   string
+		args   []string
+		nodes  int // 0: do not check
+		arcs   int
+		noURLs bool
+	}{
+		{"generated", []string{"--pages", "150", "--hosts", "5", "--preset", "clean", "--epoch", "1"}, 0, 0, false},
+		{"hollins", []string{"--graph", filepath.Join("..", "..", "..", "shared", "data", "hollins"), "--preset", "clean"}, 6012, 23875, false},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			base := filepath.Join(dir, c.name)
+			resolve := filepath.Join(dir, c.name+".resolve")
+			var stdout, stderr bytes.Buffer
+			args := append([]string{"testweb", "--dump", base, "--resolve-out", resolve}, c.args...)
+			if code := run(context.Background(), args, &stdout, &stderr); code != 0 {
+				t.Fatalf("exit %d: %s", code, stderr.String())
+			}
+			g, err := graph.ReadDataset(base)
+			if err != nil {
+				t.Fatalf("dump does not read back: %v", err)
+			}
+			if c.nodes != 0 && (g.N() != c.nodes || g.M() != c.arcs) {
+				t.Errorf("dump has %d nodes %d arcs, want %d %d", g.N(), g.M(), c.nodes, c.arcs)
+			}
+			if g.URLs == nil || !strings.Contains(stdout.String(), "nodes\t") {
+				t.Errorf("dump without URLs, or stdout %q", stdout.String())
+			}
+			for _, ext := range []string{".nodes.tsv.gz", ".seeds.txt"} {
+				if _, err := os.Stat(base + ext); err != nil {
+					t.Errorf("dump lacks %s: %v", ext, err)
+				}
+			}
+			if _, err := os.Stat(resolve); err == nil {
+				t.Error("--dump served the web")
+			}
+		})
+	}
+}

@@ -1,0 +1,87 @@
+// Package testweb is a deterministic multi-host test web: an http.Handler
+// that serves a web graph as HTML pages across many host names under the
+// reserved .test TLD (name-based virtual hosting by the Host header, over
+// http and https), misbehaves the way real servers do, evolves in epochs,
+// and reports exactly what it serves as ground truth.
+//
+// A Site is the web: Generate makes one from a seed (Zipf host sizes,
+// Pareto out- and in-degrees, a fraction of inter-host links, dangling
+// pages, a giant strongly connected core plus tendrils and islands that
+// the core cannot reach), FromGraph serves a graph of ../shared/data. New
+// wraps a Site in a Web (the handler); Web.Start serves it on loopback:
+//
+//	site, _ := testweb.Generate(testweb.GenOptions{Seed: 1, Preset: testweb.Clean})
+//	web, _ := testweb.New(site, testweb.Options{})
+//	srv, _ := web.Start(ctx, "127.0.0.1:0")
+//	defer srv.Close()
+//	// crawl site.Seeds() with srv.Resolve() as the resolver override and
+//	// srv.CAFile() as an extra root, then:
+//	reach, _ := web.Truth().Reachable(site.Seeds(), "seedcrawl")
+//	diff := reach.Compare(crawledGraph) // diff.Empty() for a correct crawler
+//
+// # Pages
+//
+// Pages are real HTML: a title, text and the page's out-links as <a href>
+// in document order, each spelled one of several equivalent ways:
+// absolute, host-relative, relative to the page or to a <base href>,
+// protocol-relative, mixed-case scheme and host with the default port,
+// with dot segments, with a fragment, or with percent-encoding variants
+// (an escaped letter, lower-case hex). Some pages repeat a link in another
+// spelling. Every spelling normalizes to the target's canonical URL
+// (Canonical), which is how the truth writes URLs.
+//
+// Every 200 answer carries an ETag and a Last-Modified, and a conditional
+// GET (If-None-Match, else If-Modified-Since) gets 304. Responses carry no
+// Date header and bodies never depend on the clock: the same seed and epoch
+// give byte-identical responses.
+//
+// # Hosts
+//
+// Regular hosts are www.alpha.test, www.bravo.test, ... (every eighth over
+// https); their robots.txt forbids /private/ (every fifth host has none:
+// 404). Each has a PNG, a CSS file and a PDF, linked from its root. The
+// Hostile preset (the default) adds, linked from the first seed:
+//
+//	rules.test          robots.txt with groups (otherbot, ExampleBot+SeedCrawl, *),
+//	                    Allow beating a shorter Disallow, '*' and '$', Crawl-delay 0.5
+//	norobots.test       robots.txt 404: everything allowed
+//	robots503.test      robots.txt 503: nothing fetched
+//	robotsredirect.test robots.txt 301 to norobots.test/robots-for-robotsredirect.txt
+//	redirects.test      301, 302, 307, 308, a 4-hop chain (one relative Location),
+//	                    a cross-host redirect, a loop, 404, 410, http→https
+//	slow.test           every answer delayed (Options.SlowLatency)
+//	flaky.test          5xx bursts (Options.FlakyPeriod, FlakyBurst)
+//	ratelimit.test      429 + Retry-After when asked more often than Options.RateInterval
+//	drop.test           connections dropped mid-body
+//	trap.test           an infinite calendar and ever-deeper relative paths
+//	big.test            a 50 MiB page and a gzip bomb (1 GiB decompressed)
+//	secure.test         https only; http answers 301 to https
+//
+// and, on regular pages, malformed HTML (upper-case tags, unquoted and
+// single-quoted attributes, unclosed elements, fake links in comments and
+// scripts), rel=nofollow links, meta robots nofollow,noindex, rel=canonical
+// self-links, mailto:/javascript:/ftp: links and broken links.
+//
+// # Epochs
+//
+// Web.SetEpoch (and the server's control endpoint, /epoch?n=N) moves the
+// web to another epoch: a seeded fraction of pages change content, some
+// disappear (404/410), some move (301 to a new URL), new pages and links
+// appear (see Evolution). Node ids are stable across epochs.
+//
+// # Ground truth
+//
+// Site.Truth and Web.Truth describe an epoch: the served graph with
+// canonical URLs, each URL's kind, status, ETag and last change, the
+// nofollow links, robots verdicts (Allowed, Forbidden, CrawlDelay), spider
+// trap membership (IsTrap), the true PageRank, and Reachable: what a polite
+// crawler discovers and fetches from given seeds. Truth.WriteDataset dumps
+// it in the ../shared/data format.
+//
+// # Access log
+//
+// Options.AccessLog receives one tab-separated line per request
+// (Entry.String, ParseEntry) with a monotonic timestamp; Options.OnRequest
+// gets the same Entry in Go (Recorder keeps them), so tests can audit a
+// crawler's politeness from the server side.
+package testweb
