@@ -2,11 +2,146 @@ package main
 
 import (
 	"context"
-	"errors"
+	"encoding/json"
+	"fmt"
 	"io"
+	"path/filepath"
+	"strings"
+
+	"github.com/seedcrawl/seedcrawl/seeds"
 )
 
-// PLACEHOLDER: replaced by the owner of this subcommand.
+// runEval dispatches `eval seeds`, the only evaluation so far.
 func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	return errors.New("eval: not built yet")
+	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
+		fmt.Fprintln(stderr, "usage: seedcrawl eval seeds (--db FILE | --graph BASENAME) [--algos all|a,b,c] [--k 10] [--hops 5] [--csv FILE] [--plot FILE.svg|png]")
+		if len(args) == 0 {
+			return fmt.Errorf("%w: name what to evaluate: seeds", errUsage)
+		}
+		return nil
+	}
+	if args[0] != "seeds" {
+		return fmt.Errorf("%w: unknown evaluation %q (known: seeds)", errUsage, args[0])
+	}
+	return runEvalSeeds(ctx, args[1:], stdout, stderr)
+}
+
+// runEvalSeeds compares seed selectors on one graph against random seeds.
+func runEvalSeeds(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("eval seeds", stderr)
+	var sf seedsFlags
+	sf.register(fs)
+	algos := fs.String("algos", "all", "comma-separated selector `LIST`, or all: "+strings.Join(seeds.Algos(), ", "))
+	trials := fs.Int("trials", seeds.DefaultRandomTrials, "random seed sets averaged into the random baseline (`N`)")
+	samples := fs.Int("samples", seeds.DefaultDistanceSamples, "BFS sources sampled for the graph's average distance (`N`)")
+	csvPath := fs.String("csv", "", "write one CSV row per selector to `FILE`")
+	plotPath := fs.String("plot", "", "plot mean PageRank per BFS depth to `FILE` (.svg, .png or .pdf)")
+	asJSON := fs.Bool("json", false, "print the evaluation as JSON instead of tables")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: seedcrawl eval seeds (--db FILE | --graph BASENAME) [--algos all|a,b,c] [--k 10] [--hops 5] [--csv FILE] [--plot FILE.svg|png]")
+		fmt.Fprintln(stderr, "\nPer selector: pages and value covered within H hops and the gain over random seeds, pages")
+		fmt.Fprintln(stderr, "reachable at any depth, min/mean/max shortest directed path between seed groups (hits-core")
+		fmt.Fprintln(stderr, "cores, single seeds otherwise) against the graph's sampled average distance, selection time,")
+		fmt.Fprintln(stderr, "and the mean PageRank of the pages at each BFS depth from the seeds (Daneshpajouh et al.).")
+		fmt.Fprintln(stderr, "\nflags:")
+		fs.PrintDefaults()
+	}
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("%w: unexpected argument %q", errUsage, fs.Arg(0))
+	}
+	if err := sf.validate(); err != nil {
+		return err
+	}
+	if *trials < 1 || *samples < 1 {
+		return fmt.Errorf("%w: --trials and --samples want at least 1", errUsage)
+	}
+	if ext := strings.ToLower(filepath.Ext(*plotPath)); *plotPath != "" && ext != ".svg" && ext != ".png" && ext != ".pdf" {
+		return fmt.Errorf("%w: --plot %s: name a .svg, .png or .pdf file", errUsage, *plotPath)
+	}
+	var list []string
+	if *algos != "all" {
+		for _, a := range strings.Split(*algos, ",") {
+			if a = strings.TrimSpace(a); a == "" {
+				continue
+			}
+			if !seedsKnownAlgo(a) {
+				return fmt.Errorf("%w: --algos: unknown selector %q (known: %s)", errUsage, a, strings.Join(seeds.Algos(), ", "))
+			}
+			list = append(list, a)
+		}
+		if len(list) == 0 {
+			return fmt.Errorf("%w: --algos is empty", errUsage)
+		}
+	}
+	in, err := sf.input(ctx, stderr)
+	if err != nil {
+		return err
+	}
+	ev, err := seeds.Evaluate(ctx, in, seeds.EvalOptions{
+		Algos: list, Select: sf.options(""), Seed: sf.seed, RandomTrials: *trials, DistanceSamples: *samples,
+	})
+	if err != nil {
+		return err
+	}
+	if *asJSON {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(evalJSON(ev)); err != nil {
+			return fmt.Errorf("write json: %w", err)
+		}
+	} else if err := ev.WriteTable(stdout); err != nil {
+		return err
+	}
+	if *csvPath != "" {
+		if err := seedsWriteFile(*csvPath, ev.WriteCSV); err != nil {
+			return err
+		}
+	}
+	if *plotPath != "" {
+		name := filepath.Base(sf.graphBase)
+		if sf.dbPath != "" {
+			name = filepath.Base(sf.dbPath)
+		}
+		title := fmt.Sprintf("%s: mean PageRank by BFS depth from %d seeds", name, sf.k)
+		if err := ev.Plot(*plotPath, title); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// evalJSON replaces the NaNs JSON cannot carry (no page at a depth, no
+// random baseline) with nulls.
+func evalJSON(ev *seeds.Evaluation) any {
+	type row struct {
+		seeds.EvalRow
+		PagesOverRandom *float64   `json:"pages_over_random"`
+		ValueOverRandom *float64   `json:"value_over_random"`
+		MeanPR          []*float64 `json:"mean_pr_by_depth"`
+	}
+	num := func(x float64) *float64 {
+		if x != x {
+			return nil
+		}
+		return &x
+	}
+	conv := func(r seeds.EvalRow) row {
+		out := row{EvalRow: r, PagesOverRandom: num(r.PagesOverRandom), ValueOverRandom: num(r.ValueOverRandom)}
+		for _, x := range r.MeanPR {
+			out.MeanPR = append(out.MeanPR, num(x))
+		}
+		return out
+	}
+	rows := make([]row, len(ev.Rows))
+	for i, r := range ev.Rows {
+		rows[i] = conv(r)
+	}
+	return struct {
+		*seeds.Evaluation
+		Random row   `json:"random"`
+		Rows   []row `json:"rows"`
+	}{ev, conv(ev.Random), rows}
 }

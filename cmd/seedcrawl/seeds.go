@@ -1,12 +1,211 @@
 package main
 
 import (
+	"bufio"
 	"context"
-	"errors"
+	"encoding/json"
+	"flag"
+	"fmt"
 	"io"
+	"math/rand/v2"
+	"os"
+	"strconv"
+	"strings"
+
+	"github.com/seedcrawl/seedcrawl/graph"
+	"github.com/seedcrawl/seedcrawl/seeds"
 )
 
-// PLACEHOLDER: replaced by the owner of this subcommand.
+// seedsFlags are the selector flags `seeds` and `eval seeds` share.
+type seedsFlags struct {
+	graphBase, dbPath, weights string
+	k, hops, depth             int
+	perHost                    bool
+	coreSize, newMembers       int
+	coverDensity               float64
+	maxHubs                    int
+	seed                       uint64
+}
+
+func (f *seedsFlags) register(fs *flag.FlagSet) {
+	fs.StringVar(&f.graphBase, "graph", "", "dataset `BASENAME` (BASENAME.arcs.tsv.gz [+ .urls.gz], ../shared/data format)")
+	fs.StringVar(&f.dbPath, "db", "", "crawl database `FILE`: select on the graph a crawl stored")
+	fs.IntVar(&f.k, "k", 10, "number of seeds `N`")
+	fs.IntVar(&f.hops, "hops", seeds.DefaultHops, "crawl horizon `H`: coverage counts pages within H hops of a seed")
+	fs.IntVar(&f.depth, "depth", seeds.DefaultDepth, "depth `D` of the depth-d weight of maxweight and rootscc (Zheng et al. use 2 or 3; D >= hops is the exact greedy, slow on large graphs)")
+	fs.BoolVar(&f.perHost, "per-host", false, "spread seeds over hosts in proportion to host value, selecting each host's seeds independently")
+	fs.StringVar(&f.weights, "weights", "", "user weights `FILE`: lines \"URL-or-node VALUE\" replacing page values (e.g. -10 spam, 10 clicked)")
+	fs.IntVar(&f.coreSize, "core-size", 0, "hits-core: grow fixed-size cores of `N` pages instead of fixed cover density")
+	fs.IntVar(&f.newMembers, "new-members", seeds.DefaultNewMembers, "hits-core: hubs, then authorities, added per growth step (`N`)")
+	fs.Float64Var(&f.coverDensity, "cover-density", seeds.DefaultCoverDensity, "hits-core: minimum cover density `PCT` 100*|E(H,A)|/(|H||A|); 100 = complete bipartite")
+	fs.IntVar(&f.maxHubs, "max-hubs", seeds.DefaultMaxHubs, "hits-core: cap on a core's hub set (`N`)")
+	fs.Uint64Var(&f.seed, "seed", 1, "random seed `N` (random, hits-core hub choice)")
+}
+
+// validate checks flag values a user can get wrong before any work is done.
+func (f *seedsFlags) validate() error {
+	switch {
+	case f.k < 1:
+		return fmt.Errorf("%w: --k %d: want at least 1 seed", errUsage, f.k)
+	case f.hops < 1:
+		return fmt.Errorf("%w: --hops %d: want at least 1", errUsage, f.hops)
+	case f.depth < 1:
+		return fmt.Errorf("%w: --depth %d: want at least 1", errUsage, f.depth)
+	case f.coverDensity <= 0 || f.coverDensity > 100:
+		return fmt.Errorf("%w: --cover-density %g: want a percentage in (0, 100]", errUsage, f.coverDensity)
+	case f.coreSize < 0 || f.coreSize == 1:
+		return fmt.Errorf("%w: --core-size %d: want 0 (fixed cover density) or at least 2", errUsage, f.coreSize)
+	case f.newMembers < 1:
+		return fmt.Errorf("%w: --new-members %d: want at least 1", errUsage, f.newMembers)
+	case f.maxHubs < 1:
+		return fmt.Errorf("%w: --max-hubs %d: want at least 1", errUsage, f.maxHubs)
+	}
+	return nil
+}
+
+// options returns the selector options for algo.
+func (f *seedsFlags) options(algo string) seeds.Options {
+	return seeds.Options{
+		Algo: algo, K: f.k, Hops: f.hops, Depth: f.depth, PerHost: f.perHost,
+		CoreSize: f.coreSize, NewMembers: f.newMembers, CoverDensity: f.coverDensity, MaxHubs: f.maxHubs,
+		Rand: rand.New(rand.NewPCG(f.seed, 0)),
+	}
+}
+
+// input loads the graph and the crawl state: stored fetched/novel flags for
+// --db; for --graph, pages without out-arcs count as the uncrawled frontier
+// (seeds.FetchedByOutDegree).
+func (f *seedsFlags) input(ctx context.Context, stderr io.Writer) (seeds.Input, error) {
+	g, err := loadGraph(ctx, f.graphBase, f.dbPath)
+	if err != nil {
+		return seeds.Input{}, fmt.Errorf("load graph: %w", err)
+	}
+	in := seeds.Input{G: g}
+	if f.dbPath != "" {
+		if in.Fetched, in.Novel, err = loadNodeFlags(ctx, f.dbPath); err != nil {
+			return seeds.Input{}, fmt.Errorf("load page flags of %s: %w", f.dbPath, err)
+		}
+	} else {
+		in.Fetched = seeds.FetchedByOutDegree(g)
+	}
+	if f.perHost && !g.HasHosts() {
+		return seeds.Input{}, fmt.Errorf("%w: --per-host: the graph has no URLs, so no hosts", errUsage)
+	}
+	if f.weights != "" {
+		if in.Weights, err = seedsReadWeights(f.weights, g, stderr); err != nil {
+			return seeds.Input{}, err
+		}
+	}
+	return in, nil
+}
+
+func seedsReadWeights(path string, g *graph.CSR, stderr io.Writer) (map[uint32]float64, error) {
+	fh, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("--weights: %w", err)
+	}
+	defer fh.Close()
+	w, unknown, err := seeds.ReadWeights(fh, path, g)
+	if err != nil {
+		return nil, fmt.Errorf("--weights: %w", err)
+	}
+	if len(unknown) > 0 {
+		fmt.Fprintf(stderr, "seedcrawl: --weights %s: %d keys name no page of the graph and are ignored (first: %s)\n",
+			path, len(unknown), unknown[0])
+	}
+	return w, nil
+}
+
+// runSeeds selects crawl seeds on a stored or given graph and explains each.
 func runSeeds(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	return errors.New("seeds: not built yet")
+	fs := newFlagSet("seeds", stderr)
+	var sf seedsFlags
+	sf.register(fs)
+	algo := fs.String("algo", seeds.AlgoMaxWeight, "selector `NAME`: "+strings.Join(seeds.Algos(), ", "))
+	asJSON := fs.Bool("json", false, "print the result as JSON instead of a table")
+	outPath := fs.String("out", "", "also write the seeds to `FILE`, one per line (URL, or node id without URLs), as a seed list for crawl")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: seedcrawl seeds (--db FILE | --graph BASENAME) --algo NAME --k N [--hops H] [--depth D] [--per-host] [--weights FILE] [--seed N] [--json] [--out FILE]")
+		fmt.Fprintln(stderr, "\nSelects K seeds with a selector of the literature and explains each: its score, the pages and")
+		fmt.Fprintln(stderr, "value it newly covers within H hops, its component or bipartite core.")
+		fmt.Fprintln(stderr, "  BUDG (Sharma & Bhagat): random, indegree0, outdegree, pagerank")
+		fmt.Fprintln(stderr, "  Zheng, Dmitriev & Giles: maxout, maxweight, maxscc, rootscc (greedy k-coverage within H hops)")
+		fmt.Fprintln(stderr, "  Daneshpajouh et al.: hits-core (HITS bipartite cores, one seed per core)")
+		fmt.Fprintln(stderr, "\nPage value w(p) = 1 + (out-links to unfetched pages) x (host's share of novel fetched pages).")
+		fmt.Fprintln(stderr, "--db reads which pages were fetched and novel; with --graph, pages without out-links count")
+		fmt.Fprintln(stderr, "as the unfetched frontier and every fetched page as novel.")
+		fmt.Fprintln(stderr, "\nflags:")
+		fs.PrintDefaults()
+	}
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("%w: unexpected argument %q", errUsage, fs.Arg(0))
+	}
+	if err := sf.validate(); err != nil {
+		return err
+	}
+	if !seedsKnownAlgo(*algo) {
+		return fmt.Errorf("%w: --algo %q: want one of %s", errUsage, *algo, strings.Join(seeds.Algos(), ", "))
+	}
+	in, err := sf.input(ctx, stderr)
+	if err != nil {
+		return err
+	}
+	res, err := seeds.Select(ctx, in, sf.options(*algo))
+	if err != nil {
+		return err
+	}
+	if *asJSON {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(res); err != nil {
+			return fmt.Errorf("write json: %w", err)
+		}
+	} else if err := res.WriteTable(stdout); err != nil {
+		return err
+	}
+	if *outPath != "" {
+		return seedsWriteFile(*outPath, func(w io.Writer) error {
+			bw := bufio.NewWriter(w)
+			for _, s := range res.Seeds {
+				if s.URL != "" {
+					bw.WriteString(s.URL)
+				} else {
+					bw.WriteString(strconv.FormatUint(uint64(s.Node), 10))
+				}
+				bw.WriteByte('\n')
+			}
+			return bw.Flush()
+		})
+	}
+	return nil
+}
+
+func seedsKnownAlgo(a string) bool {
+	for _, k := range seeds.Algos() {
+		if a == k {
+			return true
+		}
+	}
+	return false
+}
+
+// seedsWriteFile creates path and fills it with write; a failed write
+// removes the file.
+func seedsWriteFile(path string, write func(io.Writer) error) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return fmt.Errorf("create %s: %w", path, err)
+	}
+	if err := write(f); err != nil {
+		f.Close()
+		os.Remove(path)
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if err := f.Close(); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	return nil
 }
