@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -60,6 +61,9 @@ func runRank(ctx context.Context, args []string, stdout, stderr io.Writer) error
 
 	start := time.Now()
 	g, err := loadGraph(ctx, *graphBase, *dbPath)
+	if errors.Is(err, errUsage) {
+		return err
+	}
 	if err != nil {
 		return fmt.Errorf("load graph: %w", err)
 	}
