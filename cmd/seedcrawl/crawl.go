@@ -1,12 +1,474 @@
 package main
 
 import (
+	"bufio"
 	"context"
+	"encoding/json"
 	"errors"
+	"flag"
+	"fmt"
 	"io"
+	"log/slog"
+	"net/http"
+	"os"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/seedcrawl/seedcrawl/config"
+	"github.com/seedcrawl/seedcrawl/crawler"
+	"github.com/seedcrawl/seedcrawl/fetch"
+	"github.com/seedcrawl/seedcrawl/frontier"
+	"github.com/seedcrawl/seedcrawl/robots"
+	"github.com/seedcrawl/seedcrawl/scheduler"
+	"github.com/seedcrawl/seedcrawl/storage"
+	"github.com/seedcrawl/seedcrawl/urlnorm"
 )
 
-// PLACEHOLDER: replaced by the owner of this subcommand.
+const crawlUsage = `usage: seedcrawl crawl [flags] [SEED_URL...]
+
+Crawls from the seed URLs (and --seeds FILE) into one bbolt file (--db),
+politely: robots.txt, one connection per host, at least --delay between
+requests to a host (more if robots.txt asks with Crawl-delay or the host is
+slow), Retry-After honoured. Rerunning the same command on the same --db
+resumes where the crawl stopped, also after kill -9. Ctrl-C stops gracefully.
+Progress goes to stderr, the summary to stdout (--json for a machine).
+
+Settings come from the defaults, then --config FILE (YAML or TOML, keys named
+like the flags), then the flags.
+
+flags:
+`
+
+// runCrawl implements `seedcrawl crawl`.
 func runCrawl(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	return errors.New("crawl: not built yet")
+	fs := newFlagSet("crawl", stderr)
+	flagCfg := config.Default()
+	flagCfg.RegisterFlags(fs)
+	configPath := fs.String("config", "", "read settings from `FILE` (.yaml, .yml or .toml); flags override it")
+	jsonOut := fs.Bool("json", false, "print the final summary as JSON on stdout")
+	refetch := fs.Bool("refetch", false, "fetch seeds the db already has again, with conditional GET (If-None-Match, If-Modified-Since)")
+	progress := fs.Duration("progress", 2*time.Second, "print a progress line to stderr every `DURATION` (0: never)")
+	fs.Usage = func() {
+		fmt.Fprint(fs.Output(), crawlUsage)
+		fs.PrintDefaults()
+	}
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	cfg, err := crawlResolveConfig(*configPath, &flagCfg, fs)
+	if err != nil {
+		return err
+	}
+	cfg.Seeds = append(cfg.Seeds, fs.Args()...)
+	if err := cfg.Validate(); err != nil {
+		return fmt.Errorf("%w: %v", errUsage, err)
+	}
+	if len(cfg.Seeds) == 0 {
+		if _, err := os.Stat(cfg.DB); errors.Is(err, os.ErrNotExist) {
+			return fmt.Errorf("%w: no seed URLs: give SEED_URL arguments or --seeds FILE (or --db of a crawl to resume)", errUsage)
+		}
+	}
+	sess, err := openCrawl(cfg, crawlExtras{
+		command: "seedcrawl crawl " + strings.Join(args, " "),
+		refetch: *refetch,
+		logger:  slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn})),
+	})
+	if err != nil {
+		return err
+	}
+	defer sess.close()
+	sum, err := sess.run(ctx, *progress, stderr)
+	if err != nil {
+		return err
+	}
+	return crawlPrintSummary(stdout, cfg.DB, sum, *jsonOut)
+}
+
+// crawlResolveConfig applies defaults, then the file (if any), then the flags
+// that were set, and reads --seeds FILE into Seeds.
+func crawlResolveConfig(path string, flagCfg *config.Config, fs *flag.FlagSet) (config.Config, error) {
+	cfg := config.Default()
+	if path != "" {
+		var err error
+		if cfg, err = config.Load(path); err != nil {
+			return cfg, fmt.Errorf("%w: %v", errUsage, err)
+		}
+	}
+	if err := config.Overlay(&cfg, flagCfg, config.SetKeys(fs)); err != nil {
+		return cfg, fmt.Errorf("%w: %v", errUsage, err)
+	}
+	if cfg.SeedsFile != "" {
+		seeds, err := crawlReadSeedsFile(cfg.SeedsFile)
+		if err != nil {
+			return cfg, err
+		}
+		cfg.Seeds = append(cfg.Seeds, seeds...)
+	}
+	return cfg, nil
+}
+
+// crawlReadSeedsFile reads one URL per line; '#' starts a comment.
+func crawlReadSeedsFile(path string) ([]string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("read seeds: %w", err)
+	}
+	defer f.Close()
+	var out []string
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 0, 64<<10), 1<<20)
+	for n := 1; sc.Scan(); n++ {
+		line := sc.Text()
+		if i := strings.IndexByte(line, '#'); i >= 0 {
+			line = line[:i]
+		}
+		line = strings.TrimSpace(line)
+		if line == "" {
+			continue
+		}
+		if strings.ContainsAny(line, " \t") {
+			return nil, fmt.Errorf("%w: seeds file %s:%d: want one URL per line, got %q", errUsage, path, n, line)
+		}
+		if _, err := urlnorm.Normalize(line); err != nil {
+			return nil, fmt.Errorf("%w: seeds file %s:%d: %v", errUsage, path, n, err)
+		}
+		out = append(out, line)
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("read seeds file %s: %w", path, err)
+	}
+	return out, nil
+}
+
+// crawlExtras are the inputs of a crawl that are not settings.
+type crawlExtras struct {
+	command string
+	refetch bool
+	logger  *slog.Logger
+	// noSync skips fsync at commit (benchmarks only).
+	noSync bool
+}
+
+// crawlSession is one open crawl: the db and everything wired to it.
+type crawlSession struct {
+	cfg   config.Config
+	x     crawlExtras
+	db    *storage.DB
+	fr    *frontier.Frontier
+	c     *crawler.Crawler
+	seeds []string
+	tr    *http.Transport
+
+	// Built once, shared by the crawlers of successive cycles (run).
+	fetchers  []crawler.Fetcher
+	robots    *robots.Cache
+	hostLog   *crawler.HostLog
+	scope     urlnorm.Scope
+	seedScope bool
+	effective string // the configuration as JSON, for the run records
+}
+
+// openCrawl opens the db and wires the frontier, scheduler, robots cache,
+// fetchers and crawler from cfg. Shutdown order (close): crawler (Run has
+// returned), frontier (in memory), transport, db.
+func openCrawl(cfg config.Config, x crawlExtras) (*crawlSession, error) {
+	s, err := openCrawlBase(cfg, x)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.newCrawler(nil, cfg.MaxPages); err != nil {
+		s.close()
+		return nil, err
+	}
+	return s, nil
+}
+
+// openCrawlBase opens the db and builds what every crawl of the session
+// shares: transport, fetchers, robots cache, scope.
+func openCrawlBase(cfg config.Config, x crawlExtras) (*crawlSession, error) {
+	if x.logger == nil {
+		x.logger = slog.New(slog.DiscardHandler)
+	}
+	resolve := fetch.ResolveMap{}
+	for _, r := range cfg.Resolve {
+		if err := resolve.Add(r); err != nil {
+			return nil, fmt.Errorf("%w: %v", errUsage, &config.KeyError{Key: "resolve", Err: fmt.Errorf("%w: %v", config.ErrBadValue, err)})
+		}
+	}
+	if cfg.ResolveFile != "" {
+		m, err := fetch.LoadResolveFile(cfg.ResolveFile)
+		if err != nil {
+			return nil, fmt.Errorf("%w: resolve-file: %v", errUsage, err)
+		}
+		for k, v := range m {
+			resolve[k] = v
+		}
+	}
+	if _, err := crawlScheduler(cfg.Scheduler); err != nil {
+		return nil, err
+	}
+	db, err := storage.Open(cfg.DB, &storage.Options{NoSync: x.noSync})
+	if err != nil {
+		return nil, fmt.Errorf("open db: %w", err) // storage's ErrLocked text already says what to do
+	}
+	s := &crawlSession{cfg: cfg, x: x, db: db}
+	ok := false
+	defer func() {
+		if !ok {
+			s.close()
+		}
+	}()
+	s.seeds = cfg.Seeds
+	scopeSeeds := cfg.Seeds
+	s.seedScope = strings.HasPrefix(cfg.Scope, "seeds-")
+	if len(cfg.Seeds) == 0 || s.seedScope {
+		// The scope and the SSRF exemption come from the seeds the db was
+		// started with too, and from their redirect targets (depth 0).
+		stored, err := crawlStoredSeeds(db)
+		if err != nil {
+			return nil, err
+		}
+		if len(s.seeds) == 0 {
+			s.seeds = stored
+		}
+		scopeSeeds = append(append([]string(nil), cfg.Seeds...), stored...)
+	}
+	if s.scope, err = urlnorm.ParseScopeSpec(cfg.Scope, scopeSeeds); err != nil {
+		return nil, fmt.Errorf("%w: %v", errUsage, &config.KeyError{Key: "scope", Err: fmt.Errorf("%w: %v", config.ErrBadValue, err)})
+	}
+	var seedHosts []string
+	for _, u := range scopeSeeds {
+		if n, err := urlnorm.Normalize(u); err == nil {
+			seedHosts = append(seedHosts, urlnorm.Host(n))
+		}
+	}
+	fopts := fetch.Options{
+		UserAgent:      cfg.UserAgent,
+		ConnectTimeout: cfg.ConnectTimeout,
+		TLSTimeout:     cfg.TLSTimeout,
+		HeaderTimeout:  cfg.HeaderTimeout,
+		Timeout:        cfg.FetchTimeout,
+		MaxIdlePerHost: max(2, cfg.HostConcurrency),
+		Resolve:        resolve,
+		CAFile:         cfg.CAFile,
+		AllowPrivate:   cfg.AllowPrivate,
+		AllowHosts:     seedHosts,
+		MaxBody:        int64(cfg.MaxBody),
+		MaxRatio:       cfg.MaxCompressionRatio,
+	}
+	if s.tr, err = fetch.NewTransport(fopts); err != nil {
+		if cfg.CAFile != "" && !errors.Is(err, fetch.ErrOptions) {
+			return nil, fmt.Errorf("%w: %v", errUsage, &config.KeyError{Key: "ca-file", Err: fmt.Errorf("%w: %v", config.ErrBadValue, err)})
+		}
+		return nil, fmt.Errorf("build transport: %w", err)
+	}
+	fopts.Transport = s.tr
+	s.fetchers = make([]crawler.Fetcher, cfg.Workers)
+	for i := range s.fetchers {
+		f, err := fetch.New(fopts)
+		if err != nil {
+			return nil, fmt.Errorf("build fetcher: %w", err)
+		}
+		s.fetchers[i] = f
+	}
+	s.hostLog = crawler.NewHostLog()
+	s.robots, err = robots.New(robots.Options{
+		Client:    &http.Client{Transport: s.hostLog.Wrap(s.tr)},
+		UserAgent: cfg.UserAgent,
+		Token:     cfg.RobotsToken,
+		Store:     crawler.RobotsStore{DB: db},
+		TTL:       cfg.RobotsTTL,
+		Backoff:   cfg.RobotsBackoff,
+		Timeout:   cfg.FetchTimeout,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("build robots cache: %w", err)
+	}
+	eff, _ := json.Marshal(cfg)
+	s.effective = string(eff)
+	ok = true
+	return s, nil
+}
+
+// crawlScheduler builds the scheduler named by the config.
+func crawlScheduler(name string) (scheduler.Scheduler, error) {
+	sched, err := scheduler.ByName(name, scheduler.Options{})
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", errUsage, &config.KeyError{Key: "scheduler", Err: fmt.Errorf("%w: %v (known: %s)", config.ErrBadValue, err, strings.Join(scheduler.Names(), ", "))})
+	}
+	return sched, nil
+}
+
+// newCrawler builds a fresh scheduler, frontier and crawler on the session
+// (one per crawl: a Crawler runs once). rc makes the crawl a cycle of
+// seedcrawl run; maxPages is its fetch budget (0: none).
+func (s *crawlSession) newCrawler(rc *crawler.Recrawl, maxPages int64) error {
+	cfg := s.cfg
+	sched, err := crawlScheduler(cfg.Scheduler)
+	if err != nil {
+		return err
+	}
+	if s.fr, err = frontier.New(frontier.Options{Scheduler: sched, HostConcurrency: cfg.HostConcurrency}); err != nil {
+		return fmt.Errorf("build frontier: %w", err)
+	}
+	s.c, err = crawler.New(crawler.Options{
+		Frontier:        s.fr,
+		Store:           s.db,
+		Robots:          s.robots,
+		Fetchers:        s.fetchers,
+		HostLog:         s.hostLog,
+		Scope:           s.scope,
+		SeedRedirects:   s.seedScope,
+		Guard:           urlnorm.Guard{MaxLen: cfg.MaxURLLength, MaxSegments: cfg.MaxPathSegments, MaxRepeats: cfg.MaxRepeatedSegments, MaxQueryParams: cfg.MaxQueryParams},
+		Token:           cfg.RobotsToken,
+		MaxPages:        maxPages,
+		MaxDepth:        cfg.MaxDepth,
+		MaxDuration:     cfg.MaxDuration,
+		HostMaxPages:    cfg.HostMaxPages,
+		Delay:           cfg.Delay,
+		MaxCrawlDelay:   cfg.MaxCrawlDelay,
+		DelayFactor:     cfg.DelayFactor,
+		Backoff:         cfg.Backoff,
+		MaxBackoff:      cfg.MaxBackoff,
+		MaxRetries:      cfg.MaxRetries,
+		MaxRedirects:    cfg.MaxRedirects,
+		MaxOutLinks:     cfg.MaxOutLinks,
+		RespectNofollow: cfg.RespectNofollow,
+		RespectNoindex:  cfg.RespectNoindex,
+		RobotsTTL:       cfg.RobotsTTL,
+		Refetch:         s.x.refetch,
+		Recrawl:         rc,
+		CommitInterval:  cfg.CommitInterval,
+		CommitPages:     cfg.CommitPages,
+		Command:         s.x.command,
+		Config:          s.effective,
+		Logger:          s.x.logger,
+	})
+	return err
+}
+
+// crawlStoredSeeds returns the URLs the db holds at depth 0: the seeds and
+// their redirect targets.
+func crawlStoredSeeds(db *storage.DB) ([]string, error) {
+	var out []string
+	err := db.EachPage(func(p *storage.Page) error {
+		if p.Depth == 0 {
+			out = append(out, p.URL)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("read seeds of %s: %w", db.Path(), err)
+	}
+	return out, nil
+}
+
+// run crawls until the crawl stops, printing progress to w every interval.
+func (s *crawlSession) run(ctx context.Context, interval time.Duration, w io.Writer) (crawler.Summary, error) {
+	var seeds []string
+	if len(s.cfg.Seeds) > 0 {
+		seeds = s.seeds
+	}
+	sum, err := s.crawl(ctx, seeds, interval, w)
+	if errors.Is(err, crawler.ErrNoSeeds) {
+		return sum, fmt.Errorf("%w: no seed URLs and nothing left to crawl in %s; give SEED_URL arguments or --seeds FILE", errUsage, s.cfg.DB)
+	}
+	return sum, err
+}
+
+// crawl runs the session's crawler from seeds, printing progress to w every
+// interval (0: never).
+func (s *crawlSession) crawl(ctx context.Context, seeds []string, interval time.Duration, w io.Writer) (crawler.Summary, error) {
+	stop := make(chan struct{})
+	done := make(chan struct{})
+	if interval > 0 {
+		go func() {
+			defer close(done)
+			t := time.NewTicker(interval)
+			defer t.Stop()
+			for {
+				select {
+				case <-stop:
+					return
+				case <-t.C:
+					crawlPrintProgress(w, s.c.Progress())
+				}
+			}
+		}()
+	} else {
+		close(done)
+	}
+	sum, err := s.c.Run(ctx, seeds)
+	close(stop)
+	<-done
+	return sum, err
+}
+
+// close releases the session: idle connections, then the db.
+func (s *crawlSession) close() error {
+	if s.tr != nil {
+		s.tr.CloseIdleConnections()
+	}
+	if s.db != nil {
+		return s.db.Close()
+	}
+	return nil
+}
+
+func crawlPrintProgress(w io.Writer, p crawler.Progress) {
+	rate := 0.0
+	if p.Elapsed > 0 {
+		rate = float64(p.Pages) / p.Elapsed.Seconds()
+	}
+	fmt.Fprintf(w, "%7.1fs  pages %d (%.1f/s)  fetches %d  queued %d  in flight %d  hosts %d (%d ready)  errors %d\n",
+		p.Elapsed.Seconds(), p.Pages, rate, p.Fetches, p.Pending, p.InFlight, p.Hosts, p.Ready, p.Errors)
+}
+
+// crawlPrintSummary writes the summary: JSON, or a few human lines.
+func crawlPrintSummary(w io.Writer, db string, s crawler.Summary, asJSON bool) error {
+	if asJSON {
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		return enc.Encode(struct {
+			DB string `json:"db"`
+			crawler.Summary
+		}{db, s})
+	}
+	fmt.Fprintf(w, "crawl of %s stopped (%s) after %.1fs: %d pages, %.1f pages/s, %d fetches, %d new URLs queued, %d pending\n",
+		db, s.Stopped, s.Seconds, s.Pages, s.PagesPerSec, s.Fetches, s.Discovered, s.Pending)
+	if s.Truncated > 0 {
+		fmt.Fprintf(w, "  %-26s %d (bodies cut at --max-body)\n", "truncated:", s.Truncated)
+	}
+	for _, g := range []struct {
+		name string
+		m    map[string]uint64
+	}{
+		{"fetch outcomes", s.ByStatus}, {"not fetched or not queued", s.Skipped},
+		{"links rejected", s.Rejected}, {"errors", s.Errors}, {"retries", s.Retries},
+	} {
+		if len(g.m) > 0 {
+			fmt.Fprintf(w, "  %-26s %s\n", g.name+":", crawlFormatCounts(g.m))
+		}
+	}
+	return nil
+}
+
+// crawlFormatCounts writes "a 3, b 1" sorted by count, then name.
+func crawlFormatCounts(m map[string]uint64) string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(i, j int) bool {
+		if m[keys[i]] != m[keys[j]] {
+			return m[keys[i]] > m[keys[j]]
+		}
+		return keys[i] < keys[j]
+	})
+	parts := make([]string, len(keys))
+	for i, k := range keys {
+		parts[i] = fmt.Sprintf("%s %d", k, m[k])
+	}
+	return strings.Join(parts, ", ")
 }

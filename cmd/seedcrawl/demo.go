@@ -2,11 +2,196 @@ package main
 
 import (
 	"context"
-	"errors"
+	"encoding/json"
+	"fmt"
 	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"sort"
+	"time"
+
+	"github.com/seedcrawl/seedcrawl/config"
+	"github.com/seedcrawl/seedcrawl/crawler"
+	"github.com/seedcrawl/seedcrawl/graph"
+	"github.com/seedcrawl/seedcrawl/internal/version"
+	"github.com/seedcrawl/seedcrawl/storage"
+	"github.com/seedcrawl/seedcrawl/testweb"
 )
 
-// PLACEHOLDER: replaced by the owner of this subcommand.
+const demoUsage = `usage: seedcrawl demo [flags]
+
+Starts the built-in test web on loopback (many hosts under .test, with
+robots.txt files, redirects, slow, flaky and rate-limited hosts, a spider
+trap, a 50 MiB page and a gzip bomb), crawls it politely but fast, prints
+the summary and compares the crawl with the test web's ground truth. Needs
+no network. Without --db the crawl goes to a temporary file that is removed
+afterwards; with --db FILE it is kept for seedcrawl stats and export.
+
+flags:
+`
+
+// runDemo implements `seedcrawl demo`.
 func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	return errors.New("demo: not built yet")
+	fs := newFlagSet("demo", stderr)
+	dbPath := fs.String("db", "", "keep the crawl in `FILE` (default: a temporary file)")
+	pages := fs.Int("pages", 400, "regular pages of the test web")
+	hosts := fs.Int("hosts", 12, "regular hosts of the test web")
+	seed := fs.Int64("seed", 1, "test web generator seed")
+	preset := fs.String("preset", "hostile", "test web preset: hostile (every misbehaviour) or clean")
+	delay := fs.Duration("delay", 20*time.Millisecond, "minimum gap between requests to one host")
+	workers := fs.Int("workers", 8, "concurrent fetchers")
+	schedName := fs.String("scheduler", "bfs", "crawl-ordering policy")
+	jsonOut := fs.Bool("json", false, "print the summary as JSON on stdout")
+	progress := fs.Duration("progress", time.Second, "progress line interval on stderr (0: never)")
+	fs.Usage = func() {
+		fmt.Fprint(fs.Output(), demoUsage)
+		fs.PrintDefaults()
+	}
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("%w: unexpected argument %q", errUsage, fs.Arg(0))
+	}
+	p, err := testweb.ParsePreset(*preset)
+	if err != nil {
+		return fmt.Errorf("%w: --preset: %v", errUsage, err)
+	}
+	if *pages < 1 || *hosts < 1 || *hosts > *pages {
+		return fmt.Errorf("%w: want 1 ≤ --hosts ≤ --pages, got %d hosts, %d pages", errUsage, *hosts, *pages)
+	}
+	site, err := testweb.Generate(testweb.GenOptions{Seed: *seed, Pages: *pages, Hosts: *hosts, Preset: p})
+	if err != nil {
+		return fmt.Errorf("generate test web: %w", err)
+	}
+	web, err := testweb.New(site, demoWebOptions())
+	if err != nil {
+		return fmt.Errorf("test web: %w", err)
+	}
+	srvCtx, stopSrv := context.WithCancel(context.WithoutCancel(ctx))
+	defer stopSrv()
+	srv, err := web.Start(srvCtx, "127.0.0.1:0")
+	if err != nil {
+		return err
+	}
+	defer srv.Close()
+
+	path := *dbPath
+	if path == "" {
+		dir, err := os.MkdirTemp("", "seedcrawl-demo-")
+		if err != nil {
+			return fmt.Errorf("make temporary directory: %w", err)
+		}
+		defer os.RemoveAll(dir)
+		path = filepath.Join(dir, "demo.db")
+	}
+	cfg := demoConfig(path, site.Seeds(), srv, *delay, *workers)
+	// No regular host has more pages than the web; the spider trap's
+	// infinite calendar stops at this budget.
+	cfg.HostMaxPages = int64(*pages)
+	cfg.Scheduler = *schedName
+	if err := cfg.Validate(); err != nil {
+		return fmt.Errorf("%w: %v", errUsage, err)
+	}
+	fmt.Fprintf(stderr, "test web: %d hosts on http://%s and https://%s; crawling from %d seeds into %s\n",
+		len(site.Hosts()), srv.HTTPAddr(), srv.HTTPSAddr(), len(cfg.Seeds), path)
+	sess, err := openCrawl(cfg, crawlExtras{
+		command: "seedcrawl demo",
+		logger:  slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelError})),
+	})
+	if err != nil {
+		return err
+	}
+	sum, err := sess.run(ctx, *progress, stderr)
+	if err != nil {
+		sess.close()
+		return err
+	}
+	diff, truthURLs, err := demoCompareWithTruth(sess.db, web, site.Seeds())
+	if cerr := sess.close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return err
+	}
+	if *jsonOut {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(struct {
+			DB string `json:"db"`
+			crawler.Summary
+			TruthURLs   int  `json:"truth_urls"`
+			MissingURLs int  `json:"missing_urls"`
+			ExtraURLs   int  `json:"extra_urls"`
+			MissingArcs int  `json:"missing_arcs"`
+			ExtraArcs   int  `json:"extra_arcs"`
+			TrapURLs    int  `json:"trap_urls"`
+			Match       bool `json:"match"`
+		}{path, sum, truthURLs, len(diff.MissingURLs), len(diff.ExtraURLs), len(diff.MissingArcs), len(diff.ExtraArcs), diff.TrapURLs, diff.Empty()})
+	}
+	if err := crawlPrintSummary(stdout, path, sum, false); err != nil {
+		return err
+	}
+	if diff.Empty() {
+		fmt.Fprintf(stdout, "ground truth: the crawl found exactly the %d URLs and their links a polite crawler can reach (%d trap URLs cut off by the guards)\n", truthURLs, diff.TrapURLs)
+	} else {
+		fmt.Fprintf(stdout, "ground truth (%d URLs reachable): %s\n", truthURLs, diff)
+	}
+	if *dbPath != "" {
+		fmt.Fprintf(stdout, "next: seedcrawl stats --db %s; seedcrawl export --db %s --what graph --out demo\n", path, path)
+	}
+	return nil
+}
+
+// demoWebOptions makes the hostile hosts quick to get through: a crawl of
+// the whole test web takes seconds, not minutes.
+func demoWebOptions() testweb.Options {
+	return testweb.Options{
+		SlowLatency:  300 * time.Millisecond,
+		RateInterval: 200 * time.Millisecond,
+	}
+}
+
+// demoConfig is the polite-but-fast crawl of a test web served by srv.
+func demoConfig(db string, seeds []string, srv *testweb.Server, delay time.Duration, workers int) config.Config {
+	cfg := config.Default()
+	cfg.DB = db
+	cfg.Seeds = seeds
+	cfg.Scope = "hosts:.test"
+	cfg.Workers = workers
+	cfg.Delay = delay
+	cfg.DelayFactor = 1
+	cfg.Backoff = 100 * time.Millisecond
+	cfg.MaxBackoff = 2 * time.Second
+	cfg.RobotsBackoff = 100 * time.Millisecond
+	cfg.FetchTimeout = 10 * time.Second
+	cfg.CAFile = srv.CAFile()
+	keys := make([]string, 0, len(srv.Resolve()))
+	for k := range srv.Resolve() {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		cfg.Resolve = append(cfg.Resolve, k+"="+srv.Resolve()[k])
+	}
+	return cfg
+}
+
+// demoCompareWithTruth compares the stored graph with what the test web says a
+// polite crawler reaches from seeds.
+func demoCompareWithTruth(db *storage.DB, web *testweb.Web, seeds []string) (testweb.Diff, int, error) {
+	reach, err := web.Truth().Reachable(seeds, version.Token)
+	if err != nil {
+		return testweb.Diff{}, 0, fmt.Errorf("ground truth: %w", err)
+	}
+	view, err := db.Graph()
+	if err != nil {
+		return testweb.Diff{}, 0, err
+	}
+	g, err := graph.Load(view)
+	if err != nil {
+		return testweb.Diff{}, 0, fmt.Errorf("load crawled graph: %w", err)
+	}
+	return reach.Compare(g), len(reach.Order), nil
 }

@@ -1,12 +1,227 @@
 package main
 
 import (
+	"bufio"
 	"context"
+	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/seedcrawl/seedcrawl/graph"
+	"github.com/seedcrawl/seedcrawl/storage"
 )
 
-// PLACEHOLDER: replaced by the owner of this subcommand.
+const exportUsage = `usage: seedcrawl export [--db FILE] --what pages|links|graph [--format tsv|jsonl] [--out FILE]
+
+  --what pages   one record per URL: id, url, status, code, content type, length,
+                 truncated, hash, ETag, Last-Modified, fetched at, response time,
+                 depth, found on (page id), reason
+  --what links   one record per link: source id, target id, kind (a, redirect, ...)
+  --what graph   --out BASENAME writes BASENAME.arcs.tsv.gz and BASENAME.urls.gz in
+                 the ../shared/data format (--cycle N: the graph as of cycle N)
+
+Pages and links go to stdout unless --out names a file.
+
+flags:
+`
+
+// runExport implements `seedcrawl export`.
 func runExport(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	return errors.New("export: not built yet")
+	fs := newFlagSet("export", stderr)
+	dbPath := fs.String("db", "seedcrawl.db", "crawl database `FILE`")
+	what := fs.String("what", "", "what to export: pages, links or graph")
+	format := fs.String("format", "tsv", "record format for pages and links: tsv or jsonl")
+	out := fs.String("out", "", "output `FILE` (pages, links; default stdout) or BASENAME (graph)")
+	cycle := fs.Uint("cycle", 0, "export the graph as of cycle `N` (seedcrawl run); 0: the current graph")
+	fs.Usage = func() {
+		fmt.Fprint(fs.Output(), exportUsage)
+		fs.PrintDefaults()
+	}
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("%w: unexpected argument %q", errUsage, fs.Arg(0))
+	}
+	switch *what {
+	case "pages", "links", "graph":
+	default:
+		return fmt.Errorf("%w: --what %q: want pages, links or graph", errUsage, *what)
+	}
+	if *format != "tsv" && *format != "jsonl" {
+		return fmt.Errorf("%w: --format %q: want tsv or jsonl", errUsage, *format)
+	}
+	if *what == "graph" && *out == "" {
+		return fmt.Errorf("%w: --what graph writes two files: give --out BASENAME", errUsage)
+	}
+	if *cycle != 0 && *what != "graph" {
+		return fmt.Errorf("%w: --cycle applies to --what graph", errUsage)
+	}
+	db, err := storage.Open(*dbPath, &storage.Options{ReadOnly: true})
+	if err != nil {
+		if errors.Is(err, storage.ErrLocked) {
+			return fmt.Errorf("open db: %w; a crawl holds it: wait for it to stop", err)
+		}
+		return fmt.Errorf("open db: %w", err)
+	}
+	defer db.Close()
+	if *what == "graph" {
+		return exportGraph(db, *out, uint32(*cycle), stderr)
+	}
+
+	w := stdout
+	var f *os.File
+	if *out != "" && *out != "-" {
+		if f, err = os.Create(*out); err != nil {
+			return fmt.Errorf("export: %w", err)
+		}
+		w = f
+	}
+	bw := bufio.NewWriterSize(w, 1<<16)
+	if *what == "pages" {
+		err = exportPageList(db, bw, *format)
+	} else {
+		err = exportLinkList(db, bw, *format)
+	}
+	if ferr := bw.Flush(); err == nil {
+		err = ferr
+	}
+	if f != nil {
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+	}
+	if err != nil {
+		return fmt.Errorf("export %s: %w", *what, err)
+	}
+	return nil
+}
+
+// exportPageRecord is one exported page (the JSON form; TSV has the same columns).
+type exportPageRecord struct {
+	ID           uint64 `json:"id"`
+	URL          string `json:"url"`
+	Status       string `json:"status"`
+	Code         int    `json:"code"`
+	ContentType  string `json:"content_type"`
+	Length       int64  `json:"length"`
+	Truncated    bool   `json:"truncated"`
+	Hash         string `json:"hash"`
+	ETag         string `json:"etag"`
+	LastModified string `json:"last_modified"`
+	FetchedAt    string `json:"fetched_at"`
+	DurationMS   int64  `json:"duration_ms"`
+	Depth        uint32 `json:"depth"`
+	From         *int64 `json:"from"` // null for seeds
+	Reason       string `json:"reason"`
+}
+
+var exportPageColumns = []string{"id", "url", "status", "code", "content_type", "length", "truncated", "hash",
+	"etag", "last_modified", "fetched_at", "duration_ms", "depth", "from", "reason"}
+
+func exportPageList(db *storage.DB, w *bufio.Writer, format string) error {
+	enc := json.NewEncoder(w)
+	if format == "tsv" {
+		w.WriteString(strings.Join(exportPageColumns, "\t") + "\n")
+	}
+	return db.EachPage(func(p *storage.Page) error {
+		r := exportPageRecord{
+			ID: p.ID, URL: p.URL, Status: p.Status.String(), Code: p.Code, ContentType: p.ContentType,
+			Length: p.Length, Truncated: p.Truncated, Hash: p.Hash.String(), ETag: p.ETag,
+			LastModified: p.LastModified, DurationMS: p.Duration.Milliseconds(), Depth: p.Depth, Reason: p.Reason,
+		}
+		if !p.FetchedAt.IsZero() {
+			r.FetchedAt = p.FetchedAt.UTC().Format(time.RFC3339Nano)
+		}
+		if p.From != storage.NoPage {
+			from := int64(p.From)
+			r.From = &from
+		}
+		if format == "jsonl" {
+			return enc.Encode(r)
+		}
+		from := ""
+		if r.From != nil {
+			from = strconv.FormatInt(*r.From, 10)
+		}
+		cols := []string{strconv.FormatUint(r.ID, 10), r.URL, r.Status, strconv.Itoa(r.Code), exportTSVField(r.ContentType),
+			strconv.FormatInt(r.Length, 10), strconv.FormatBool(r.Truncated), r.Hash, exportTSVField(r.ETag),
+			exportTSVField(r.LastModified), r.FetchedAt, strconv.FormatInt(r.DurationMS, 10),
+			strconv.FormatUint(uint64(r.Depth), 10), from, exportTSVField(r.Reason)}
+		_, err := w.WriteString(strings.Join(cols, "\t") + "\n")
+		return err
+	})
+}
+
+// exportTSVField replaces the characters that would break a TSV line.
+func exportTSVField(s string) string {
+	if !strings.ContainsAny(s, "\t\r\n") {
+		return s
+	}
+	return strings.NewReplacer("\t", " ", "\r", " ", "\n", " ").Replace(s)
+}
+
+func exportLinkList(db *storage.DB, w *bufio.Writer, format string) error {
+	if format == "tsv" {
+		w.WriteString("src\tdst\tkind\n")
+	}
+	buf := make([]byte, 0, 64)
+	return db.EachLink(func(src uint64, links []storage.Link) error {
+		for _, l := range links {
+			buf = buf[:0]
+			if format == "jsonl" {
+				buf = append(buf, `{"src":`...)
+				buf = strconv.AppendUint(buf, src, 10)
+				buf = append(buf, `,"dst":`...)
+				buf = strconv.AppendUint(buf, l.To, 10)
+				buf = append(buf, `,"kind":"`...)
+				buf = append(buf, l.Kind.String()...)
+				buf = append(buf, "\"}\n"...)
+			} else {
+				buf = strconv.AppendUint(buf, src, 10)
+				buf = append(buf, '\t')
+				buf = strconv.AppendUint(buf, l.To, 10)
+				buf = append(buf, '\t')
+				buf = append(buf, l.Kind.String()...)
+				buf = append(buf, '\n')
+			}
+			if _, err := w.Write(buf); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// exportGraph writes the stored link graph (or the graph as of a cycle) in
+// the ../shared/data format.
+func exportGraph(db *storage.DB, base string, cycle uint32, stderr io.Writer) error {
+	var view *storage.View
+	var err error
+	if cycle == 0 {
+		view, err = db.Graph()
+	} else {
+		view, err = db.AsOf(cycle)
+	}
+	if err != nil {
+		return fmt.Errorf("export graph: %w", err)
+	}
+	g, err := graph.Load(view)
+	if err != nil {
+		return fmt.Errorf("export graph of %s: %w", db.Path(), err)
+	}
+	source := "seedcrawl crawl db " + db.Path()
+	if cycle != 0 {
+		source += " cycle " + strconv.Itoa(int(cycle))
+	}
+	if err := graph.WriteDataset(base, source, g); err != nil {
+		return fmt.Errorf("export graph: %w", err)
+	}
+	fmt.Fprintf(stderr, "wrote %s.arcs.tsv.gz and %s.urls.gz: %d nodes, %d arcs\n", base, base, g.N(), g.M())
+	return nil
 }

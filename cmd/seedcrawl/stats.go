@@ -2,11 +2,283 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/seedcrawl/seedcrawl/storage"
 )
 
-// PLACEHOLDER: replaced by the owner of this subcommand.
+// runStats implements `seedcrawl stats`.
 func runStats(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	return errors.New("stats: not built yet")
+	fs := newFlagSet("stats", stderr)
+	db := fs.String("db", "seedcrawl.db", "crawl database `FILE`")
+	jsonOut := fs.Bool("json", false, "print JSON")
+	cycles := fs.Bool("cycles", false, "print a per-cycle table (seedcrawl run)")
+	fs.Usage = func() {
+		fmt.Fprintln(fs.Output(), "usage: seedcrawl stats [--db FILE] [--json] [--cycles]\n\nPrints what a crawl db holds: pages by status, hosts, links, frontier size,\nrejections and errors by reason, runs.\n\nflags:")
+		fs.PrintDefaults()
+	}
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("%w: unexpected argument %q", errUsage, fs.Arg(0))
+	}
+	st, err := statsRead(*db)
+	if err != nil {
+		return err
+	}
+	if *jsonOut {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(statsJSON(st))
+	}
+	statsWrite(stdout, st, *cycles)
+	return nil
+}
+
+// statsRead opens db read-only and reads its summary.
+func statsRead(path string) (storage.Stats, error) {
+	db, err := storage.Open(path, &storage.Options{ReadOnly: true})
+	if err != nil {
+		if errors.Is(err, storage.ErrLocked) {
+			return storage.Stats{}, fmt.Errorf("open db: %w; a crawl holds it: wait for it to stop", err)
+		}
+		return storage.Stats{}, fmt.Errorf("open db: %w", err)
+	}
+	defer db.Close()
+	return db.Stats()
+}
+
+// statsJSONOut is the JSON form of storage.Stats, with names instead of codes.
+type statsJSONOut struct {
+	DB          string            `json:"db"`
+	Size        int64             `json:"size_bytes"`
+	Schema      int               `json:"schema"`
+	Cycle       uint32            `json:"cycle"`
+	Pages       uint64            `json:"pages"`
+	Fetched     uint64            `json:"fetched"`
+	Novel       uint64            `json:"novel"`
+	ByStatus    map[string]uint64 `json:"by_status"`
+	Reasons     map[string]uint64 `json:"reasons"`
+	Hosts       uint64            `json:"hosts"`
+	Links       uint64            `json:"links"`
+	LinkSources uint64            `json:"link_sources"`
+	Frontier    uint64            `json:"frontier"`
+	Rejected    map[string]uint64 `json:"rejected"`
+	Skipped     map[string]uint64 `json:"skipped"`
+	Errors      map[string]uint64 `json:"errors"`
+	Retries     map[string]uint64 `json:"retries"`
+	Counters    map[string]uint64 `json:"counters"`
+	Runs        []statsRunOut     `json:"runs"`
+	Cycles      []statsCycleOut   `json:"cycles"`
+}
+
+type statsRunOut struct {
+	ID          uint64            `json:"id"`
+	Start       time.Time         `json:"start"`
+	End         *time.Time        `json:"end"` // null: interrupted or running
+	Command     string            `json:"command"`
+	Counters    map[string]uint64 `json:"counters"`
+	Interrupted bool              `json:"interrupted"`
+}
+
+type statsCycleOut struct {
+	N        uint32             `json:"n"`
+	Start    time.Time          `json:"start"`
+	End      time.Time          `json:"end"`
+	Stats    storage.CycleStats `json:"stats"`
+	SeedAlgo string             `json:"seed_algo,omitempty"`
+	Seeds    []cycleSeedOut     `json:"seeds,omitempty"`
+	Replaced []cycleReplOut     `json:"replaced,omitempty"`
+}
+
+// cycleSeedOut and cycleReplOut are the JSON forms of a cycle's seeds and
+// vanished seeds (stats --json, run --json).
+type cycleSeedOut struct {
+	ID    uint64  `json:"id"`
+	URL   string  `json:"url,omitempty"`
+	Score float64 `json:"score"`
+	Why   string  `json:"why"`
+}
+
+type cycleReplOut struct {
+	Old    uint64 `json:"old"`
+	New    *int64 `json:"new"` // null: no replacement found
+	Reason string `json:"reason"`
+}
+
+// cycleSeedsOut converts a cycle's seeds and replacements; url names a page
+// id's URL ("" when unknown).
+func cycleSeedsOut(c storage.Cycle, url func(uint64) string) ([]cycleSeedOut, []cycleReplOut) {
+	var ss []cycleSeedOut
+	for _, s := range c.Seeds {
+		ss = append(ss, cycleSeedOut{ID: s.ID, URL: url(s.ID), Score: s.Score, Why: s.Why})
+	}
+	var rs []cycleReplOut
+	for _, r := range c.Replaced {
+		o := cycleReplOut{Old: r.Old, Reason: r.Reason}
+		if r.New != storage.NoPage {
+			n := int64(r.New)
+			o.New = &n
+		}
+		rs = append(rs, o)
+	}
+	return ss, rs
+}
+
+func statsJSON(st storage.Stats) statsJSONOut {
+	o := statsJSONOut{
+		DB: st.Path, Size: st.Size, Schema: st.Schema, Cycle: st.Cycle, Pages: st.Pages, Fetched: st.Fetched,
+		Novel: st.Novel, ByStatus: map[string]uint64{}, Reasons: st.Reasons, Hosts: st.Hosts, Links: st.Links,
+		LinkSources: st.LinkSources, Frontier: st.Frontier, Counters: st.Counters,
+	}
+	for s, n := range st.ByStatus {
+		o.ByStatus[s.String()] = n
+	}
+	g := statsGroupCounters(st.Counters)
+	o.Rejected, o.Skipped, o.Errors, o.Retries = g["reject"], g["skip"], g["error"], g["retry"]
+	for _, r := range st.Runs {
+		ro := statsRunOut{ID: r.ID, Start: r.Start, Command: r.Command, Counters: r.Counters, Interrupted: r.End.IsZero()}
+		if !r.End.IsZero() {
+			e := r.End
+			ro.End = &e
+		}
+		o.Runs = append(o.Runs, ro)
+	}
+	for _, c := range st.Cycles {
+		ss, rs := cycleSeedsOut(c, func(uint64) string { return "" })
+		o.Cycles = append(o.Cycles, statsCycleOut{N: c.N, Start: c.Start, End: c.End, Stats: c.Stats,
+			SeedAlgo: c.SeedAlgo, Seeds: ss, Replaced: rs})
+	}
+	return o
+}
+
+// statsGroupCounters splits "group/name" counters by group.
+func statsGroupCounters(c map[string]uint64) map[string]map[string]uint64 {
+	out := map[string]map[string]uint64{"reject": {}, "skip": {}, "error": {}, "retry": {}}
+	for k, v := range c {
+		if g, name, ok := strings.Cut(k, "/"); ok {
+			if out[g] == nil {
+				out[g] = map[string]uint64{}
+			}
+			out[g][name] += v
+		}
+	}
+	return out
+}
+
+func statsWrite(w io.Writer, st storage.Stats, cycles bool) {
+	fmt.Fprintf(w, "db %s: %s, schema %d, cycle %d\n", st.Path, statsByteCount(st.Size), st.Schema, st.Cycle)
+	fmt.Fprintf(w, "pages     %d (%d fetched, %d with new content)\n", st.Pages, st.Fetched, st.Novel)
+	statuses := storage.Statuses()
+	for _, s := range statuses {
+		if n := st.ByStatus[s]; n > 0 {
+			fmt.Fprintf(w, "  %-14s %d\n", s, n)
+		}
+	}
+	fmt.Fprintf(w, "hosts     %d\nlinks     %d (from %d pages)\nfrontier  %d pending\n", st.Hosts, st.Links, st.LinkSources, st.Frontier)
+	if len(st.Reasons) > 0 {
+		fmt.Fprintf(w, "pages by status/reason:\n")
+		statsWriteCounts(w, st.Reasons)
+	}
+	g := statsGroupCounters(st.Counters)
+	for _, sec := range []struct{ title, group string }{
+		{"links rejected (trap guards, bad URLs):", "reject"},
+		{"URLs not fetched or not queued:", "skip"},
+		{"errors:", "error"},
+		{"retries:", "retry"},
+	} {
+		if len(g[sec.group]) > 0 {
+			fmt.Fprintln(w, sec.title)
+			statsWriteCounts(w, g[sec.group])
+		}
+	}
+	if len(st.Runs) > 0 {
+		fmt.Fprintln(w, "runs:")
+		for _, r := range st.Runs {
+			end := "interrupted (or running)"
+			if !r.End.IsZero() {
+				end = fmt.Sprintf("ended after %s", r.End.Sub(r.Start).Round(time.Millisecond))
+			}
+			fmt.Fprintf(w, "  #%d %s  %s  fetches %d, pages %d  %s\n", r.ID, r.Start.Format(time.RFC3339), end,
+				r.Counters["fetches"], r.Counters["pages"], r.Command)
+		}
+	}
+	if cycles && len(st.Cycles) > 0 {
+		statsWriteCycles(w, st.Cycles)
+	}
+}
+
+// statsWriteCycles prints the per-cycle table (seedcrawl run) and, below it,
+// each recorded cycle's seeds and vanished seeds.
+func statsWriteCycles(w io.Writer, cs []storage.Cycle) {
+	fmt.Fprintln(w, "cycles:")
+	fmt.Fprintf(w, "  %5s %8s %8s %8s %9s %8s %8s %10s %6s %8s %10s %9s  %s\n", "cycle", "fetches", "new", "changed",
+		"unchanged", "gone", "errors", "found", "seeds", "replaced", "bytes", "seconds", "seed-algo")
+	for _, c := range cs {
+		s := c.Stats
+		secs := "-"
+		switch {
+		case !c.Start.IsZero() && !c.End.IsZero():
+			secs = fmt.Sprintf("%.1f", c.End.Sub(c.Start).Seconds())
+		case !c.Start.IsZero():
+			secs = "running"
+		}
+		algo := c.SeedAlgo
+		if algo == "" {
+			algo = "(seedcrawl crawl)"
+		}
+		fmt.Fprintf(w, "  %5d %8d %8d %8d %9d %8d %8d %10d %6d %8d %10s %9s  %s\n", c.N, s.Fetches, s.New, s.Changed, s.Unchanged,
+			s.Gone, s.Errors, s.Found, len(c.Seeds), len(c.Replaced), statsByteCount(int64(s.Bytes)), secs, algo)
+	}
+	for _, c := range cs {
+		if len(c.Seeds) == 0 && len(c.Replaced) == 0 {
+			continue
+		}
+		fmt.Fprintf(w, "cycle %d seeds:\n", c.N)
+		for _, sd := range c.Seeds {
+			fmt.Fprintf(w, "  %-8d %s\n", sd.ID, sd.Why)
+		}
+		for _, r := range c.Replaced {
+			to := "no replacement found"
+			if r.New != storage.NoPage {
+				to = fmt.Sprintf("replaced by %d", r.New)
+			}
+			fmt.Fprintf(w, "  vanished %d (%s): %s\n", r.Old, r.Reason, to)
+		}
+	}
+}
+
+func statsWriteCounts(w io.Writer, m map[string]uint64) {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(i, j int) bool {
+		if m[keys[i]] != m[keys[j]] {
+			return m[keys[i]] > m[keys[j]]
+		}
+		return keys[i] < keys[j]
+	})
+	for _, k := range keys {
+		fmt.Fprintf(w, "  %-32s %d\n", k, m[k])
+	}
+}
+
+func statsByteCount(n int64) string {
+	switch {
+	case n >= 1<<30:
+		return fmt.Sprintf("%.1f GiB", float64(n)/(1<<30))
+	case n >= 1<<20:
+		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
+	case n >= 1<<10:
+		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
+	}
+	return fmt.Sprintf("%d B", n)
 }

@@ -1,0 +1,347 @@
+package config
+
+import (
+	"fmt"
+	"net"
+	"net/url"
+	"regexp"
+	"strings"
+	"time"
+
+	"github.com/seedcrawl/seedcrawl/internal/version"
+)
+
+// Config is every setting of a crawl. Default returns the documented
+// defaults; the comment on each field names its key (the same string in
+// files and as a flag) and its default.
+type Config struct {
+	// Seeds are seed URLs (key "seeds"; on the command line they are the
+	// positional arguments). Default none.
+	Seeds []string
+	// SeedsFile is a file of seed URLs, one per line, "#" starts a comment
+	// (key "seeds-file", flag --seeds). Default none.
+	SeedsFile string
+	// DB is the bbolt file the crawl reads and writes (key "db").
+	// Default "seedcrawl.db".
+	DB string
+	// Scope limits which discovered URLs are crawled (key "scope"):
+	// "seeds-hosts" (default): the exact hosts of the seeds;
+	// "seeds-domains": the registered domains (eTLD+1) of the seeds and
+	// their subdomains; "hosts:H1,H2,...": an explicit host list, where
+	// ".example.com" means example.com and its subdomains;
+	// "regexp:RE": URLs matching the regular expression RE; "all": no limit.
+	Scope string
+	// Scheduler names the crawl-ordering policy (key "scheduler"):
+	// bfs (default), fpr, fpr@M, opic, ... as package scheduler knows them.
+	Scheduler string
+
+	// MaxPages stops the crawl after this many fetched pages in this run
+	// (key "max-pages"). 0 (default) means no limit.
+	MaxPages int64
+	// MaxDepth is the largest link distance from a seed that is fetched
+	// (key "max-depth"); seeds have depth 0. -1 (default) means no limit.
+	MaxDepth int
+	// MaxDuration stops the crawl after this long (key "max-duration").
+	// 0 (default) means no limit.
+	MaxDuration time.Duration
+	// HostMaxPages is the most URLs queued from one host over the life of
+	// the db (key "host-max-pages"): the trap guard that stops an infinite
+	// calendar, whose URLs look harmless one by one. 0 means no limit.
+	// Default 50000.
+	HostMaxPages int64
+
+	// Workers is the number of concurrent fetchers (key "workers").
+	// Default 16.
+	Workers int
+	// HostConcurrency is the most requests in flight to one host
+	// (key "host-concurrency"). Default 1.
+	HostConcurrency int
+	// Delay is the minimum time between two requests to one host, measured
+	// from the end of one response to the start of the next request
+	// (key "delay"). Default 1s.
+	Delay time.Duration
+	// MaxCrawlDelay caps the robots.txt Crawl-delay honoured
+	// (key "max-crawl-delay"); a host asking for more is deferred, not
+	// crawled, with the reason recorded. Default 30s.
+	MaxCrawlDelay time.Duration
+	// DelayFactor is the adaptive part of the per-host delay: the delay is at
+	// least DelayFactor × the host's last response time (Heritrix's
+	// delayFactor) (key "delay-factor"). 0 turns it off. Default 2.
+	DelayFactor float64
+	// Backoff is the first wait after a transient failure (5xx, timeout,
+	// connection error) or a 429/503 without Retry-After; it doubles with
+	// each further failure of the host (key "backoff"). Default 1s.
+	Backoff time.Duration
+	// MaxBackoff caps the exponential back-off of a host answering 429 or
+	// 503 without Retry-After, and of hosts whose fetches fail
+	// (key "max-backoff"). A Retry-After header is honoured even when
+	// longer. Default 10m.
+	MaxBackoff time.Duration
+	// MaxRetries is how many times a URL whose fetch failed transiently
+	// (429, 5xx, timeout, connection error) is retried before its failure is
+	// recorded (key "max-retries"). Default 3.
+	MaxRetries int
+
+	// UserAgent is the User-Agent header (key "user-agent").
+	// Default version.UserAgent: seedcrawl, its version and a project URL.
+	UserAgent string
+	// RobotsToken is the product token matched against robots.txt
+	// User-agent lines (key "robots-token"). Default "seedcrawl".
+	RobotsToken string
+	// RobotsTTL is how long a fetched robots.txt is trusted
+	// (key "robots-ttl"). Default 24h.
+	RobotsTTL time.Duration
+	// RobotsBackoff is the first wait after a robots.txt fetch failed (5xx,
+	// timeout); the host is deferred and the wait doubles per failure, and
+	// after 5 failures the host counts as disallowed until robots-ttl
+	// (RFC 9309 2.3.1.4) (key "robots-backoff"). Default 1m.
+	RobotsBackoff time.Duration
+	// RespectNofollow skips the links of pages with meta robots nofollow and
+	// links marked rel=nofollow (key "respect-nofollow"). Default true.
+	RespectNofollow bool
+	// RespectNoindex marks pages with meta robots noindex as such and keeps
+	// them out of exports of indexable pages (key "respect-noindex").
+	// Default true.
+	RespectNoindex bool
+
+	// Resolve maps host names to addresses, "HOST=ADDR" with ADDR an IP or
+	// IP:PORT (key "resolve", repeatable flag). Default none.
+	Resolve []string
+	// ResolveFile is a file of "HOST ADDR" lines, "#" comments, merged with
+	// Resolve (key "resolve-file"). Default none.
+	ResolveFile string
+	// CAFile is a PEM file of extra trusted root certificates
+	// (key "ca-file"). Default none.
+	CAFile string
+	// AllowPrivate allows fetching hosts that resolve to loopback, private,
+	// link-local or multicast addresses even when they did not come from the
+	// seeds or Resolve (key "allow-private"). Default false.
+	AllowPrivate bool
+
+	// ConnectTimeout bounds TCP connection set-up (key "connect-timeout").
+	// Default 10s.
+	ConnectTimeout time.Duration
+	// TLSTimeout bounds the TLS handshake (key "tls-timeout"). Default 10s.
+	TLSTimeout time.Duration
+	// HeaderTimeout bounds the wait for response headers once the request
+	// is sent (key "header-timeout"). Default 30s.
+	HeaderTimeout time.Duration
+	// FetchTimeout bounds one whole fetch, body included
+	// (key "fetch-timeout"). Default 60s.
+	FetchTimeout time.Duration
+	// MaxBody is the most body bytes kept per page, after decompression
+	// (key "max-body"); longer bodies are truncated and marked.
+	// Default 10MiB.
+	MaxBody ByteSize
+	// MaxCompressionRatio is the decoded:encoded size ratio beyond which a
+	// compressed body that also exceeds MaxBody is refused as a compression
+	// bomb (key "max-compression-ratio"). Default 100.
+	MaxCompressionRatio int64
+	// MaxRedirects bounds a redirect chain (key "max-redirects"): the
+	// target of the hop after this many is recorded, not fetched.
+	// Default 5.
+	MaxRedirects int
+
+	// MaxURLLength rejects longer URLs (key "max-url-length"). Default 2048.
+	MaxURLLength int
+	// MaxPathSegments rejects URLs with more path segments
+	// (key "max-path-segments"). Default 32.
+	MaxPathSegments int
+	// MaxRepeatedSegments rejects URLs in which one path segment (or run of
+	// segments) repeats more than this many times (key
+	// "max-repeated-segments"); this stops ever-deeper relative paths.
+	// Default 3.
+	MaxRepeatedSegments int
+	// MaxQueryParams rejects URLs with more query parameters
+	// (key "max-query-params"). Default 32.
+	MaxQueryParams int
+	// MaxOutLinks is the most links taken from one page
+	// (key "max-out-links"); the rest are counted and dropped. Default 1000.
+	MaxOutLinks int
+
+	// CommitInterval is the longest time fetched results wait before they
+	// are committed to the db (key "commit-interval"). Default 1s.
+	CommitInterval time.Duration
+	// CommitPages commits a batch once it holds this many results
+	// (key "commit-pages"). Default 256.
+	CommitPages int
+}
+
+// Default returns the default configuration.
+func Default() Config {
+	return Config{
+		DB:                  "seedcrawl.db",
+		Scope:               "seeds-hosts",
+		Scheduler:           "bfs",
+		MaxDepth:            -1,
+		HostMaxPages:        50000,
+		Workers:             16,
+		HostConcurrency:     1,
+		Delay:               time.Second,
+		MaxCrawlDelay:       30 * time.Second,
+		DelayFactor:         2,
+		Backoff:             time.Second,
+		MaxBackoff:          10 * time.Minute,
+		MaxRetries:          3,
+		UserAgent:           version.UserAgent,
+		RobotsToken:         version.Token,
+		RobotsTTL:           24 * time.Hour,
+		RobotsBackoff:       time.Minute,
+		RespectNofollow:     true,
+		RespectNoindex:      true,
+		ConnectTimeout:      10 * time.Second,
+		TLSTimeout:          10 * time.Second,
+		HeaderTimeout:       30 * time.Second,
+		FetchTimeout:        60 * time.Second,
+		MaxBody:             10 * MiB,
+		MaxCompressionRatio: 100,
+		MaxRedirects:        5,
+		MaxURLLength:        2048,
+		MaxPathSegments:     32,
+		MaxRepeatedSegments: 3,
+		MaxQueryParams:      32,
+		MaxOutLinks:         1000,
+		CommitInterval:      time.Second,
+		CommitPages:         256,
+	}
+}
+
+// Validate checks every setting and returns the first problem as a
+// *KeyError naming the key.
+func (c *Config) Validate() error {
+	type check struct {
+		key string
+		bad bool
+		why string
+	}
+	checks := []check{
+		{"db", c.DB == "", "must not be empty"},
+		{"scheduler", c.Scheduler == "", "must not be empty"},
+		{"max-pages", c.MaxPages < 0, fmt.Sprintf("must be 0 (no limit) or more, got %d", c.MaxPages)},
+		{"max-depth", c.MaxDepth < -1, fmt.Sprintf("must be -1 (no limit) or more, got %d", c.MaxDepth)},
+		{"max-duration", c.MaxDuration < 0, fmt.Sprintf("must not be negative, got %v", c.MaxDuration)},
+		{"host-max-pages", c.HostMaxPages < 0, fmt.Sprintf("must be 0 (no limit) or more, got %d", c.HostMaxPages)},
+		{"workers", c.Workers < 1 || c.Workers > 4096, fmt.Sprintf("must be in 1..4096, got %d", c.Workers)},
+		{"host-concurrency", c.HostConcurrency < 1 || c.HostConcurrency > 1024, fmt.Sprintf("must be in 1..1024, got %d", c.HostConcurrency)},
+		{"delay", c.Delay < 0, fmt.Sprintf("must not be negative, got %v", c.Delay)},
+		{"max-crawl-delay", c.MaxCrawlDelay < 0, fmt.Sprintf("must not be negative, got %v", c.MaxCrawlDelay)},
+		{"delay-factor", c.DelayFactor < 0 || c.DelayFactor > 1000, fmt.Sprintf("must be in 0..1000, got %g", c.DelayFactor)},
+		{"backoff", c.Backoff <= 0, fmt.Sprintf("must be positive, got %v", c.Backoff)},
+		{"max-backoff", c.MaxBackoff < c.Backoff, fmt.Sprintf("must be at least backoff (%v), got %v", c.Backoff, c.MaxBackoff)},
+		{"max-retries", c.MaxRetries < 0, fmt.Sprintf("must be 0 or more, got %d", c.MaxRetries)},
+		{"user-agent", strings.TrimSpace(c.UserAgent) == "" || strings.ContainsAny(c.UserAgent, "\r\n"), "must be a non-empty single line"},
+		{"robots-token", !validToken(c.RobotsToken), fmt.Sprintf("must be a product token of letters, digits, '-' and '_', got %q", c.RobotsToken)},
+		{"robots-ttl", c.RobotsTTL <= 0, fmt.Sprintf("must be positive, got %v", c.RobotsTTL)},
+		{"robots-backoff", c.RobotsBackoff <= 0, fmt.Sprintf("must be positive, got %v", c.RobotsBackoff)},
+		{"connect-timeout", c.ConnectTimeout <= 0, fmt.Sprintf("must be positive, got %v", c.ConnectTimeout)},
+		{"tls-timeout", c.TLSTimeout <= 0, fmt.Sprintf("must be positive, got %v", c.TLSTimeout)},
+		{"header-timeout", c.HeaderTimeout <= 0, fmt.Sprintf("must be positive, got %v", c.HeaderTimeout)},
+		{"fetch-timeout", c.FetchTimeout <= 0, fmt.Sprintf("must be positive, got %v", c.FetchTimeout)},
+		{"max-body", c.MaxBody <= 0, fmt.Sprintf("must be positive, got %d", c.MaxBody)},
+		{"max-compression-ratio", c.MaxCompressionRatio < 1, fmt.Sprintf("must be at least 1, got %d", c.MaxCompressionRatio)},
+		{"max-redirects", c.MaxRedirects < 0 || c.MaxRedirects > 100, fmt.Sprintf("must be in 0..100, got %d", c.MaxRedirects)},
+		{"max-url-length", c.MaxURLLength < 16, fmt.Sprintf("must be at least 16, got %d", c.MaxURLLength)},
+		{"max-path-segments", c.MaxPathSegments < 1, fmt.Sprintf("must be at least 1, got %d", c.MaxPathSegments)},
+		{"max-repeated-segments", c.MaxRepeatedSegments < 1, fmt.Sprintf("must be at least 1, got %d", c.MaxRepeatedSegments)},
+		{"max-query-params", c.MaxQueryParams < 1, fmt.Sprintf("must be at least 1, got %d", c.MaxQueryParams)},
+		{"max-out-links", c.MaxOutLinks < 1, fmt.Sprintf("must be at least 1, got %d", c.MaxOutLinks)},
+		{"commit-interval", c.CommitInterval <= 0, fmt.Sprintf("must be positive, got %v", c.CommitInterval)},
+		{"commit-pages", c.CommitPages < 1, fmt.Sprintf("must be at least 1, got %d", c.CommitPages)},
+	}
+	for _, ch := range checks {
+		if ch.bad {
+			return badValue(ch.key, "%s", ch.why)
+		}
+	}
+	if err := checkScope(c.Scope); err != nil {
+		return badValue("scope", "%v", err)
+	}
+	for _, seed := range c.Seeds {
+		if err := checkSeed(seed); err != nil {
+			return badValue("seeds", "%v", err)
+		}
+	}
+	for _, r := range c.Resolve {
+		if err := checkResolve(r); err != nil {
+			return badValue("resolve", "%v", err)
+		}
+	}
+	return nil
+}
+
+func validToken(s string) bool {
+	if s == "" {
+		return false
+	}
+	for _, r := range s {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_') {
+			return false
+		}
+	}
+	return true
+}
+
+func checkSeed(s string) error {
+	u, err := url.Parse(s)
+	if err != nil {
+		return fmt.Errorf("seed %q: %v", s, err)
+	}
+	if u.Scheme != "http" && u.Scheme != "https" || u.Host == "" {
+		return fmt.Errorf("seed %q: want an absolute http or https URL such as https://%s/", s, strings.TrimPrefix(strings.TrimSuffix(s, "/"), "//"))
+	}
+	return nil
+}
+
+// checkScope checks the syntax of a scope specification: "seeds-hosts",
+// "seeds-domains", "hosts:H1,H2", "regexp:RE" or "all" (package urlnorm,
+// ParseScopeSpec, builds the scope itself).
+func checkScope(spec string) error {
+	kind, arg, hasArg := strings.Cut(spec, ":")
+	switch kind {
+	case "seeds-hosts", "seeds-domains", "all":
+		if hasArg {
+			return fmt.Errorf("%q: only hosts: and regexp: take an argument", spec)
+		}
+		return nil
+	case "hosts":
+		n := 0
+		for _, h := range strings.Split(arg, ",") {
+			h = strings.TrimSpace(h)
+			if h == "" {
+				continue
+			}
+			if strings.ContainsAny(h, "/@ ") {
+				return fmt.Errorf("host %q in %q: want a bare host name", h, spec)
+			}
+			n++
+		}
+		if n == 0 {
+			return fmt.Errorf("%q lists no hosts", spec)
+		}
+		return nil
+	case "regexp":
+		if _, err := regexp.Compile(arg); err != nil {
+			return fmt.Errorf("%q: %v", spec, err)
+		}
+		return nil
+	}
+	return fmt.Errorf("%q: want seeds-hosts, seeds-domains, hosts:H1,H2, regexp:RE or all", spec)
+}
+
+// checkResolve checks "HOST[:PORT]=ADDR" with ADDR an IP or IP:PORT
+// (package fetch, ParseResolve, builds the map).
+func checkResolve(s string) error {
+	host, addr, ok := strings.Cut(strings.TrimSpace(s), "=")
+	host, addr = strings.TrimSpace(host), strings.TrimSpace(addr)
+	if !ok || host == "" || strings.ContainsAny(host, "/@ \t") {
+		return fmt.Errorf("%q: want HOST=ADDR", s)
+	}
+	ip := addr
+	if h, _, err := net.SplitHostPort(addr); err == nil {
+		ip = h
+	}
+	if net.ParseIP(ip) == nil {
+		return fmt.Errorf("%q: address %q is not an IP or IP:PORT", s, addr)
+	}
+	return nil
+}

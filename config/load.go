@@ -1,0 +1,214 @@
+package config
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/BurntSushi/toml"
+	"gopkg.in/yaml.v3"
+)
+
+// Load reads a configuration file over the defaults: YAML for .yaml and
+// .yml, TOML for .toml. The file is a flat map of setting keys (see Keys).
+// An unknown key or a bad value is a *KeyError naming the key and, where the
+// decoder reports it, the file's line. The result is not validated: apply
+// flags with Overlay, then call Validate.
+func Load(path string) (Config, error) {
+	c := Default()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return c, fmt.Errorf("config: read %s: %w", path, err)
+	}
+	switch strings.ToLower(filepath.Ext(path)) {
+	case ".yaml", ".yml":
+		err = c.loadYAML(path, data)
+	case ".toml":
+		err = c.loadTOML(path, data)
+	default:
+		return c, fmt.Errorf("config: %s: %w: want a .yaml, .yml or .toml file", path, ErrFormat)
+	}
+	return c, err
+}
+
+// entry is one key of a file with its value(s) as text.
+type entry struct {
+	key    string
+	line   int
+	texts  []string
+	isList bool // the file gave a sequence
+}
+
+func (c *Config) apply(path string, entries []entry) error {
+	byKey := map[string]setting{}
+	for _, s := range settings() {
+		byKey[s.key] = s
+	}
+	seen := map[string]int{}
+	for _, e := range entries {
+		s, ok := byKey[e.key]
+		if !ok {
+			return &KeyError{File: path, Line: e.line, Key: e.key, Err: fmt.Errorf("%w (known keys: %s)", ErrUnknownKey, strings.Join(Keys(), ", "))}
+		}
+		if prev, dup := seen[e.key]; dup {
+			return &KeyError{File: path, Line: e.line, Key: e.key, Err: fmt.Errorf("%w: set twice (first at line %d)", ErrBadValue, prev)}
+		}
+		seen[e.key] = e.line
+		v := s.val(c)
+		if e.isList && !v.list() {
+			return &KeyError{File: path, Line: e.line, Key: e.key, Err: fmt.Errorf("%w: want a single value, got a list", ErrBadValue)}
+		}
+		for _, t := range e.texts {
+			if err := v.Set(t); err != nil {
+				return &KeyError{File: path, Line: e.line, Key: e.key, Err: fmt.Errorf("%w: %v", ErrBadValue, err)}
+			}
+		}
+	}
+	return nil
+}
+
+func (c *Config) loadYAML(path string, data []byte) error {
+	var doc yaml.Node
+	if err := yaml.Unmarshal(data, &doc); err != nil {
+		return fmt.Errorf("config: %s: %w: %v", path, ErrFormat, err)
+	}
+	if doc.Kind == 0 { // empty file
+		return nil
+	}
+	root := &doc
+	if root.Kind == yaml.DocumentNode && len(root.Content) == 1 {
+		root = root.Content[0]
+	}
+	if root.Kind != yaml.MappingNode {
+		return fmt.Errorf("config: %s:%d: %w: want a map of settings", path, root.Line, ErrFormat)
+	}
+	var entries []entry
+	for i := 0; i+1 < len(root.Content); i += 2 {
+		k, v := root.Content[i], root.Content[i+1]
+		e := entry{key: k.Value, line: k.Line}
+		switch v.Kind {
+		case yaml.ScalarNode:
+			if v.Tag != "!!null" {
+				e.texts = []string{v.Value}
+			}
+		case yaml.SequenceNode:
+			e.isList = true
+			for _, it := range v.Content {
+				if it.Kind != yaml.ScalarNode {
+					return &KeyError{File: path, Line: it.Line, Key: e.key, Err: fmt.Errorf("%w: list items must be plain values", ErrBadValue)}
+				}
+				e.texts = append(e.texts, it.Value)
+			}
+		default:
+			return &KeyError{File: path, Line: v.Line, Key: e.key, Err: fmt.Errorf("%w: want a value or a list, got a map (the file is flat: no sections)", ErrBadValue)}
+		}
+		entries = append(entries, e)
+	}
+	return c.apply(path, entries)
+}
+
+func (c *Config) loadTOML(path string, data []byte) error {
+	var m map[string]any
+	md, err := toml.Decode(string(data), &m)
+	if err != nil {
+		if pe, ok := err.(toml.ParseError); ok {
+			return fmt.Errorf("config: %s:%d: %w: %s", path, pe.Position.Line, ErrFormat, pe.Message)
+		}
+		return fmt.Errorf("config: %s: %w: %v", path, ErrFormat, err)
+	}
+	lines := tomlKeyLines(data)
+	known := map[string]bool{}
+	for _, s := range settings() {
+		known[s.key] = true
+	}
+	var entries []entry
+	for _, k := range md.Keys() {
+		if len(k) != 1 {
+			continue // keys inside a table: the table itself is reported below
+		}
+		name := k[0]
+		e := entry{key: name, line: lines[name]}
+		if !known[name] {
+			entries = append(entries, e) // apply reports it with the known keys
+			continue
+		}
+		switch v := m[name].(type) {
+		case []any:
+			e.isList = true
+			for _, it := range v {
+				t, ok := tomlText(it)
+				if !ok {
+					return &KeyError{File: path, Line: e.line, Key: name, Err: fmt.Errorf("%w: list items must be plain values", ErrBadValue)}
+				}
+				e.texts = append(e.texts, t)
+			}
+		default:
+			t, ok := tomlText(v)
+			if !ok {
+				return &KeyError{File: path, Line: e.line, Key: name, Err: fmt.Errorf("%w: want a value or a list, got %s (the file is flat: no tables)", ErrBadValue, md.Type(name))}
+			}
+			e.texts = []string{t}
+		}
+		entries = append(entries, e)
+	}
+	return c.apply(path, entries)
+}
+
+// tomlText returns the text form of a TOML scalar, as a flag would take it.
+func tomlText(v any) (string, bool) {
+	switch x := v.(type) {
+	case string:
+		return x, true
+	case int64:
+		return strconv.FormatInt(x, 10), true
+	case float64:
+		return strconv.FormatFloat(x, 'g', -1, 64), true
+	case bool:
+		return strconv.FormatBool(x), true
+	case time.Time:
+		return x.Format(time.RFC3339Nano), true
+	default:
+		return "", false
+	}
+}
+
+var tomlTableLine = regexp.MustCompile(`^\s*\[\[?\s*([^\]]+?)\s*\]`)
+
+var tomlKeyLine = regexp.MustCompile(`^\s*(?:"([^"]+)"|'([^']+)'|([A-Za-z0-9_-]+))\s*=`)
+
+// tomlKeyLines maps each top-level key of a TOML file to its line: the
+// decoder validates the syntax but does not expose key positions.
+func tomlKeyLines(data []byte) map[string]int {
+	lines := map[string]int{}
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	sc.Buffer(make([]byte, 0, 64*1024), 1<<20)
+	n := 0
+	inTables := false
+	for sc.Scan() {
+		n++
+		t := sc.Text()
+		if m := tomlTableLine.FindStringSubmatch(t); m != nil {
+			// A table starts: later keys are not top-level; the table's own
+			// name is (as the first part of its dotted name).
+			k := strings.Trim(strings.TrimSpace(strings.SplitN(m[1], ".", 2)[0]), `"'`)
+			if _, ok := lines[k]; !ok {
+				lines[k] = n
+			}
+			inTables = true
+			continue
+		}
+		if m := tomlKeyLine.FindStringSubmatch(t); m != nil && !inTables {
+			k := m[1] + m[2] + m[3]
+			if _, ok := lines[k]; !ok {
+				lines[k] = n
+			}
+		}
+	}
+	return lines
+}

@@ -1,0 +1,349 @@
+package crawler
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/seedcrawl/seedcrawl/frontier"
+	"github.com/seedcrawl/seedcrawl/storage"
+	"github.com/seedcrawl/seedcrawl/urlnorm"
+)
+
+// Crawler runs one crawl: Run starts the workers and the disposer and
+// returns when the crawl stops. A Crawler runs once.
+type Crawler struct {
+	opts Options
+
+	stopCtx    context.Context // ends: stop taking jobs (ctx, MaxDuration, fatal error)
+	stopCancel context.CancelFunc
+	workCtx    context.Context // ends: abandon work in flight (fatal error, Run returning)
+	workCancel context.CancelFunc
+
+	in        chan message
+	live      atomic.Int64 // workers running
+	waiting   atomic.Int64 // workers blocked in Frontier.Next
+	started   atomic.Int64 // MaxPages reservations
+	exhausted atomic.Bool
+	budgetHit atomic.Bool
+	ran       atomic.Bool
+	startNs   atomic.Int64 // Run's start, for Progress
+
+	// Progress counters, read by Progress from any goroutine.
+	fetches    atomic.Uint64 // requests for pages, retries included
+	done       atomic.Uint64 // URLs whose outcome was recorded
+	discovered atomic.Uint64 // new URLs queued
+	bytes      atomic.Uint64
+	commits    atomic.Uint64
+
+	countMu sync.Mutex
+	counts  map[string]uint64 // this run's counters (also stored)
+
+	freshMu sync.RWMutex
+	fresh   map[uint64]string // URLs queued since the last commit, by id
+
+	droppedMu sync.RWMutex
+	dropped   map[string]string // hosts given up, with the reason
+
+	scopeMu    sync.RWMutex
+	scopeHosts map[string]bool // hosts brought into scope by seed redirects
+
+	// Disposer state: touched only by the disposer goroutine (and by Run
+	// before it starts and after it ends).
+	batch      storage.Batch
+	changes    frontier.Changes
+	lastCommit time.Time
+	hostFail   map[string]int      // consecutive failures per host
+	admitted   map[string]int64    // URLs queued per host (HostMaxPages)
+	soft       map[uint64]struct{} // URLs not queued for a reason a later link may lift
+	hops       map[uint64]int      // redirect hops of queued redirect targets
+	free       map[uint64]int      // requeues that were not failures of the URL
+	run        storage.Run
+	start      time.Time
+
+	// Recrawl state (Options.Recrawl; nil for a plain crawl).
+	rc        *Recrawl
+	refreshed atomic.Int64        // refetches of known pages (MaxRefresh)
+	recentMu  sync.RWMutex        //
+	recent    map[uint64]struct{} // ids whose result awaits the next commit
+	seedSet   map[uint64]bool     // the cycle's seeds (disposer only)
+	reseed    reseeder
+}
+
+// New returns a Crawler; it fails with ErrOptions when a required part is
+// missing or a limit is negative.
+func New(opts Options) (*Crawler, error) {
+	if err := opts.setDefaults(); err != nil {
+		return nil, err
+	}
+	var rc *Recrawl
+	if opts.Recrawl != nil {
+		cp := *opts.Recrawl
+		cp.Cycle.Seeds = slices.Clone(cp.Cycle.Seeds)
+		cp.Cycle.Replaced = slices.Clone(cp.Cycle.Replaced)
+		rc = &cp
+	}
+	return &Crawler{
+		opts:       opts,
+		in:         make(chan message, 2*len(opts.Fetchers)),
+		counts:     map[string]uint64{},
+		fresh:      map[uint64]string{},
+		dropped:    map[string]string{},
+		scopeHosts: map[string]bool{},
+		hostFail:   map[string]int{},
+		admitted:   map[string]int64{},
+		soft:       map[uint64]struct{}{},
+		hops:       map[uint64]int{},
+		free:       map[uint64]int{},
+		rc:         rc,
+		recent:     map[uint64]struct{}{},
+		seedSet:    map[uint64]bool{},
+	}, nil
+}
+
+// Stop reasons reported in Summary.Stopped.
+const (
+	StopExhausted   = "exhausted"    // nothing left to crawl
+	StopMaxPages    = "max-pages"    // MaxPages fetched
+	StopMaxDuration = "max-duration" // MaxDuration passed
+	StopInterrupted = "interrupted"  // ctx was cancelled (SIGINT)
+	StopError       = "error"        // a fatal error
+)
+
+// Run crawls from seeds (absolute URLs; normalized here) and from whatever
+// the stored frontier holds, until the frontier is exhausted, a budget is
+// spent or ctx ends. A graceful stop returns a nil error; the Summary is
+// filled in either case. Seeds already known to the database are not
+// queued again unless Options.Refetch is set.
+func (c *Crawler) Run(ctx context.Context, seeds []string) (Summary, error) {
+	if !c.ran.CompareAndSwap(false, true) {
+		return Summary{}, fmt.Errorf("%w: Run called twice", ErrOptions)
+	}
+	c.start = time.Now()
+	c.startNs.Store(c.start.UnixNano())
+	c.lastCommit = c.start
+	stopParent := ctx
+	var cancelDur context.CancelFunc = func() {}
+	if c.opts.MaxDuration > 0 {
+		stopParent, cancelDur = context.WithTimeout(ctx, c.opts.MaxDuration)
+	}
+	defer cancelDur()
+	c.stopCtx, c.stopCancel = context.WithCancel(stopParent)
+	defer c.stopCancel()
+	c.workCtx, c.workCancel = context.WithCancel(context.WithoutCancel(ctx))
+	defer c.workCancel()
+
+	norm, err := normalizeSeeds(seeds)
+	if err != nil {
+		return Summary{}, err
+	}
+	var pending int
+	if c.rc != nil && c.rc.Start {
+		if len(norm) > 0 {
+			return Summary{}, fmt.Errorf("%w: a new recrawl cycle takes its seeds from Recrawl.Seeds", ErrOptions)
+		}
+		pending, err = c.startCycle()
+	} else {
+		pending, err = c.restore()
+	}
+	if err != nil {
+		return Summary{}, err
+	}
+	c.run, err = c.opts.Store.StartRun(c.start, c.opts.Command, c.opts.Config)
+	if err != nil {
+		return Summary{}, fmt.Errorf("crawler: start run: %w", err)
+	}
+	queued, err := c.seed(norm)
+	if err != nil {
+		return c.summary(StopError), err
+	}
+	if pending == 0 && queued == 0 && len(norm) == 0 {
+		return c.summary(StopError), ErrNoSeeds
+	}
+	if err := c.commit(); err != nil {
+		return c.summary(StopError), err
+	}
+
+	var wg sync.WaitGroup
+	c.live.Store(int64(len(c.opts.Fetchers)))
+	for _, f := range c.opts.Fetchers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			defer c.live.Add(-1)
+			c.work(f)
+		}()
+	}
+	errc := make(chan error, 1)
+	go func() { errc <- c.dispose() }()
+	wg.Wait()
+	close(c.in)
+	runErr := <-errc
+	c.reseed.stop()
+
+	stop := c.stopReason(ctx, runErr)
+	if runErr == nil {
+		c.batch.PutRun(c.runRecord(time.Now()))
+		if err := c.opts.Store.Commit(&c.batch); err != nil {
+			runErr = fmt.Errorf("crawler: close run %d: %w", c.run.ID, err)
+			stop = StopError
+		}
+		c.batch.Reset()
+	}
+	return c.summary(stop), runErr
+}
+
+// abort stops the crawl after a fatal error: no new jobs, work in flight
+// abandoned.
+func (c *Crawler) abort() {
+	c.stopCancel()
+	c.workCancel()
+}
+
+func (c *Crawler) stopReason(ctx context.Context, runErr error) string {
+	switch {
+	case runErr != nil:
+		return StopError
+	case c.exhausted.Load():
+		return StopExhausted
+	case c.budgetHit.Load():
+		return StopMaxPages
+	case ctx.Err() != nil:
+		return StopInterrupted
+	case c.stopCtx.Err() != nil && errors.Is(context.Cause(c.stopCtx), context.DeadlineExceeded):
+		return StopMaxDuration
+	}
+	return StopExhausted
+}
+
+// normalizeSeeds normalizes and deduplicates seed URLs, in order.
+func normalizeSeeds(seeds []string) ([]string, error) {
+	out := make([]string, 0, len(seeds))
+	seen := map[string]bool{}
+	for _, s := range seeds {
+		n, err := urlnorm.Normalize(s)
+		if err != nil {
+			return nil, fmt.Errorf("%w: %q: %v", ErrSeed, s, err)
+		}
+		if !seen[n] {
+			seen[n] = true
+			out = append(out, n)
+		}
+	}
+	return out, nil
+}
+
+// restore loads the stored frontier, host ready times and scheduler state
+// into the (fresh) frontier, and the per-host budgets and dropped hosts. It
+// returns the number of pending URLs restored.
+func (c *Crawler) restore() (int, error) {
+	var snap frontier.Snapshot
+	perHost := map[string]int64{}
+	err := c.opts.Store.LoadFrontier(func(e storage.Entry) error {
+		snap.Entries = append(snap.Entries, frontier.Entry{ID: e.ID, Host: e.Host, Prio: e.Prio, Seq: e.Seq,
+			Depth: int(e.Depth), Attempt: int(e.Attempt)})
+		perHost[e.Host]++
+		return nil
+	})
+	if err != nil {
+		return 0, fmt.Errorf("crawler: restore frontier: %w", err)
+	}
+	if err := c.restoreHosts(&snap, perHost); err != nil {
+		return 0, err
+	}
+	if c.rc != nil {
+		// Host budgets count URLs, not the fetches of earlier cycles.
+		if _, err := c.scanPages(false); err != nil {
+			return 0, err
+		}
+		for _, s := range c.rc.Cycle.Seeds {
+			c.seedSet[s.ID] = true
+		}
+	}
+	if snap.SchedState, err = c.opts.Store.SchedulerState(); err != nil {
+		return 0, fmt.Errorf("crawler: restore scheduler state: %w", err)
+	}
+	if len(snap.Entries) == 0 && len(snap.Hosts) == 0 && snap.SchedState == nil {
+		return 0, nil
+	}
+	if err := c.opts.Frontier.Restore(snap); err != nil {
+		return 0, fmt.Errorf("crawler: restore frontier: %w", err)
+	}
+	return len(snap.Entries), nil
+}
+
+// restoreHosts adds the stored host ready times to snap, notes hosts dropped
+// for their Crawl-delay, and sets the per-host URL counts from the hosts'
+// fetches plus perHost (pending URLs per host).
+func (c *Crawler) restoreHosts(snap *frontier.Snapshot, perHost map[string]int64) error {
+	now := time.Now()
+	err := c.opts.Store.EachHost(func(h storage.Host) error {
+		c.admitted[h.Name] = int64(h.Fetches) + perHost[h.Name]
+		delete(perHost, h.Name)
+		if h.ReadyAt.After(now) {
+			snap.Hosts = append(snap.Hosts, frontier.HostState{Host: h.Name, ReadyAt: h.ReadyAt, Reason: h.Reason})
+			if len(h.Reason) > 11 && h.Reason[:11] == "crawl-delay" {
+				c.dropped[h.Name] = h.Reason
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("crawler: restore hosts: %w", err)
+	}
+	for h, n := range perHost {
+		c.admitted[h] = n
+	}
+	return nil
+}
+
+// seed interns the seeds and queues the new ones (all of them with
+// Refetch). It returns how many the frontier may have queued.
+func (c *Crawler) seed(seeds []string) (int, error) {
+	if len(seeds) == 0 {
+		return 0, nil
+	}
+	ints, err := c.opts.Store.Intern(seeds, storage.NoPage, 0)
+	if err != nil {
+		return 0, fmt.Errorf("crawler: intern %d seeds: %w", len(seeds), err)
+	}
+	var targets []frontier.Target
+	for i, s := range seeds {
+		if !ints[i].New && !c.opts.Refetch {
+			continue
+		}
+		host := HostKey(s)
+		targets = append(targets, frontier.Target{ID: ints[i].ID, Host: host, New: true})
+		c.admitted[host]++
+		c.freshMu.Lock()
+		c.fresh[ints[i].ID] = s
+		c.freshMu.Unlock()
+	}
+	if err := c.opts.Frontier.Seed(targets, &c.changes); err != nil {
+		return 0, fmt.Errorf("crawler: seed: %w", err)
+	}
+	c.count("seeds", uint64(len(targets)))
+	return len(targets), nil
+}
+
+// runRecord is the run record with this run's counters; end is zero while
+// the run goes on.
+func (c *Crawler) runRecord(end time.Time) storage.Run {
+	r := c.run
+	r.End = end
+	c.countMu.Lock()
+	r.Counters = make(map[string]uint64, len(c.counts)+4)
+	for k, v := range c.counts {
+		r.Counters[k] = v
+	}
+	c.countMu.Unlock()
+	r.Counters["fetches"] = c.fetches.Load()
+	r.Counters["pages"] = c.done.Load()
+	r.Counters["discovered"] = c.discovered.Load()
+	r.Counters["bytes"] = c.bytes.Load()
+	return r
+}

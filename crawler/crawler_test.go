@@ -1,0 +1,592 @@
+package crawler
+
+import (
+	"context"
+	"errors"
+	"net/url"
+	"reflect"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/seedcrawl/seedcrawl/fetch"
+	"github.com/seedcrawl/seedcrawl/robots"
+	"github.com/seedcrawl/seedcrawl/storage"
+	"github.com/seedcrawl/seedcrawl/urlnorm"
+)
+
+func TestCrawlFollowsLinksAndStoresGraph(t *testing.T) {
+	r := newRig(t)
+	r.web.html("http://a.test/", "/b", "http://a.test/c#frag", "/b", "http://other.test/x", "mailto:x@y")
+	r.web.html("http://a.test/b", "/", "/c")
+	r.web.html("http://a.test/c", "/c")
+	r.web.pages["http://a.test/img.png"] = func(fetch.Request, int) fetch.Response {
+		return fetch.Response{Code: 200, ContentType: "image/png", Length: 99}
+	}
+	r.web.html("http://a.test/c", "/img.png", "/c")
+
+	s := r.mustRun("http://A.test:80/")
+	if s.Stopped != StopExhausted {
+		t.Errorf("stopped = %q, want %q", s.Stopped, StopExhausted)
+	}
+	want := []string{"http://a.test/", "http://a.test/b", "http://a.test/c", "http://a.test/img.png"}
+	if got := r.web.fetched(); !reflect.DeepEqual(got, want) {
+		t.Errorf("fetched %v, want %v", got, want)
+	}
+	for _, u := range want {
+		if n := r.web.requests(u); n != 1 {
+			t.Errorf("%s fetched %d times, want 1", u, n)
+		}
+		if p := r.page(u); p.Status != storage.StatusFetched {
+			t.Errorf("%s status %v, want fetched", u, p.Status)
+		}
+	}
+	if got, want := r.links("http://a.test/"), []string{"a http://a.test/b", "a http://a.test/c", "a http://other.test/x"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("links of / = %v, want %v", got, want)
+	}
+	if got, want := r.links("http://a.test/c"), []string{"a http://a.test/img.png", "a http://a.test/c"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("links of /c = %v, want %v (self-link kept)", got, want)
+	}
+	if p := r.page("http://other.test/x"); p.Status != storage.StatusOutOfScope {
+		t.Errorf("other.test/x status %v, want out-of-scope", p.Status)
+	}
+	if p := r.page("http://a.test/b"); p.Depth != 1 || p.From != r.page("http://a.test/").ID {
+		t.Errorf("/b depth %d from %d, want 1 from the seed", p.Depth, p.From)
+	}
+	if s.Rejected["bad-scheme"] != 1 {
+		t.Errorf("rejected = %v, want bad-scheme 1 (mailto)", s.Rejected)
+	}
+	if s.Skipped["out-of-scope"] != 1 || s.ByStatus["fetched"] != 4 || s.Pages != 4 {
+		t.Errorf("summary = %+v", s)
+	}
+	if n := r.frontierLen(); n != 0 {
+		t.Errorf("stored frontier holds %d entries after an exhausted crawl", n)
+	}
+	runs, err := r.db.Runs()
+	if err != nil || len(runs) != 1 || runs[0].End.IsZero() || runs[0].Counters["fetch/fetched"] != 4 {
+		t.Errorf("runs = %+v, %v; want one closed run with counters", runs, err)
+	}
+}
+
+func TestRobotsDecisions(t *testing.T) {
+	r := newRig(t)
+	r.web.html("http://a.test/", "/private/x", "/ok", "http://b.test/", "http://c.test/")
+	r.web.html("http://a.test/ok")
+	r.web.html("http://a.test/private/x")
+	r.web.html("http://b.test/")
+	r.web.html("http://c.test/")
+	r.robots.decide = func(u *url.URL) robots.Decision {
+		switch {
+		case strings.HasPrefix(u.Path, "/private/"):
+			return robots.Decision{Reason: robots.ReasonDisallowed}
+		case u.Host == "b.test":
+			return robots.Decision{Reason: robots.ReasonUnreachable}
+		case u.Host == "c.test":
+			return robots.Decision{Allowed: true, CrawlDelay: time.Hour}
+		}
+		return robots.Decision{Allowed: true, CrawlDelay: 10 * time.Millisecond}
+	}
+	r.opts.Scope, _ = urlnorm.ParseScopeSpec("all", nil)
+	r.opts.MaxCrawlDelay = time.Minute
+	s := r.mustRun("http://a.test/")
+
+	for _, tc := range []struct {
+		url     string
+		fetched bool
+		status  storage.Status
+		reason  string
+	}{
+		{"http://a.test/ok", true, storage.StatusFetched, ""},
+		{"http://a.test/private/x", false, storage.StatusRobotsDenied, robots.ReasonDisallowed},
+		{"http://b.test/", false, storage.StatusDeferred, robots.ReasonUnreachable},
+		{"http://c.test/", false, storage.StatusDeferred, "crawl-delay 1h0m0s exceeds max-crawl-delay 1m0s"},
+	} {
+		if got := r.web.requests(tc.url) > 0; got != tc.fetched {
+			t.Errorf("%s fetched = %v, want %v", tc.url, got, tc.fetched)
+		}
+		if p := r.page(tc.url); p.Status != tc.status || p.Reason != tc.reason {
+			t.Errorf("%s = %v %q, want %v %q", tc.url, p.Status, p.Reason, tc.status, tc.reason)
+		}
+	}
+	if s.Skipped[robots.ReasonDisallowed] != 1 || s.Skipped["crawl-delay-too-long"] != 1 {
+		t.Errorf("skipped = %v", s.Skipped)
+	}
+	h, ok, err := r.db.Host("c.test")
+	if err != nil || !ok || !strings.HasPrefix(h.Reason, "crawl-delay") || time.Until(h.ReadyAt) < time.Hour {
+		t.Errorf("host c.test = %+v, %v, %v; want deferred with the reason", h, ok, err)
+	}
+	// The Crawl-delay of a.test (10ms) is part of its politeness delay.
+	for _, o := range r.fr.outcomes[r.page("http://a.test/ok").ID] {
+		if o.Delay < 10*time.Millisecond {
+			t.Errorf("a.test delay %v, want ≥ its Crawl-delay 10ms", o.Delay)
+		}
+	}
+}
+
+func TestPoliteDelay(t *testing.T) {
+	for _, tc := range []struct {
+		name                   string
+		delay, crawlDelay, dur time.Duration
+		factor                 float64
+		want                   time.Duration
+	}{
+		{"delay wins", time.Second, 0, 10 * time.Millisecond, 2, time.Second},
+		{"crawl-delay wins", time.Second, 3 * time.Second, 0, 2, 3 * time.Second},
+		{"adaptive wins", time.Second, 2 * time.Second, 1500 * time.Millisecond, 2, 3 * time.Second},
+		{"factor off", 0, 0, time.Hour, 0, 0},
+		{"fractional factor", 0, 0, time.Second, 0.5, 500 * time.Millisecond},
+	} {
+		if got := politeDelay(tc.delay, tc.crawlDelay, tc.factor, tc.dur); got != tc.want {
+			t.Errorf("%s: politeDelay = %v, want %v", tc.name, got, tc.want)
+		}
+	}
+	for _, tc := range []struct {
+		n    int
+		want time.Duration
+	}{{1, time.Second}, {2, 2 * time.Second}, {4, 8 * time.Second}, {10, 30 * time.Second}} {
+		if got := backoff(time.Second, 30*time.Second, tc.n); got != tc.want {
+			t.Errorf("backoff(%d) = %v, want %v", tc.n, got, tc.want)
+		}
+	}
+}
+
+func TestDelayPassedToFrontier(t *testing.T) {
+	r := newRig(t)
+	r.web.html("http://a.test/")
+	r.web.dur = 40 * time.Millisecond
+	r.opts.Delay = 30 * time.Millisecond
+	r.opts.DelayFactor = 2
+	r.mustRun("http://a.test/")
+	outs := r.fr.outcomes[r.page("http://a.test/").ID]
+	if len(outs) != 1 || outs[0].Delay != 80*time.Millisecond || !outs[0].Downloaded {
+		t.Fatalf("outcomes = %+v, want one download with delay 2×40ms", outs)
+	}
+}
+
+func TestRetryAfterAndRetries(t *testing.T) {
+	r := newRig(t)
+	r.web.html("http://a.test/", "/limited", "/broken", "/flaky")
+	r.web.pages["http://a.test/limited"] = func(_ fetch.Request, n int) fetch.Response {
+		if n == 1 {
+			return fetch.Response{Code: 429, RetryAfter: 30 * time.Millisecond}
+		}
+		return fetch.Response{Code: 200, ContentType: "text/html", Body: []byte("<p>ok")}
+	}
+	r.web.status("http://a.test/broken", 500)
+	r.web.pages["http://a.test/flaky"] = func(_ fetch.Request, n int) fetch.Response {
+		if n < 3 {
+			return fetch.Response{Reason: fetch.ReasonConnLost, Err: errors.New("reset")}
+		}
+		return fetch.Response{Code: 200, ContentType: "text/html", Body: []byte("<p>ok")}
+	}
+	s := r.mustRun("http://a.test/")
+
+	lim := r.page("http://a.test/limited")
+	if lim.Status != storage.StatusFetched || r.web.requests("http://a.test/limited") != 2 {
+		t.Errorf("limited: %v after %d requests, want fetched after 2", lim.Status, r.web.requests("http://a.test/limited"))
+	}
+	if rq := r.fr.requeues[lim.ID]; len(rq) != 1 || rq[0] < 30*time.Millisecond {
+		t.Errorf("limited requeued after %v, want once after ≥ Retry-After 30ms", rq)
+	}
+	br := r.page("http://a.test/broken")
+	if br.Status != storage.StatusHTTPError || br.Code != 500 || r.web.requests("http://a.test/broken") != 3 {
+		t.Errorf("broken: %v %d after %d requests, want http-error 500 after 1+2 retries", br.Status, br.Code, r.web.requests("http://a.test/broken"))
+	}
+	if fl := r.page("http://a.test/flaky"); fl.Status != storage.StatusFetched {
+		t.Errorf("flaky: %v, want fetched on the third attempt", fl.Status)
+	}
+	if s.Retries["http-429"] != 1 || s.Retries["http-500"] != 2 || s.Retries[fetch.ReasonConnLost] != 2 || s.Errors["http-500"] != 1 {
+		t.Errorf("retries %v errors %v", s.Retries, s.Errors)
+	}
+}
+
+func TestRedirects(t *testing.T) {
+	r := newRig(t)
+	r.opts.MaxRedirects = 2
+	r.web.html("http://a.test/", "/r1", "/loop1")
+	r.web.redirect("http://a.test/r1", "http://a.test/r2")
+	r.web.redirect("http://a.test/r2", "http://a.test/r3")
+	r.web.redirect("http://a.test/r3", "http://a.test/end")
+	r.web.html("http://a.test/end")
+	r.web.redirect("http://a.test/loop1", "http://a.test/loop2")
+	r.web.redirect("http://a.test/loop2", "http://a.test/loop1")
+	r.mustRun("http://a.test/")
+
+	// r1 → r2 → r3 are two hops; r3 → end would be the third.
+	for _, u := range []string{"http://a.test/r1", "http://a.test/r2", "http://a.test/r3", "http://a.test/loop1", "http://a.test/loop2"} {
+		if p := r.page(u); p.Status != storage.StatusRedirect || r.web.requests(u) != 1 {
+			t.Errorf("%s: %v after %d requests, want one redirect", u, p.Status, r.web.requests(u))
+		}
+	}
+	if p := r.page("http://a.test/end"); p.Status != storage.StatusRejected || p.Reason != "too-many-redirects" || r.web.requests("http://a.test/end") != 0 {
+		t.Errorf("end of chain: %v %q, %d requests; want rejected too-many-redirects, unfetched", p.Status, p.Reason, r.web.requests("http://a.test/end"))
+	}
+	if got := r.links("http://a.test/r2"); !reflect.DeepEqual(got, []string{"redirect http://a.test/r3"}) {
+		t.Errorf("links of r2 = %v", got)
+	}
+	if got := r.links("http://a.test/loop2"); !reflect.DeepEqual(got, []string{"redirect http://a.test/loop1"}) {
+		t.Errorf("links of loop2 = %v", got)
+	}
+	if p := r.page("http://a.test/r2"); p.Depth != 1 {
+		t.Errorf("redirect target depth %d, want the source's depth 1", p.Depth)
+	}
+}
+
+func TestNofollowAndNoindex(t *testing.T) {
+	r := newRig(t)
+	r.web.html("http://a.test/", "/meta", "/b")
+	r.web.body("http://a.test/meta", `<meta name="robots" content="nofollow,noindex"><a href="/hidden">h</a><a href="/later">l</a>`)
+	r.web.body("http://a.test/b", `<a rel="nofollow" href="/relnf">n</a><a href="/deep">d</a>`)
+	r.web.html("http://a.test/deep", "/later")
+	r.web.html("http://a.test/later")
+	r.web.html("http://a.test/hidden")
+	r.web.html("http://a.test/relnf")
+	s := r.mustRun("http://a.test/")
+
+	if p := r.page("http://a.test/meta"); p.Status != storage.StatusFetched || p.Reason != "noindex" {
+		t.Errorf("meta page %v %q, want fetched noindex", p.Status, p.Reason)
+	}
+	for _, u := range []string{"http://a.test/hidden", "http://a.test/relnf"} {
+		if r.web.requests(u) != 0 {
+			t.Errorf("%s fetched behind nofollow", u)
+		}
+		if _, err := r.db.PageByURL(u); !errors.Is(err, storage.ErrNotFound) {
+			t.Errorf("%s stored (%v): nofollow links are not recorded", u, err)
+		}
+	}
+	// /later is linked behind meta nofollow and followably from /deep.
+	if r.web.requests("http://a.test/later") != 1 {
+		t.Errorf("/later fetched %d times, want once", r.web.requests("http://a.test/later"))
+	}
+	if got := r.links("http://a.test/meta"); len(got) != 0 {
+		t.Errorf("nofollow page links %v: want none recorded", got)
+	}
+	if got := r.links("http://a.test/b"); !reflect.DeepEqual(got, []string{"a http://a.test/deep"}) {
+		t.Errorf("links of /b = %v, want only the followable one", got)
+	}
+	if s.Skipped["nofollow"] != 3 {
+		t.Errorf("skipped %v, want nofollow 3", s.Skipped)
+	}
+}
+
+func TestBudgets(t *testing.T) {
+	chain := func(r *rig) {
+		r.web.html("http://a.test/", "/1", "/2", "/3", "/4")
+		for i := 1; i <= 4; i++ {
+			r.web.html("http://a.test/"+string(rune('0'+i)), "/d/"+string(rune('0'+i)))
+		}
+	}
+	t.Run("max-depth", func(t *testing.T) {
+		r := newRig(t)
+		chain(r)
+		r.opts.MaxDepth = 1
+		s := r.mustRun("http://a.test/")
+		if got := len(r.web.fetched()); got != 5 {
+			t.Errorf("fetched %d pages, want 5 (depth ≤ 1)", got)
+		}
+		if p := r.page("http://a.test/d/1"); p.Status != storage.StatusRejected || p.Reason != "max-depth" {
+			t.Errorf("/d/1: %v %q", p.Status, p.Reason)
+		}
+		if s.Skipped["max-depth"] != 4 {
+			t.Errorf("skipped %v", s.Skipped)
+		}
+	})
+	t.Run("host-max-pages", func(t *testing.T) {
+		r := newRig(t)
+		chain(r)
+		r.opts.HostMaxPages = 3
+		r.mustRun("http://a.test/")
+		if got := len(r.web.fetched()); got != 3 {
+			t.Errorf("fetched %d pages, want 3", got)
+		}
+		if p := r.page("http://a.test/4"); p.Status != storage.StatusRejected || p.Reason != "host-max-pages" {
+			t.Errorf("/4: %v %q", p.Status, p.Reason)
+		}
+	})
+	t.Run("max-pages then resume", func(t *testing.T) {
+		r := newRig(t)
+		chain(r)
+		r.opts.MaxPages = 2
+		s := r.mustRun("http://a.test/")
+		if s.Stopped != StopMaxPages || s.Fetches != 2 || len(r.web.fetched()) != 2 {
+			t.Fatalf("summary %+v, fetched %v; want max-pages after 2", s, r.web.fetched())
+		}
+		r.reopen()
+		r.opts.MaxPages = 0
+		s = r.mustRun("http://a.test/")
+		if s.Stopped != StopExhausted || len(r.web.fetched()) != 9 {
+			t.Errorf("resume: %+v, fetched %v", s, r.web.fetched())
+		}
+		for _, u := range r.web.fetched() {
+			if n := r.web.requests(u); n != 1 {
+				t.Errorf("%s fetched %d times across the two runs", u, n)
+			}
+		}
+		if runs, _ := r.db.Runs(); len(runs) != 2 {
+			t.Errorf("%d runs recorded, want 2", len(runs))
+		}
+	})
+	t.Run("max-duration", func(t *testing.T) {
+		r := newRig(t)
+		chain(r)
+		r.opts.Delay = time.Hour // one page per host, then nothing is ready
+		r.opts.MaxDuration = 50 * time.Millisecond
+		s := r.mustRun("http://a.test/")
+		if s.Stopped != StopMaxDuration || s.Fetches != 1 || s.Pending != 4 {
+			t.Errorf("summary %+v, want max-duration after one fetch with 4 pending", s)
+		}
+	})
+}
+
+func TestGuardRejectionsCounted(t *testing.T) {
+	r := newRig(t)
+	long := "/" + strings.Repeat("x", 3000)
+	r.web.html("http://a.test/", long, "/a/a/a/a/a", "/ok", "javascript:void(0)")
+	r.web.html("http://a.test/ok")
+	r.opts.MaxOutLinks = 1000
+	s := r.mustRun("http://a.test/")
+	want := map[string]uint64{urlnorm.ReasonTooLong: 1, urlnorm.ReasonRepeatedSegments: 1, urlnorm.ReasonBadScheme: 1}
+	if !reflect.DeepEqual(s.Rejected, want) {
+		t.Errorf("rejected %v, want %v", s.Rejected, want)
+	}
+	if got := r.links("http://a.test/"); !reflect.DeepEqual(got, []string{"a http://a.test/ok"}) {
+		t.Errorf("links %v: rejected URLs must not be stored", got)
+	}
+	c, err := r.db.Counters()
+	if err != nil || c["reject/"+urlnorm.ReasonTooLong] != 1 {
+		t.Errorf("stored counters %v, %v", c, err)
+	}
+}
+
+func TestMaxOutLinks(t *testing.T) {
+	r := newRig(t)
+	r.web.html("http://a.test/", "/1", "/2", "/3", "/1")
+	r.opts.MaxOutLinks = 2
+	s := r.mustRun("http://a.test/")
+	if got := r.links("http://a.test/"); len(got) != 2 || s.Rejected["too-many-links"] != 1 {
+		t.Errorf("links %v rejected %v; want 2 kept, 1 dropped", got, s.Rejected)
+	}
+}
+
+func TestRobotsFetchKeepsGap(t *testing.T) {
+	r := newRig(t)
+	r.web.html("http://a.test/")
+	log := NewHostLog()
+	r.opts.HostLog = log
+	r.opts.Delay = 20 * time.Millisecond
+	first := true
+	r.robots.decide = func(u *url.URL) robots.Decision {
+		if first { // the robots cache fetches robots.txt on the first check
+			first = false
+			log.Note(u.Host, time.Now())
+		}
+		return robots.Decision{Allowed: true}
+	}
+	r.opts.Fetchers = r.opts.Fetchers[:1]
+	s := r.mustRun("http://a.test/")
+	id := r.page("http://a.test/").ID
+	if rq := r.fr.requeues[id]; len(rq) != 1 || rq[0] < 20*time.Millisecond {
+		t.Errorf("requeues %v, want one of ≥ the 20ms delay after the robots.txt fetch", rq)
+	}
+	if p := r.page("http://a.test/"); p.Status != storage.StatusFetched || s.Fetches != 1 {
+		t.Errorf("page %v, %d fetches", p.Status, s.Fetches)
+	}
+}
+
+func TestNotModifiedOnRefetch(t *testing.T) {
+	r := newRig(t)
+	r.web.pages["http://a.test/"] = func(req fetch.Request, n int) fetch.Response {
+		if req.ETag == `"v1"` {
+			return fetch.Response{Code: 304, ETag: `"v1"`}
+		}
+		return fetch.Response{Code: 200, ContentType: "text/html", Body: []byte("<p>hi"), ETag: `"v1"`, LastModified: "Mon, 02 Jan 2006 15:04:05 GMT"}
+	}
+	r.mustRun("http://a.test/")
+	if p := r.page("http://a.test/"); p.Status != storage.StatusFetched || p.ETag != `"v1"` {
+		t.Fatalf("first crawl: %v etag %q", p.Status, p.ETag)
+	}
+	r.reopen()
+	r.opts.Refetch = true
+	s := r.mustRun("http://a.test/")
+	p := r.page("http://a.test/")
+	if p.Status != storage.StatusNotModified || p.ETag != `"v1"` || p.LastModified == "" || s.ByStatus["not-modified"] != 1 {
+		t.Errorf("refetch: %v etag %q lm %q, summary %v", p.Status, p.ETag, p.LastModified, s.ByStatus)
+	}
+	if last := r.web.reqs[len(r.web.reqs)-1]; last.ETag != `"v1"` || last.LastModified == "" {
+		t.Errorf("refetch request %+v, want If-None-Match and If-Modified-Since", last)
+	}
+}
+
+func TestInterruptIsGraceful(t *testing.T) {
+	r := newRig(t)
+	r.opts.Delay = 10 * time.Millisecond
+	links := make([]string, 50)
+	for i := range links {
+		u := "http://a.test/p" + string(rune('a'+i%26)) + string(rune('a'+i/26))
+		links[i] = u
+		r.web.html(u)
+	}
+	r.web.html("http://a.test/", links...)
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Millisecond)
+	defer cancel()
+	s, err := r.run(ctx, "http://a.test/")
+	if err != nil || s.Stopped != StopInterrupted {
+		t.Fatalf("Run = %+v, %v; want a graceful interrupted stop", s, err)
+	}
+	fetched := uint64(len(r.web.fetched()))
+	st, err := r.db.Stats()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Fetched != fetched || st.Frontier != uint64(51)-fetched {
+		t.Errorf("stored %d fetched, %d pending; the server saw %d fetches of 51", st.Fetched, st.Frontier, fetched)
+	}
+}
+
+func TestCommitFailureIsFatal(t *testing.T) {
+	r := newRig(t)
+	r.web.html("http://a.test/", "/b")
+	r.web.html("http://a.test/b")
+	r.opts.Store = &failingStore{DB: r.db, n: 1}
+	_, err := r.run(context.Background(), "http://a.test/")
+	if !errors.Is(err, errDiskFull) {
+		t.Fatalf("Run = %v, want the commit error", err)
+	}
+}
+
+func TestNewValidates(t *testing.T) {
+	for _, o := range []Options{
+		{},
+		{Frontier: &spyFrontier{}, Store: &storage.DB{}, Robots: &fakeRobots{}},
+		{Frontier: &spyFrontier{}, Store: &storage.DB{}, Robots: &fakeRobots{}, Fetchers: []Fetcher{nil}},
+		{Frontier: &spyFrontier{}, Store: &storage.DB{}, Robots: &fakeRobots{}, Fetchers: []Fetcher{fakeFetcher{}}, Delay: -1},
+	} {
+		if _, err := New(o); !errors.Is(err, ErrOptions) {
+			t.Errorf("New(%+v) = %v, want ErrOptions", o, err)
+		}
+	}
+}
+
+func TestNoSeeds(t *testing.T) {
+	r := newRig(t)
+	if _, err := r.run(context.Background()); !errors.Is(err, ErrNoSeeds) {
+		t.Errorf("Run without seeds = %v, want ErrNoSeeds", err)
+	}
+	r.opts.Scope, _ = urlnorm.ParseScopeSpec("all", nil)
+	if _, err := r.run(context.Background(), "ftp://x/"); !errors.Is(err, ErrSeed) {
+		t.Errorf("Run with a bad seed = %v, want ErrSeed", err)
+	}
+}
+
+func TestTooDeepURLQueuedWhenFoundShallower(t *testing.T) {
+	r := newRig(t)
+	r.opts.MaxDepth = 1
+	r.opts.Scope, _ = urlnorm.ParseScopeSpec("all", nil)
+	r.web.html("http://a.test/", "/a")
+	r.web.html("http://a.test/a", "http://x.test/") // x at depth 2: too deep
+	r.web.pages["http://b.test/"] = func(fetch.Request, int) fetch.Response {
+		time.Sleep(150 * time.Millisecond) // b's link to x (depth 1) arrives after a's
+		return fetch.Response{Code: 200, ContentType: "text/html", Body: []byte(`<a href="http://x.test/">x</a>`)}
+	}
+	r.web.html("http://x.test/")
+	s := r.mustRun("http://a.test/", "http://b.test/")
+	if s.Skipped["max-depth"] != 1 {
+		t.Fatalf("skipped %v: the test wants x first found too deep", s.Skipped)
+	}
+	if r.web.requests("http://x.test/") != 1 {
+		t.Errorf("x fetched %d times, want once: found again at depth 1", r.web.requests("http://x.test/"))
+	}
+	if p := r.page("http://x.test/"); p.Status != storage.StatusFetched {
+		t.Errorf("x: %v %q", p.Status, p.Reason)
+	}
+}
+
+func TestRobotsStoreRoundTrip(t *testing.T) {
+	r := newRig(t)
+	rs := RobotsStore{DB: r.db}
+	now := time.Unix(1700000000, 0)
+	for _, e := range []robots.Entry{
+		{State: robots.StateRules, FetchedAt: now, Expires: now.Add(time.Hour), Status: 200, Body: []byte("User-agent: *\nDisallow: /x\n")},
+		{State: robots.StateAllowAll, FetchedAt: now, Expires: now.Add(time.Hour), Status: 404},
+		{State: robots.StateAllowAll, FetchedAt: now, Expires: now.Add(time.Hour), Err: "too many redirects"},
+		{State: robots.StateDeferred, FetchedAt: now, Expires: now.Add(time.Minute), Status: 503, Failures: 2, Err: "503 Service Unavailable"},
+		{State: robots.StateDisallowAll, FetchedAt: now, Expires: now.Add(time.Hour), Failures: robots.DefaultMaxFailures, Err: "timeout"},
+	} {
+		origin := "http://h" + e.State.String() + e.Err[:min(len(e.Err), 3)] + ".test"
+		if err := rs.SaveRobots(origin, e); err != nil {
+			t.Fatal(err)
+		}
+		got, ok, err := rs.LoadRobots(origin)
+		if err != nil || !ok {
+			t.Fatalf("LoadRobots(%s) = %v, %v", origin, ok, err)
+		}
+		if !reflect.DeepEqual(got, e) {
+			t.Errorf("%s: round trip\n got %+v\nwant %+v", origin, got, e)
+		}
+	}
+	if _, ok, err := rs.LoadRobots("http://none.test"); ok || err != nil {
+		t.Errorf("LoadRobots(unknown) = %v, %v", ok, err)
+	}
+}
+
+func TestProgressWhileRunning(t *testing.T) {
+	r := newRig(t)
+	r.opts.Delay = 5 * time.Millisecond
+	links := make([]string, 30)
+	for i := range links {
+		links[i] = "/p" + strconv.Itoa(i)
+		r.web.html("http://a.test" + links[i])
+	}
+	r.web.html("http://a.test/", links...)
+	sc, _ := urlnorm.ParseScopeSpec("seeds-hosts", []string{"http://a.test/"})
+	r.opts.Scope = sc
+	c, err := New(r.opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_ = c.Progress() // before Run: zero, no race
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for {
+			select {
+			case <-done:
+				return
+			default:
+				c.Progress()
+				time.Sleep(time.Millisecond)
+			}
+		}
+	}()
+	s, err := c.Run(context.Background(), []string{"http://a.test/"})
+	done <- struct{}{}
+	if err != nil || s.Pages != 31 {
+		t.Fatalf("Run = %+v, %v", s, err)
+	}
+	if p := c.Progress(); p.Pages != 31 || p.Fetches != 31 || p.Elapsed <= 0 || p.Pending != 0 {
+		t.Errorf("final progress %+v", p)
+	}
+}
+
+func TestSeedRedirectBringsTargetIntoScope(t *testing.T) {
+	for _, on := range []bool{true, false} {
+		r := newRig(t)
+		r.opts.SeedRedirects = on
+		r.web.redirect("http://a.test/", "https://www.a.test/")
+		r.web.html("https://www.a.test/", "/x", "http://a.test/y")
+		r.web.html("https://www.a.test/x")
+		r.web.html("http://a.test/y")
+		r.mustRun("http://a.test/")
+		want := []string{"http://a.test/"}
+		if on {
+			want = []string{"http://a.test/", "http://a.test/y", "https://www.a.test/", "https://www.a.test/x"}
+		}
+		if got := r.web.fetched(); !reflect.DeepEqual(got, want) {
+			t.Errorf("SeedRedirects=%v: fetched %v, want %v", on, got, want)
+		}
+		if p := r.page("https://www.a.test/"); p.Depth != 0 {
+			t.Errorf("a seed's redirect target has depth %d, want 0", p.Depth)
+		}
+	}
+}

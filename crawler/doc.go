@@ -1,0 +1,102 @@
+// Package crawler is seedcrawl's crawl loop: workers take jobs from the
+// frontier, check robots.txt, fetch, extract and filter links, and a single
+// disposer goroutine hands every outcome back to the frontier and to
+// storage, committing batches that are consistent on disk.
+//
+// # Shape
+//
+//	           ┌──────── Next(ctx) ────────┐
+//	frontier ◄─┤                           ├─► worker × N: robots.Check → Fetch → extract → normalize,
+//	           └─ Complete/Requeue/Defer ◄─┐                 guard, scope (pure, parallel)
+//	                                       │                       │ message
+//	                                disposer (one goroutine) ◄─────┘
+//	                                  intern ids → frontier → storage.Batch → Commit
+//
+// Workers never touch the frontier's mutating methods or the database's
+// write path: everything that changes state goes through the disposer, in
+// the order the frontier made the changes. That is the crash-consistency
+// contract of ARCHITECTURE.md: one Commit holds page results, their links,
+// the URLs they discovered (interned ids), the frontier puts and deletes
+// the frontier reported for them, host ready times and counters. A URL
+// leaves the stored frontier only in the transaction that stores its
+// result, so after kill -9 the URLs whose results were not committed are
+// fetched again and nothing else is.
+//
+// Batches are committed when they hold Options.CommitPages results, when
+// Options.CommitInterval has passed, when every worker is waiting on an
+// empty frontier (starvation; at most every 100 ms) and when the crawl
+// ends. Commit runs on the disposer; workers keep fetching meanwhile.
+//
+// # Politeness
+//
+// The frontier keeps one ready time per host; the crawl loop sets it on
+// every completion to now + max(Delay, robots Crawl-delay, DelayFactor ×
+// response time) (Heritrix's adaptive rule). A host whose Crawl-delay
+// exceeds MaxCrawlDelay is dropped: its URLs are recorded as deferred with
+// the reason. 429 and 503 answers honour Retry-After and back the host off
+// exponentially (Backoff, doubling per consecutive failure, capped by
+// MaxBackoff, never below Retry-After); 5xx and network failures are
+// retried the same way up to MaxRetries times. robots.txt is fetched by
+// package robots on its own client; HostLog sees those requests, and a job
+// whose host just had its robots.txt fetched is put back until the host's
+// delay has passed, so the gap between any two requests to a host (the
+// robots.txt one included) is at least the delay.
+//
+// # Links
+//
+// Only HTML is parsed. Every link is resolved and normalized (package
+// extract, urlnorm), checked by the trap guards (urlnorm.Guard; a rejected
+// URL is counted by reason and not stored) and deduplicated in document
+// order, at most MaxOutLinks per page. Links a polite crawler does not
+// follow (rel=nofollow, every link of a meta robots nofollow page, with
+// RespectNofollow) are counted and not recorded, as testweb's ground truth
+// records a crawl. Out-of-scope targets, targets beyond MaxDepth or over a
+// host's page budget are stored as nodes of the graph (with a status saying
+// why) but not queued; a URL first seen too deep is queued later if a link
+// at an allowed depth reaches it in the same run.
+// Redirects are not followed by the fetcher: each hop is stored as a link
+// of kind redirect and the target goes through the frontier (scope,
+// robots, politeness apply), MaxRedirects hops at most per chain (the hop
+// count lives in memory: after a restart a chain's count starts again).
+// With SeedRedirects, a redirect from a depth-0 page (a seed, or a seed's
+// redirect target: redirects keep the depth) brings the target's host into
+// scope, so http://example.com/ → https://www.example.com/ keeps a
+// seeds-hosts crawl going.
+//
+// # Recrawl cycles
+//
+// With Options.Recrawl the crawl is one cycle of seedcrawl run (issue 6;
+// package recrawl plans the cycles). Recrawl.Start begins a cycle in Run's
+// first commit: the cycle record (storage.Batch.PutCycle), and a frontier
+// rebuilt with new sequence numbers in the order seeds, URLs still pending
+// from earlier cycles, known pages to revisit (Recrawl.Refresh), every
+// priority reset to 0 and the scheduler's state dropped; then the seeds get
+// the scheduler's seed weight (frontier.Seed). Without Start the stored
+// cycle is resumed from the stored frontier.
+//
+// A job for a page fetched in an earlier cycle is refetched with
+// If-None-Match / If-Modified-Since when the RevisitPolicy says it is due
+// and the refresh cap (MaxRefresh) is not reached; otherwise the page is
+// traversed from storage: its stored out-links go to the frontier as the
+// links of a downloaded page (the scheduler propagates its priority), and
+// nothing is stored for the page, no request made, no budget spent. A 304
+// answer hands the stored out-links on the same way. Every fetch stores the
+// policy's revisit interval (storage.Fetch.Interval). A page already
+// fetched in this cycle that comes back (an injected seed) is traversed.
+//
+// The cycle's seeds are watched: a seed whose final answer is a redirect is
+// replaced by the redirect target (queued like any redirect target); one
+// answering 404 or 410, or unreachable once retries are spent, is replaced
+// by the Replacer's pick, injected with the seed weight. With ReseedEvery a
+// Reseeder runs on its own goroutine every ReseedEvery fetches and its
+// seeds are injected likewise. Injected seeds and replacements are appended
+// to the cycle record, stored in the commit that holds their cause.
+//
+// # Stopping
+//
+// Run returns when the frontier is exhausted, a budget is spent
+// (MaxPages, MaxDuration) or ctx is cancelled: workers stop taking jobs,
+// requests in flight finish, the last batch is committed and the run
+// record is closed. A fatal error (a failed commit) stops the crawl and is
+// returned.
+package crawler

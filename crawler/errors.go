@@ -1,0 +1,13 @@
+package crawler
+
+import "errors"
+
+var (
+	// ErrOptions reports invalid Options given to New.
+	ErrOptions = errors.New("crawler: invalid options")
+	// ErrNoSeeds reports a crawl with nothing to do: no seed and nothing
+	// pending in the stored frontier.
+	ErrNoSeeds = errors.New("crawler: no seeds and nothing pending")
+	// ErrSeed reports a seed URL that cannot be normalized.
+	ErrSeed = errors.New("crawler: bad seed URL")
+)

@@ -1,0 +1,286 @@
+package crawler
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/seedcrawl/seedcrawl/fetch"
+	"github.com/seedcrawl/seedcrawl/frontier"
+	"github.com/seedcrawl/seedcrawl/robots"
+	"github.com/seedcrawl/seedcrawl/scheduler"
+	"github.com/seedcrawl/seedcrawl/storage"
+	"github.com/seedcrawl/seedcrawl/urlnorm"
+)
+
+// fakeWeb is a fake fetcher's world: responses by URL, and a log of the
+// requests made. Every worker's fakeFetcher shares one fakeWeb.
+type fakeWeb struct {
+	mu    sync.Mutex
+	pages map[string]func(req fetch.Request, n int) fetch.Response // n: 1 for the first request of the URL
+	reqs  []fetch.Request
+	count map[string]int
+	dur   time.Duration // response time reported for every fetch
+}
+
+func newFakeWeb() *fakeWeb {
+	return &fakeWeb{pages: map[string]func(fetch.Request, int) fetch.Response{}, count: map[string]int{}}
+}
+
+// html serves an HTML page whose body links to each of links.
+func (w *fakeWeb) html(u string, links ...string) {
+	var b strings.Builder
+	b.WriteString("<html><head><title>t</title></head><body>")
+	for _, l := range links {
+		fmt.Fprintf(&b, `<a href="%s">x</a>`, l)
+	}
+	b.WriteString("</body></html>")
+	w.body(u, b.String())
+}
+
+// body serves an HTML page with a literal body.
+func (w *fakeWeb) body(u, body string) {
+	w.pages[u] = func(fetch.Request, int) fetch.Response {
+		return fetch.Response{Code: 200, ContentType: "text/html", Body: []byte(body), Length: int64(len(body)),
+			Header: http.Header{"Content-Type": {"text/html"}}, ETag: `"` + u + `"`}
+	}
+}
+
+// status serves a response with a code and no body.
+func (w *fakeWeb) status(u string, code int) {
+	w.pages[u] = func(fetch.Request, int) fetch.Response {
+		return fetch.Response{Code: code, ContentType: "text/html", Header: http.Header{}}
+	}
+}
+
+// redirect serves a 301 to target.
+func (w *fakeWeb) redirect(u, target string) {
+	w.pages[u] = func(fetch.Request, int) fetch.Response {
+		return fetch.Response{Code: 301, Location: target, Header: http.Header{"Location": {target}}}
+	}
+}
+
+func (w *fakeWeb) requests(u string) int {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.count[u]
+}
+
+func (w *fakeWeb) fetched() []string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	var out []string
+	for u := range w.count {
+		out = append(out, u)
+	}
+	sort.Strings(out)
+	return out
+}
+
+type fakeFetcher struct{ w *fakeWeb }
+
+func (f fakeFetcher) Fetch(ctx context.Context, req fetch.Request) fetch.Response {
+	w := f.w
+	w.mu.Lock()
+	w.reqs = append(w.reqs, req)
+	w.count[req.URL]++
+	n := w.count[req.URL]
+	h, ok := w.pages[req.URL]
+	dur := w.dur
+	w.mu.Unlock()
+	if !ok {
+		return fetch.Response{URL: req.URL, Code: 404, Header: http.Header{}, Dur: dur}
+	}
+	r := h(req, n)
+	r.URL = req.URL
+	r.Dur = dur
+	if r.Header == nil {
+		r.Header = http.Header{}
+	}
+	return r
+}
+
+// fakeRobots answers from a function of the URL; nil allows everything.
+type fakeRobots struct {
+	decide func(u *url.URL) robots.Decision
+}
+
+func (r *fakeRobots) Check(ctx context.Context, u *url.URL) (robots.Decision, error) {
+	if r.decide == nil {
+		return robots.Decision{Allowed: true}, nil
+	}
+	return r.decide(u), nil
+}
+
+// spyFrontier is a real frontier that records the outcomes it is given.
+type spyFrontier struct {
+	*frontier.Frontier
+	mu       sync.Mutex
+	outcomes map[uint64][]frontier.Outcome
+	requeues map[uint64][]time.Duration
+}
+
+func (s *spyFrontier) Complete(job frontier.Job, out frontier.Outcome, ch *frontier.Changes) error {
+	s.mu.Lock()
+	s.outcomes[job.ID] = append(s.outcomes[job.ID], out)
+	s.mu.Unlock()
+	return s.Frontier.Complete(job, out, ch)
+}
+
+func (s *spyFrontier) Requeue(job frontier.Job, after time.Duration, ch *frontier.Changes) error {
+	s.mu.Lock()
+	s.requeues[job.ID] = append(s.requeues[job.ID], after)
+	s.mu.Unlock()
+	return s.Frontier.Requeue(job, after, ch)
+}
+
+// rig is a crawler wired to fakes at the seams and a real bbolt file.
+type rig struct {
+	t      *testing.T
+	web    *fakeWeb
+	robots *fakeRobots
+	db     *storage.DB
+	path   string
+	fr     *spyFrontier
+	opts   Options
+}
+
+func newRig(t *testing.T) *rig {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "crawl.db")
+	r := &rig{t: t, web: newFakeWeb(), robots: &fakeRobots{}, path: path}
+	r.open()
+	return r
+}
+
+// open opens the db and a fresh frontier (a new process, as after a crash).
+func (r *rig) open() {
+	r.t.Helper()
+	db, err := storage.Open(r.path, &storage.Options{NoSync: true})
+	if err != nil {
+		r.t.Fatal(err)
+	}
+	r.t.Cleanup(func() { db.Close() })
+	r.db = db
+	sched, err := scheduler.ByName("bfs", scheduler.Options{})
+	if err != nil {
+		r.t.Fatal(err)
+	}
+	fr, err := frontier.New(frontier.Options{Scheduler: sched})
+	if err != nil {
+		r.t.Fatal(err)
+	}
+	r.fr = &spyFrontier{Frontier: fr, outcomes: map[uint64][]frontier.Outcome{}, requeues: map[uint64][]time.Duration{}}
+	r.opts = Options{
+		Frontier: r.fr, Store: db, Robots: r.robots,
+		Fetchers:        []Fetcher{fakeFetcher{r.web}, fakeFetcher{r.web}, fakeFetcher{r.web}},
+		MaxDepth:        -1,
+		MaxRetries:      2,
+		MaxRedirects:    3,
+		Backoff:         time.Millisecond,
+		MaxBackoff:      5 * time.Millisecond,
+		RespectNofollow: true,
+		RespectNoindex:  true,
+		CommitInterval:  20 * time.Millisecond,
+		CommitPages:     4,
+	}
+}
+
+// reopen closes the db and opens it again with a fresh frontier.
+func (r *rig) reopen() {
+	r.t.Helper()
+	if err := r.db.Close(); err != nil {
+		r.t.Fatal(err)
+	}
+	r.open()
+}
+
+func (r *rig) run(ctx context.Context, seeds ...string) (Summary, error) {
+	r.t.Helper()
+	o := r.opts
+	if o.Scope.Kind() == "" {
+		sc, err := urlnorm.ParseScopeSpec("seeds-hosts", seeds)
+		if err != nil {
+			r.t.Fatal(err)
+		}
+		o.Scope = sc
+	}
+	c, err := New(o)
+	if err != nil {
+		r.t.Fatal(err)
+	}
+	return c.Run(ctx, seeds)
+}
+
+func (r *rig) mustRun(seeds ...string) Summary {
+	r.t.Helper()
+	s, err := r.run(context.Background(), seeds...)
+	if err != nil {
+		r.t.Fatalf("Run: %v", err)
+	}
+	return s
+}
+
+// page returns the stored record of URL u.
+func (r *rig) page(u string) storage.Page {
+	r.t.Helper()
+	p, err := r.db.PageByURL(u)
+	if err != nil {
+		r.t.Fatalf("page %s: %v", u, err)
+	}
+	return p
+}
+
+// links returns the stored out-links of u as "kind URL" strings.
+func (r *rig) links(u string) []string {
+	r.t.Helper()
+	ls, err := r.db.Links(r.page(u).ID)
+	if err != nil {
+		r.t.Fatal(err)
+	}
+	var out []string
+	for _, l := range ls {
+		p, err := r.db.Page(l.To)
+		if err != nil {
+			r.t.Fatal(err)
+		}
+		out = append(out, l.Kind.String()+" "+p.URL)
+	}
+	return out
+}
+
+func (r *rig) frontierLen() int {
+	r.t.Helper()
+	n := 0
+	if err := r.db.LoadFrontier(func(storage.Entry) error { n++; return nil }); err != nil {
+		r.t.Fatal(err)
+	}
+	return n
+}
+
+// failingStore fails every Commit after the first n.
+type failingStore struct {
+	*storage.DB
+	mu sync.Mutex
+	n  int
+}
+
+var errDiskFull = errors.New("disk full")
+
+func (s *failingStore) Commit(b *storage.Batch) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.n <= 0 {
+		return errDiskFull
+	}
+	s.n--
+	return s.DB.Commit(b)
+}

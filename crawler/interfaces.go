@@ -1,0 +1,51 @@
+package crawler
+
+import (
+	"context"
+	"net/url"
+	"time"
+
+	"github.com/seedcrawl/seedcrawl/fetch"
+	"github.com/seedcrawl/seedcrawl/frontier"
+	"github.com/seedcrawl/seedcrawl/robots"
+	"github.com/seedcrawl/seedcrawl/storage"
+)
+
+// Frontier is what the crawl loop needs from the frontier; *frontier.Frontier
+// implements it. Workers call only Next; the disposer calls the methods that
+// report Changes, in order.
+type Frontier interface {
+	Next(ctx context.Context) (frontier.Job, error)
+	Complete(job frontier.Job, out frontier.Outcome, ch *frontier.Changes) error
+	Requeue(job frontier.Job, after time.Duration, ch *frontier.Changes) error
+	Defer(host string, until time.Time, reason string, ch *frontier.Changes)
+	DropHost(host string, reason string, ch *frontier.Changes) []uint64
+	Seed(seeds []frontier.Target, ch *frontier.Changes) error
+	Restore(s frontier.Snapshot) error
+	Stats() frontier.Stats
+}
+
+// Store is what the crawl loop needs from the database; *storage.DB
+// implements it. Intern and Commit are called by the disposer only.
+type Store interface {
+	Intern(urls []string, from uint64, depth uint32) ([]storage.Interned, error)
+	Commit(b *storage.Batch) error
+	Page(id uint64) (storage.Page, error)
+	Links(src uint64) ([]storage.Link, error)
+	EachPage(fn func(p *storage.Page) error) error
+	LoadFrontier(fn func(e storage.Entry) error) error
+	SchedulerState() ([]byte, error)
+	EachHost(fn func(h storage.Host) error) error
+	StartRun(start time.Time, command, config string) (storage.Run, error)
+}
+
+// Robots answers robots.txt questions; *robots.Cache implements it.
+type Robots interface {
+	Check(ctx context.Context, u *url.URL) (robots.Decision, error)
+}
+
+// Fetcher fetches one URL per call and is used by one worker at a time;
+// *fetch.Fetcher implements it.
+type Fetcher interface {
+	Fetch(ctx context.Context, req fetch.Request) fetch.Response
+}

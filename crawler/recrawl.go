@@ -1,0 +1,112 @@
+package crawler
+
+import (
+	"context"
+	"time"
+
+	"github.com/seedcrawl/seedcrawl/storage"
+)
+
+// Recrawl makes a crawl one cycle of an incremental crawler (seedcrawl run,
+// issue 6): it revisits the pages earlier cycles stored, records the cycle,
+// and watches the cycle's seeds. See the package documentation, "Recrawl
+// cycles".
+type Recrawl struct {
+	// Cycle is the record of the cycle this crawl belongs to. With Start it
+	// is a new cycle (N = the database's current cycle + 1, or 1 for a
+	// database without cycles), stored by Run's first commit with Seeds
+	// filled in; without Start it is the stored record of the current cycle,
+	// resumed. Run appends the seeds it injects and the vanished seeds it
+	// replaces and stores the record again in the commit that holds the
+	// change.
+	Cycle storage.Cycle
+	// Start starts the cycle: the stored frontier's priorities are reset to
+	// 0 (and the scheduler's state dropped), Seeds are queued first at
+	// depth 0 with the scheduler's seed weight (refetched when known), then
+	// the pending URLs in their old order, then Refresh, all in Run's first
+	// commit.
+	Start bool
+	// Seeds are the seeds of a new cycle (Start only), in order.
+	Seeds []Pick
+	// Refresh lists known pages to revisit in a new cycle (Start only), most
+	// important first: their order is the FIFO tie-break among equal
+	// priorities. Ids that are seeds or already pending are skipped.
+	Refresh []uint64
+
+	// Policy decides whether a known page is due for a refetch and the
+	// revisit interval stored with each fetch; nil means every known page
+	// is due and no interval is stored.
+	Policy RevisitPolicy
+	// MaxRefresh caps the refetches of pages fetched in earlier cycles in
+	// this run (the refresh share of the cycle's budget); 0 means no cap,
+	// negative means no refetch at all. A known page that is not due, or
+	// over the cap, is traversed from
+	// storage instead: its stored out-links go to the frontier as if it had
+	// answered 304, without a request.
+	MaxRefresh int64
+
+	// Replacer picks a replacement for a seed of the cycle that vanished
+	// (404, 410, unreachable); nil records the vanished seed without one. A
+	// seed that redirects is replaced by its redirect target without asking.
+	Replacer Replacer
+	// ReseedEvery, with Reseeder, reruns seed selection every ReseedEvery
+	// fetched pages and injects the seeds it returns into the frontier with
+	// the scheduler's seed weight; 0 means never.
+	ReseedEvery uint64
+	// Reseeder picks the seeds injected by ReseedEvery.
+	Reseeder Reseeder
+}
+
+// Pick is a seed chosen by the recrawl layer, with why.
+type Pick struct {
+	// URL is the seed (normalized here when it is new).
+	URL string
+	// Score is the selector's score, 0 for seeds given by the user.
+	Score float64
+	// Why is stored in the cycle record, e.g. "maxweight rank 3: covers 40
+	// pages within 5 hops".
+	Why string
+}
+
+// RevisitPolicy is the refresh policy of known pages (Nutch's
+// FetchSchedule): when a page is due, and the interval stored with a fetch.
+type RevisitPolicy interface {
+	// Due reports whether page p, fetched in an earlier cycle, should be
+	// refetched at now.
+	Due(p *storage.Page, now time.Time) bool
+	// Interval returns the revisit interval stored with fetch f of a page
+	// whose record before f is prev (the zero Page for a new URL).
+	Interval(prev *storage.Page, f *storage.Fetch) time.Duration
+}
+
+// Replacer chooses replacements for vanished seeds. Replace is called on the
+// crawl's disposer goroutine (the crawl waits for it), rarely: once per
+// vanished seed.
+type Replacer interface {
+	// Replace returns a replacement for seed old, which vanished for reason
+	// ("404", "410" or "unreachable"), other than the pages isSeed reports;
+	// ok is false when there is none.
+	Replace(ctx context.Context, old uint64, reason string, isSeed func(id uint64) bool) (p Pick, ok bool, err error)
+}
+
+// Reseeder chooses seeds on the graph stored so far (--reseed-every). Reseed
+// runs on its own goroutine while the crawl goes on.
+type Reseeder interface {
+	// Reseed returns the seeds to inject after fetched pages of this run.
+	Reseed(ctx context.Context, fetched uint64) ([]Pick, error)
+}
+
+// Vanish reasons stored in storage.Replacement.Reason.
+const (
+	VanishedRedirect    = "redirect"
+	VanishedUnreachable = "unreachable"
+)
+
+// Traversal reasons counted under "refresh/": how a known page of an
+// earlier cycle was handled in a recrawl.
+const (
+	refreshFetched   = "fetched"    // refetched with a conditional GET
+	refreshNotDue    = "not-due"    // traversed from storage: its revisit time has not come
+	refreshOverShare = "over-share" // traversed from storage: the refresh share is spent
+	refreshSeen      = "seen"       // traversed from storage: fetched earlier in this cycle (an injected seed)
+)

@@ -1,0 +1,439 @@
+package crawler
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"reflect"
+	"sort"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/seedcrawl/seedcrawl/fetch"
+	"github.com/seedcrawl/seedcrawl/storage"
+	"github.com/seedcrawl/seedcrawl/urlnorm"
+)
+
+// versioned serves an HTML page with an ETag: a conditional GET naming the
+// current ETag gets 304, as a real server answers.
+func (w *fakeWeb) versioned(u, etag string, links ...string) {
+	var b strings.Builder
+	b.WriteString("<html><body>" + etag)
+	for _, l := range links {
+		fmt.Fprintf(&b, `<a href="%s">x</a>`, l)
+	}
+	body := b.String()
+	w.pages[u] = func(req fetch.Request, _ int) fetch.Response {
+		if req.ETag == etag {
+			return fetch.Response{Code: 304, ETag: etag, Header: http.Header{}}
+		}
+		return fetch.Response{Code: 200, ContentType: "text/html", Body: []byte(body), Length: int64(len(body)),
+			ETag: etag, Header: http.Header{"Content-Type": {"text/html"}}}
+	}
+}
+
+// cycle runs one recrawl cycle with rc (Cycle.N = n) over a.test.
+func (r *rig) cycle(ctx context.Context, rc Recrawl) (Summary, error) {
+	r.t.Helper()
+	o := r.opts
+	sc, err := urlnorm.ParseScopeSpec("hosts:a.test", nil)
+	if err != nil {
+		r.t.Fatal(err)
+	}
+	o.Scope = sc
+	o.Recrawl = &rc
+	c, err := New(o)
+	if err != nil {
+		r.t.Fatal(err)
+	}
+	return c.Run(ctx, nil)
+}
+
+func (r *rig) mustCycle(rc Recrawl) Summary {
+	r.t.Helper()
+	s, err := r.cycle(context.Background(), rc)
+	if err != nil {
+		r.t.Fatalf("cycle %d: %v", rc.Cycle.N, err)
+	}
+	return s
+}
+
+// ids returns the page ids of urls.
+func (r *rig) ids(urls ...string) []uint64 {
+	r.t.Helper()
+	out := make([]uint64, len(urls))
+	for i, u := range urls {
+		out[i] = r.page(u).ID
+	}
+	return out
+}
+
+// cycleRecord returns the stored record of cycle n.
+func (r *rig) cycleRecord(n uint32) storage.Cycle {
+	r.t.Helper()
+	cs, err := r.db.Cycles()
+	if err != nil {
+		r.t.Fatal(err)
+	}
+	for _, c := range cs {
+		if c.N == n {
+			return c
+		}
+	}
+	r.t.Fatalf("no cycle %d in %+v", n, cs)
+	return storage.Cycle{}
+}
+
+// fetchesOf returns the fetch records of cycle n by URL.
+func (r *rig) fetchesOf(n uint32) map[string]storage.FetchRecord {
+	r.t.Helper()
+	out := map[string]storage.FetchRecord{}
+	if err := r.db.EachFetch(n, func(f storage.FetchRecord) error {
+		p, err := r.db.Page(f.ID)
+		out[p.URL] = f
+		return err
+	}); err != nil {
+		r.t.Fatal(err)
+	}
+	return out
+}
+
+// requestsSince returns the URLs requested since request i, sorted, and
+// the conditional ones among them.
+func (w *fakeWeb) requestsSince(i int) (all, conditional []string) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	for _, q := range w.reqs[i:] {
+		all = append(all, q.URL)
+		if q.ETag != "" {
+			conditional = append(conditional, q.URL)
+		}
+	}
+	sort.Strings(all)
+	sort.Strings(conditional)
+	return all, conditional
+}
+
+func (w *fakeWeb) nreqs() int {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return len(w.reqs)
+}
+
+const (
+	pa = "http://a.test/"
+	pb = "http://a.test/b"
+	pc = "http://a.test/c"
+	pd = "http://a.test/d"
+	pe = "http://a.test/e"
+)
+
+// firstCycle crawls a → b, c; b → d as cycle 1.
+func firstCycle(t *testing.T) *rig {
+	r := newRig(t)
+	r.web.versioned(pa, "a1", "/b", "/c")
+	r.web.versioned(pb, "b1", "/d")
+	r.web.versioned(pc, "c1")
+	r.web.versioned(pd, "d1")
+	r.mustCycle(Recrawl{Cycle: storage.Cycle{N: 1, SeedAlgo: "given"}, Start: true, Seeds: []Pick{{URL: pa, Why: "given"}}})
+	if got := r.web.fetched(); len(got) != 4 {
+		t.Fatalf("cycle 1 fetched %v", got)
+	}
+	return r
+}
+
+func TestRecrawlCycleRefreshesAndDiscovers(t *testing.T) {
+	r := firstCycle(t)
+	// Epoch 2: b changed and links a new page e, c is gone, a and d are as
+	// they were.
+	r.web.versioned(pb, "b2", "/d", "/e")
+	r.web.versioned(pe, "e1")
+	r.web.status(pc, 404)
+	r.reopen()
+	before := r.web.nreqs()
+	s := r.mustCycle(Recrawl{Cycle: storage.Cycle{N: 2, SeedAlgo: "given"}, Start: true,
+		Seeds: []Pick{{URL: pa, Why: "kept"}}, Refresh: r.ids(pd, pc, pb)})
+	all, cond := r.web.requestsSince(before)
+	if want := []string{pa, pb, pc, pd, pe}; !reflect.DeepEqual(all, want) {
+		t.Errorf("cycle 2 requested %v, want each of %v once", all, want)
+	}
+	if want := []string{pa, pb, pc, pd}; !reflect.DeepEqual(cond, want) {
+		t.Errorf("conditional requests %v, want the known pages %v", cond, want)
+	}
+	f := r.fetchesOf(2)
+	for u, want := range map[string]storage.Change{pa: storage.ChangeUnchanged, pb: storage.ChangeChanged,
+		pc: storage.ChangeGone, pd: storage.ChangeUnchanged, pe: storage.ChangeNew} {
+		if f[u].Change != want {
+			t.Errorf("cycle 2 %s: change %v, want %v", u, f[u].Change, want)
+		}
+	}
+	if p := r.page(pc); p.Status != storage.StatusGone || p.Cycle != 2 {
+		t.Errorf("removed page: %v cycle %d, want gone in cycle 2", p.Status, p.Cycle)
+	}
+	c := r.cycleRecord(2)
+	if c.Start.IsZero() || len(c.Seeds) != 1 || c.Seeds[0].ID != r.page(pa).ID || c.Seeds[0].Why != "kept" {
+		t.Errorf("cycle record %+v", c)
+	}
+	st := c.Stats
+	if st.Fetches != 5 || st.New != 1 || st.Changed != 1 || st.Unchanged != 2 || st.Gone != 1 || st.Found != 1 {
+		t.Errorf("cycle 2 stats %+v", st)
+	}
+	if s.Refresh["fetched"] != 4 || s.Refresh["queued"] != 3 {
+		t.Errorf("summary refresh %v", s.Refresh)
+	}
+	// The 304 of a handed its stored links on: b and c were downloaded as
+	// its out-links, with a's priority flowing to them.
+	if out := r.fr.outcomes[r.page(pa).ID]; len(out) != 1 || len(out[0].Links) != 2 {
+		t.Errorf("outcome of the 304 seed: %+v, want its 2 stored links", out)
+	}
+	if n := r.frontierLen(); n != 0 {
+		t.Errorf("%d entries left in the stored frontier", n)
+	}
+
+	// Cycle 3 on an unchanged web: nothing changes, the gone page stays gone.
+	r.reopen()
+	r.mustCycle(Recrawl{Cycle: storage.Cycle{N: 3}, Start: true, Seeds: []Pick{{URL: pa}}, Refresh: r.ids(pb, pc, pd, pe)})
+	st = r.cycleRecord(3).Stats
+	if st.Unchanged != 4 || st.Gone != 0 || st.Errors != 0 || r.page(pc).Status != storage.StatusGone {
+		t.Errorf("cycle 3 stats %+v, /c %v", st, r.page(pc).Status)
+	}
+}
+
+// duePolicy is a RevisitPolicy with fixed answers.
+type duePolicy struct {
+	due      map[string]bool // by URL; missing: due
+	interval time.Duration
+}
+
+func (p duePolicy) Due(pg *storage.Page, _ time.Time) bool {
+	d, ok := p.due[pg.URL]
+	return !ok || d
+}
+
+func (p duePolicy) Interval(*storage.Page, *storage.Fetch) time.Duration { return p.interval }
+
+func TestRecrawlTraversesPagesNotRefetched(t *testing.T) {
+	for _, tc := range []struct {
+		name       string
+		policy     RevisitPolicy
+		maxRefresh int64
+		fetched    []string // requested in cycle 2
+		counts     map[string]uint64
+	}{
+		{"everything due", duePolicy{}, 0, []string{pa, pb, pc, pd},
+			map[string]uint64{"fetched": 4, "queued": 3}},
+		{"nothing due", duePolicy{due: map[string]bool{pa: false, pb: false, pc: false, pd: false}}, 0, nil,
+			map[string]uint64{"not-due": 4, "queued": 3}},
+		{"b not due", duePolicy{due: map[string]bool{pb: false}}, 0, []string{pa, pc, pd},
+			map[string]uint64{"fetched": 3, "not-due": 1, "queued": 3}},
+		{"refresh share of 2", nil, 2, []string{pa, pb},
+			map[string]uint64{"fetched": 2, "over-share": 2, "queued": 3}},
+		{"no refresh", nil, -1, nil,
+			map[string]uint64{"over-share": 4, "queued": 3}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := firstCycle(t)
+			r.reopen()
+			// One worker: the order is the frontier's, seeds first, then
+			// the refresh list in its order.
+			r.opts.Fetchers = r.opts.Fetchers[:1]
+			before := r.web.nreqs()
+			s := r.mustCycle(Recrawl{Cycle: storage.Cycle{N: 2}, Start: true, Seeds: []Pick{{URL: pa}},
+				Refresh: r.ids(pb, pc, pd), Policy: tc.policy, MaxRefresh: tc.maxRefresh})
+			all, _ := r.web.requestsSince(before)
+			if !reflect.DeepEqual(all, tc.fetched) {
+				t.Errorf("requested %v, want %v", all, tc.fetched)
+			}
+			if !reflect.DeepEqual(s.Refresh, tc.counts) {
+				t.Errorf("refresh counts %v, want %v", s.Refresh, tc.counts)
+			}
+			// Traversed or not, b handed its stored link to d on.
+			if out := r.fr.outcomes[r.page(pb).ID]; len(out) != 1 || !out[0].Downloaded || len(out[0].Links) != 1 || out[0].Links[0].ID != r.page(pd).ID {
+				t.Errorf("outcome of b: %+v", out)
+			}
+			if st := r.cycleRecord(2).Stats; st.Fetches != uint64(len(tc.fetched)) {
+				t.Errorf("cycle 2 stats %+v, want %d fetches", st, len(tc.fetched))
+			}
+		})
+	}
+}
+
+func TestRecrawlStoresRevisitInterval(t *testing.T) {
+	r := newRig(t)
+	r.web.versioned(pa, "a1", "/b")
+	r.web.versioned(pb, "b1")
+	r.mustCycle(Recrawl{Cycle: storage.Cycle{N: 1}, Start: true, Seeds: []Pick{{URL: pa}}, Policy: duePolicy{interval: 90 * time.Minute}})
+	for _, u := range []string{pa, pb} {
+		if p := r.page(u); p.Interval != 90*time.Minute {
+			t.Errorf("%s interval %v, want 1h30m", u, p.Interval)
+		}
+	}
+}
+
+// fakeReplacer replaces every vanished seed with one page and notes the
+// calls.
+type fakeReplacer struct {
+	mu    sync.Mutex
+	with  string
+	calls []string
+	seeds []bool // isSeed(with) at each call
+	id    uint64
+}
+
+func (f *fakeReplacer) Replace(_ context.Context, old uint64, reason string, isSeed func(uint64) bool) (Pick, bool, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.calls = append(f.calls, fmt.Sprintf("%d %s", old, reason))
+	f.seeds = append(f.seeds, isSeed(old))
+	return Pick{URL: f.with, Score: 0.5, Why: "nearest"}, true, nil
+}
+
+func TestRecrawlReplacesVanishedSeeds(t *testing.T) {
+	r := firstCycle(t)
+	r.web.versioned("http://a.test/x", "x1", "/c")
+	r.web.versioned("http://a.test/y", "y1")
+	r.reopen()
+	r.mustCycle(Recrawl{Cycle: storage.Cycle{N: 2}, Start: true, Seeds: []Pick{{URL: pa}, {URL: "http://a.test/x"}, {URL: "http://a.test/y"}},
+		Refresh: r.ids(pb, pc, pd)})
+	// Epoch 3: x is gone, y moved to z.
+	r.web.status("http://a.test/x", 410)
+	r.web.redirect("http://a.test/y", "http://a.test/z")
+	r.web.versioned("http://a.test/z", "z1")
+	r.reopen()
+	rep := &fakeReplacer{with: pd}
+	x, y := r.page("http://a.test/x").ID, r.page("http://a.test/y").ID
+	r.mustCycle(Recrawl{Cycle: storage.Cycle{N: 3}, Start: true, Seeds: []Pick{{URL: pa}, {URL: "http://a.test/x"}, {URL: "http://a.test/y"}},
+		Refresh: r.ids(pb, pc, pd), Replacer: rep})
+	if want := []string{fmt.Sprint(x, " 410")}; !reflect.DeepEqual(rep.calls, want) || !rep.seeds[0] {
+		t.Errorf("replacer calls %v (old was a seed: %v), want %v", rep.calls, rep.seeds, want)
+	}
+	c := r.cycleRecord(3)
+	z := r.page("http://a.test/z").ID
+	got := map[uint64]storage.Replacement{}
+	for _, rp := range c.Replaced {
+		got[rp.Old] = rp
+	}
+	if got[x] != (storage.Replacement{Old: x, New: r.page(pd).ID, Reason: "410"}) || got[y] != (storage.Replacement{Old: y, New: z, Reason: "redirect"}) || len(got) != 2 {
+		t.Errorf("replaced %+v", c.Replaced)
+	}
+	why := map[uint64]string{}
+	for _, s := range c.Seeds {
+		why[s.ID] = s.Why
+	}
+	if why[r.page(pd).ID] != "nearest" || !strings.Contains(why[z], "redirect target") || len(c.Seeds) != 5 {
+		t.Errorf("cycle 3 seeds %+v", c.Seeds)
+	}
+	if p := r.page("http://a.test/z"); p.Status != storage.StatusFetched || r.web.requests("http://a.test/z") != 1 {
+		t.Errorf("redirect target: %v, requested %d times", p.Status, r.web.requests("http://a.test/z"))
+	}
+	// d was refetched once in cycle 3 (as a refresh) and, injected as a
+	// replacement, traversed rather than fetched again.
+	if n := r.web.requests(pd); n != 3 {
+		t.Errorf("d requested %d times over three cycles, want 3", n)
+	}
+}
+
+func TestRecrawlResumesCycle(t *testing.T) {
+	r := firstCycle(t)
+	r.web.versioned(pb, "b2", "/d", "/e")
+	r.web.versioned(pe, "e1")
+	r.reopen()
+	// The cycle stops after 2 fetches (a budget), then is resumed by a new
+	// process without Start.
+	r.opts.MaxPages = 2
+	r.opts.Fetchers = r.opts.Fetchers[:1]
+	s := r.mustCycle(Recrawl{Cycle: storage.Cycle{N: 2, SeedAlgo: "given"}, Start: true, Seeds: []Pick{{URL: pa, Why: "kept"}},
+		Refresh: r.ids(pb, pc, pd)})
+	if s.Stopped != StopMaxPages {
+		t.Fatalf("stopped %q", s.Stopped)
+	}
+	rec := r.cycleRecord(2)
+	r.reopen()
+	r.opts.MaxPages = 0
+	before := r.web.nreqs()
+	r.mustCycle(Recrawl{Cycle: rec})
+	all, _ := r.web.requestsSince(before)
+	if len(all) != 3 {
+		t.Errorf("resumed cycle requested %v, want the 3 pages left", all)
+	}
+	c := r.cycleRecord(2)
+	if st := c.Stats; st.Fetches != 5 || st.New != 1 || st.Unchanged != 3 || st.Changed != 1 {
+		t.Errorf("cycle 2 after the resume: %+v", st)
+	}
+	if len(c.Seeds) != 1 || c.Seeds[0].Why != "kept" {
+		t.Errorf("seeds after the resume %+v", c.Seeds)
+	}
+	for _, u := range []string{pa, pb, pc, pd, pe} {
+		if n := r.web.requests(u); (u == pe && n != 1) || (u != pe && n != 2) {
+			t.Errorf("%s requested %d times over two cycles", u, n)
+		}
+	}
+}
+
+// fakeReseeder returns the same picks every time and counts the calls.
+type fakeReseeder struct {
+	mu    sync.Mutex
+	picks []Pick
+	at    []uint64
+}
+
+func (f *fakeReseeder) Reseed(_ context.Context, fetched uint64) ([]Pick, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.at = append(f.at, fetched)
+	return f.picks, nil
+}
+
+func TestRecrawlReseedsInsideACycle(t *testing.T) {
+	r := newRig(t)
+	// A chain a → p1 → p2 → ... → p9 and a side page s linked from p1.
+	r.web.versioned(pa, "a", "/p1")
+	for i := 1; i < 10; i++ {
+		r.web.versioned(fmt.Sprintf("http://a.test/p%d", i), "p", fmt.Sprintf("/p%d", i+1), "/s")
+	}
+	r.web.versioned("http://a.test/p10", "p")
+	r.web.versioned("http://a.test/s", "s")
+	r.opts.Fetchers = r.opts.Fetchers[:1]
+	rs := &fakeReseeder{picks: []Pick{{URL: "http://a.test/s", Score: 2, Why: "reseed: best"}, {URL: pa, Why: "again"}}}
+	s := r.mustCycle(Recrawl{Cycle: storage.Cycle{N: 1}, Start: true, Seeds: []Pick{{URL: pa, Why: "given"}},
+		ReseedEvery: 3, Reseeder: rs})
+	rs.mu.Lock()
+	calls := len(rs.at)
+	rs.mu.Unlock()
+	if calls == 0 || s.Seeds["injected"] == 0 || s.Seeds["reseeds"] == 0 {
+		t.Fatalf("reseeder called %d times, summary seeds %v", calls, s.Seeds)
+	}
+	c := r.cycleRecord(1)
+	var whys []string
+	for _, sd := range c.Seeds {
+		whys = append(whys, sd.Why)
+	}
+	if !reflect.DeepEqual(whys, []string{"given", "reseed: best"}) {
+		t.Errorf("cycle seeds %q: want the given seed, then the injected one once", whys)
+	}
+	for _, u := range []string{pa, "http://a.test/s", "http://a.test/p10"} {
+		if n := r.web.requests(u); n != 1 {
+			t.Errorf("%s requested %d times, want 1 (an injected seed already fetched is traversed)", u, n)
+		}
+	}
+	if s.Refresh["seen"] == 0 {
+		t.Errorf("refresh counts %v: want the re-injected seed traversed from storage", s.Refresh)
+	}
+}
+
+func TestRecrawlOptionsValidated(t *testing.T) {
+	r := newRig(t)
+	for _, rc := range []Recrawl{
+		{Cycle: storage.Cycle{N: 0}, Start: true},
+		{Cycle: storage.Cycle{N: 1}, Seeds: []Pick{{URL: pa}}},
+		{Cycle: storage.Cycle{N: 1}, Start: true, ReseedEvery: 5},
+	} {
+		o := r.opts
+		o.Recrawl = &rc
+		if _, err := New(o); err == nil {
+			t.Errorf("New accepted %+v", rc)
+		}
+	}
+}

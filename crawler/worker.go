@@ -1,0 +1,442 @@
+package crawler
+
+import (
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+	"time"
+
+	"github.com/seedcrawl/seedcrawl/extract"
+	"github.com/seedcrawl/seedcrawl/fetch"
+	"github.com/seedcrawl/seedcrawl/frontier"
+	"github.com/seedcrawl/seedcrawl/robots"
+	"github.com/seedcrawl/seedcrawl/storage"
+)
+
+// msgKind says what a worker's message asks the disposer to do.
+type msgKind uint8
+
+const (
+	// msgFetched: a page was fetched (any response, or a network failure).
+	msgFetched msgKind = iota
+	// msgStatus: the job ends without a fetch (robots, dropped host ...).
+	msgStatus
+	// msgRequeue: the job goes back without a fetch (robots.txt just
+	// fetched or deferred); not a failure of the URL.
+	msgRequeue
+	// msgDropHost: the host asks for a Crawl-delay above the cap.
+	msgDropHost
+	// msgAbandon: the job was interrupted by shutdown; nothing is recorded
+	// and the URL stays in the stored frontier.
+	msgAbandon
+	// msgFatal: the crawl cannot go on (a database read failed).
+	msgFatal
+	// msgDefer: another host got a request outside the frontier (a
+	// robots.txt redirect); it waits for its delay. No job.
+	msgDefer
+	// msgTraverse: a known page of a recrawl is not refetched; its stored
+	// links (links) go to the frontier as if it had answered 304. reason
+	// says why (a refresh* constant).
+	msgTraverse
+)
+
+// candidate is one distinct, guard-checked out-link of a fetched page.
+type candidate struct {
+	url     string
+	host    string
+	kind    storage.LinkKind
+	inScope bool
+}
+
+// message is what a worker hands the disposer for one job.
+type message struct {
+	kind msgKind
+	job  frontier.Job
+	url  string
+
+	// msgFetched
+	rec        storage.Fetch
+	links      []candidate
+	redirect   *candidate // 3xx target
+	transient  bool       // the failure may go away: retry if attempts are left
+	retryAfter time.Duration
+	crawlDelay time.Duration
+	rejects    []string // trap-guard and URL rejections, one reason per distinct link
+	nofollow   int      // links not followed (rel=nofollow, meta robots nofollow)
+	refresh    bool     // a refetch of a page fetched in an earlier cycle (recrawl)
+
+	// msgStatus, msgDropHost
+	status storage.Status
+	reason string
+
+	// msgDefer
+	host string
+
+	// msgRequeue (and msgDefer)
+	after       time.Duration
+	deferUntil  time.Time
+	deferReason string
+
+	err error // msgFatal
+}
+
+// work is one worker's loop: take a job, process it, hand the outcome over.
+func (c *Crawler) work(f Fetcher) {
+	for {
+		if !c.reserve() {
+			return
+		}
+		c.waiting.Add(1)
+		job, err := c.opts.Frontier.Next(c.stopCtx)
+		c.waiting.Add(-1)
+		if err != nil {
+			c.release()
+			if errors.Is(err, frontier.ErrExhausted) {
+				c.exhausted.Store(true)
+			}
+			return
+		}
+		m := c.process(f, job)
+		if m.kind != msgFetched {
+			c.release()
+			if m.refresh {
+				c.refreshed.Add(-1)
+			}
+		}
+		c.in <- m
+	}
+}
+
+// reserve takes one page of the MaxPages budget; false when it is spent.
+func (c *Crawler) reserve() bool {
+	if c.opts.MaxPages <= 0 {
+		return true
+	}
+	if c.started.Add(1) > c.opts.MaxPages {
+		c.started.Add(-1)
+		c.budgetHit.Store(true)
+		return false
+	}
+	return true
+}
+
+func (c *Crawler) release() {
+	if c.opts.MaxPages > 0 {
+		c.started.Add(-1)
+	}
+}
+
+// process runs one job up to the point where the disposer takes over:
+// robots.txt, fetch, link extraction and filtering.
+func (c *Crawler) process(f Fetcher, job frontier.Job) message {
+	m := message{job: job}
+	ctx := c.workCtx
+	start := time.Now()
+	u, prev, err := c.lookup(job.ID)
+	if err != nil {
+		return message{kind: msgFatal, job: job, err: err}
+	}
+	m.url = u
+	if reason, ok := c.droppedHost(job.Host); ok {
+		m.kind, m.status, m.reason = msgStatus, storage.StatusDeferred, reason
+		return m
+	}
+	if c.rc != nil && prev.Fetches > 0 {
+		why, fetch := c.refreshDecision(job.ID, &prev)
+		if !fetch {
+			links, err := c.storedLinks(job.ID)
+			if err != nil {
+				return message{kind: msgFatal, job: job, err: err}
+			}
+			m.kind, m.links, m.reason = msgTraverse, links, why
+			return m
+		}
+		m.refresh = true
+	}
+	pu, err := url.Parse(u)
+	if err != nil {
+		m.kind, m.status, m.reason = msgStatus, storage.StatusRejected, "bad-url"
+		return m
+	}
+	d, err := c.opts.Robots.Check(ctx, pu)
+	if err != nil {
+		if ctx.Err() != nil {
+			m.kind = msgAbandon
+			return m
+		}
+		// A store failure: the decision is still good.
+		c.opts.Logger.Warn("robots.txt cache", "url", u, "err", err)
+	}
+	for _, n := range c.opts.HostLog.drain() {
+		if n.host != job.Host {
+			c.in <- message{kind: msgDefer, host: n.host, deferUntil: n.at.Add(c.opts.Delay)}
+		}
+	}
+	if _, ok := c.opts.HostLog.Since(job.Host, start); ok {
+		// robots.txt of this host was fetched just now: keep the gap.
+		m.kind = msgRequeue
+		m.after = politeDelay(c.opts.Delay, c.capCrawlDelay(d.CrawlDelay), 0, 0)
+		return m
+	}
+	if !d.Allowed {
+		switch d.Reason {
+		case robots.ReasonDeferred:
+			m.kind = msgRequeue
+			m.after = time.Until(d.RetryAt)
+			m.deferUntil, m.deferReason = d.RetryAt, robots.ReasonDeferred
+		case robots.ReasonUnreachable:
+			m.kind, m.status, m.reason = msgStatus, storage.StatusDeferred, robots.ReasonUnreachable
+		default:
+			m.kind, m.status, m.reason = msgStatus, storage.StatusRobotsDenied, robots.ReasonDisallowed
+		}
+		return m
+	}
+	if c.opts.MaxCrawlDelay > 0 && d.CrawlDelay > c.opts.MaxCrawlDelay {
+		m.kind, m.status = msgDropHost, storage.StatusDeferred
+		m.reason = fmt.Sprintf("crawl-delay %v exceeds max-crawl-delay %v", d.CrawlDelay, c.opts.MaxCrawlDelay)
+		return m
+	}
+	m.crawlDelay = d.CrawlDelay
+
+	req := fetch.Request{URL: u}
+	if prev.Status.Fetched() {
+		req.ETag, req.LastModified = prev.ETag, prev.LastModified
+	}
+	fetchedAt := time.Now()
+	resp := f.Fetch(ctx, req)
+	if resp.Reason == fetch.ReasonCanceled && ctx.Err() != nil {
+		m.kind = msgAbandon
+		return m
+	}
+	m.kind = msgFetched
+	m.rec = storage.Fetch{
+		ID:           job.ID,
+		Host:         job.Host,
+		Code:         resp.Code,
+		ContentType:  resp.ContentType,
+		Length:       max(resp.Length, 0),
+		Truncated:    resp.Truncated,
+		ETag:         resp.ETag,
+		LastModified: resp.LastModified,
+		FetchedAt:    fetchedAt,
+		Duration:     resp.Dur,
+		Reason:       resp.Reason,
+	}
+	if resp.Code == http.StatusNotModified || resp.Code == 0 {
+		// Keep the validators of the fetch that had content.
+		m.rec.ETag, m.rec.LastModified = prev.ETag, prev.LastModified
+		if resp.Code == http.StatusNotModified {
+			m.rec.ETag = firstNonEmpty(resp.ETag, prev.ETag)
+			m.rec.LastModified = firstNonEmpty(resp.LastModified, prev.LastModified)
+		}
+	}
+	c.classify(&m, resp, prev)
+	if m.rec.Status == storage.StatusNotModified {
+		// The page is as stored: so are its links, which the scheduler
+		// and the frontier need again in a recrawl.
+		links, err := c.storedLinks(job.ID)
+		if err != nil {
+			return message{kind: msgFatal, job: job, err: err}
+		}
+		m.links = links
+	}
+	if c.rc != nil && c.rc.Policy != nil {
+		m.rec.Interval = c.rc.Policy.Interval(&prev, &m.rec)
+	}
+	return m
+}
+
+// transientReason reports whether a fetch failure may go away on retry.
+func transientReason(r string) bool {
+	switch r {
+	case fetch.ReasonTimeout, fetch.ReasonRefused, fetch.ReasonConnLost, fetch.ReasonNetwork:
+		return true
+	}
+	return false
+}
+
+func firstNonEmpty(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
+}
+
+// classify sets the status of a fetch and, for HTML, its links.
+func (c *Crawler) classify(m *message, resp fetch.Response, prev storage.Page) {
+	rec := &m.rec
+	code := resp.Code
+	switch {
+	case code == 0 || resp.Err != nil && transientReason(resp.Reason):
+		// No response, or the body broke off (a dropped connection, a
+		// timeout mid-body): nothing usable arrived.
+		rec.Status = storage.StatusFetchError
+		m.transient = transientReason(resp.Reason)
+		if rec.Reason == "" {
+			rec.Reason = fetch.ReasonNetwork
+		}
+	case resp.Reason == fetch.ReasonBomb || resp.Reason == fetch.ReasonEncoding || resp.Reason == fetch.ReasonBadBody:
+		rec.Status = storage.StatusFetchError
+		rec.Truncated = false
+	case code == http.StatusNotModified:
+		rec.Status = storage.StatusNotModified
+	case code >= 300 && code < 400:
+		if resp.Location == "" {
+			rec.Status = storage.StatusHTTPError
+			rec.Reason = firstNonEmpty(resp.Reason, "no-location")
+			break
+		}
+		rec.Status = storage.StatusRedirect
+		if cand, reason, ok := c.candidate(resp.Location, storage.LinkRedirect); ok {
+			m.redirect = &cand
+		} else {
+			m.rejects = append(m.rejects, reason)
+		}
+	case code == http.StatusTooManyRequests || code == http.StatusServiceUnavailable:
+		rec.Status = storage.StatusHTTPError
+		m.transient = true
+		m.retryAfter = resp.RetryAfter
+	case code >= 500:
+		rec.Status = storage.StatusHTTPError
+		m.transient = true
+	case code >= 200 && code < 300:
+		rec.Status = storage.StatusFetched
+		if resp.Body != nil {
+			rec.Hash = storage.HashOf(resp.Body)
+		}
+		if fetch.IsHTML(resp.ContentType) && resp.Body != nil {
+			c.extractLinks(m, resp)
+		}
+	case (code == http.StatusNotFound || code == http.StatusGone) && (prev.Status.Fetched() || prev.Status == storage.StatusGone):
+		rec.Status = storage.StatusGone
+	default:
+		rec.Status = storage.StatusHTTPError
+	}
+}
+
+// extractLinks parses an HTML body and keeps its distinct, guard-checked
+// links in document order.
+func (c *Crawler) extractLinks(m *message, resp fetch.Response) {
+	page, err := extract.Links(m.url, resp.Body, extract.Options{Token: c.opts.Token})
+	if err != nil {
+		m.rejects = append(m.rejects, "bad-page-url")
+		return
+	}
+	meta := page.Robots
+	if h := resp.Header.Get("X-Robots-Tag"); h != "" {
+		x := extract.ParseRobots(h)
+		meta.NoFollow = meta.NoFollow || x.NoFollow
+		meta.NoIndex = meta.NoIndex || x.NoIndex
+	}
+	if c.opts.RespectNoindex && meta.NoIndex && m.rec.Reason == "" {
+		m.rec.Reason = "noindex"
+	}
+	allNofollow := c.opts.RespectNofollow && meta.NoFollow
+	seen := make(map[string]int, len(page.Links))
+	m.links = make([]candidate, 0, len(page.Links))
+	for _, l := range page.Links {
+		if l.URL == "" {
+			m.rejects = append(m.rejects, l.Reject)
+			continue
+		}
+		if allNofollow || (c.opts.RespectNofollow && l.NoFollow) {
+			// Not followed and not recorded: the link graph holds the
+			// links a polite crawler follows.
+			m.nofollow++
+			continue
+		}
+		if _, ok := seen[l.URL]; ok {
+			continue
+		}
+		if len(m.links) >= c.opts.MaxOutLinks {
+			seen[l.URL] = -1
+			m.rejects = append(m.rejects, "too-many-links")
+			continue
+		}
+		cand, reason, ok := c.candidate(l.URL, linkKind(l.Kind))
+		if !ok {
+			seen[l.URL] = -1
+			m.rejects = append(m.rejects, reason)
+			continue
+		}
+		seen[l.URL] = len(m.links)
+		m.links = append(m.links, cand)
+	}
+}
+
+// candidate checks a normalized URL against the trap guards and the scope.
+func (c *Crawler) candidate(u string, kind storage.LinkKind) (candidate, string, bool) {
+	if reason, ok := c.opts.Guard.Check(u); !ok {
+		return candidate{}, reason, false
+	}
+	if len(u) > storage.MaxURLLen {
+		return candidate{}, "url-too-long", false
+	}
+	host := HostKey(u)
+	return candidate{url: u, host: host, kind: kind, inScope: c.inScope(u, host)}, "", true
+}
+
+// inScope reports whether u (on host) is in the crawl's scope, hosts brought
+// in by seed redirects included.
+func (c *Crawler) inScope(u, host string) bool {
+	if c.opts.Scope.Allows(u) {
+		return true
+	}
+	c.scopeMu.RLock()
+	defer c.scopeMu.RUnlock()
+	return c.scopeHosts[host]
+}
+
+func linkKind(k extract.Kind) storage.LinkKind {
+	switch k {
+	case extract.KindA:
+		return storage.LinkA
+	case extract.KindArea:
+		return storage.LinkArea
+	case extract.KindFrame:
+		return storage.LinkFrame
+	case extract.KindIframe:
+		return storage.LinkIFrame
+	case extract.KindCanonical:
+		return storage.LinkCanonical
+	case extract.KindAlternate:
+		return storage.LinkAlternate
+	case extract.KindNext:
+		return storage.LinkNext
+	case extract.KindPrev:
+		return storage.LinkPrev
+	}
+	return storage.LinkOther
+}
+
+// capCrawlDelay is the Crawl-delay honoured: the robots value, capped.
+func (c *Crawler) capCrawlDelay(d time.Duration) time.Duration {
+	if c.opts.MaxCrawlDelay > 0 {
+		return min(d, c.opts.MaxCrawlDelay)
+	}
+	return d
+}
+
+// lookup returns the URL of page id and its stored record (zero for a URL
+// interned since the last commit).
+func (c *Crawler) lookup(id uint64) (string, storage.Page, error) {
+	c.freshMu.RLock()
+	u, ok := c.fresh[id]
+	c.freshMu.RUnlock()
+	if ok {
+		return u, storage.Page{}, nil
+	}
+	p, err := c.opts.Store.Page(id)
+	if err != nil {
+		return "", storage.Page{}, fmt.Errorf("crawler: look up page %d: %w", id, err)
+	}
+	return p.URL, p, nil
+}
+
+func (c *Crawler) droppedHost(host string) (string, bool) {
+	c.droppedMu.RLock()
+	defer c.droppedMu.RUnlock()
+	r, ok := c.dropped[host]
+	return r, ok
+}
