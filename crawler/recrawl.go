@@ -92,8 +92,9 @@ type Replacer interface {
 // Reseeder chooses seeds on the graph stored so far (--reseed-every). Reseed
 // runs on its own goroutine while the crawl goes on.
 type Reseeder interface {
-	// Reseed returns the seeds to inject after fetched pages of this run.
-	Reseed(ctx context.Context, fetched uint64) ([]Pick, error)
+	// Reseed returns the seeds to inject after fetched pages of this run,
+	// new ones: not among seeds, the cycle's seeds so far.
+	Reseed(ctx context.Context, fetched uint64, seeds []uint64) ([]Pick, error)
 }
 
 // Vanish reasons stored in storage.Replacement.Reason.

@@ -377,12 +377,14 @@ type fakeReseeder struct {
 	mu    sync.Mutex
 	picks []Pick
 	at    []uint64
+	seeds []int // number of seeds passed at each call
 }
 
-func (f *fakeReseeder) Reseed(_ context.Context, fetched uint64) ([]Pick, error) {
+func (f *fakeReseeder) Reseed(_ context.Context, fetched uint64, seeds []uint64) ([]Pick, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.at = append(f.at, fetched)
+	f.seeds = append(f.seeds, len(seeds))
 	return f.picks, nil
 }
 
@@ -401,6 +403,9 @@ func TestRecrawlReseedsInsideACycle(t *testing.T) {
 		ReseedEvery: 3, Reseeder: rs})
 	rs.mu.Lock()
 	calls := len(rs.at)
+	if calls > 1 && rs.seeds[1] != 2 {
+		t.Errorf("seeds passed to the reseeder: %v, want 1 then 2 (the injected one)", rs.seeds)
+	}
 	rs.mu.Unlock()
 	if calls == 0 || s.Seeds["injected"] == 0 || s.Seeds["reseeds"] == 0 {
 		t.Fatalf("reseeder called %d times, summary seeds %v", calls, s.Seeds)

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"slices"
 	"strconv"
 	"sync"
 
@@ -170,10 +171,15 @@ func (c *Crawler) maybeReseed() {
 	}
 	r.running = true
 	r.next = n + rc.ReseedEvery
+	seeds := make([]uint64, 0, len(c.seedSet))
+	for id := range c.seedSet {
+		seeds = append(seeds, id)
+	}
+	slices.Sort(seeds)
 	r.wg.Add(1)
 	go func(ctx context.Context) {
 		defer r.wg.Done()
-		picks, err := rc.Reseeder.Reseed(ctx, n)
+		picks, err := rc.Reseeder.Reseed(ctx, n, seeds)
 		r.out <- reseedResult{at: n, picks: picks, err: err}
 	}(r.ctx)
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/seedcrawl/seedcrawl/crawler"
 	"github.com/seedcrawl/seedcrawl/graph"
 	"github.com/seedcrawl/seedcrawl/internal/version"
+	"github.com/seedcrawl/seedcrawl/recrawl"
 	"github.com/seedcrawl/seedcrawl/storage"
 	"github.com/seedcrawl/seedcrawl/testweb"
 )
@@ -43,6 +44,8 @@ func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	workers := fs.Int("workers", 8, "concurrent fetchers")
 	schedName := fs.String("scheduler", "bfs", "crawl-ordering policy")
 	jsonOut := fs.Bool("json", false, "print the summary as JSON on stdout")
+	cycles := fs.Int("cycles", 1, "with N > 1, then move the test web to epoch 1, 2, ... (pages change, vanish, move, appear) and recrawl it as seedcrawl run cycles 2..N")
+	seedAlgo := fs.String("seed-algo", "maxweight", "seed selector of cycles 2..N (see seedcrawl run)")
 	progress := fs.Duration("progress", time.Second, "progress line interval on stderr (0: never)")
 	fs.Usage = func() {
 		fmt.Fprint(fs.Output(), demoUsage)
@@ -57,6 +60,12 @@ func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	p, err := testweb.ParsePreset(*preset)
 	if err != nil {
 		return fmt.Errorf("%w: --preset: %v", errUsage, err)
+	}
+	if *cycles < 1 || *cycles > 100 {
+		return fmt.Errorf("%w: --cycles %d: want 1..100", errUsage, *cycles)
+	}
+	if *seedAlgo != "given" && !seedsKnownAlgo(*seedAlgo) {
+		return fmt.Errorf("%w: --seed-algo %q: want given or a selector of seedcrawl seeds", errUsage, *seedAlgo)
 	}
 	if *pages < 1 || *hosts < 1 || *hosts > *pages {
 		return fmt.Errorf("%w: want 1 ≤ --hosts ≤ --pages, got %d hosts, %d pages", errUsage, *hosts, *pages)
@@ -138,9 +147,49 @@ func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	} else {
 		fmt.Fprintf(stdout, "ground truth (%d URLs reachable): %s\n", truthURLs, diff)
 	}
-	if *dbPath != "" {
-		fmt.Fprintf(stdout, "next: seedcrawl stats --db %s; seedcrawl export --db %s --what graph --out demo\n", path, path)
+	if *cycles > 1 {
+		if err := demoCycles(ctx, cfg, web, *cycles, *seedAlgo, *progress, stdout, stderr); err != nil {
+			return err
+		}
 	}
+	if *dbPath != "" {
+		fmt.Fprintf(stdout, "next: seedcrawl stats --db %s --cycles; seedcrawl export --db %s --what graph --out demo\n", path, path)
+	}
+	return nil
+}
+
+// demoCycles recrawls the demo's db as seedcrawl run cycles 2..n, moving
+// the test web one epoch forward before each, and prints the cycle table.
+func demoCycles(ctx context.Context, cfg config.Config, web *testweb.Web, n int, algo string, progress time.Duration, stdout, stderr io.Writer) error {
+	sess, err := openCrawlBase(cfg, crawlExtras{
+		command: "seedcrawl demo --cycles",
+		logger:  slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelError})),
+	})
+	if err != nil {
+		return err
+	}
+	defer sess.close()
+	for i := 2; i <= n && ctx.Err() == nil; i++ {
+		if err := web.SetEpoch(i - 1); err != nil {
+			return fmt.Errorf("test web epoch %d: %w", i-1, err)
+		}
+		fmt.Fprintf(stderr, "test web moved to epoch %d\n", i-1)
+		rf := runFlags{cycles: uint(i), seedAlgo: algo, k: 10, hops: 5, depth: 2, randSeed: 1, refreshShare: 1, initialSet: true,
+			revisitMax: recrawl.DefaultMaxInterval, revisitInc: recrawl.DefaultIncRate, revisitDec: recrawl.DefaultDecRate}
+		if err := runSession(ctx, sess, rf, progress, false, stdout, stderr); err != nil {
+			return err
+		}
+	}
+	st, err := sess.db.Stats()
+	if err != nil {
+		return err
+	}
+	statsWriteCycles(stdout, st.Cycles, func(id uint64) string {
+		if p, err := sess.db.Page(id); err == nil {
+			return p.URL
+		}
+		return ""
+	})
 	return nil
 }
 

@@ -16,7 +16,7 @@ import (
 	"github.com/seedcrawl/seedcrawl/storage"
 )
 
-const exportUsage = `usage: seedcrawl export [--db FILE] --what pages|links|graph [--format tsv|jsonl] [--out FILE]
+const exportUsage = `usage: seedcrawl export [--db FILE] --what pages|links|graph|fetches [--format tsv|jsonl] [--out FILE]
 
   --what pages   one record per URL: id, url, status, code, content type, length,
                  truncated, hash, ETag, Last-Modified, fetched at, response time,
@@ -24,8 +24,11 @@ const exportUsage = `usage: seedcrawl export [--db FILE] --what pages|links|grap
   --what links   one record per link: source id, target id, kind (a, redirect, ...)
   --what graph   --out BASENAME writes BASENAME.arcs.tsv.gz and BASENAME.urls.gz in
                  the ../shared/data format (--cycle N: the graph as of cycle N)
+  --what fetches one record per page and cycle (seedcrawl run's history): cycle, id,
+                 url, status, code, change (new, changed, unchanged, gone, none), hash,
+                 length, fetched at, response time (--cycle N: that cycle only)
 
-Pages and links go to stdout unless --out names a file.
+Pages, links and fetches go to stdout unless --out names a file.
 
 flags:
 `
@@ -34,10 +37,10 @@ flags:
 func runExport(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("export", stderr)
 	dbPath := fs.String("db", "seedcrawl.db", "crawl database `FILE`")
-	what := fs.String("what", "", "what to export: pages, links or graph")
+	what := fs.String("what", "", "what to export: pages, links, graph or fetches")
 	format := fs.String("format", "tsv", "record format for pages and links: tsv or jsonl")
 	out := fs.String("out", "", "output `FILE` (pages, links; default stdout) or BASENAME (graph)")
-	cycle := fs.Uint("cycle", 0, "export the graph as of cycle `N` (seedcrawl run); 0: the current graph")
+	cycle := fs.Uint("cycle", 0, "export the graph as of cycle `N`, or the fetches of cycle N (seedcrawl run); 0: the current graph, every cycle's fetches")
 	fs.Usage = func() {
 		fmt.Fprint(fs.Output(), exportUsage)
 		fs.PrintDefaults()
@@ -49,9 +52,9 @@ func runExport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return fmt.Errorf("%w: unexpected argument %q", errUsage, fs.Arg(0))
 	}
 	switch *what {
-	case "pages", "links", "graph":
+	case "pages", "links", "graph", "fetches":
 	default:
-		return fmt.Errorf("%w: --what %q: want pages, links or graph", errUsage, *what)
+		return fmt.Errorf("%w: --what %q: want pages, links, graph or fetches", errUsage, *what)
 	}
 	if *format != "tsv" && *format != "jsonl" {
 		return fmt.Errorf("%w: --format %q: want tsv or jsonl", errUsage, *format)
@@ -59,8 +62,8 @@ func runExport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if *what == "graph" && *out == "" {
 		return fmt.Errorf("%w: --what graph writes two files: give --out BASENAME", errUsage)
 	}
-	if *cycle != 0 && *what != "graph" {
-		return fmt.Errorf("%w: --cycle applies to --what graph", errUsage)
+	if *cycle != 0 && *what != "graph" && *what != "fetches" {
+		return fmt.Errorf("%w: --cycle applies to --what graph and --what fetches", errUsage)
 	}
 	db, err := storage.Open(*dbPath, &storage.Options{ReadOnly: true})
 	if err != nil {
@@ -83,10 +86,13 @@ func runExport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		w = f
 	}
 	bw := bufio.NewWriterSize(w, 1<<16)
-	if *what == "pages" {
+	switch *what {
+	case "pages":
 		err = exportPageList(db, bw, *format)
-	} else {
+	case "links":
 		err = exportLinkList(db, bw, *format)
+	default:
+		err = exportFetchList(db, bw, *format, uint32(*cycle))
 	}
 	if ferr := bw.Flush(); err == nil {
 		err = ferr
@@ -223,5 +229,75 @@ func exportGraph(db *storage.DB, base string, cycle uint32, stderr io.Writer) er
 		return fmt.Errorf("export graph: %w", err)
 	}
 	fmt.Fprintf(stderr, "wrote %s.arcs.tsv.gz and %s.urls.gz: %d nodes, %d arcs\n", base, base, g.N(), g.M())
+	return nil
+}
+
+// exportFetchRecord is one exported fetch record (JSON; TSV has the same
+// columns).
+type exportFetchRecord struct {
+	Cycle      uint32 `json:"cycle"`
+	ID         uint64 `json:"id"`
+	URL        string `json:"url"`
+	Status     string `json:"status"`
+	Code       int    `json:"code"`
+	Change     string `json:"change"`
+	Hash       string `json:"hash"`
+	Length     int64  `json:"length"`
+	FetchedAt  string `json:"fetched_at"`
+	DurationMS int64  `json:"duration_ms"`
+}
+
+var exportFetchColumns = []string{"cycle", "id", "url", "status", "code", "change", "hash", "length", "fetched_at", "duration_ms"}
+
+// exportFetchList writes the per-cycle fetch records of cycle (0: all).
+func exportFetchList(db *storage.DB, w *bufio.Writer, format string, cycle uint32) error {
+	var urls []string
+	if err := db.EachPage(func(p *storage.Page) error {
+		for uint64(len(urls)) < p.ID {
+			urls = append(urls, "")
+		}
+		urls = append(urls, p.URL)
+		return nil
+	}); err != nil {
+		return err
+	}
+	var cycles []uint32
+	if cycle != 0 {
+		cycles = []uint32{cycle}
+	} else {
+		cs, err := db.Cycles()
+		if err != nil {
+			return err
+		}
+		for _, c := range cs {
+			cycles = append(cycles, c.N)
+		}
+	}
+	if format == "tsv" {
+		w.WriteString(strings.Join(exportFetchColumns, "\t") + "\n")
+	}
+	enc := json.NewEncoder(w)
+	for _, n := range cycles {
+		err := db.EachFetch(n, func(f storage.FetchRecord) error {
+			r := exportFetchRecord{Cycle: f.Cycle, ID: f.ID, Status: f.Status.String(), Code: f.Code, Change: f.Change.String(),
+				Hash: f.Hash.String(), Length: f.Length, DurationMS: f.Duration.Milliseconds()}
+			if f.ID < uint64(len(urls)) {
+				r.URL = urls[f.ID]
+			}
+			if !f.FetchedAt.IsZero() {
+				r.FetchedAt = f.FetchedAt.UTC().Format(time.RFC3339Nano)
+			}
+			if format == "jsonl" {
+				return enc.Encode(r)
+			}
+			_, err := w.WriteString(strings.Join([]string{strconv.FormatUint(uint64(r.Cycle), 10), strconv.FormatUint(r.ID, 10),
+				r.URL, r.Status, strconv.Itoa(r.Code), r.Change, r.Hash, strconv.FormatInt(r.Length, 10), r.FetchedAt,
+				strconv.FormatInt(r.DurationMS, 10)}, "\t") + "\n")
+			return err
+		})
+		if err != nil {
+			return err
+		}
+	}
 	return nil
 }

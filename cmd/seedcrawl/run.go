@@ -2,11 +2,348 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
+	"flag"
+	"fmt"
 	"io"
+	"log/slog"
+	"math/rand/v2"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/seedcrawl/seedcrawl/config"
+	"github.com/seedcrawl/seedcrawl/crawler"
+	"github.com/seedcrawl/seedcrawl/recrawl"
+	"github.com/seedcrawl/seedcrawl/seeds"
+	"github.com/seedcrawl/seedcrawl/storage"
 )
 
-// PLACEHOLDER: replaced by the owner of this subcommand.
+const runUsage = `usage: seedcrawl run --db FILE (--cycles N | --interval DUR) [--seed-algo ALGO] [--k K]
+                     [--pages-per-cycle N] [every crawl flag] [SEED_URL...]
+
+An incremental crawler. Cycle 1 crawls from the given seeds (SEED_URL
+arguments, --seeds FILE). Every later cycle reruns seed selection on the graph
+stored so far (--seed-algo; "given" keeps the previous cycle's seeds), then
+crawls from the new seeds with --scheduler within --pages-per-cycle:
+pages fetched before are refetched with conditional GET (If-None-Match,
+If-Modified-Since) when their adaptive revisit interval has passed, and
+traversed from storage otherwise, so the crawl reaches new pages behind them.
+A seed that vanished (404, 410, a redirect, unreachable) is replaced by its
+redirect target, else by its nearest fetched surviving neighbour that scores
+best under the selector. Each cycle is recorded: seeds and why, replacements,
+pages new / changed / unchanged / gone, fetches, bytes, duration (seedcrawl
+stats --cycles, seedcrawl export --cycle N).
+
+Cycles are numbered in the db: --cycles N stops once cycle N is complete, so
+rerunning the same command after Ctrl-C or a crash resumes the unfinished
+cycle. With --interval the next cycle starts that long after the previous one
+ended; --interval without --cycles runs until interrupted.
+
+flags:
+`
+
+// runFlags are the flags of seedcrawl run beyond the crawl settings.
+type runFlags struct {
+	cycles         uint
+	interval       time.Duration
+	seedAlgo       string
+	k, hops, depth int
+	perHost        bool
+	randSeed       uint64
+	pagesPerCycle  int64
+	refreshShare   float64
+	reseedEvery    uint64
+	revisitInitial time.Duration
+	initialSet     bool // --revisit-initial was given
+	revisitMin     time.Duration
+	revisitMax     time.Duration
+	revisitInc     float64
+	revisitDec     float64
+}
+
+func (f *runFlags) register(fs interface {
+	UintVar(*uint, string, uint, string)
+	DurationVar(*time.Duration, string, time.Duration, string)
+	StringVar(*string, string, string, string)
+	IntVar(*int, string, int, string)
+	BoolVar(*bool, string, bool, string)
+	Uint64Var(*uint64, string, uint64, string)
+	Int64Var(*int64, string, int64, string)
+	Float64Var(*float64, string, float64, string)
+}) {
+	fs.UintVar(&f.cycles, "cycles", 0, "stop once cycle `N` (numbered in the db) is complete; 0: run until interrupted (needs --interval)")
+	fs.DurationVar(&f.interval, "interval", 0, "pause `DURATION` between the end of a cycle and the start of the next")
+	fs.StringVar(&f.seedAlgo, "seed-algo", seeds.AlgoMaxWeight, "seed selector `ALGO` of cycles 2, 3, ...: given (keep the previous seeds), "+strings.Join(seeds.Algos(), ", "))
+	fs.IntVar(&f.k, "k", 10, "number of seeds `K` selected per cycle")
+	fs.IntVar(&f.hops, "hops", seeds.DefaultHops, "selector crawl horizon `H` (coverage within H hops)")
+	fs.IntVar(&f.depth, "depth", seeds.DefaultDepth, "depth `D` of the maxweight / rootscc weight")
+	fs.BoolVar(&f.perHost, "per-host", false, "spread the selected seeds over hosts in proportion to host value")
+	fs.Uint64Var(&f.randSeed, "seed", 1, "random seed `N` of the selectors (random, hits-core)")
+	fs.Int64Var(&f.pagesPerCycle, "pages-per-cycle", 0, "fetch budget `N` of each cycle (0: --max-pages, else no limit)")
+	fs.Float64Var(&f.refreshShare, "refresh-share", 1, "at most this share `F` (0..1) of --pages-per-cycle refetches known pages; the rest is kept for new URLs")
+	fs.Uint64Var(&f.reseedEvery, "reseed-every", 0, "rerun seed selection every `N` fetched pages inside a cycle and inject the seeds (0: never)")
+	fs.DurationVar(&f.revisitInitial, "revisit-initial", 0, "revisit interval `DURATION` of a newly fetched page; unset: --interval; 0: every known page is due every cycle")
+	fs.DurationVar(&f.revisitMin, "revisit-min", 0, "shortest revisit interval `DURATION`")
+	fs.DurationVar(&f.revisitMax, "revisit-max", recrawl.DefaultMaxInterval, "longest revisit interval `DURATION`")
+	fs.Float64Var(&f.revisitInc, "revisit-inc", recrawl.DefaultIncRate, "an unchanged page's interval grows by this `RATE` (Nutch inc_rate)")
+	fs.Float64Var(&f.revisitDec, "revisit-dec", recrawl.DefaultDecRate, "a changed page's interval shrinks by this `RATE` (Nutch dec_rate)")
+}
+
+// validate checks the run flags against each other.
+func (f *runFlags) validate() error {
+	switch {
+	case f.cycles == 0 && f.interval == 0:
+		return fmt.Errorf("%w: give --cycles N (stop after cycle N) or --interval DUR (run until interrupted)", errUsage)
+	case f.cycles > 1<<31:
+		return fmt.Errorf("%w: --cycles %d: too many", errUsage, f.cycles)
+	case f.interval < 0:
+		return fmt.Errorf("%w: --interval %v: must not be negative", errUsage, f.interval)
+	case f.k < 1:
+		return fmt.Errorf("%w: --k %d: want at least 1 seed", errUsage, f.k)
+	case f.hops < 1 || f.depth < 1:
+		return fmt.Errorf("%w: --hops and --depth: want at least 1", errUsage)
+	case f.pagesPerCycle < 0:
+		return fmt.Errorf("%w: --pages-per-cycle %d: must be 0 (no limit) or more", errUsage, f.pagesPerCycle)
+	case f.refreshShare < 0 || f.refreshShare > 1:
+		return fmt.Errorf("%w: --refresh-share %g: want a share in 0..1", errUsage, f.refreshShare)
+	case f.seedAlgo != recrawl.AlgoGiven && !seedsKnownAlgo(f.seedAlgo):
+		return fmt.Errorf("%w: --seed-algo %q: want given or one of %s", errUsage, f.seedAlgo, strings.Join(seeds.Algos(), ", "))
+	case f.reseedEvery > 0 && f.seedAlgo == recrawl.AlgoGiven:
+		return fmt.Errorf("%w: --reseed-every needs a seed selector (--seed-algo), not given", errUsage)
+	}
+	return nil
+}
+
+// revisit returns the revisit schedule the flags ask for.
+func (f *runFlags) revisit() recrawl.Revisit {
+	initial := f.revisitInitial
+	if !f.initialSet {
+		initial = f.interval
+	}
+	return recrawl.Revisit{Initial: initial, Min: f.revisitMin, Max: f.revisitMax, IncRate: f.revisitInc, DecRate: f.revisitDec}
+}
+
+// runCycles implements `seedcrawl run`.
 func runCycles(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	return errors.New("run: not built yet")
+	fs := newFlagSet("run", stderr)
+	flagCfg := config.Default()
+	flagCfg.RegisterFlags(fs)
+	configPath := fs.String("config", "", "read crawl settings from `FILE` (.yaml, .yml or .toml); flags override it")
+	jsonOut := fs.Bool("json", false, "print one JSON object per cycle on stdout")
+	progress := fs.Duration("progress", 2*time.Second, "print a progress line to stderr every `DURATION` (0: never)")
+	var rf runFlags
+	rf.register(fs)
+	fs.Usage = func() {
+		fmt.Fprint(fs.Output(), runUsage)
+		fs.PrintDefaults()
+	}
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	fs.Visit(func(f *flag.Flag) { rf.initialSet = rf.initialSet || f.Name == "revisit-initial" })
+	if err := rf.validate(); err != nil {
+		return err
+	}
+	cfg, err := crawlResolveConfig(*configPath, &flagCfg, fs)
+	if err != nil {
+		return err
+	}
+	cfg.Seeds = append(cfg.Seeds, fs.Args()...)
+	if err := cfg.Validate(); err != nil {
+		return fmt.Errorf("%w: %v", errUsage, err)
+	}
+	if len(cfg.Seeds) == 0 {
+		if _, err := os.Stat(cfg.DB); errors.Is(err, os.ErrNotExist) {
+			return fmt.Errorf("%w: no seed URLs for cycle 1: give SEED_URL arguments or --seeds FILE (or --db of an earlier crawl)", errUsage)
+		}
+	}
+	if err := rf.revisit().Validate(); err != nil {
+		return fmt.Errorf("%w: %v", errUsage, err)
+	}
+	sess, err := openCrawlBase(cfg, crawlExtras{
+		command: "seedcrawl run " + strings.Join(args, " "),
+		logger:  slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn})),
+	})
+	if err != nil {
+		return err
+	}
+	defer sess.close()
+	return runSession(ctx, sess, rf, *progress, *jsonOut, stdout, stderr)
+}
+
+// runSession runs the cycles on an open session and reports each one.
+func runSession(ctx context.Context, sess *crawlSession, rf runFlags, progress time.Duration, jsonOut bool, stdout, stderr io.Writer) error {
+	cfg := sess.cfg
+	budget := rf.pagesPerCycle
+	if budget == 0 {
+		budget = cfg.MaxPages
+	}
+	var last crawler.Summary
+	var current uint32
+	r, err := recrawl.New(recrawl.Options{
+		Store:    sess.db,
+		Seeds:    cfg.Seeds,
+		SeedAlgo: rf.seedAlgo,
+		Select: seeds.Options{K: rf.k, Hops: rf.hops, Depth: rf.depth, PerHost: rf.perHost,
+			Rand: rand.New(rand.NewPCG(rf.randSeed, 0))},
+		RandSeed:       rf.randSeed,
+		Cycles:         uint32(rf.cycles),
+		Interval:       rf.interval,
+		PagesPerCycle:  budget,
+		DiscoveryShare: 1 - rf.refreshShare,
+		Revisit:        rf.revisit(),
+		ReseedEvery:    rf.reseedEvery,
+		Scheduler:      cfg.Scheduler,
+		Logger:         sess.x.logger,
+		Crawl: func(ctx context.Context, p *recrawl.Plan) error {
+			current = p.Cycle.N
+			verb := "starting"
+			if !p.Start {
+				verb = "resuming"
+			}
+			fmt.Fprintf(stderr, "seedcrawl run: %s cycle %d (%s)\n", verb, p.Cycle.N, runPlanNote(p))
+			if err := sess.newCrawler(runRecrawl(p), max(p.MaxPages, 0)); err != nil {
+				return err
+			}
+			sum, err := sess.crawl(ctx, nil, progress, stderr)
+			last = sum
+			if errors.Is(err, crawler.ErrNoSeeds) {
+				return nil // nothing left in the cycle: it is complete
+			}
+			return err
+		},
+		Report: func(c storage.Cycle) {
+			url := func(id uint64) string {
+				if p, err := sess.db.Page(id); err == nil {
+					return p.URL
+				}
+				return fmt.Sprint(id)
+			}
+			if err := runPrintCycle(stdout, c, last, jsonOut, url); err != nil {
+				fmt.Fprintf(stderr, "seedcrawl run: print cycle %d: %v\n", c.N, err)
+			}
+			last = crawler.Summary{}
+		},
+	})
+	if err != nil {
+		return fmt.Errorf("%w: %v", errUsage, err)
+	}
+	if err := r.Run(ctx); err != nil {
+		if errors.Is(err, recrawl.ErrNoSeeds) {
+			return fmt.Errorf("%w: %v: give SEED_URL arguments or --seeds FILE", errUsage, err)
+		}
+		return err
+	}
+	if ctx.Err() != nil {
+		if current > 0 {
+			fmt.Fprintf(stderr, "seedcrawl run: interrupted in cycle %d; rerun the same command to resume it\n", current)
+		} else {
+			fmt.Fprintln(stderr, "seedcrawl run: interrupted between cycles")
+		}
+	}
+	return nil
+}
+
+// runRecrawl maps a cycle plan onto the crawler's recrawl options.
+func runRecrawl(p *recrawl.Plan) *crawler.Recrawl {
+	rc := &crawler.Recrawl{
+		Cycle:       p.Cycle,
+		Start:       p.Start,
+		Refresh:     p.Refresh,
+		Policy:      p.Revisit,
+		MaxRefresh:  p.MaxRefresh,
+		Replacer:    runReplacer{p.Replacer},
+		ReseedEvery: p.ReseedEvery,
+	}
+	for _, s := range p.Seeds {
+		rc.Seeds = append(rc.Seeds, crawler.Pick(s))
+	}
+	if p.Reseeder != nil {
+		rc.Reseeder = runReseeder{p.Reseeder}
+	}
+	return rc
+}
+
+// runReplacer and runReseeder adapt the recrawl layer to the crawler's
+// interfaces (the two packages do not import each other).
+type runReplacer struct{ r *recrawl.Replacer }
+
+func (a runReplacer) Replace(ctx context.Context, old uint64, reason string, isSeed func(uint64) bool) (crawler.Pick, bool, error) {
+	p, ok, err := a.r.Replace(ctx, old, reason, isSeed)
+	return crawler.Pick(p), ok, err
+}
+
+type runReseeder struct{ r *recrawl.Reseeder }
+
+func (a runReseeder) Reseed(ctx context.Context, fetched uint64, seeds []uint64) ([]crawler.Pick, error) {
+	ps, err := a.r.Reseed(ctx, fetched, seeds)
+	out := make([]crawler.Pick, len(ps))
+	for i, p := range ps {
+		out[i] = crawler.Pick(p)
+	}
+	return out, err
+}
+
+func runPlanNote(p *recrawl.Plan) string {
+	var parts []string
+	if p.Start {
+		parts = append(parts, fmt.Sprintf("%d seeds by %s, %d known pages to revisit", len(p.Seeds), p.Cycle.SeedAlgo, len(p.Refresh)))
+	} else {
+		parts = append(parts, fmt.Sprintf("%d seeds by %s, %d fetches done", len(p.Cycle.Seeds), p.Cycle.SeedAlgo, p.Cycle.Stats.Fetches))
+	}
+	if n := len(p.Cycle.Replaced); n > 0 {
+		parts = append(parts, fmt.Sprintf("%d vanished seeds replaced", n))
+	}
+	switch {
+	case p.MaxPages > 0:
+		parts = append(parts, fmt.Sprintf("budget %d pages", p.MaxPages))
+	case p.MaxPages < 0:
+		parts = append(parts, "budget spent")
+	}
+	switch {
+	case p.MaxRefresh > 0:
+		parts = append(parts, fmt.Sprintf("at most %d refetches", p.MaxRefresh))
+	case p.MaxRefresh < 0:
+		parts = append(parts, "no refetches")
+	}
+	return strings.Join(parts, ", ")
+}
+
+// runCycleOut is the JSON form of a completed cycle.
+type runCycleOut struct {
+	Cycle    uint32             `json:"cycle"`
+	Start    time.Time          `json:"start"`
+	End      time.Time          `json:"end"`
+	Seconds  float64            `json:"seconds"`
+	SeedAlgo string             `json:"seed_algo"`
+	Seeds    []cycleSeedOut     `json:"seeds"`
+	Replaced []cycleReplOut     `json:"replaced"`
+	Stats    storage.CycleStats `json:"stats"`
+	Stopped  string             `json:"stopped,omitempty"`
+	Refresh  map[string]uint64  `json:"refresh,omitempty"`
+}
+
+// runPrintCycle prints a completed cycle: JSON (one object per line) or a
+// few human lines.
+func runPrintCycle(w io.Writer, c storage.Cycle, sum crawler.Summary, asJSON bool, url func(uint64) string) error {
+	secs := c.End.Sub(c.Start).Seconds()
+	if asJSON {
+		ss, rs := cycleSeedsOut(c, url)
+		return json.NewEncoder(w).Encode(runCycleOut{Cycle: c.N, Start: c.Start, End: c.End, Seconds: secs,
+			SeedAlgo: c.SeedAlgo, Seeds: ss, Replaced: rs, Stats: c.Stats, Stopped: sum.Stopped, Refresh: sum.Refresh})
+	}
+	s := c.Stats
+	fmt.Fprintf(w, "cycle %d done in %.1fs: %d seeds (%s), %d replaced; %d fetches: %d new, %d changed, %d unchanged, %d gone, %d errors; %s; %d URLs found\n",
+		c.N, secs, len(c.Seeds), c.SeedAlgo, len(c.Replaced), s.Fetches, s.New, s.Changed, s.Unchanged, s.Gone, s.Errors,
+		statsByteCount(int64(s.Bytes)), s.Found)
+	for _, r := range c.Replaced {
+		to := "no replacement found"
+		if r.New != storage.NoPage {
+			to = "replaced by " + url(r.New)
+		}
+		fmt.Fprintf(w, "  seed %s vanished (%s): %s\n", url(r.Old), r.Reason, to)
+	}
+	return nil
 }

@@ -29,30 +29,52 @@ func runStats(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if fs.NArg() > 0 {
 		return fmt.Errorf("%w: unexpected argument %q", errUsage, fs.Arg(0))
 	}
-	st, err := statsRead(*db)
+	st, urls, err := statsRead(*db)
 	if err != nil {
 		return err
 	}
 	if *jsonOut {
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
-		return enc.Encode(statsJSON(st))
+		return enc.Encode(statsJSON(st, urls))
 	}
-	statsWrite(stdout, st, *cycles)
+	statsWrite(stdout, st, *cycles, urls)
 	return nil
 }
 
-// statsRead opens db read-only and reads its summary.
-func statsRead(path string) (storage.Stats, error) {
+// statsRead opens db read-only and reads its summary, and the URLs of the
+// pages the cycle records name.
+func statsRead(path string) (storage.Stats, func(uint64) string, error) {
 	db, err := storage.Open(path, &storage.Options{ReadOnly: true})
 	if err != nil {
 		if errors.Is(err, storage.ErrLocked) {
-			return storage.Stats{}, fmt.Errorf("open db: %w; a crawl holds it: wait for it to stop", err)
+			return storage.Stats{}, nil, fmt.Errorf("open db: %w; a crawl holds it: wait for it to stop", err)
 		}
-		return storage.Stats{}, fmt.Errorf("open db: %w", err)
+		return storage.Stats{}, nil, fmt.Errorf("open db: %w", err)
 	}
 	defer db.Close()
-	return db.Stats()
+	st, err := db.Stats()
+	if err != nil {
+		return st, nil, err
+	}
+	byID := map[uint64]string{}
+	note := func(id uint64) {
+		if _, ok := byID[id]; !ok && id != storage.NoPage {
+			if p, err := db.Page(id); err == nil {
+				byID[id] = p.URL
+			}
+		}
+	}
+	for _, c := range st.Cycles {
+		for _, s := range c.Seeds {
+			note(s.ID)
+		}
+		for _, r := range c.Replaced {
+			note(r.Old)
+			note(r.New)
+		}
+	}
+	return st, func(id uint64) string { return byID[id] }, nil
 }
 
 // statsJSONOut is the JSON form of storage.Stats, with names instead of codes.
@@ -132,7 +154,7 @@ func cycleSeedsOut(c storage.Cycle, url func(uint64) string) ([]cycleSeedOut, []
 	return ss, rs
 }
 
-func statsJSON(st storage.Stats) statsJSONOut {
+func statsJSON(st storage.Stats, url func(uint64) string) statsJSONOut {
 	o := statsJSONOut{
 		DB: st.Path, Size: st.Size, Schema: st.Schema, Cycle: st.Cycle, Pages: st.Pages, Fetched: st.Fetched,
 		Novel: st.Novel, ByStatus: map[string]uint64{}, Reasons: st.Reasons, Hosts: st.Hosts, Links: st.Links,
@@ -152,7 +174,7 @@ func statsJSON(st storage.Stats) statsJSONOut {
 		o.Runs = append(o.Runs, ro)
 	}
 	for _, c := range st.Cycles {
-		ss, rs := cycleSeedsOut(c, func(uint64) string { return "" })
+		ss, rs := cycleSeedsOut(c, url)
 		o.Cycles = append(o.Cycles, statsCycleOut{N: c.N, Start: c.Start, End: c.End, Stats: c.Stats,
 			SeedAlgo: c.SeedAlgo, Seeds: ss, Replaced: rs})
 	}
@@ -173,7 +195,7 @@ func statsGroupCounters(c map[string]uint64) map[string]map[string]uint64 {
 	return out
 }
 
-func statsWrite(w io.Writer, st storage.Stats, cycles bool) {
+func statsWrite(w io.Writer, st storage.Stats, cycles bool, url func(uint64) string) {
 	fmt.Fprintf(w, "db %s: %s, schema %d, cycle %d\n", st.Path, statsByteCount(st.Size), st.Schema, st.Cycle)
 	fmt.Fprintf(w, "pages     %d (%d fetched, %d with new content)\n", st.Pages, st.Fetched, st.Novel)
 	statuses := storage.Statuses()
@@ -211,13 +233,13 @@ func statsWrite(w io.Writer, st storage.Stats, cycles bool) {
 		}
 	}
 	if cycles && len(st.Cycles) > 0 {
-		statsWriteCycles(w, st.Cycles)
+		statsWriteCycles(w, st.Cycles, url)
 	}
 }
 
 // statsWriteCycles prints the per-cycle table (seedcrawl run) and, below it,
 // each recorded cycle's seeds and vanished seeds.
-func statsWriteCycles(w io.Writer, cs []storage.Cycle) {
+func statsWriteCycles(w io.Writer, cs []storage.Cycle, url func(uint64) string) {
 	fmt.Fprintln(w, "cycles:")
 	fmt.Fprintf(w, "  %5s %8s %8s %8s %9s %8s %8s %10s %6s %8s %10s %9s  %s\n", "cycle", "fetches", "new", "changed",
 		"unchanged", "gone", "errors", "found", "seeds", "replaced", "bytes", "seconds", "seed-algo")
@@ -243,14 +265,14 @@ func statsWriteCycles(w io.Writer, cs []storage.Cycle) {
 		}
 		fmt.Fprintf(w, "cycle %d seeds:\n", c.N)
 		for _, sd := range c.Seeds {
-			fmt.Fprintf(w, "  %-8d %s\n", sd.ID, sd.Why)
+			fmt.Fprintf(w, "  %-8d %s\n           %s\n", sd.ID, url(sd.ID), sd.Why)
 		}
 		for _, r := range c.Replaced {
 			to := "no replacement found"
 			if r.New != storage.NoPage {
-				to = fmt.Sprintf("replaced by %d", r.New)
+				to = fmt.Sprintf("replaced by %d %s", r.New, url(r.New))
 			}
-			fmt.Fprintf(w, "  vanished %d (%s): %s\n", r.Old, r.Reason, to)
+			fmt.Fprintf(w, "  vanished %d %s (%s): %s\n", r.Old, url(r.Old), r.Reason, to)
 		}
 	}
 }

@@ -1,0 +1,188 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/seedcrawl/seedcrawl/storage"
+	"github.com/seedcrawl/seedcrawl/testweb"
+)
+
+// TestRunBinaryResumesCycle crawls cycle 1 at epoch 0, then cycle 2 at
+// epoch 1 twice from copies of the same db: once uninterrupted, once killed
+// with SIGKILL twice mid-cycle and rerun. The resumed cycle 2 must complete
+// with the same result: same pages (status, content hash, revisit
+// interval), same links, same seeds and replacements, same cycle figures;
+// and no URL whose cycle-2 fetch was committed before a kill is requested
+// again.
+func TestRunBinaryResumesCycle(t *testing.T) {
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "seedcrawl")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	w := crawlStartWeb(t, testweb.GenOptions{Seed: 11, Pages: 260, Hosts: 6, Preset: testweb.Clean,
+		Evolution: testweb.Evolution{Change: 0.15, Gone: 0.05, Move: 0.05, New: 0.08}}, testweb.Options{})
+	gone, moved := runVanishingSeeds(t, w)
+	resolve := filepath.Join(dir, "resolve.txt")
+	if err := w.srv.WriteResolveFile(resolve); err != nil {
+		t.Fatal(err)
+	}
+	args := func(db, cycles string) []string {
+		return append([]string{"run", "--db", db, "--cycles", cycles, "--seed-algo", "given", "--scheduler", "fpr",
+			"--resolve-file", resolve, "--ca-file", w.srv.CAFile(), "--scope", "hosts:.test",
+			"--delay", "12ms", "--delay-factor", "0", "--workers", "4", "--commit-interval", crawlKillCommit.String(),
+			"--progress", "0"}, append(w.site.Seeds(), gone, moved)...)
+	}
+	base := filepath.Join(dir, "base.db")
+	if out, err := exec.Command(bin, args(base, "1")...).CombinedOutput(); err != nil {
+		t.Fatalf("cycle 1: %v\n%s", err, out)
+	}
+	ref, kill := filepath.Join(dir, "ref.db"), filepath.Join(dir, "kill.db")
+	for _, p := range []string{ref, kill} {
+		runCopyFile(t, base, p)
+	}
+	if err := w.web.SetEpoch(1); err != nil {
+		t.Fatal(err)
+	}
+	w.log.Reset()
+	if out, err := exec.Command(bin, args(ref, "2")...).CombinedOutput(); err != nil {
+		t.Fatalf("reference cycle 2: %v\n%s", err, out)
+	}
+	total := len(w.log.Entries())
+	w.log.Reset()
+
+	committed := map[string]int{} // URL -> kill after which its cycle-2 fetch was stored
+	var kills []time.Duration     // time of the last request of each killed run
+	var bounds []int              // log length after each killed run
+	for i, share := range []float64{0.25, 0.6} {
+		cmd := exec.Command(bin, args(kill, "2")...)
+		var stderr bytes.Buffer
+		cmd.Stderr = &stderr
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		want := len(w.log.Entries()) + int(share*float64(total)) - total/4*i
+		deadline := time.Now().Add(30 * time.Second)
+		for len(w.log.Entries()) < want && time.Now().Before(deadline) {
+			time.Sleep(2 * time.Millisecond)
+		}
+		if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
+			t.Fatal(err)
+		}
+		_ = cmd.Wait()
+		if ws, ok := cmd.ProcessState.Sys().(syscall.WaitStatus); !ok || !ws.Signaled() {
+			t.Fatalf("cycle 2 was not killed: it ended first; stderr:\n%s", stderr.String())
+		}
+		time.Sleep(20 * time.Millisecond)
+		last := time.Duration(0)
+		for _, e := range w.log.Entries() {
+			last = max(last, e.Time)
+		}
+		kills = append(kills, last)
+		bounds = append(bounds, len(w.log.Entries()))
+		st := runReadDB(t, kill)
+		if len(st.cycles) != 2 || !st.cycles[1].End.IsZero() {
+			t.Fatalf("after kill %d: cycles %+v, want cycle 2 unfinished", i+1, st.cycles)
+		}
+		for u := range st.fetch[2] {
+			if _, ok := committed[u]; !ok {
+				committed[u] = i
+			}
+		}
+		t.Logf("kill %d after %d of %d requests; %d cycle-2 fetches committed", i+1, len(w.log.Entries()), total, len(st.fetch[2]))
+	}
+	if out, err := exec.Command(bin, args(kill, "2")...).CombinedOutput(); err != nil {
+		t.Fatalf("resumed cycle 2: %v\n%s", err, out)
+	}
+
+	a, b := runReadDB(t, ref), runReadDB(t, kill)
+	if len(a.pages) != len(b.pages) {
+		t.Errorf("%d pages after the kills, %d in the reference", len(b.pages), len(a.pages))
+	}
+	for u, p := range a.pages {
+		q, ok := b.pages[u]
+		if !ok || q.Status != p.Status || q.Hash != p.Hash || q.Interval != p.Interval || q.Cycle != p.Cycle {
+			t.Errorf("%s: reference %v/%v/cycle %d, resumed %v/%v/cycle %d (present %v)", u, p.Status, p.Hash, p.Cycle, q.Status, q.Hash, q.Cycle, ok)
+		}
+	}
+	if x, y := crawlArcSet(a.graph), crawlArcSet(b.graph); !crawlEqualSets(x, y) {
+		t.Errorf("link sets differ: missing %s; extra %s", crawlDiffSample(x, y, 5), crawlDiffSample(y, x, 5))
+	}
+	ca, cb := a.cycles[1], b.cycles[1]
+	if cb.End.IsZero() {
+		t.Errorf("resumed cycle 2 not closed")
+	}
+	sa, sb := ca.Stats, cb.Stats
+	if sa.Fetches != sb.Fetches || sa.New != sb.New || sa.Changed != sb.Changed || sa.Unchanged != sb.Unchanged ||
+		sa.Gone != sb.Gone || sa.Errors != sb.Errors || sa.Found != sb.Found || sa.Bytes != sb.Bytes {
+		t.Errorf("cycle 2 figures: reference %+v, resumed %+v", sa, sb)
+	}
+	if x, y := runSeedSummary(a, ca), runSeedSummary(b, cb); fmt.Sprint(x) != fmt.Sprint(y) {
+		t.Errorf("cycle 2 seeds and replacements:\nreference %v\nresumed   %v", x, y)
+	}
+	if len(ca.Replaced) != 2 {
+		t.Errorf("reference cycle 2 replaced %+v, want the gone and the moved seed", ca.Replaced)
+	}
+
+	// Audit: a URL whose cycle-2 fetch was committed before a kill is not
+	// requested again; repeats are the fetches in flight at a kill.
+	es := w.log.Entries()
+	type first struct {
+		run int
+		at  time.Duration
+	}
+	seen := map[string]first{}
+	dups := 0
+	for i, e := range es {
+		if e.Target == "/robots.txt" {
+			continue
+		}
+		u := e.Scheme + "://" + e.Host + e.Target
+		run := sort.SearchInts(bounds, i+1) // index of the run that made request i
+		if k, ok := committed[u]; ok && run > k {
+			t.Errorf("%s requested by run %d although its fetch was committed before kill %d", u, run+1, k+1)
+		}
+		f, ok := seen[u]
+		if !ok {
+			seen[u] = first{run, e.Time}
+			continue
+		}
+		dups++
+		if f.run >= len(kills) || kills[f.run]-f.at > crawlKillWindow {
+			t.Errorf("%s requested again although run %d requested it %v before its kill", u, f.run+1, kills[min(f.run, len(kills)-1)]-f.at)
+		}
+	}
+	t.Logf("%d URLs requested in the killed cycle 2, %d again after a kill", len(seen), dups)
+}
+
+// runSeedSummary lists a cycle's seeds and replacements by URL.
+func runSeedSummary(st *runDBState, c storage.Cycle) []string {
+	var out []string
+	for _, s := range c.Seeds {
+		out = append(out, "seed "+st.byID[s.ID])
+	}
+	for _, r := range c.Replaced {
+		out = append(out, "replaced "+st.byID[r.Old]+" "+r.Reason+" by "+st.byID[r.New])
+	}
+	sort.Strings(out)
+	return out
+}
+
+func runCopyFile(t testing.TB, from, to string) {
+	t.Helper()
+	b, err := os.ReadFile(from)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(to, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -1,0 +1,10 @@
+package recrawl
+
+import "errors"
+
+var (
+	// ErrOptions reports invalid Options given to New.
+	ErrOptions = errors.New("recrawl: invalid options")
+	// ErrNoSeeds reports a first cycle without seeds.
+	ErrNoSeeds = errors.New("recrawl: no seeds for the first cycle")
+)

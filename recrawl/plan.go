@@ -1,0 +1,501 @@
+package recrawl
+
+import (
+	"cmp"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"strings"
+
+	"github.com/seedcrawl/seedcrawl/graph"
+	"github.com/seedcrawl/seedcrawl/scheduler"
+	"github.com/seedcrawl/seedcrawl/seeds"
+	"github.com/seedcrawl/seedcrawl/sim"
+	"github.com/seedcrawl/seedcrawl/storage"
+)
+
+// Pick is a seed and why it was chosen. It has the fields of crawler.Pick,
+// so cmd converts one into the other.
+type Pick struct {
+	URL   string
+	Score float64
+	Why   string
+}
+
+// Plan is one cycle as the crawl layer runs it (cmd maps it onto
+// crawler.Recrawl).
+type Plan struct {
+	// Cycle is the cycle's record: new (Start) or as stored (a resume).
+	Cycle storage.Cycle
+	// Start is set for a new cycle, whose first commit stores Cycle and
+	// builds the frontier from Seeds and Refresh.
+	Start bool
+	// Seeds are a new cycle's seeds, in order.
+	Seeds []Pick
+	// Refresh lists the known pages to revisit, most important first: the
+	// order in which the crawl's scheduler, replayed on the stored graph
+	// from Seeds, downloads them, then the rest by stored PageRank.
+	Refresh []uint64
+	// MaxPages is the budget left in the cycle: 0 means no limit, -1 that
+	// it is spent (the cycle only needs closing).
+	MaxPages int64
+	// MaxRefresh caps refetches of known pages: 0 means no cap, negative
+	// none at all (crawler.Recrawl.MaxRefresh).
+	MaxRefresh int64
+	// Revisit is the revisit schedule (crawler.RevisitPolicy).
+	Revisit Revisit
+	// Replacer replaces vanished seeds (crawler.Replacer after conversion).
+	Replacer *Replacer
+	// Reseeder and ReseedEvery drive --reseed-every; Reseeder is nil
+	// without it.
+	Reseeder    *Reseeder
+	ReseedEvery uint64
+}
+
+// info is the JSON stored in Cycle.Info.
+type info struct {
+	K              int     `json:"k"`
+	Hops           int     `json:"hops"`
+	PagesPerCycle  int64   `json:"pages_per_cycle"`
+	DiscoveryShare float64 `json:"discovery_share"`
+	Scheduler      string  `json:"scheduler"`
+	Interval       string  `json:"interval,omitempty"`
+	RevisitInitial string  `json:"revisit_initial,omitempty"`
+	ReseedEvery    uint64  `json:"reseed_every,omitempty"`
+	Note           string  `json:"note,omitempty"`
+}
+
+// crawlState is what one pass over the page records tells the planner.
+type crawlState struct {
+	live    []bool   // fetched, alive, HTML, on a host with budget left: candidate seeds
+	settled []bool   // never to be fetched: rejected, out of scope, robots-denied, deferred
+	known   []uint64 // pages fetched (or tried) before: the refresh list
+	vanish  []string // per page: why it vanished ("" if it did not), for seeds
+	depth0  []string // URLs at depth 0 found from nothing: the seeds of a plain crawl
+}
+
+// scan reads the page records of the first n pages.
+func scan(st Store, n int) (*crawlState, error) {
+	cs := &crawlState{live: make([]bool, n), vanish: make([]string, n), settled: make([]bool, n)}
+	hosts := make([]string, n)
+	spent := map[string]bool{} // hosts whose page budget (--host-max-pages) ran out
+	err := st.EachPage(func(p *storage.Page) error {
+		if p.ID >= uint64(n) {
+			return nil
+		}
+		if p.Fetches > 0 {
+			cs.known = append(cs.known, p.ID)
+		}
+		cs.live[p.ID] = p.Status.Fetched() && isHTML(p.ContentType)
+		switch p.Status {
+		case storage.StatusRejected, storage.StatusOutOfScope, storage.StatusRobotsDenied, storage.StatusDeferred:
+			cs.settled[p.ID] = true
+		}
+		hosts[p.ID] = p.Host()
+		if p.Status == storage.StatusRejected && p.Reason == "host-max-pages" {
+			spent[hosts[p.ID]] = true
+		}
+		cs.vanish[p.ID] = vanishReason(p)
+		if p.Depth == 0 && p.From == storage.NoPage {
+			cs.depth0 = append(cs.depth0, p.URL)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("recrawl: read pages: %w", err)
+	}
+	// A host whose budget is spent takes no new URL for the rest of the
+	// db's life (a spider trap, usually): a seed there discovers nothing.
+	for v := range cs.live {
+		if cs.live[v] && spent[hosts[v]] {
+			cs.live[v] = false
+		}
+	}
+	return cs, nil
+}
+
+// vanishReason says why a stored page is no good as a seed: "404", "410",
+// "redirect", "unreachable", or "" for a page that is fine (or never tried).
+func vanishReason(p *storage.Page) string {
+	switch {
+	case p.Status == storage.StatusRedirect:
+		return "redirect"
+	case p.Code == 404 || p.Code == 410:
+		return fmt.Sprint(p.Code)
+	case p.Status == storage.StatusFetchError || p.Status == storage.StatusHTTPError && p.Code >= 500:
+		return "unreachable"
+	}
+	return ""
+}
+
+// isHTML reports whether a Content-Type is HTML (as package fetch parses it).
+func isHTML(ct string) bool {
+	mt, _, _ := strings.Cut(strings.ToLower(ct), ";")
+	mt = strings.TrimSpace(mt)
+	return mt == "text/html" || mt == "application/xhtml+xml"
+}
+
+// loaded is the stored graph and crawl state a cycle is planned on.
+type loaded struct {
+	g             *graph.CSR
+	fetched, nove []bool
+	cs            *crawlState
+}
+
+// load reads the graph as of the end of cycle asOf (0: the current graph)
+// and the crawl state of its pages. Cycle n is planned, and its vanished
+// seeds replaced, on the graph as of cycle n-1, so a resumed cycle sees the
+// graph the uninterrupted one saw.
+func (r *Runner) load(asOf uint32) (*loaded, error) {
+	var view *storage.View
+	var err error
+	if asOf > 0 {
+		view, err = r.o.Store.AsOf(asOf)
+	}
+	if asOf == 0 || errors.Is(err, storage.ErrNotFound) {
+		view, err = r.o.Store.Graph()
+	}
+	if err != nil {
+		return nil, fmt.Errorf("recrawl: graph: %w", err)
+	}
+	g, err := graph.Load(view)
+	if err != nil {
+		return nil, fmt.Errorf("recrawl: load graph: %w", err)
+	}
+	fetched, novel, err := view.NodeFlags()
+	if err != nil {
+		return nil, fmt.Errorf("recrawl: page flags: %w", err)
+	}
+	cs, err := scan(r.o.Store, g.N())
+	if err != nil {
+		return nil, err
+	}
+	// A page the crawl will not fetch (a trap guard or budget rejected it,
+	// out of scope, robots.txt denies it) counts as settled, not uncrawled:
+	// links to it add nothing to their source's value. Otherwise the last
+	// pages before a spider trap's cut-off, whose links all lead to rejected
+	// URLs, look like the most valuable seeds.
+	for v, ok := range cs.settled {
+		if ok && v < len(fetched) {
+			fetched[v] = true
+		}
+	}
+	return &loaded{g: g, fetched: fetched, nove: novel, cs: cs}, nil
+}
+
+// input is the selectors' view of the crawl: pages the crawl will not fetch
+// are worth nothing (weight 0), so covering them gains nothing.
+func (l *loaded) input() seeds.Input {
+	in := seeds.Input{G: l.g, Fetched: l.fetched, Novel: l.nove}
+	for v, ok := range l.cs.settled {
+		if ok {
+			if in.Weights == nil {
+				in.Weights = map[uint32]float64{}
+			}
+			in.Weights[uint32(v)] = 0
+		}
+	}
+	return in
+}
+
+// newPlan plans cycle n: its seeds (given, or selected on the stored graph
+// with vanished ones replaced), its refresh list and its budget.
+func (r *Runner) newPlan(ctx context.Context, n uint32, cycles []storage.Cycle) (*Plan, error) {
+	o := &r.o
+	p := &Plan{Start: true, Revisit: o.Revisit}
+	p.Cycle = storage.Cycle{N: n, Start: o.Now(), SeedAlgo: AlgoGiven}
+	if o.PagesPerCycle > 0 {
+		p.MaxPages = o.PagesPerCycle
+		if o.DiscoveryShare > 0 {
+			p.MaxRefresh = refreshCap(int64(math.Floor((1 - o.DiscoveryShare) * float64(o.PagesPerCycle))))
+		}
+	}
+	inf := info{K: o.Select.K, Hops: o.Select.Hops, PagesPerCycle: o.PagesPerCycle, DiscoveryShare: o.DiscoveryShare,
+		Scheduler: o.Scheduler, ReseedEvery: o.ReseedEvery}
+	if o.Interval > 0 {
+		inf.Interval = o.Interval.String()
+	}
+	if o.Revisit.Initial > 0 {
+		inf.RevisitInitial = o.Revisit.Initial.String()
+	}
+	if n == 1 {
+		if len(o.Seeds) == 0 {
+			return nil, ErrNoSeeds
+		}
+		for _, s := range o.Seeds {
+			p.Seeds = append(p.Seeds, Pick{URL: s, Why: "given"})
+		}
+		p.Replacer = r.newReplacer(nil, n)
+		p.Reseeder = r.newReseeder(n)
+		p.ReseedEvery = o.ReseedEvery
+		return p, r.setInfo(p, inf)
+	}
+
+	l, err := r.load(n - 1)
+	if err != nil {
+		return nil, err
+	}
+	p.Replacer = r.newReplacer(l, n)
+	var ids []uint32
+	if o.SeedAlgo != AlgoGiven {
+		ids, err = r.selectSeeds(ctx, l, n, p)
+		if err != nil {
+			return nil, err
+		}
+		if len(ids) == 0 {
+			inf.Note = fmt.Sprintf("%s found no candidate seed (no fetched live HTML page): kept the previous seeds", o.SeedAlgo)
+		}
+	}
+	if len(ids) == 0 {
+		if ids, err = r.previousSeeds(ctx, l, n, cycles, p); err != nil {
+			return nil, err
+		}
+	}
+	if len(ids) == 0 {
+		return nil, fmt.Errorf("recrawl: cycle %d: %w", n, ErrNoSeeds)
+	}
+	if p.Refresh, err = r.refreshOrder(ctx, l, ids); err != nil {
+		return nil, err
+	}
+	p.Reseeder = r.newReseeder(n)
+	p.ReseedEvery = o.ReseedEvery
+	return p, r.setInfo(p, inf)
+}
+
+func (r *Runner) setInfo(p *Plan, inf info) error {
+	b, err := json.Marshal(inf)
+	if err != nil {
+		return fmt.Errorf("recrawl: cycle info: %w", err)
+	}
+	p.Cycle.Info = string(b)
+	return nil
+}
+
+// rng returns the selectors' generator for cycle n.
+func (r *Runner) rng(n uint32, salt uint64) *rand.Rand {
+	return rand.New(rand.NewPCG(r.o.RandSeed, uint64(n)<<32|salt))
+}
+
+// selectSeeds runs the selector on the stored graph, the candidates being
+// the fetched, live HTML pages, and fills p.Seeds.
+func (r *Runner) selectSeeds(ctx context.Context, l *loaded, n uint32, p *Plan) ([]uint32, error) {
+	o := &r.o
+	if !slices.Contains(l.cs.live, true) {
+		return nil, nil
+	}
+	so := o.Select
+	so.Algo, so.Candidates, so.Rand = o.SeedAlgo, l.cs.live, r.rng(n, 0)
+	res, err := seeds.Select(ctx, l.input(), so)
+	if err != nil {
+		return nil, fmt.Errorf("recrawl: cycle %d: select seeds: %w", n, err)
+	}
+	p.Cycle.SeedAlgo = o.SeedAlgo
+	ids := res.Nodes()
+	for _, s := range res.Seeds {
+		p.Seeds = append(p.Seeds, Pick{URL: l.g.URLs[s.Node], Score: s.Score, Why: why(res, &s)})
+	}
+	return ids, nil
+}
+
+// why explains a selected seed for the cycle record.
+func why(res *seeds.Result, s *seeds.Seed) string {
+	w := fmt.Sprintf("%s rank %d: %s %.4g; covers %d new pages (value %.1f) within %d hops",
+		res.Algo, s.Rank, res.Score, s.Score, s.Pages, s.Value, res.Hops)
+	if s.Filled {
+		w += " (filled)"
+	}
+	if s.Core != nil {
+		w += fmt.Sprintf("; core %d hubs x %d authorities, density %.0f%%", len(s.Core.Hubs), len(s.Core.Authorities), s.Core.Density)
+	}
+	return w
+}
+
+// previousSeeds keeps the seeds of cycle n-1 (its replacements applied);
+// seeds the stored crawl shows vanished are replaced now and recorded in
+// p.Cycle.Replaced.
+func (r *Runner) previousSeeds(ctx context.Context, l *loaded, n uint32, cycles []storage.Cycle, p *Plan) ([]uint32, error) {
+	var prev []storage.Seed
+	var why []string
+	for _, c := range cycles {
+		if c.N == n-1 {
+			prev = applyReplacements(c.Seeds, c.Replaced)
+		}
+	}
+	for _, s := range prev {
+		why = append(why, s.Why)
+	}
+	if len(prev) == 0 {
+		// A plain crawl's db: its seeds are its depth-0 pages.
+		urls := r.o.Seeds
+		if len(urls) == 0 {
+			urls = l.cs.depth0
+		}
+		for _, u := range urls {
+			if v, ok := nodeOf(l.g, u); ok {
+				prev = append(prev, storage.Seed{ID: uint64(v)})
+				why = append(why, "given")
+			}
+		}
+	}
+	var ids []uint32
+	isSeed := map[uint64]bool{}
+	for _, s := range prev {
+		isSeed[s.ID] = true
+	}
+	for i, s := range prev {
+		if s.ID >= uint64(l.g.N()) {
+			continue
+		}
+		id, w := uint32(s.ID), why[i]
+		if reason := l.cs.vanish[id]; reason != "" {
+			rep := storage.Replacement{Old: s.ID, New: storage.NoPage, Reason: reason}
+			pick, ok, err := p.Replacer.replace(ctx, s.ID, reason, func(x uint64) bool { return isSeed[x] })
+			if err != nil {
+				return nil, err
+			}
+			p.Cycle.Replaced = append(p.Cycle.Replaced, rep)
+			if !ok {
+				continue
+			}
+			v, _ := nodeOf(l.g, pick.URL)
+			p.Cycle.Replaced[len(p.Cycle.Replaced)-1].New = uint64(v)
+			isSeed[uint64(v)] = true
+			id, w = v, pick.Why
+		}
+		ids = append(ids, id)
+		p.Seeds = append(p.Seeds, Pick{URL: l.g.URLs[id], Why: firstNonEmpty(w, "given")})
+	}
+	return ids, nil
+}
+
+// applyReplacements returns seeds with each replaced seed swapped for its
+// replacement (a seed whose replacement was not found stays).
+func applyReplacements(ss []storage.Seed, reps []storage.Replacement) []storage.Seed {
+	to := map[uint64]uint64{}
+	for _, rp := range reps {
+		if rp.New != storage.NoPage {
+			to[rp.Old] = rp.New
+		}
+	}
+	var out []storage.Seed
+	seen := map[uint64]bool{}
+	for _, s := range ss {
+		if nw, ok := to[s.ID]; ok {
+			// The replacement was appended to the seeds too, with its why;
+			// keep the first seed's place.
+			s = storage.Seed{ID: nw, Why: whyOf(ss, nw, s.Why)}
+		}
+		if !seen[s.ID] {
+			seen[s.ID] = true
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+func whyOf(ss []storage.Seed, id uint64, def string) string {
+	for _, s := range ss {
+		if s.ID == id && s.Why != "" {
+			return s.Why
+		}
+	}
+	return def
+}
+
+func firstNonEmpty(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
+}
+
+// nodeOf finds the node of URL u (a linear scan: planning only).
+func nodeOf(g *graph.CSR, u string) (uint32, bool) {
+	for v, x := range g.URLs {
+		if x == u {
+			return uint32(v), true
+		}
+	}
+	return 0, false
+}
+
+// refreshOrder orders the known pages for revisiting: the download order of
+// the crawl's scheduler replayed on the stored graph from the seeds
+// (package sim, no HTTP), then the known pages it does not reach, by stored
+// PageRank. The seeds are left out (the crawl queues them first).
+func (r *Runner) refreshOrder(ctx context.Context, l *loaded, seedIDs []uint32) ([]uint64, error) {
+	g := l.g
+	pr, _ := graph.PageRank(g, graph.PageRankOptions{})
+	known := make([]bool, g.N())
+	for _, id := range l.cs.known {
+		known[id] = true
+	}
+	for _, s := range seedIDs {
+		known[s] = false
+	}
+	out := make([]uint64, 0, len(l.cs.known))
+	sch, err := scheduler.ByName(r.o.Scheduler, scheduler.Options{Nodes: g.N(),
+		Truth: func(id uint64) float64 { return pr[id] }})
+	if err != nil {
+		return nil, fmt.Errorf("recrawl: scheduler: %w", err)
+	}
+	s, err := sim.New(g, sim.Options{Seeds: seedIDs, PageRank: pr, Grid: 1})
+	if err != nil {
+		return nil, fmt.Errorf("recrawl: replay %s on the stored graph: %w", r.o.Scheduler, err)
+	}
+	order, err := s.Order(ctx, sch)
+	if err != nil {
+		return nil, fmt.Errorf("recrawl: replay %s on the stored graph: %w", r.o.Scheduler, err)
+	}
+	for _, v := range order {
+		if known[v] {
+			known[v] = false
+			out = append(out, uint64(v))
+		}
+	}
+	rest := make([]uint32, 0, len(l.cs.known)-len(out))
+	for _, id := range l.cs.known {
+		if known[id] {
+			rest = append(rest, uint32(id))
+		}
+	}
+	slices.SortStableFunc(rest, func(a, b uint32) int { return cmp.Compare(pr[b], pr[a]) })
+	for _, v := range rest {
+		out = append(out, uint64(v))
+	}
+	return out, nil
+}
+
+// resumePlan continues the stored, unfinished cycle c.
+func (r *Runner) resumePlan(c *storage.Cycle) (*Plan, error) {
+	o := &r.o
+	p := &Plan{Cycle: *c, Revisit: o.Revisit}
+	if o.PagesPerCycle > 0 {
+		left := o.PagesPerCycle - int64(c.Stats.Fetches)
+		p.MaxPages = max(left, -1)
+		if left <= 0 {
+			p.MaxPages = -1
+		}
+		if o.DiscoveryShare > 0 {
+			refreshed := int64(c.Stats.Changed + c.Stats.Unchanged + c.Stats.Gone)
+			p.MaxRefresh = refreshCap(int64(math.Floor((1-o.DiscoveryShare)*float64(o.PagesPerCycle))) - refreshed)
+		}
+	}
+	p.Replacer = r.newReplacer(nil, c.N)
+	p.Reseeder = r.newReseeder(c.N)
+	p.ReseedEvery = o.ReseedEvery
+	return p, nil
+}
+
+// refreshCap turns a number of refetches allowed into Plan.MaxRefresh: none
+// left is negative (0 would mean no cap).
+func refreshCap(n int64) int64 {
+	if n <= 0 {
+		return -1
+	}
+	return n
+}

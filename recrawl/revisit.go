@@ -1,0 +1,125 @@
+package recrawl
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/seedcrawl/seedcrawl/storage"
+)
+
+// Defaults of Revisit.
+const (
+	DefaultIncRate     = 0.4
+	DefaultDecRate     = 0.2
+	DefaultMaxInterval = 30 * 24 * time.Hour
+)
+
+// Revisit is the adaptive revisit schedule of known pages, after Nutch's
+// AdaptiveFetchSchedule (org.apache.nutch.crawl.AdaptiveFetchSchedule): each
+// page carries its own interval, stored with its last fetch
+// (storage.Page.Interval), and is due again once that interval has passed
+// since the fetch. After each fetch the interval becomes
+//
+//	first successful fetch:        Initial
+//	unchanged (304 or same hash):  interval × (1 + IncRate)
+//	changed (new content hash):    interval × (1 − DecRate)
+//	gone (404, 410):               0.9 × Max (Nutch's setPageGoneSchedule)
+//	failed (no answer, 5xx):       interval (tried again when next due)
+//
+// clamped to [Min, Max]. A page fetched by a plain crawl (no interval yet)
+// starts from Initial. Initial = 0 turns the schedule off: intervals stay 0
+// and every known page is due in every cycle, so consecutive cycles refresh
+// everything they reach. Nutch's optional SYNC_DELTA (aligning the interval
+// with Last-Modified) is not used: many servers send no Last-Modified, and
+// the content hash is what the crawl compares.
+//
+// The zero value (every page due every cycle) is usable; Revisit
+// implements crawler.RevisitPolicy.
+type Revisit struct {
+	// Initial is the interval of a page after its first successful fetch;
+	// 0 turns the schedule off.
+	Initial time.Duration
+	// Min and Max bound the interval; Max 0 means DefaultMaxInterval.
+	Min, Max time.Duration
+	// IncRate and DecRate are Nutch's db.fetch.schedule.adaptive.inc_rate
+	// and dec_rate; 0 means DefaultIncRate and DefaultDecRate.
+	IncRate, DecRate float64
+}
+
+// Validate reports the first field out of range.
+func (v Revisit) Validate() error {
+	switch {
+	case v.Initial < 0 || v.Min < 0 || v.Max < 0:
+		return fmt.Errorf("%w: revisit intervals must not be negative", ErrOptions)
+	case v.Max > 0 && v.Min > v.Max:
+		return fmt.Errorf("%w: revisit min %v above max %v", ErrOptions, v.Min, v.Max)
+	case v.IncRate < 0 || v.IncRate > 10:
+		return fmt.Errorf("%w: revisit inc rate %g, want 0..10", ErrOptions, v.IncRate)
+	case v.DecRate < 0 || v.DecRate >= 1:
+		return fmt.Errorf("%w: revisit dec rate %g, want 0 ≤ rate < 1", ErrOptions, v.DecRate)
+	}
+	return nil
+}
+
+func (v Revisit) withDefaults() Revisit {
+	if v.Max == 0 {
+		v.Max = DefaultMaxInterval
+	}
+	if v.IncRate == 0 {
+		v.IncRate = DefaultIncRate
+	}
+	if v.DecRate == 0 {
+		v.DecRate = DefaultDecRate
+	}
+	return v
+}
+
+// Due reports whether p is due at now: its interval has passed since its
+// last fetch (always, when it has no interval).
+func (v Revisit) Due(p *storage.Page, now time.Time) bool {
+	if p.Interval <= 0 || p.FetchedAt.IsZero() {
+		return true
+	}
+	return !now.Before(p.FetchedAt.Add(p.Interval))
+}
+
+// Interval returns the interval to store with fetch f of the page whose
+// record before the fetch is prev.
+func (v Revisit) Interval(prev *storage.Page, f *storage.Fetch) time.Duration {
+	v = v.withDefaults()
+	base := prev.Interval
+	if base <= 0 {
+		base = v.Initial
+	}
+	if base <= 0 {
+		return 0
+	}
+	var iv float64
+	b := float64(base)
+	switch {
+	case f.Status == storage.StatusGone || (f.Status == storage.StatusHTTPError && (f.Code == 404 || f.Code == 410)):
+		iv = 0.9 * float64(v.Max)
+	case f.Status == storage.StatusNotModified:
+		if prev.Successes == 0 {
+			iv = float64(v.Initial)
+		} else {
+			iv = b * (1 + v.IncRate)
+		}
+	case f.Status == storage.StatusFetched || f.Status == storage.StatusRedirect:
+		switch {
+		case prev.Successes == 0:
+			iv = float64(v.Initial)
+		case f.Hash == prev.Hash && prev.Status != storage.StatusGone:
+			iv = b * (1 + v.IncRate)
+		default:
+			iv = b * (1 - v.DecRate)
+		}
+	default:
+		iv = b
+	}
+	if iv <= 0 {
+		iv = b
+	}
+	d := time.Duration(iv)
+	return min(max(d, v.Min), v.Max)
+}

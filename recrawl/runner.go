@@ -1,0 +1,263 @@
+package recrawl
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"slices"
+	"time"
+
+	"github.com/seedcrawl/seedcrawl/scheduler"
+	"github.com/seedcrawl/seedcrawl/seeds"
+	"github.com/seedcrawl/seedcrawl/storage"
+)
+
+// AlgoGiven keeps the seeds of the previous cycle (the given seeds of cycle
+// 1, with vanished ones replaced) instead of selecting new ones.
+const AlgoGiven = "given"
+
+// Store is what a Runner needs from the crawl database; *storage.DB
+// implements it.
+type Store interface {
+	Cycles() ([]storage.Cycle, error)
+	Graph() (*storage.View, error)
+	AsOf(cycle uint32) (*storage.View, error)
+	Page(id uint64) (storage.Page, error)
+	Links(src uint64) ([]storage.Link, error)
+	EachPage(fn func(p *storage.Page) error) error
+	Commit(b *storage.Batch) error
+	NextID() uint64
+}
+
+// CrawlFunc runs the crawl of one cycle as planned and returns when it
+// stops. It returns nil for a crawl that ended (exhausted, budget spent)
+// and for one that ctx interrupted; the Runner tells the two apart by ctx.
+type CrawlFunc func(ctx context.Context, p *Plan) error
+
+// Options configure a Runner. Store, Crawl and K (in Select) are required;
+// every other zero value is documented.
+type Options struct {
+	// Store is the crawl database.
+	Store Store
+	// Crawl runs one cycle's crawl (cmd wires the crawler).
+	Crawl CrawlFunc
+
+	// Seeds are the seeds of cycle 1 (absolute URLs). Later cycles use them
+	// only when the database records no seeds (a db written by seedcrawl
+	// crawl).
+	Seeds []string
+	// SeedAlgo selects the seeds of cycles 2, 3, ...: AlgoGiven or a selector
+	// of package seeds; "" means AlgoGiven.
+	SeedAlgo string
+	// Select tunes the selector (K, Hops, Depth, PerHost, hits-core
+	// settings); Algo, Candidates and Rand are set here. K is required.
+	Select seeds.Options
+	// RandSeed seeds the selectors' random choices, mixed with the cycle
+	// number so that every cycle is reproducible.
+	RandSeed uint64
+
+	// Cycles stops the Runner once cycle Cycles is complete (cycles are
+	// numbered in the database, so rerunning resumes and stops at the same
+	// place); 0 means run until ctx ends.
+	Cycles uint32
+	// Interval is the pause between the end of one cycle and the start of
+	// the next (also across restarts: the next cycle starts Interval after
+	// the stored end of the last one); 0 means none.
+	Interval time.Duration
+	// PagesPerCycle is each cycle's fetch budget; 0 means no limit (a cycle
+	// ends when nothing is left to crawl).
+	PagesPerCycle int64
+	// DiscoveryShare is the share of PagesPerCycle kept from refetches of
+	// known pages, for URLs never fetched: refetches are capped at
+	// (1 − DiscoveryShare) × PagesPerCycle. 0 means no cap.
+	DiscoveryShare float64
+	// Revisit is the adaptive revisit schedule of known pages.
+	Revisit Revisit
+	// ReseedEvery reruns seed selection every ReseedEvery fetched pages
+	// inside a cycle and injects the seeds into the frontier; 0 means never.
+	// It needs a selector (SeedAlgo other than AlgoGiven).
+	ReseedEvery uint64
+	// Scheduler is the crawl's scheduler name; the refresh list of a cycle
+	// is ordered by replaying it on the stored graph. "" means bfs.
+	Scheduler string
+
+	// Report is called after each completed cycle with its stored record;
+	// nil means nothing is reported.
+	Report func(c storage.Cycle)
+	// Logger gets progress notes; nil discards them.
+	Logger *slog.Logger
+	// Now is the clock; nil means time.Now.
+	Now func() time.Time
+}
+
+// Runner runs the cycles of an incremental crawl on one database.
+type Runner struct {
+	o Options
+}
+
+// New validates o and returns a Runner.
+func New(o Options) (*Runner, error) {
+	switch {
+	case o.Store == nil || o.Crawl == nil:
+		return nil, fmt.Errorf("%w: Store and Crawl are required", ErrOptions)
+	case o.Select.K < 1:
+		return nil, fmt.Errorf("%w: K = %d, want at least 1 seed", ErrOptions, o.Select.K)
+	case o.Interval < 0 || o.PagesPerCycle < 0:
+		return nil, fmt.Errorf("%w: negative interval or budget", ErrOptions)
+	case o.DiscoveryShare < 0 || o.DiscoveryShare > 1:
+		return nil, fmt.Errorf("%w: discovery share %g, want 0..1", ErrOptions, o.DiscoveryShare)
+	}
+	if o.SeedAlgo == "" {
+		o.SeedAlgo = AlgoGiven
+	}
+	if o.SeedAlgo != AlgoGiven && !slices.Contains(seeds.Algos(), o.SeedAlgo) {
+		return nil, fmt.Errorf("%w: seed algo %q (known: %s, %v)", ErrOptions, o.SeedAlgo, AlgoGiven, seeds.Algos())
+	}
+	if o.ReseedEvery > 0 && o.SeedAlgo == AlgoGiven {
+		return nil, fmt.Errorf("%w: reseeding needs a seed selector, not %q", ErrOptions, AlgoGiven)
+	}
+	if err := o.Revisit.Validate(); err != nil {
+		return nil, err
+	}
+	if o.Scheduler == "" {
+		o.Scheduler = "bfs"
+	}
+	if _, err := scheduler.ByName(o.Scheduler, scheduler.Options{Truth: func(uint64) float64 { return 0 }}); err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrOptions, err)
+	}
+	if o.Logger == nil {
+		o.Logger = slog.New(slog.DiscardHandler)
+	}
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	return &Runner{o: o}, nil
+}
+
+// Run runs cycles until cycle Options.Cycles is complete or ctx ends. A
+// cycle that was interrupted (ctx, a crash) is resumed first. Run returns
+// nil when it stops because of ctx.
+func (r *Runner) Run(ctx context.Context) error {
+	for ctx.Err() == nil {
+		cycles, err := r.o.Store.Cycles()
+		if err != nil {
+			return fmt.Errorf("recrawl: read cycles: %w", err)
+		}
+		var last *storage.Cycle
+		if len(cycles) > 0 {
+			last = &cycles[len(cycles)-1]
+		}
+		var p *Plan
+		switch {
+		case last != nil && recorded(last) && last.End.IsZero():
+			if p, err = r.resumePlan(last); err != nil {
+				return err
+			}
+		default:
+			n := uint32(1)
+			switch {
+			case last != nil && recorded(last):
+				n = last.N + 1
+			case r.o.Store.NextID() > 0:
+				// A db of seedcrawl crawl: its crawl is cycle 1 (or the
+				// cycles it counted).
+				n = 2
+				if last != nil {
+					n = last.N + 1
+				}
+			}
+			if r.o.Cycles > 0 && n > r.o.Cycles {
+				return nil
+			}
+			if last != nil && recorded(last) && r.o.Interval > 0 {
+				if !sleepUntil(ctx, last.End.Add(r.o.Interval), r.o.Now) {
+					return nil
+				}
+			}
+			if p, err = r.newPlan(ctx, n, cycles); err != nil {
+				if ctx.Err() != nil {
+					return nil
+				}
+				return err
+			}
+		}
+		if err := r.runCycle(ctx, p); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// recorded reports whether c has a stored record (an implicit cycle 1 of a
+// plain crawl has only statistics).
+func recorded(c *storage.Cycle) bool { return !c.Start.IsZero() }
+
+// runCycle crawls one planned cycle and closes it unless ctx ended.
+func (r *Runner) runCycle(ctx context.Context, p *Plan) error {
+	if p.MaxPages >= 0 {
+		r.o.Logger.Info("cycle", "n", p.Cycle.N, "resume", !p.Start, "seeds", len(p.Seeds), "refresh", len(p.Refresh),
+			"budget", p.MaxPages)
+		if err := r.o.Crawl(ctx, p); err != nil {
+			return fmt.Errorf("recrawl: cycle %d: %w", p.Cycle.N, err)
+		}
+		if ctx.Err() != nil {
+			return nil
+		}
+	}
+	return r.closeCycle(p.Cycle.N)
+}
+
+// closeCycle stores the end of cycle n (its record as the crawl left it)
+// and reports it.
+func (r *Runner) closeCycle(n uint32) error {
+	rec, err := r.cycle(n)
+	if err != nil {
+		return err
+	}
+	if !recorded(&rec) {
+		return fmt.Errorf("recrawl: cycle %d has no record to close", n)
+	}
+	rec.End = r.o.Now()
+	var b storage.Batch
+	b.PutCycle(rec)
+	if err := r.o.Store.Commit(&b); err != nil {
+		return fmt.Errorf("recrawl: close cycle %d: %w", n, err)
+	}
+	if r.o.Report != nil {
+		if rec, err = r.cycle(n); err != nil {
+			return err
+		}
+		r.o.Report(rec)
+	}
+	return nil
+}
+
+// cycle returns the stored record of cycle n with its statistics.
+func (r *Runner) cycle(n uint32) (storage.Cycle, error) {
+	cycles, err := r.o.Store.Cycles()
+	if err != nil {
+		return storage.Cycle{}, fmt.Errorf("recrawl: read cycles: %w", err)
+	}
+	for _, c := range cycles {
+		if c.N == n {
+			return c, nil
+		}
+	}
+	return storage.Cycle{}, fmt.Errorf("recrawl: cycle %d: %w", n, storage.ErrNotFound)
+}
+
+// sleepUntil waits until t; false if ctx ended first.
+func sleepUntil(ctx context.Context, t time.Time, now func() time.Time) bool {
+	d := t.Sub(now())
+	if d <= 0 {
+		return ctx.Err() == nil
+	}
+	tm := time.NewTimer(d)
+	defer tm.Stop()
+	select {
+	case <-ctx.Done():
+		return false
+	case <-tm.C:
+		return true
+	}
+}
