@@ -53,11 +53,11 @@
 // Target{ID, Host, Depth, New, Skip}. The frontier classifies each for the
 // scheduler: Queued if it is pending here, New if storage saw it first now
 // (and it is not Skip), Done otherwise (downloaded, in flight, rejected,
-// self-link); Intra is exact host equality with the page. After
-// scheduler.Downloaded sets Prio, New targets are enqueued with the next
-// sequence numbers (document order) and Queued ones re-ranked; for a
-// scheduler.Batcher, Due and Flush follow. Seed does the same through
-// scheduler.Seed.
+// self-link); Intra is exact host-name equality with the page (the Host key
+// without its port). After scheduler.Downloaded sets Prio, New targets are
+// enqueued with the next sequence numbers (document order) and Queued ones
+// re-ranked; for a scheduler.Batcher, Due and Flush follow. Seed does the
+// same through scheduler.Seed.
 //
 // # Budgets
 //

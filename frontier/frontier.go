@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"strings"
 	"sync"
 	"time"
 
@@ -199,8 +200,8 @@ func (f *Frontier) land(job Job) (uint32, error) {
 // downloaded runs the scheduler for the page of job and applies its
 // priorities.
 func (f *Frontier) downloaded(job Job, hi uint32, targets []Target, ch *Changes) error {
-	src := f.hosts[hi].name
-	f.classify(targets, func(t *Target) bool { return t.Host == src })
+	src := hostName(f.hosts[hi].name)
+	f.classify(targets, func(t *Target) bool { return hostName(t.Host) == src })
 	f.sched.Downloaded(scheduler.Link{ID: job.ID, Prio: job.Prio, State: scheduler.Done}, f.links)
 	f.apply(targets, ch)
 	if f.batch != nil && f.batch.Due(f.npending) {
@@ -352,6 +353,17 @@ func (f *Frontier) notify() {
 	close(f.wake)
 	f.wake = nil
 	f.sleepUntil = math.MinInt64
+}
+
+// hostName returns the host name of a host key: the key without a port
+// (":8080"), IPv6 brackets kept. Politeness keys carry the port, but FPR@M
+// splits links by host name (issue 4: the exact lower-cased host name), as
+// the simulator does with graph.HostOf: a.com:8080 and a.com are one host.
+func hostName(key string) string {
+	if i := strings.LastIndexByte(key, ':'); i >= 0 && !strings.HasSuffix(key, "]") {
+		return key[:i]
+	}
+	return key
 }
 
 // timeOf converts unix ns to a time.Time.

@@ -180,3 +180,35 @@ func TestBatcher(t *testing.T) {
 		t.Fatalf("order = %v, want %v", got, want)
 	}
 }
+
+// TestIntraIgnoresPort: FPR@M's intra/inter split is by host name, so a
+// port in the politeness key does not make a link inter-host, while a
+// different name (even www. or letter case) does.
+func TestIntraIgnoresPort(t *testing.T) {
+	rec := &recSched{}
+	f := newFrontier(t, rec, newFakeClock(), 10)
+	if err := f.Seed([]Target{{ID: 1, Host: "a.test:8080", New: true}}, nil); err != nil {
+		t.Fatal(err)
+	}
+	j := mustNext(t, f)
+	out := Outcome{Downloaded: true, Links: []Target{
+		{ID: 2, Host: "a.test", New: true},
+		{ID: 3, Host: "a.test:9090", New: true},
+		{ID: 4, Host: "www.a.test:8080", New: true},
+		{ID: 5, Host: "[::1]:8080", New: true},
+	}}
+	if err := f.Complete(j, out, nil); err != nil {
+		t.Fatal(err)
+	}
+	want := []bool{true, true, false, false}
+	for i, l := range rec.lastOut {
+		if l.Intra != want[i] {
+			t.Errorf("link to %s: Intra = %v, want %v", out.Links[i].Host, l.Intra, want[i])
+		}
+	}
+	for key, name := range map[string]string{"a.test:80": "a.test", "a.test": "a.test", "[::1]:8080": "[::1]", "[::1]": "[::1]"} {
+		if got := hostName(key); got != name {
+			t.Errorf("hostName(%q) = %q, want %q", key, got, name)
+		}
+	}
+}

@@ -29,8 +29,9 @@ type Target struct {
 	// Host is the politeness key of the URL: the exact lower-cased host
 	// name (with the port when it is not the scheme's default). One queue,
 	// one ready time and one concurrency limit per distinct Host; a link is
-	// intra-host (scheduler.Link.Intra) when its Host equals the source
-	// page's Host byte for byte (www.a.com ≠ a.com).
+	// intra-host (scheduler.Link.Intra) when its Host without the port
+	// equals the source page's byte for byte (www.a.com ≠ a.com, but
+	// a.com:8080 = a.com).
 	Host string
 	// Depth is the number of links from a seed (seeds 0). It is kept from
 	// the first discovery that queued the URL.

@@ -10,9 +10,6 @@ import (
 	"time"
 )
 
-// errTooManyRedirects stops the client after MaxRedirects hops.
-var errTooManyRedirects = errors.New("robots: too many redirects")
-
 // record is an entry with its rules parsed for our token.
 type record struct {
 	entry Entry

@@ -531,8 +531,8 @@ func TestEntryBinaryRoundTrip(t *testing.T) {
 	}
 	for _, bad := range [][]byte{nil, {9, 1}, {entryVersion, 1, 0x80}, {entryVersion, 0, 0, 0, 0, 0, 0, 0}} {
 		var e Entry
-		if err := e.UnmarshalBinary(bad); err == nil {
-			t.Errorf("UnmarshalBinary(%v) accepted", bad)
+		if err := e.UnmarshalBinary(bad); !errors.Is(err, ErrCorrupt) {
+			t.Errorf("UnmarshalBinary(%v) = %v, want ErrCorrupt", bad, err)
 		}
 	}
 }

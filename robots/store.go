@@ -2,7 +2,6 @@ package robots
 
 import (
 	"encoding/binary"
-	"errors"
 	"fmt"
 	"sync"
 	"time"
@@ -121,13 +120,11 @@ func (e Entry) MarshalBinary() ([]byte, error) {
 	return b, nil
 }
 
-var errCorrupt = errors.New("robots: corrupt entry encoding")
-
 // UnmarshalBinary decodes what MarshalBinary wrote. It copies, so data may
 // be reused afterwards (as bbolt requires).
 func (e *Entry) UnmarshalBinary(data []byte) error {
 	if len(data) < 2 || data[0] != entryVersion {
-		return fmt.Errorf("robots: unmarshal entry: %w", errCorrupt)
+		return fmt.Errorf("robots: unmarshal entry: %w", ErrCorrupt)
 	}
 	d := decoder{b: data[2:]}
 	var out Entry
@@ -139,7 +136,7 @@ func (e *Entry) UnmarshalBinary(data []byte) error {
 	out.Body = d.bytes()
 	out.Err = string(d.bytes())
 	if d.err || len(d.b) != 0 || out.State == 0 || out.State > StateDisallowAll {
-		return fmt.Errorf("robots: unmarshal entry: %w", errCorrupt)
+		return fmt.Errorf("robots: unmarshal entry: %w", ErrCorrupt)
 	}
 	*e = out
 	return nil

@@ -39,21 +39,9 @@ type random struct {
 
 func (s *random) Name() string { return s.name }
 
-func (s *random) Seed(seeds []Link) {
-	for i := range seeds {
-		if seeds[i].State == New {
-			seeds[i].Prio = s.prio(seeds[i].ID)
-		}
-	}
-}
+func (s *random) Seed(seeds []Link) { rankNew(seeds, s.prio) }
 
-func (s *random) Downloaded(_ Link, out []Link) {
-	for i := range out {
-		if out[i].State == New {
-			out[i].Prio = s.prio(out[i].ID)
-		}
-	}
-}
+func (s *random) Downloaded(_ Link, out []Link) { rankNew(out, s.prio) }
 
 // prio maps id to a uniform value in [0, 1) with the SplitMix64 finaliser
 // (Steele, Lea and Flood 2014) applied to seed-mixed id.
@@ -94,18 +82,17 @@ type omniscient struct {
 
 func (omniscient) Name() string { return "omniscient" }
 
-func (s *omniscient) Seed(seeds []Link) {
-	for i := range seeds {
-		if seeds[i].State == New {
-			seeds[i].Prio = s.truth(seeds[i].ID)
-		}
-	}
-}
+func (s *omniscient) Seed(seeds []Link) { rankNew(seeds, s.truth) }
 
-func (s *omniscient) Downloaded(_ Link, out []Link) {
-	for i := range out {
-		if out[i].State == New {
-			out[i].Prio = s.truth(out[i].ID)
+func (s *omniscient) Downloaded(_ Link, out []Link) { rankNew(out, s.truth) }
+
+// rankNew sets the Prio of every New link to prio(ID). random and omniscient
+// rank a URL by a fixed function of its id, once, when it is discovered;
+// Queued links keep the priority they got then.
+func rankNew(links []Link, prio func(id uint64) float64) {
+	for i := range links {
+		if links[i].State == New {
+			links[i].Prio = prio(links[i].ID)
 		}
 	}
 }

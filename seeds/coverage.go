@@ -71,15 +71,15 @@ func (c *coverage) add(s uint32, fn func(v uint32)) int {
 	return n
 }
 
-// baller sums current values over d-hop balls B_d(v) = pages at distance
-// 0..d from v, each page once. A generation stamp per page replaces clearing a
-// visited set between calls.
+// baller enumerates d-hop balls B_d(v) = pages at distance 0..d from v, each
+// page once, for the depth-d weight (Σ current value over the ball) and for
+// raising the bounds of the pages around a covered negative page. A
+// generation stamp per page replaces clearing a visited set between calls.
 type baller struct {
-	g     *graph.CSR
-	stamp []uint32
-	gen   uint32
-	cur   []uint32
-	next  []uint32
+	g       *graph.CSR
+	stamp   []uint32
+	gen     uint32
+	members []uint32 // the last ball, in BFS order
 }
 
 func newBaller(g *graph.CSR) *baller {
@@ -95,13 +95,38 @@ func (b *baller) bump() uint32 {
 	return b.gen
 }
 
-// weight returns Σ val(u) over u ∈ B_d(v).
-func (b *baller) weight(v uint32, d int, val []float64) float64 {
+// ball returns B_d(v), v first, then the pages at distance 1, 2, ... d in
+// BFS order. The slice is reused by the next call.
+func (b *baller) ball(v uint32, d int) []uint32 {
 	gen := b.bump()
 	st := b.stamp
 	st[v] = gen
-	sum := val[v]
+	m := append(b.members[:0], v)
+	lo := 0
+	for level := 1; level <= d && lo < len(m); level++ {
+		hi := len(m)
+		for i := lo; i < hi; i++ {
+			for _, u := range b.g.Out(m[i]) {
+				if st[u] != gen {
+					st[u] = gen
+					m = append(m, u)
+				}
+			}
+		}
+		lo = hi
+	}
+	b.members = m
+	return m
+}
+
+// weight returns Σ val(u) over u ∈ B_d(v).
+func (b *baller) weight(v uint32, d int, val []float64) float64 {
 	if d == 1 {
+		// maxout and maxscc's member choice: no ball to keep.
+		gen := b.bump()
+		st := b.stamp
+		st[v] = gen
+		sum := val[v]
 		for _, u := range b.g.Out(v) {
 			if st[u] != gen {
 				st[u] = gen
@@ -110,46 +135,9 @@ func (b *baller) weight(v uint32, d int, val []float64) float64 {
 		}
 		return sum
 	}
-	b.cur = append(b.cur[:0], v)
-	for level := 1; level <= d && len(b.cur) > 0; level++ {
-		last := level == d
-		b.next = b.next[:0]
-		for _, x := range b.cur {
-			for _, u := range b.g.Out(x) {
-				if st[u] == gen {
-					continue
-				}
-				st[u] = gen
-				sum += val[u]
-				if !last {
-					b.next = append(b.next, u)
-				}
-			}
-		}
-		b.cur, b.next = b.next, b.cur
+	var sum float64
+	for _, u := range b.ball(v, d) {
+		sum += val[u]
 	}
 	return sum
-}
-
-// each calls fn for every u ∈ B_d(v).
-func (b *baller) each(v uint32, d int, fn func(u uint32)) {
-	gen := b.bump()
-	st := b.stamp
-	st[v] = gen
-	fn(v)
-	b.cur = append(b.cur[:0], v)
-	for level := 1; level <= d && len(b.cur) > 0; level++ {
-		b.next = b.next[:0]
-		for _, x := range b.cur {
-			for _, u := range b.g.Out(x) {
-				if st[u] == gen {
-					continue
-				}
-				st[u] = gen
-				fn(u)
-				b.next = append(b.next, u)
-			}
-		}
-		b.cur, b.next = b.next, b.cur
-	}
 }

@@ -107,8 +107,16 @@ func TestEvaluate(t *testing.T) {
 	if err := ev.Plot(plotPath, "hollins"); err != nil {
 		t.Fatal(err)
 	}
-	if b, err := os.ReadFile(plotPath); err != nil || !bytes.Contains(b, []byte("<svg")) {
+	b, err := os.ReadFile(plotPath)
+	if err != nil || !bytes.Contains(b, []byte("<svg")) {
 		t.Fatalf("plot: %v, %d bytes", err, len(b))
+	}
+	var w bytes.Buffer
+	if err := ev.WritePlot(&w, "SVG", "hollins"); err != nil || !bytes.Equal(w.Bytes(), b) {
+		t.Fatalf("WritePlot: %v; %d bytes, Plot wrote %d", err, w.Len(), len(b))
+	}
+	if err := ev.WritePlot(&w, "gif", "hollins"); err == nil {
+		t.Error("WritePlot as gif: no error")
 	}
 }
 

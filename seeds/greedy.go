@@ -106,11 +106,11 @@ func (s *selector) greedy(ctx context.Context, cands []bool, k, d int, st *greed
 			old := val[u]
 			val[u] = 0
 			if old < 0 {
-				rb.each(u, d, func(x uint32) {
+				for _, x := range rb.ball(u, d) {
 					if it, ok := h.Get(uint64(x)); ok {
 						h.Update(uint64(x), it.Prio-old)
 					}
-				})
+				}
 			}
 		})
 		epoch++

@@ -3,6 +3,7 @@ package seeds
 import (
 	"context"
 	"errors"
+	"math"
 	"math/rand/v2"
 	"reflect"
 	"slices"
@@ -128,6 +129,8 @@ func TestOptionsValidation(t *testing.T) {
 		{"k zero", Input{G: g}, Options{Algo: AlgoRandom}, ErrOptions},
 		{"negative hops", Input{G: g}, Options{Algo: AlgoMaxOut, K: 1, Hops: -1}, ErrOptions},
 		{"density over 100", Input{G: g}, Options{Algo: AlgoHITSCore, K: 1, CoverDensity: 120}, ErrOptions},
+		{"density NaN", Input{G: g}, Options{Algo: AlgoHITSCore, K: 1, CoverDensity: math.NaN()}, ErrOptions},
+		{"density negative", Input{G: g}, Options{Algo: AlgoHITSCore, K: 1, CoverDensity: -5}, ErrOptions},
 		{"core size 1", Input{G: g}, Options{Algo: AlgoHITSCore, K: 1, CoreSize: 1}, ErrOptions},
 		{"candidates length", Input{G: g}, Options{Algo: AlgoRandom, K: 1, Candidates: []bool{true}}, ErrOptions},
 		{"fetched length", Input{G: g, Fetched: []bool{true}}, Options{Algo: AlgoRandom, K: 1}, ErrOptions},

@@ -87,23 +87,36 @@ const (
 	roleAuth
 )
 
+// coreSide is one side of a growing core, hubs or authorities. The two sides
+// mirror each other: a hub's arcs go to authorities (the graph), an
+// authority's come from hubs (the transpose), so one piece of code grows,
+// shrinks and resets both.
+type coreSide struct {
+	role    uint8
+	members []uint32   // in the order they joined
+	adj     *graph.CSR // a member's arcs to the other side: g for hubs, gt for authorities
+	score   []float64  // hub or authority score of the current HITS run
+	q       *pq.Heap   // candidates by score
+	// links[v] counts the arcs between page v and the other side's members
+	// (a hub candidate's arcs into A, an authority candidate's arcs from H).
+	links []int32
+}
+
 // coreGrower grows bipartite cores. It keeps, for every page, the number of
-// its arcs into the authority set (inA) and the number of arcs it receives
-// from the hub set (outH), so adding or removing a member updates |E(H,A)|
-// and the candidate sets in time proportional to the member's degree.
+// its arcs into the authority set and from the hub set (coreSide.links), so
+// adding or removing a member updates |E(H,A)| and the candidate sets in
+// time proportional to the member's degree.
 type coreGrower struct {
 	o          Options
 	role       []uint8
-	inA, outH  []int32
-	g, gt      *graph.CSR
-	hub, auth  []float64
-	hubQ, auQ  *pq.Heap
-	hubs, auts []uint32
+	hubs, auts coreSide
 	arcs       int
 }
 
 func newCoreGrower(n int, o Options) *coreGrower {
-	return &coreGrower{o: o, role: make([]uint8, n), inA: make([]int32, n), outH: make([]int32, n)}
+	return &coreGrower{o: o, role: make([]uint8, n),
+		hubs: coreSide{role: roleHub, links: make([]int32, n)},
+		auts: coreSide{role: roleAuth, links: make([]int32, n)}}
 }
 
 // grow extracts one core around top. The two variants of the paper:
@@ -112,169 +125,136 @@ func newCoreGrower(n int, o Options) *coreGrower {
 //     candidate hubs with the highest hub score (pages linking into A) and the
 //     NewMembers candidate authorities with the highest authority score (pages
 //     linked from H) until the core has CoreSize pages or no candidate is left;
-//   - fixed cover density (otherwise): the same alternating steps, but a step
-//     after which 100·|E(H,A)|/(|H|·|A|) < CoverDensity is undone; growth ends
-//     when neither side can grow. At the default 100 every core is complete
-//     bipartite.
+//   - fixed cover density (otherwise): the same alternating steps, but a
+//     growth step (NewMembers hubs, or NewMembers authorities) after which
+//     100·|E(H,A)|/(|H|·|A|) < CoverDensity is undone: this is our reading of
+//     "the round that broke the density is undone". The other side may still
+//     grow, and growth ends when neither side can, so a planted biclique with
+//     noisy neighbours is recovered whole (undoing the whole hub+authority
+//     round and stopping would end the core at the first noisy candidate).
+//     At the default 100 every core is complete bipartite.
 //
 // The hub set never exceeds Options.MaxHubs. Ties go to the lower node id.
 func (c *coreGrower) grow(g, gt *graph.CSR, hub, auth []float64, top uint32) *Core {
 	n := g.N()
-	c.g, c.gt, c.hub, c.auth = g, gt, hub, auth
-	c.hubQ, c.auQ = pq.NewDense(n), pq.NewDense(n)
-	c.hubs, c.auts, c.arcs = c.hubs[:0], c.auts[:0], 0
-	c.addAuth(top)
+	c.hubs.adj, c.hubs.score, c.hubs.q, c.hubs.members = g, hub, pq.NewDense(n), c.hubs.members[:0]
+	c.auts.adj, c.auts.score, c.auts.q, c.auts.members = gt, auth, pq.NewDense(n), c.auts.members[:0]
+	c.arcs = 0
+	c.add(&c.auts, &c.hubs, top)
 	fixed := c.o.CoreSize > 0
 	for {
-		progressed := c.step(true, fixed)
+		progressed := c.step(&c.hubs, &c.auts, fixed)
 		if fixed && c.size() >= c.o.CoreSize {
 			break
 		}
-		progressed = c.step(false, fixed) || progressed
+		progressed = c.step(&c.auts, &c.hubs, fixed) || progressed
 		if !progressed || (fixed && c.size() >= c.o.CoreSize) {
 			break
 		}
 	}
 	core := &Core{
 		TopAuthority: top,
-		Hubs:         append([]uint32(nil), c.hubs...),
-		Authorities:  append([]uint32(nil), c.auts...),
+		Hubs:         append([]uint32(nil), c.hubs.members...),
+		Authorities:  append([]uint32(nil), c.auts.members...),
 		Arcs:         c.arcs,
 		Density:      c.density(),
 	}
-	c.reset()
+	c.reset(&c.hubs, &c.auts)
+	c.reset(&c.auts, &c.hubs)
 	return core
 }
 
-func (c *coreGrower) size() int { return len(c.hubs) + len(c.auts) }
+func (c *coreGrower) size() int { return len(c.hubs.members) + len(c.auts.members) }
 
 func (c *coreGrower) density() float64 {
-	if len(c.hubs) == 0 || len(c.auts) == 0 {
+	h, a := len(c.hubs.members), len(c.auts.members)
+	if h == 0 || a == 0 {
 		return 100
 	}
-	return 100 * float64(c.arcs) / float64(len(c.hubs)*len(c.auts))
+	return 100 * float64(c.arcs) / float64(h*a)
 }
 
-// step adds up to NewMembers hubs (hubs = true) or authorities and reports
-// whether any stayed. In density mode a step that breaks the density is
-// undone, most recent member first, and its members return to the candidates.
-func (c *coreGrower) step(hubs, fixed bool) bool {
+// step adds up to NewMembers members to side s (other is the opposite side)
+// and reports whether any stayed. In density mode a step that breaks the
+// density is undone, most recent member first, and its members return to
+// the candidates.
+func (c *coreGrower) step(s, other *coreSide, fixed bool) bool {
 	m := c.o.NewMembers
 	if fixed && c.o.CoreSize-c.size() < m {
 		m = c.o.CoreSize - c.size()
 	}
-	if hubs && c.o.MaxHubs-len(c.hubs) < m {
-		m = c.o.MaxHubs - len(c.hubs)
+	if s.role == roleHub && c.o.MaxHubs-len(s.members) < m {
+		m = c.o.MaxHubs - len(s.members)
 	}
 	added := 0
 	for ; added < m; added++ {
-		v, ok := c.next(hubs)
+		v, ok := c.next(s)
 		if !ok {
 			break
 		}
-		if hubs {
-			c.addHub(v)
-		} else {
-			c.addAuth(v)
-		}
+		c.add(s, other, v)
 	}
 	if added == 0 {
 		return false
 	}
 	if !fixed && c.density() < c.o.CoverDensity-1e-9 {
 		for ; added > 0; added-- {
-			if hubs {
-				c.dropHub()
-			} else {
-				c.dropAuth()
-			}
+			c.drop(s, other)
 		}
 		return false
 	}
 	return true
 }
 
-// next pops the best valid candidate of one side: a hub candidate has no role
-// and an arc into A; an authority candidate has no role and an arc from H.
-func (c *coreGrower) next(hubs bool) (uint32, bool) {
-	q := c.auQ
-	if hubs {
-		q = c.hubQ
-	}
+// next pops the best valid candidate of side s: a page with no role and an
+// arc to the other side's members.
+func (c *coreGrower) next(s *coreSide) (uint32, bool) {
 	for {
-		it, ok := q.Pop()
+		it, ok := s.q.Pop()
 		if !ok {
 			return 0, false
 		}
 		v := uint32(it.ID)
-		if c.role[v] != roleNone {
-			continue
-		}
-		if (hubs && c.inA[v] > 0) || (!hubs && c.outH[v] > 0) {
+		if c.role[v] == roleNone && s.links[v] > 0 {
 			return v, true
 		}
 	}
 }
 
-func (c *coreGrower) addHub(x uint32) {
-	c.role[x] = roleHub
-	c.hubs = append(c.hubs, x)
-	c.arcs += int(c.inA[x])
-	for _, y := range c.g.Out(x) {
-		c.outH[y]++
+// add makes x a member of s: its arcs to the other side join |E(H,A)|, and
+// the pages it links with become candidates of the other side.
+func (c *coreGrower) add(s, other *coreSide, x uint32) {
+	c.role[x] = s.role
+	s.members = append(s.members, x)
+	c.arcs += int(s.links[x])
+	for _, y := range s.adj.Out(x) {
+		other.links[y]++
 		if c.role[y] == roleNone {
-			c.auQ.Push(pq.Item{ID: uint64(y), Prio: c.auth[y], Seq: uint64(y)})
+			other.q.Push(pq.Item{ID: uint64(y), Prio: other.score[y], Seq: uint64(y)})
 		}
 	}
 }
 
-func (c *coreGrower) addAuth(y uint32) {
-	c.role[y] = roleAuth
-	c.auts = append(c.auts, y)
-	c.arcs += int(c.outH[y])
-	for _, x := range c.gt.Out(y) {
-		c.inA[x]++
-		if c.role[x] == roleNone {
-			c.hubQ.Push(pq.Item{ID: uint64(x), Prio: c.hub[x], Seq: uint64(x)})
-		}
-	}
-}
-
-func (c *coreGrower) dropHub() {
-	x := c.hubs[len(c.hubs)-1]
-	c.hubs = c.hubs[:len(c.hubs)-1]
+// drop undoes the last add to s; the page becomes a candidate again.
+func (c *coreGrower) drop(s, other *coreSide) {
+	x := s.members[len(s.members)-1]
+	s.members = s.members[:len(s.members)-1]
 	c.role[x] = roleNone
-	c.arcs -= int(c.inA[x])
-	for _, y := range c.g.Out(x) {
-		c.outH[y]--
+	c.arcs -= int(s.links[x])
+	for _, y := range s.adj.Out(x) {
+		other.links[y]--
 	}
-	c.hubQ.Push(pq.Item{ID: uint64(x), Prio: c.hub[x], Seq: uint64(x)})
+	s.q.Push(pq.Item{ID: uint64(x), Prio: s.score[x], Seq: uint64(x)})
 }
 
-func (c *coreGrower) dropAuth() {
-	y := c.auts[len(c.auts)-1]
-	c.auts = c.auts[:len(c.auts)-1]
-	c.role[y] = roleNone
-	c.arcs -= int(c.outH[y])
-	for _, x := range c.gt.Out(y) {
-		c.inA[x]--
-	}
-	c.auQ.Push(pq.Item{ID: uint64(y), Prio: c.auth[y], Seq: uint64(y)})
-}
-
-// reset clears the per-core counters by walking the members' arcs.
-func (c *coreGrower) reset() {
-	for _, x := range c.hubs {
+// reset clears what the members of s set, walking their arcs, and drops the
+// references to this core's graphs and scores.
+func (c *coreGrower) reset(s, other *coreSide) {
+	for _, x := range s.members {
 		c.role[x] = roleNone
-		for _, y := range c.g.Out(x) {
-			c.outH[y] = 0
+		for _, y := range s.adj.Out(x) {
+			other.links[y] = 0
 		}
 	}
-	for _, y := range c.auts {
-		c.role[y] = roleNone
-		for _, x := range c.gt.Out(y) {
-			c.inA[x] = 0
-		}
-	}
-	c.g, c.gt, c.hub, c.auth, c.hubQ, c.auQ = nil, nil, nil, nil, nil, nil
+	s.adj, s.score, s.q = nil, nil, nil
 }

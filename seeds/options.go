@@ -2,6 +2,7 @@ package seeds
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"slices"
 
@@ -49,7 +50,8 @@ type Input struct {
 	// means every fetched page.
 	Novel []bool
 	// Weights replaces the computed value w(p) of the pages it names (a user
-	// weights file, see ReadWeights); nil overrides nothing.
+	// weights file, see ReadWeights); nil overrides nothing. Values must be
+	// finite.
 	Weights map[uint32]float64
 }
 
@@ -135,7 +137,7 @@ func (o Options) withDefaults(n int) (Options, error) {
 	switch {
 	case o.NewMembers < 1:
 		return o, fmt.Errorf("%w: NewMembers = %d, want at least 1", ErrOptions, o.NewMembers)
-	case o.CoverDensity < 0 || o.CoverDensity > 100:
+	case !(o.CoverDensity > 0 && o.CoverDensity <= 100): // NaN fails too
 		return o, fmt.Errorf("%w: CoverDensity = %g, want a percentage in (0, 100]", ErrOptions, o.CoverDensity)
 	case o.MaxHubs < 1:
 		return o, fmt.Errorf("%w: MaxHubs = %d, want at least 1", ErrOptions, o.MaxHubs)
@@ -163,9 +165,12 @@ func (in Input) validate() error {
 	if in.Novel != nil && len(in.Novel) != n {
 		return fmt.Errorf("%w: %d novel flags for %d nodes", ErrOptions, len(in.Novel), n)
 	}
-	for v := range in.Weights {
+	for v, x := range in.Weights {
 		if int(v) >= n {
 			return fmt.Errorf("%w: weight override for node %d, out of range 0..%d", ErrOptions, v, n-1)
+		}
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			return fmt.Errorf("%w: weight override for node %d is %v, want a finite number", ErrOptions, v, x)
 		}
 	}
 	return nil

@@ -142,6 +142,34 @@ func (e *Evaluation) WriteCSV(w io.Writer) error {
 // log scale, and saves it to path; the extension (.svg, .png, .pdf) picks the
 // format.
 func (e *Evaluation) Plot(path, title string) error {
+	p, err := e.plot(title)
+	if err != nil {
+		return fmt.Errorf("seeds: plot %s: %w", path, err)
+	}
+	if err := p.Save(8*vg.Inch, 5*vg.Inch, path); err != nil {
+		return fmt.Errorf("seeds: plot %s: %w", path, err)
+	}
+	return nil
+}
+
+// WritePlot writes the plot of Plot to w in format: svg, png, pdf, eps, jpg
+// or tif.
+func (e *Evaluation) WritePlot(w io.Writer, format, title string) error {
+	p, err := e.plot(title)
+	if err != nil {
+		return fmt.Errorf("seeds: plot: %w", err)
+	}
+	wt, err := p.WriterTo(8*vg.Inch, 5*vg.Inch, strings.ToLower(format))
+	if err != nil {
+		return fmt.Errorf("seeds: plot as %q: %w", format, err)
+	}
+	if _, err := wt.WriteTo(w); err != nil {
+		return fmt.Errorf("seeds: write plot: %w", err)
+	}
+	return nil
+}
+
+func (e *Evaluation) plot(title string) (*plot.Plot, error) {
 	p := plot.New()
 	p.Title.Text = title
 	p.X.Label.Text = "BFS depth from the seeds"
@@ -167,12 +195,9 @@ func (e *Evaluation) Plot(path, title string) error {
 		}
 	}
 	if err := plotutil.AddLinePoints(p, args...); err != nil {
-		return fmt.Errorf("seeds: plot %s: %w", path, err)
+		return nil, err
 	}
-	if err := p.Save(8*vg.Inch, 5*vg.Inch, path); err != nil {
-		return fmt.Errorf("seeds: plot %s: %w", path, err)
-	}
-	return nil
+	return p, nil
 }
 
 func pct(x, total float64) string {

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"math"
 	"strconv"
 	"strings"
 
@@ -100,7 +101,7 @@ func FetchedByOutDegree(g *graph.CSR) []bool {
 // by white space, where KEY is a page URL as the graph stores it or a decimal
 // node id, and VALUE replaces the page's computed value (for example -10 for
 // spam, 10 for pages users visit). Blank lines and lines starting with '#' are
-// ignored. Keys that name no page of g are returned in unknown rather than
+// ignored. VALUE must be a finite number. Keys that name no page of g are returned in unknown rather than
 // failing, since a weights file usually outlives one crawl. name is used in
 // error messages.
 func ReadWeights(r io.Reader, name string, g *graph.CSR) (w map[uint32]float64, unknown []string, err error) {
@@ -128,8 +129,10 @@ func ReadWeights(r io.Reader, name string, g *graph.CSR) (w map[uint32]float64, 
 			return nil, nil, fmt.Errorf("%w: %s:%d: want \"URL-or-node VALUE\", got %q", ErrWeights, name, line, t)
 		}
 		val, perr := strconv.ParseFloat(f[1], 64)
-		if perr != nil {
-			return nil, nil, fmt.Errorf("%w: %s:%d: value %q is not a number", ErrWeights, name, line, f[1])
+		if perr != nil || math.IsNaN(val) || math.IsInf(val, 0) {
+			// ParseFloat accepts "NaN" and "Inf"; either would turn the
+			// greedy selectors' sums into NaN and their ranking into noise.
+			return nil, nil, fmt.Errorf("%w: %s:%d: value %q is not a finite number (use e.g. -10 for spam, 10 for clicked pages)", ErrWeights, name, line, f[1])
 		}
 		if v, ok := byURL[f[0]]; ok {
 			w[v] = val

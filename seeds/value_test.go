@@ -1,6 +1,7 @@
 package seeds
 
 import (
+	"context"
 	"errors"
 	"math"
 	"slices"
@@ -83,6 +84,8 @@ func TestReadWeights(t *testing.T) {
 		{"bad value", "http://a.test/ lots\n", nil, nil, ErrWeights},
 		{"missing value", "http://a.test/\n", nil, nil, ErrWeights},
 		{"extra field", "http://a.test/ 1 2\n", nil, nil, ErrWeights},
+		{"NaN value", "http://a.test/ NaN\n", nil, nil, ErrWeights},
+		{"infinite value", "http://a.test/ -Inf\n", nil, nil, ErrWeights},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -121,5 +124,17 @@ func TestWeightsSteerGreedy(t *testing.T) {
 	r = mustSelect(t, Input{G: g, Weights: spam}, Options{Algo: AlgoMaxOut, K: 1})
 	if r.Seeds[0].Node != 5 {
 		t.Fatalf("with spam weights: seed %d, want 5", r.Seeds[0].Node)
+	}
+}
+
+// Non-finite weights given through the API are refused, not summed into NaN
+// scores that would scramble the greedy heap.
+func TestSelectRejectsNonFiniteWeights(t *testing.T) {
+	g := fromArcs(4, [][2]uint32{{0, 1}, {1, 2}, {2, 3}})
+	for _, x := range []float64{math.NaN(), math.Inf(1), math.Inf(-1)} {
+		_, err := Select(context.Background(), Input{G: g, Weights: map[uint32]float64{1: x}}, Options{Algo: AlgoMaxWeight, K: 1})
+		if !errors.Is(err, ErrOptions) || !strings.Contains(err.Error(), "node 1") {
+			t.Errorf("weight %v: err = %v, want ErrOptions naming node 1", x, err)
+		}
 	}
 }

@@ -12,4 +12,7 @@ var (
 	ErrHosts = errors.New("sim: bad host map")
 	// ErrEmptyGraph is returned for a graph without nodes.
 	ErrEmptyGraph = errors.New("sim: graph has no nodes")
+	// ErrOptions is wrapped by errors about other invalid Options (damping,
+	// a PageRank vector of the wrong length).
+	ErrOptions = errors.New("sim: invalid options")
 )

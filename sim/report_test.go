@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"bufio"
 	"bytes"
 	"compress/gzip"
 	"context"
@@ -146,6 +147,11 @@ func TestReadHosts(t *testing.T) {
 				t.Errorf("got %v, want %v", got, tc.want)
 			}
 		})
+	}
+	// A read error keeps both the sentinel and its cause for errors.Is.
+	long := "a\n" + strings.Repeat("x", 2<<20) + "\n"
+	if _, err := ReadHosts(strings.NewReader(long), "long", 2); !errors.Is(err, ErrHosts) || !errors.Is(err, bufio.ErrTooLong) || !strings.Contains(err.Error(), "long:2") {
+		t.Errorf("over-long line: %v, want ErrHosts wrapping bufio.ErrTooLong at long:2", err)
 	}
 	// A dataset's URL file is a host map.
 	d := dataset(t, "hollins")

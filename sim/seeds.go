@@ -187,7 +187,7 @@ func ReadHosts(r io.Reader, name string, n int) ([]uint32, error) {
 		hosts = append(hosts, id)
 	}
 	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("%w: %s:%d: %v", ErrHosts, name, len(hosts)+1, err)
+		return nil, fmt.Errorf("%w: %s:%d: %w", ErrHosts, name, len(hosts)+1, err)
 	}
 	if len(hosts) != n {
 		return nil, fmt.Errorf("%w: %s: %d lines for %d nodes (want one host or URL per node)", ErrHosts, name, len(hosts), n)

@@ -32,7 +32,8 @@ type Options struct {
 	// Grid is the number of evenly spaced points of the fine grid for the
 	// plot, and again of geometrically spaced ones (for a log axis); 0 means
 	// 200. Points that coincide count once; the checkpoints are always
-	// included.
+	// included. A Grid above the reachable count r is taken as r (every k
+	// from 1 to r), so a huge value costs no more than that.
 	Grid int
 	// RandomSeed seeds the random scheduler (random@SEED overrides it).
 	RandomSeed uint64
@@ -79,7 +80,7 @@ func New(g *graph.CSR, o Options) (*Sim, error) {
 		d = scheduler.DefaultDamping
 	}
 	if !(d > 0 && d < 1) {
-		return nil, fmt.Errorf("sim: damping %v must lie in (0, 1)", o.Damping)
+		return nil, fmt.Errorf("%w: damping %v must lie in (0, 1)", ErrOptions, o.Damping)
 	}
 	s := &Sim{g: g, d: d, o: o}
 	if o.Grid == 0 {
@@ -112,7 +113,7 @@ func New(g *graph.CSR, o Options) (*Sim, error) {
 	}
 	if o.PageRank != nil {
 		if len(o.PageRank) != n {
-			return nil, fmt.Errorf("sim: %d PageRank values for %d nodes", len(o.PageRank), n)
+			return nil, fmt.Errorf("%w: %d PageRank values for %d nodes", ErrOptions, len(o.PageRank), n)
 		}
 		s.pr = normalised(o.PageRank)
 	} else {
@@ -164,6 +165,9 @@ func reach(g *graph.CSR, seeds []uint32, seen []bool) (nodes, arcs int) {
 // o.Grid geometrically spaced ones, with U(k) at each.
 func (s *Sim) grid() {
 	r := s.reachable
+	// More evenly spaced points than pages would only repeat k values; the
+	// clamp also keeps a typo such as --grid 1e12 from allocating them.
+	points := min(s.o.Grid, r)
 	cp := map[int]float64{}
 	ks := []int{}
 	for _, f := range Checkpoints() {
@@ -173,10 +177,10 @@ func (s *Sim) grid() {
 		}
 		ks = append(ks, k)
 	}
-	for i := 1; i <= s.o.Grid; i++ {
-		ks = append(ks, max(1, int(math.Round(float64(i)*float64(r)/float64(s.o.Grid)))))
-		// and geometrically spaced, for a log axis: r^(i/Grid)
-		ks = append(ks, max(1, int(math.Round(math.Pow(float64(r), float64(i)/float64(s.o.Grid))))))
+	for i := 1; i <= points; i++ {
+		ks = append(ks, max(1, int(math.Round(float64(i)*float64(r)/float64(points)))))
+		// and geometrically spaced, for a log axis: r^(i/points)
+		ks = append(ks, max(1, int(math.Round(math.Pow(float64(r), float64(i)/float64(points))))))
 	}
 	slices.Sort(ks)
 	s.ks = slices.Compact(ks)

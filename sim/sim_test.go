@@ -319,7 +319,9 @@ func TestDeterminism(t *testing.T) {
 // grid ascending and ending at the reachable count, U(k) the prefix sums of
 // the sorted PageRank.
 func TestGrid(t *testing.T) {
-	for _, tc := range []struct{ n, grid int }{{1, 200}, {7, 200}, {100, 10}, {1000, 200}, {12345, 3}} {
+	// 1<<40: a grid far beyond the page count is clamped to it, not
+	// allocated (it would need 16 TiB).
+	for _, tc := range []struct{ n, grid int }{{1, 200}, {7, 200}, {100, 10}, {1000, 200}, {12345, 3}, {50, 1 << 40}} {
 		t.Run(fmt.Sprintf("n=%d/grid=%d", tc.n, tc.grid), func(t *testing.T) {
 			b := graph.NewBuilder(tc.n, false)
 			for v := 0; v+1 < tc.n; v++ {
@@ -334,8 +336,11 @@ func TestGrid(t *testing.T) {
 			if s.Reachable() != tc.n {
 				t.Fatalf("reachable %d, want %d", s.Reachable(), tc.n)
 			}
-			if !slices.IsSorted(s.ks) || s.ks[0] < 1 || s.ks[len(s.ks)-1] != tc.n {
+			if !slices.IsSorted(s.ks) || s.ks[0] < 1 || s.ks[len(s.ks)-1] != tc.n || len(s.ks) > tc.n {
 				t.Fatalf("grid %v", s.ks)
+			}
+			if tc.grid >= tc.n && len(s.ks) != tc.n {
+				t.Errorf("grid of %d points on %d pages has %d k values, want every k", tc.grid, tc.n, len(s.ks))
 			}
 			for _, f := range Checkpoints() {
 				k := max(1, int(math.Ceil(f*float64(tc.n)-1e-9)))
@@ -372,8 +377,9 @@ func TestNewErrors(t *testing.T) {
 		{"no seeds", g, Options{}, ErrNoSeeds},
 		{"seed out of range", g, Options{Seeds: []uint32{20}}, ErrSeedSpec},
 		{"short host map", g, Options{Seeds: []uint32{0}, Hosts: make([]uint32, 19)}, ErrHosts},
-		{"bad damping", g, Options{Seeds: []uint32{0}, Damping: 1.5}, nil},
-		{"short PageRank", g, Options{Seeds: []uint32{0}, PageRank: make([]float64, 3)}, nil},
+		{"bad damping", g, Options{Seeds: []uint32{0}, Damping: 1.5}, ErrOptions},
+		{"NaN damping", g, Options{Seeds: []uint32{0}, Damping: math.NaN()}, ErrOptions},
+		{"short PageRank", g, Options{Seeds: []uint32{0}, PageRank: make([]float64, 3)}, ErrOptions},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := New(tc.g, tc.o)

@@ -73,6 +73,9 @@ func FromGraph(g *graph.CSR, o GraphOptions) (*Site, error) {
 	if o.Seeds < 0 || o.Hosts < 0 || o.Preset > Clean {
 		return nil, fmt.Errorf("%w: seeds %d, hosts %d, preset %d", ErrOptions, o.Seeds, o.Hosts, o.Preset)
 	}
+	if err := o.Evolution.validate(); err != nil {
+		return nil, err
+	}
 	name := fmt.Sprintf("seedcrawl-testweb graph=%s seed=%d preset=%s", o.Name, o.Seed, o.Preset)
 	s := newSite(o.Seed, name, o.Preset, o.Evolution, crawlDelayDefault(o.CrawlDelay))
 	b := &siteBuilder{s: s}

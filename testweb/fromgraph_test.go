@@ -2,6 +2,7 @@ package testweb
 
 import (
 	"errors"
+	"math"
 	"slices"
 	"strings"
 	"testing"
@@ -155,6 +156,7 @@ func TestFromGraphErrors(t *testing.T) {
 		{bad, GraphOptions{}},
 		{graph.NewBuilder(3, false).Build(), GraphOptions{Seeds: -1}},
 		{graph.NewBuilder(3, false).Build(), GraphOptions{Preset: 9}},
+		{graph.NewBuilder(3, false).Build(), GraphOptions{Evolution: Evolution{Move: math.NaN()}}},
 	}
 	for i, c := range cases {
 		if _, err := FromGraph(c.g, c.o); err == nil {

@@ -116,15 +116,20 @@ func Generate(o GenOptions) (*Site, error) {
 		return nil, fmt.Errorf("%w: pages %d fewer than hosts %d (every host needs a root page)", ErrOptions, o.Pages, o.Hosts)
 	case o.Pages > maxPages:
 		return nil, fmt.Errorf("%w: pages %d (at most %d)", ErrOptions, o.Pages, maxPages)
-	case o.InterHostFraction > 1:
+	// The comparisons are written so that NaN fails them: a NaN fraction
+	// compares false with every random draw and would silently mean "none".
+	case !(o.InterHostFraction <= 1):
 		return nil, fmt.Errorf("%w: inter-host fraction %g (want 0..1)", ErrOptions, o.InterHostFraction)
-	case o.MeanOutDegree < 1 || o.MeanOutDegree > 1000:
+	case !(o.MeanOutDegree >= 1 && o.MeanOutDegree <= 1000):
 		return nil, fmt.Errorf("%w: mean out-degree %g (want 1..1000)", ErrOptions, o.MeanOutDegree)
-	case o.DanglingFraction+o.InFraction+o.IslandFraction > 0.9:
+	case !(o.DanglingFraction+o.InFraction+o.IslandFraction <= 0.9):
 		return nil, fmt.Errorf("%w: dangling+in+island fractions %g leave no core", ErrOptions,
 			o.DanglingFraction+o.InFraction+o.IslandFraction)
 	case o.Preset > Clean:
 		return nil, fmt.Errorf("%w: preset %d", ErrOptions, o.Preset)
+	}
+	if err := o.Evolution.validate(); err != nil {
+		return nil, err
 	}
 	name := fmt.Sprintf("seedcrawl-testweb generated seed=%d pages=%d hosts=%d preset=%s", o.Seed, o.Pages, o.Hosts, o.Preset)
 	s := newSite(o.Seed, name, o.Preset, o.Evolution, crawlDelayDefault(o.CrawlDelay))

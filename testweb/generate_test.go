@@ -2,6 +2,7 @@ package testweb
 
 import (
 	"errors"
+	"math"
 	"slices"
 	"strings"
 	"testing"
@@ -190,6 +191,15 @@ func TestGenerateOptionErrors(t *testing.T) {
 		{MeanOutDegree: 0.5},
 		{DanglingFraction: 0.5, InFraction: 0.3, IslandFraction: 0.3},
 		{Preset: 7},
+		// NaN compares false with everything: each must be refused, not
+		// read as "none" or slip past the range checks.
+		{InterHostFraction: math.NaN()},
+		{MeanOutDegree: math.NaN()},
+		{DanglingFraction: math.NaN()},
+		{IslandFraction: math.NaN()},
+		{Evolution: Evolution{Change: math.NaN()}},
+		{Evolution: Evolution{Gone: 1.5}},
+		{Evolution: Evolution{New: math.Inf(1)}},
 	} {
 		if _, err := Generate(o); !errors.Is(err, ErrOptions) {
 			t.Errorf("Generate(%+v) = %v, want ErrOptions", o, err)

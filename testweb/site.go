@@ -3,6 +3,7 @@ package testweb
 import (
 	"fmt"
 	"maps"
+	"math"
 	"net/http"
 	"slices"
 	"strings"
@@ -223,16 +224,26 @@ type Evolution struct {
 }
 
 func (e Evolution) withDefaults() Evolution {
-	def := func(v, d float64) float64 {
-		switch {
-		case v == 0:
-			return d
-		case v < 0:
-			return 0
+	return Evolution{fracDefault(e.Change, 0.10), fracDefault(e.Gone, 0.02), fracDefault(e.Move, 0.02), fracDefault(e.New, 0.05)}
+}
+
+// validate rejects fractions that are not numbers (NaN compares false with
+// every draw, so a NaN would silently turn a change off) and per-page
+// fractions above 1.
+func (e Evolution) validate() error {
+	d := e.withDefaults()
+	for _, f := range []struct {
+		name string
+		v    float64
+	}{{"change", d.Change}, {"gone", d.Gone}, {"move", d.Move}} {
+		if !(f.v <= 1) {
+			return fmt.Errorf("%w: evolution %s fraction %v (want 0..1, negative for none)", ErrOptions, f.name, f.v)
 		}
-		return v
 	}
-	return Evolution{def(e.Change, 0.10), def(e.Gone, 0.02), def(e.Move, 0.02), def(e.New, 0.05)}
+	if math.IsNaN(d.New) || math.IsInf(d.New, 0) {
+		return fmt.Errorf("%w: evolution new fraction %v (want a finite number)", ErrOptions, d.New)
+	}
+	return nil
 }
 
 // maxEpoch bounds epochs so a typo cannot make the server compute for hours.

@@ -20,7 +20,8 @@ const (
 	ScopeSeedDomains = "seeds-domains"
 	// ScopeHosts keeps URLs on an explicit comma-separated host list; an
 	// entry starting with '.' (".example.com") means that domain and its
-	// subdomains.
+	// subdomains. Entries are normalized like URL hosts (case, IDN, port
+	// dropped); one that is not a host name is an error.
 	ScopeHosts = "hosts"
 	// ScopeRegexp keeps URLs whose normalized form matches a regular
 	// expression (Go RE2 syntax, unanchored).
@@ -72,13 +73,19 @@ func ParseScope(kind string, seeds []string, arg string) (Scope, error) {
 		}
 	case ScopeHosts:
 		for _, h := range strings.Split(arg, ",") {
-			h = strings.ToLower(strings.TrimSpace(h))
-			switch {
-			case h == "":
-			case strings.HasPrefix(h, "."):
-				s.domains = append(s.domains, h[1:])
-			default:
-				s.hosts[h] = struct{}{}
+			h = strings.TrimSpace(h)
+			if h == "" {
+				continue
+			}
+			name, domain := strings.CutPrefix(h, ".")
+			host, err := entryHost(name)
+			if err != nil {
+				return Scope{}, fmt.Errorf("%w: host list entry %q: %v", ErrScope, h, err)
+			}
+			if domain {
+				s.domains = append(s.domains, host)
+			} else {
+				s.hosts[host] = struct{}{}
 			}
 		}
 		if len(s.hosts) == 0 && len(s.domains) == 0 {
@@ -107,6 +114,22 @@ func ParseScopeSpec(spec string, seeds []string) (Scope, error) {
 		return Scope{}, fmt.Errorf("%w: %q: only hosts: and regexp: take an argument", ErrScope, spec)
 	}
 	return ParseScope(kind, seeds, arg)
+}
+
+// entryHost returns a host list entry in the form Allows compares, the host
+// of a normalized URL: lower-cased, IDN in punycode, IPv6 in brackets, port
+// dropped (scope is per host, as for the seeds-* kinds). Without this,
+// "Bücher.example" or "example.com:8080" would be kept as written and never
+// match a URL.
+func entryHost(name string) (string, error) {
+	if name == "" || strings.ContainsAny(name, "/?#@\\") {
+		return "", fmt.Errorf("want a bare host name such as example.com, or .example.com for its subdomains too")
+	}
+	n, err := Normalize("http://" + name + "/")
+	if err != nil {
+		return "", fmt.Errorf("not a host name: %w", err)
+	}
+	return hostOf(n), nil
 }
 
 func seedHost(seed string) (string, error) {

@@ -11,10 +11,13 @@ import (
 	"github.com/seedcrawl/seedcrawl/seeds"
 )
 
+// evalSeedsUsage is the usage line of `eval seeds`, printed by `eval -h` too.
+const evalSeedsUsage = "usage: seedcrawl eval seeds (--db FILE | --graph BASENAME) [--algos all|a,b,c] [--k 10] [--hops 5] [--csv FILE] [--plot FILE.svg|png]\n"
+
 // runEval dispatches `eval seeds`, the only evaluation so far.
 func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
-		fmt.Fprintln(stderr, "usage: seedcrawl eval seeds (--db FILE | --graph BASENAME) [--algos all|a,b,c] [--k 10] [--hops 5] [--csv FILE] [--plot FILE.svg|png]")
+		fmt.Fprint(stderr, evalSeedsUsage)
 		if len(args) == 0 {
 			return fmt.Errorf("%w: name what to evaluate: seeds", errUsage)
 		}
@@ -37,29 +40,24 @@ func runEvalSeeds(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	csvPath := fs.String("csv", "", "write one CSV row per selector to `FILE`")
 	plotPath := fs.String("plot", "", "plot mean PageRank per BFS depth to `FILE` (.svg, .png or .pdf)")
 	asJSON := fs.Bool("json", false, "print the evaluation as JSON instead of tables")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: seedcrawl eval seeds (--db FILE | --graph BASENAME) [--algos all|a,b,c] [--k 10] [--hops 5] [--csv FILE] [--plot FILE.svg|png]")
-		fmt.Fprintln(stderr, "\nPer selector: pages and value covered within H hops and the gain over random seeds, pages")
-		fmt.Fprintln(stderr, "reachable at any depth, min/mean/max shortest directed path between seed groups (hits-core")
-		fmt.Fprintln(stderr, "cores, single seeds otherwise) against the graph's sampled average distance, selection time,")
-		fmt.Fprintln(stderr, "and the mean PageRank of the pages at each BFS depth from the seeds (Daneshpajouh et al.).")
-		fmt.Fprintln(stderr, "\nflags:")
-		fs.PrintDefaults()
-	}
-	if err := parseFlags(fs, args); err != nil {
+	if err := parseFlagsOnly(fs, args, stderr, evalSeedsUsage+`
+Per selector: pages and value covered within H hops and the gain over random seeds, pages
+reachable at any depth, min/mean/max shortest directed path between seed groups (hits-core
+cores, single seeds otherwise) against the graph's sampled average distance, selection time,
+and the mean PageRank of the pages at each BFS depth from the seeds (Daneshpajouh et al.).
+`); err != nil {
 		return err
 	}
-	if fs.NArg() > 0 {
-		return fmt.Errorf("%w: unexpected argument %q", errUsage, fs.Arg(0))
-	}
-	if err := sf.validate(); err != nil {
+	if err := sf.validate(fs); err != nil {
 		return err
 	}
 	if *trials < 1 || *samples < 1 {
 		return fmt.Errorf("%w: --trials and --samples want at least 1", errUsage)
 	}
-	if ext := strings.ToLower(filepath.Ext(*plotPath)); *plotPath != "" && ext != ".svg" && ext != ".png" && ext != ".pdf" {
-		return fmt.Errorf("%w: --plot %s: name a .svg, .png or .pdf file", errUsage, *plotPath)
+	if *plotPath != "" {
+		if err := checkPlotPath("--plot", *plotPath); err != nil {
+			return err
+		}
 	}
 	var list []string
 	if *algos != "all" {
@@ -76,6 +74,16 @@ func runEvalSeeds(ctx context.Context, args []string, stdout, stderr io.Writer) 
 			return fmt.Errorf("%w: --algos is empty", errUsage)
 		}
 	}
+	csvOut, err := createOutput("--csv", *csvPath)
+	if err != nil {
+		return err
+	}
+	defer csvOut.discard()
+	plotOut, err := createOutput("--plot", *plotPath)
+	if err != nil {
+		return err
+	}
+	defer plotOut.discard()
 	in, err := sf.input(ctx, stderr)
 	if err != nil {
 		return err
@@ -95,18 +103,17 @@ func runEvalSeeds(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	} else if err := ev.WriteTable(stdout); err != nil {
 		return err
 	}
-	if *csvPath != "" {
-		if err := seedsWriteFile(*csvPath, ev.WriteCSV); err != nil {
-			return err
-		}
+	if err := csvOut.write(ev.WriteCSV); err != nil {
+		return err
 	}
-	if *plotPath != "" {
+	if plotOut != nil {
 		name := filepath.Base(sf.graphBase)
 		if sf.dbPath != "" {
 			name = filepath.Base(sf.dbPath)
 		}
 		title := fmt.Sprintf("%s: mean PageRank by BFS depth from %d seeds", name, sf.k)
-		if err := ev.Plot(*plotPath, title); err != nil {
+		format := strings.TrimPrefix(filepath.Ext(*plotPath), ".")
+		if err := plotOut.write(func(w io.Writer) error { return ev.WritePlot(w, format, title) }); err != nil {
 			return err
 		}
 	}

@@ -42,16 +42,23 @@ func (f *seedsFlags) register(fs *flag.FlagSet) {
 	fs.Uint64Var(&f.seed, "seed", 1, "random seed `N` (random, hits-core hub choice)")
 }
 
-// validate checks flag values a user can get wrong before any work is done.
-func (f *seedsFlags) validate() error {
+// validate checks flag values a user can get wrong before any work is done;
+// fs tells which flags were given.
+func (f *seedsFlags) validate(fs *flag.FlagSet) error {
+	given := map[string]bool{}
+	fs.Visit(func(fl *flag.Flag) { given[fl.Name] = true })
 	switch {
+	case f.coreSize > 0 && given["cover-density"]:
+		// The two are the paper's alternative core extractions: one of
+		// them would be silently ignored.
+		return fmt.Errorf("%w: --core-size %d and --cover-density %g: give one (fixed-size cores or fixed cover density)", errUsage, f.coreSize, f.coverDensity)
 	case f.k < 1:
 		return fmt.Errorf("%w: --k %d: want at least 1 seed", errUsage, f.k)
 	case f.hops < 1:
 		return fmt.Errorf("%w: --hops %d: want at least 1", errUsage, f.hops)
 	case f.depth < 1:
 		return fmt.Errorf("%w: --depth %d: want at least 1", errUsage, f.depth)
-	case f.coverDensity <= 0 || f.coverDensity > 100:
+	case !(f.coverDensity > 0 && f.coverDensity <= 100): // NaN fails too
 		return fmt.Errorf("%w: --cover-density %g: want a percentage in (0, 100]", errUsage, f.coverDensity)
 	case f.coreSize < 0 || f.coreSize == 1:
 		return fmt.Errorf("%w: --core-size %d: want 0 (fixed cover density) or at least 2", errUsage, f.coreSize)
@@ -124,31 +131,31 @@ func runSeeds(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	algo := fs.String("algo", seeds.AlgoMaxWeight, "selector `NAME`: "+strings.Join(seeds.Algos(), ", "))
 	asJSON := fs.Bool("json", false, "print the result as JSON instead of a table")
 	outPath := fs.String("out", "", "also write the seeds to `FILE`, one per line (URL, or node id without URLs), as a seed list for crawl")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: seedcrawl seeds (--db FILE | --graph BASENAME) --algo NAME --k N [--hops H] [--depth D] [--per-host] [--weights FILE] [--seed N] [--json] [--out FILE]")
-		fmt.Fprintln(stderr, "\nSelects K seeds with a selector of the literature and explains each: its score, the pages and")
-		fmt.Fprintln(stderr, "value it newly covers within H hops, its component or bipartite core.")
-		fmt.Fprintln(stderr, "  BUDG (Sharma & Bhagat): random, indegree0, outdegree, pagerank")
-		fmt.Fprintln(stderr, "  Zheng, Dmitriev & Giles: maxout, maxweight, maxscc, rootscc (greedy k-coverage within H hops)")
-		fmt.Fprintln(stderr, "  Daneshpajouh et al.: hits-core (HITS bipartite cores, one seed per core)")
-		fmt.Fprintln(stderr, "\nPage value w(p) = 1 + (out-links to unfetched pages) x (host's share of novel fetched pages).")
-		fmt.Fprintln(stderr, "--db reads which pages were fetched and novel; with --graph, pages without out-links count")
-		fmt.Fprintln(stderr, "as the unfetched frontier and every fetched page as novel.")
-		fmt.Fprintln(stderr, "\nflags:")
-		fs.PrintDefaults()
-	}
-	if err := parseFlags(fs, args); err != nil {
+	if err := parseFlagsOnly(fs, args, stderr, `usage: seedcrawl seeds (--db FILE | --graph BASENAME) --algo NAME --k N [--hops H] [--depth D] [--per-host] [--weights FILE] [--seed N] [--json] [--out FILE]
+
+Selects K seeds with a selector of the literature and explains each: its score, the pages and
+value it newly covers within H hops, its component or bipartite core.
+  BUDG (Sharma & Bhagat): random, indegree0, outdegree, pagerank
+  Zheng, Dmitriev & Giles: maxout, maxweight, maxscc, rootscc (greedy k-coverage within H hops)
+  Daneshpajouh et al.: hits-core (HITS bipartite cores, one seed per core)
+
+Page value w(p) = 1 + (out-links to unfetched pages) x (host's share of novel fetched pages).
+--db reads which pages were fetched and novel; with --graph, pages without out-links count
+as the unfetched frontier and every fetched page as novel.
+`); err != nil {
 		return err
 	}
-	if fs.NArg() > 0 {
-		return fmt.Errorf("%w: unexpected argument %q", errUsage, fs.Arg(0))
-	}
-	if err := sf.validate(); err != nil {
+	if err := sf.validate(fs); err != nil {
 		return err
 	}
 	if !seedsKnownAlgo(*algo) {
 		return fmt.Errorf("%w: --algo %q: want one of %s", errUsage, *algo, strings.Join(seeds.Algos(), ", "))
 	}
+	out, err := createOutput("--out", *outPath)
+	if err != nil {
+		return err
+	}
+	defer out.discard()
 	in, err := sf.input(ctx, stderr)
 	if err != nil {
 		return err
@@ -166,8 +173,8 @@ func runSeeds(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	} else if err := res.WriteTable(stdout); err != nil {
 		return err
 	}
-	if *outPath != "" {
-		return seedsWriteFile(*outPath, func(w io.Writer) error {
+	if out != nil {
+		return out.write(func(w io.Writer) error {
 			bw := bufio.NewWriter(w)
 			for _, s := range res.Seeds {
 				if s.URL != "" {
@@ -190,22 +197,4 @@ func seedsKnownAlgo(a string) bool {
 		}
 	}
 	return false
-}
-
-// seedsWriteFile creates path and fills it with write; a failed write
-// removes the file.
-func seedsWriteFile(path string, write func(io.Writer) error) error {
-	f, err := os.Create(path)
-	if err != nil {
-		return fmt.Errorf("create %s: %w", path, err)
-	}
-	if err := write(f); err != nil {
-		f.Close()
-		os.Remove(path)
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err := f.Close(); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	return nil
 }

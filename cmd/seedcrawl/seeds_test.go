@@ -182,6 +182,9 @@ func TestSeedsCommandErrors(t *testing.T) {
 		{"k zero", []string{"--graph", base, "--k", "0"}, 2, "--k 0"},
 		{"hops zero", []string{"--graph", base, "--hops", "0"}, 2, "--hops 0"},
 		{"density", []string{"--graph", base, "--cover-density", "0"}, 2, "--cover-density"},
+		{"density NaN", []string{"--graph", base, "--cover-density", "NaN"}, 2, "--cover-density NaN"},
+		{"core size and density", []string{"--graph", base, "--algo", "hits-core", "--core-size", "6", "--cover-density", "80"}, 2, "give one"},
+		{"unwritable out", []string{"--graph", base, "--out", filepath.Join(t.TempDir(), "no-dir", "s.txt")}, 1, "--out"},
 		{"no source", []string{"--algo", "random"}, 2, "--graph"},
 		{"two sources", []string{"--graph", base, "--db", "x.db"}, 2, "not both"},
 		{"per host without urls", []string{"--graph", noURLs, "--per-host"}, 2, "no hosts"},
@@ -248,9 +251,15 @@ func TestEvalSeedsCommand(t *testing.T) {
 		{[]string{"eval", "crawls"}, "unknown evaluation"},
 		{[]string{"eval", "seeds", "--graph", base, "--algos", "maxout,nope"}, "nope"},
 		{[]string{"eval", "seeds", "--graph", base, "--plot", "x.gif"}, "--plot"},
+		{[]string{"eval", "seeds", "--graph", base, "--cover-density", "NaN"}, "--cover-density"},
 	} {
 		if code, _, errs := seedsRun(t, c.args...); code != 2 || !strings.Contains(errs, c.msg) {
 			t.Errorf("%v: exit %d, stderr %q (want %q)", c.args, code, errs, c.msg)
 		}
+	}
+	// An unwritable --csv fails before the evaluation runs.
+	bad := filepath.Join(dir, "no-dir", "e.csv")
+	if code, out, errs := seedsRun(t, "eval", "seeds", "--graph", base, "--k", "2", "--csv", bad); code != 1 || out != "" || !strings.Contains(errs, "--csv") {
+		t.Errorf("unwritable --csv: exit %d, stdout %q, stderr %q", code, out, errs)
 	}
 }

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -33,24 +32,24 @@ func runSim(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	logX := fs.Bool("logx", false, "plot pages downloaded on a log scale (spreads out the start of the crawl)")
 	gobench := fs.Bool("gobench", false, "also print one 'go test -bench' style line per scheduler (for benchstat)")
 	quiet := fs.Bool("q", false, "no progress on stderr")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: seedcrawl sim (--graph BASENAME | --db FILE) [--schedulers LIST] [--seeds SPEC] [--out results.csv] [--plot curves.svg]")
-		fmt.Fprintln(stderr, "\nReplays each scheduler on the known graph (a download reveals a page's out-links; no HTTP,")
-		fmt.Fprintln(stderr, "politeness off) and reports the cumulative true PageRank of the pages downloaded after k pages.")
-		fmt.Fprintln(stderr, "\nflags:")
-		fs.PrintDefaults()
-	}
-	if err := parseFlags(fs, args); err != nil {
+	if err := parseFlagsOnly(fs, args, stderr, `usage: seedcrawl sim (--graph BASENAME | --db FILE) [--schedulers LIST] [--seeds SPEC] [--out results.csv] [--plot curves.svg]
+
+Replays each scheduler on the known graph (a download reveals a page's out-links; no HTTP,
+politeness off) and reports the cumulative true PageRank of the pages downloaded after k pages.
+`); err != nil {
 		return err
-	}
-	if fs.NArg() > 0 {
-		return fmt.Errorf("%w: unexpected argument %q", errUsage, fs.Arg(0))
 	}
 	if *grid < 1 {
 		return fmt.Errorf("%w: --grid %d: want at least 1 point", errUsage, *grid)
 	}
-	if ext := strings.ToLower(filepath.Ext(*plotPath)); *plotPath != "" && ext != ".svg" && ext != ".png" && ext != ".pdf" {
-		return fmt.Errorf("%w: --plot %s: name a .svg or .png file", errUsage, *plotPath)
+	// 0 would mean "default" to the libraries below: refuse it here.
+	if !(*damping > 0 && *damping < 1) {
+		return fmt.Errorf("%w: --damping %v: want a value in (0, 1), e.g. 0.85", errUsage, *damping)
+	}
+	if *plotPath != "" {
+		if err := checkPlotPath("--plot", *plotPath); err != nil {
+			return err
+		}
 	}
 	names := simSplitList(*scheds)
 	if len(names) == 0 {
@@ -58,9 +57,19 @@ func runSim(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	}
 	for _, n := range names {
 		if _, err := scheduler.ByName(n, scheduler.Options{Damping: *damping, Truth: func(uint64) float64 { return 0 }}); err != nil {
-			return fmt.Errorf("%w: --schedulers: %v", errUsage, err)
+			return fmt.Errorf("%w: --schedulers: %w", errUsage, err)
 		}
 	}
+	csvOut, err := createOutput("--out", *outPath)
+	if err != nil {
+		return err
+	}
+	defer csvOut.discard()
+	plotOut, err := createOutput("--plot", *plotPath)
+	if err != nil {
+		return err
+	}
+	defer plotOut.discard()
 
 	logw := stderr
 	if *quiet {
@@ -114,14 +123,17 @@ func runSim(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 			return err
 		}
 	}
-	if *outPath != "" {
-		if err := simWriteFile(*outPath, rep.WriteCSV); err != nil {
+	if csvOut != nil {
+		if err := csvOut.write(rep.WriteCSV); err != nil {
 			return err
 		}
 		log.Info("wrote CSV", "file", *outPath)
 	}
-	if *plotPath != "" {
-		if err := rep.SavePlot(*plotPath, sim.PlotOptions{LogX: *logX}); err != nil {
+	if plotOut != nil {
+		format := strings.TrimPrefix(filepath.Ext(*plotPath), ".")
+		if err := plotOut.write(func(w io.Writer) error {
+			return rep.WritePlot(w, format, sim.PlotOptions{LogX: *logX})
+		}); err != nil {
 			return err
 		}
 		log.Info("wrote plot", "file", *plotPath)
@@ -138,22 +150,4 @@ func simSplitList(s string) []string {
 		}
 	}
 	return out
-}
-
-// simWriteFile creates path and fills it with write; a failed write removes
-// the file.
-func simWriteFile(path string, write func(io.Writer) error) error {
-	f, err := os.Create(path)
-	if err != nil {
-		return fmt.Errorf("create %s: %w", path, err)
-	}
-	if err := write(f); err != nil {
-		f.Close()
-		os.Remove(path)
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err := f.Close(); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	return nil
 }

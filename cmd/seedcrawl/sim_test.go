@@ -68,6 +68,12 @@ func TestSimCommandErrors(t *testing.T) {
 		{"bad seeds", []string{"sim", "--graph", filepath.Join(data, "epa"), "--seeds", "top:3", "-q"}, 1, "top-pagerank:K"},
 		{"missing graph", []string{"sim", "--graph", filepath.Join(data, "nope"), "-q"}, 1, "nope"},
 		{"no hosts note", []string{"sim", "--graph", filepath.Join(data, "epa"), "--hosts", filepath.Join(data, "missing.urls.gz"), "-q"}, 1, "host map"},
+		// 0 would silently mean the default 0.85 below the command line.
+		{"zero damping", []string{"sim", "--graph", filepath.Join(data, "epa"), "--damping", "0"}, 2, "--damping 0"},
+		{"NaN damping", []string{"sim", "--graph", filepath.Join(data, "epa"), "--damping", "NaN"}, 2, "--damping NaN"},
+		// An unwritable result path fails before the simulation, not after.
+		{"unwritable out", []string{"sim", "--graph", filepath.Join(data, "epa"), "--out", filepath.Join(data, "no-such-dir", "r.csv"), "-q"}, 1, "--out"},
+		{"out is a directory", []string{"sim", "--graph", filepath.Join(data, "epa"), "--out", os.TempDir(), "-q"}, 2, "is a directory"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var stdout, stderr bytes.Buffer
@@ -75,6 +81,37 @@ func TestSimCommandErrors(t *testing.T) {
 			if code != tc.code || !strings.Contains(stderr.String(), tc.want) {
 				t.Errorf("exit %d, want %d; stderr lacks %q:\n%s", code, tc.code, tc.want, stderr.String())
 			}
+			if stdout.Len() != 0 {
+				t.Errorf("a failed run printed results:\n%s", stdout.String())
+			}
 		})
+	}
+}
+
+// TestSimFailedRunKeepsOldResults: the CSV and plot files are written only
+// by a run that succeeds; a failing run leaves earlier ones as they were and
+// leaves no temporary files behind.
+func TestSimFailedRunKeepsOldResults(t *testing.T) {
+	dir := t.TempDir()
+	out, plot := filepath.Join(dir, "results.csv"), filepath.Join(dir, "curves.svg")
+	for _, p := range []string{out, plot} {
+		if err := os.WriteFile(p, []byte("old"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var stdout, stderr bytes.Buffer
+	code := run(context.Background(), []string{"sim",
+		"--graph", filepath.Join("..", "..", "..", "shared", "data", "epa"),
+		"--seeds", filepath.Join(dir, "no-such-seed-file"), "--out", out, "--plot", plot, "-q"}, &stdout, &stderr)
+	if code != 1 {
+		t.Fatalf("exit %d, want 1\nstderr: %s", code, stderr.String())
+	}
+	for _, p := range []string{out, plot} {
+		if b, err := os.ReadFile(p); err != nil || string(b) != "old" {
+			t.Errorf("%s: %q, %v; want the old content kept", p, b, err)
+		}
+	}
+	if ents, _ := os.ReadDir(dir); len(ents) != 2 {
+		t.Errorf("directory holds %d entries, want the 2 old files: %v", len(ents), ents)
 	}
 }

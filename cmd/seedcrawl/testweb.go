@@ -20,14 +20,6 @@ import (
 // before anything listens.
 func runTestweb(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("testweb", stderr)
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: seedcrawl testweb [flags]")
-		fmt.Fprintln(stderr, "\nServes a seeded multi-host test web (or a ../shared/data graph) on loopback, with")
-		fmt.Fprintln(stderr, "http, https and a control endpoint; writes a resolve file and the CA certificate")
-		fmt.Fprintln(stderr, "for seedcrawl crawl --resolve-file/--ca-file; runs until interrupted.")
-		fmt.Fprintln(stderr, "\nflags:")
-		fs.PrintDefaults()
-	}
 	// Where to listen and what to write.
 	addr := fs.String("addr", "127.0.0.1:0", "http listen `address` (port 0 picks a free port)")
 	httpsAddr := fs.String("https-addr", "", "https listen `address` (default: --addr's IP, free port; - for none)")
@@ -50,19 +42,35 @@ func runTestweb(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	slow := fs.Duration("slow-latency", 500*time.Millisecond, "delay of every answer of slow.test")
 	rate := fs.Duration("rate-interval", time.Second, "minimum gap between requests ratelimit.test allows")
 	crawlDelay := fs.Duration("crawl-delay", 500*time.Millisecond, "Crawl-delay rules.test asks of seedcrawl (0 for none)")
-	if err := parseFlags(fs, args); err != nil {
+	if err := parseFlagsOnly(fs, args, stderr, `usage: seedcrawl testweb [flags]
+
+Serves a seeded multi-host test web (or a ../shared/data graph) on loopback, with
+http, https and a control endpoint; writes a resolve file and the CA certificate
+for seedcrawl crawl --resolve-file/--ca-file; runs until interrupted.
+`); err != nil {
 		return err
-	}
-	if fs.NArg() > 0 {
-		return fmt.Errorf("%w: unexpected argument %q", errUsage, fs.Arg(0))
 	}
 	set := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
 	if *graphBase != "" && (set["pages"] || set["inter-host"]) {
 		return fmt.Errorf("%w: --pages and --inter-host apply to generated webs, not to --graph", errUsage)
 	}
-	if *epoch < 0 {
+	// Generate and FromGraph read 0 as "default" and negative fractions as
+	// "none"; on the command line those are typos, so they are refused here
+	// rather than silently served as something else.
+	switch {
+	case *epoch < 0:
 		return fmt.Errorf("%w: --epoch %d: want 0 or more", errUsage, *epoch)
+	case *graphBase == "" && *pages < 1:
+		return fmt.Errorf("%w: --pages %d: want at least 1", errUsage, *pages)
+	case *graphBase == "" && *hosts < 1:
+		return fmt.Errorf("%w: --hosts %d: want at least 1", errUsage, *hosts)
+	case *hosts < 0:
+		return fmt.Errorf("%w: --hosts %d: want 0 (one host per 500 nodes) or more", errUsage, *hosts)
+	case !(*interHost >= 0 && *interHost <= 1):
+		return fmt.Errorf("%w: --inter-host %v: want a fraction from 0 to 1", errUsage, *interHost)
+	case *crawlDelay < 0:
+		return fmt.Errorf("%w: --crawl-delay %v: want 0 (none) or more", errUsage, *crawlDelay)
 	}
 	p, err := testweb.ParsePreset(*preset)
 	if err != nil {
@@ -162,8 +170,12 @@ func runTestweb(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	truth := web.Truth()
 	fmt.Fprintf(stderr, "seedcrawl testweb: serving %d URLs on %d hosts (%s, epoch %d) until interrupted\n",
 		truth.Graph.N(), len(site.Hosts()), site.Name(), web.Epoch())
-	fmt.Fprintf(stderr, "  crawl it: seedcrawl crawl --resolve-file %s --ca-file %s --scope hosts:.test %s\n",
-		*resolveOut, *caOut, strings.Join(seeds, " "))
+	caFlag := ""
+	if srv.HTTPSAddr() != "" {
+		caFlag = " --ca-file " + *caOut
+	}
+	fmt.Fprintf(stderr, "  crawl it: seedcrawl crawl --resolve-file %s%s --scope hosts:.test %s\n",
+		*resolveOut, caFlag, strings.Join(seeds, " "))
 	if a := srv.ControlAddr(); a != "" {
 		fmt.Fprintf(stderr, "  next epoch: curl 'http://%s/epoch?n=%d'\n", a, web.Epoch()+1)
 	}

@@ -78,6 +78,14 @@ func TestTestwebBadInput(t *testing.T) {
 		{"bad epoch", []string{"--epoch", "-2"}, 2, []string{"epoch"}},
 		{"too few pages", []string{"--pages", "3", "--hosts", "5"}, 1, []string{"pages 3 fewer than hosts 5"}},
 		{"bad address", []string{"--addr", "nonsense"}, 1, []string{"nonsense"}},
+		// Values the library would read as "default" or "none".
+		{"zero pages", []string{"--pages", "0"}, 2, []string{"--pages 0"}},
+		{"zero hosts", []string{"--hosts", "0"}, 2, []string{"--hosts 0"}},
+		{"negative hosts with graph", []string{"--graph", malformed, "--hosts", "-1"}, 2, []string{"--hosts -1"}},
+		{"inter-host above 1", []string{"--inter-host", "1.5"}, 2, []string{"--inter-host 1.5"}},
+		{"negative inter-host", []string{"--inter-host", "-0.2"}, 2, []string{"--inter-host -0.2"}},
+		{"NaN inter-host", []string{"--inter-host", "NaN"}, 2, []string{"--inter-host NaN"}},
+		{"negative crawl-delay", []string{"--crawl-delay", "-1s"}, 2, []string{"--crawl-delay -1s"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

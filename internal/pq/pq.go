@@ -1,9 +1,6 @@
-// Package pq is an indexed binary max-heap of uint64 ids ordered by a float64
-// priority, ties broken by a sequence number (smaller first). It supports
-// O(log n) push, pop, update and remove by id, as crawl frontiers and the
-// scheduler simulator need: priorities of queued URLs change on every
-// download (FPR, OPIC, backlink count).
 package pq
+
+import "math"
 
 // Item is an entry of the heap.
 type Item struct {
@@ -21,7 +18,8 @@ type Heap struct {
 }
 
 // NewDense returns a heap for ids in [0, n), indexed by an array instead of a
-// map (4 bytes per possible id, no hashing).
+// map (4 bytes per possible id, no hashing). Pushing an id ≥ n panics: the
+// callers size it from a node or host count they own.
 func NewDense(n int) *Heap { return &Heap{dense: make([]int32, n)} }
 
 // Len returns the number of items.
@@ -49,6 +47,7 @@ func (h *Heap) Peek() (Item, bool) {
 
 // Push adds an item, or updates the priority of an existing id (keeping its Seq).
 func (h *Heap) Push(it Item) {
+	it.Prio = ordered(it.Prio)
 	if i, ok := h.index(it.ID); ok {
 		h.set(i, it.Prio)
 		return
@@ -63,8 +62,18 @@ func (h *Heap) Update(id uint64, prio float64) bool {
 	if !ok {
 		return false
 	}
-	h.set(i, prio)
+	h.set(i, ordered(prio))
 	return true
+}
+
+// ordered maps NaN to -Inf. less relies on a total order of priorities: with
+// a NaN in the heap, "neither ranks before the other" stops being
+// transitive and sifts leave better items below worse ones.
+func ordered(p float64) float64 {
+	if p != p {
+		return math.Inf(-1)
+	}
+	return p
 }
 
 // Pop removes and returns the top item.

@@ -1,7 +1,9 @@
 package pq
 
 import (
+	"math"
 	"math/rand/v2"
+	"slices"
 	"sort"
 	"testing"
 )
@@ -183,6 +185,39 @@ func TestHeapInvariant(t *testing.T) {
 			if top, ok := h.Peek(); ok && top != items[0] {
 				t.Fatal("Peek is not the first item")
 			}
+		}
+	}
+}
+
+// TestHeapNaNPriority: a NaN priority (a scheduler fed a NaN truth, a user
+// weight of "NaN") must not break the order of the other items; it ranks
+// last, as -Inf.
+func TestHeapNaNPriority(t *testing.T) {
+	for _, dense := range []bool{false, true} {
+		h := &Heap{}
+		if dense {
+			h = NewDense(16)
+		}
+		nan := math.NaN()
+		prios := []float64{5, nan, 3, 9, nan, 1, 7, 2, 8}
+		for i, p := range prios {
+			h.Push(Item{ID: uint64(i), Prio: p, Seq: uint64(i)})
+		}
+		h.Update(2, nan) // 3 becomes NaN
+		h.Update(1, 4)   // a NaN becomes 4
+		var got []float64
+		var ids []uint64
+		for h.Len() > 0 {
+			it, _ := h.Pop()
+			got = append(got, it.Prio)
+			ids = append(ids, it.ID)
+		}
+		want := []float64{9, 8, 7, 5, 4, 2, 1, math.Inf(-1), math.Inf(-1)}
+		if !slices.Equal(got, want) {
+			t.Errorf("dense=%v: pop order %v, want %v", dense, got, want)
+		}
+		if ids[7] != 2 || ids[8] != 4 { // NaN ties FIFO by Seq
+			t.Errorf("dense=%v: NaN items popped as %v, want ids 2 then 4", dense, ids[7:])
 		}
 	}
 }

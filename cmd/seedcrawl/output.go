@@ -1,0 +1,104 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// Helpers shared by the analysis subcommands (sim, seeds, eval, rank,
+// testweb): flag parsing for commands without arguments, and result files
+// that are opened before the work and replaced only when complete.
+
+// parseFlagsOnly parses args for a subcommand that takes flags and no
+// arguments; usage, the text printed above the flag list by -h, is installed
+// as fs.Usage.
+func parseFlagsOnly(fs *flag.FlagSet, args []string, stderr io.Writer, usage string) error {
+	fs.Usage = func() {
+		fmt.Fprint(stderr, usage)
+		fmt.Fprintln(stderr, "\nflags:")
+		fs.PrintDefaults()
+	}
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("%w: unexpected argument %q", errUsage, fs.Arg(0))
+	}
+	return nil
+}
+
+// checkPlotPath rejects a plot file whose extension names no format gonum
+// can write, before any work is done. Shared by sim and eval.
+func checkPlotPath(flagName, path string) error {
+	switch strings.ToLower(filepath.Ext(path)) {
+	case ".svg", ".png", ".pdf":
+		return nil
+	}
+	return fmt.Errorf("%w: %s %s: name a .svg or .png file (or .pdf)", errUsage, flagName, path)
+}
+
+// output is a result file of sim, seeds or eval (--out, --csv, --plot). It
+// is opened before the work that fills it, as a temporary file beside the
+// destination, so that an unwritable path fails at once rather than after a
+// long simulation, and renamed into place only when complete, so a failed
+// run leaves an earlier result file as it was.
+type output struct {
+	flag, path string
+	tmp        *os.File
+}
+
+// createOutput opens the output for path; "" gives a nil *output, on which
+// write and discard do nothing.
+func createOutput(flagName, path string) (*output, error) {
+	if path == "" {
+		return nil, nil
+	}
+	if st, err := os.Stat(path); err == nil && st.IsDir() {
+		return nil, fmt.Errorf("%w: %s %s: is a directory; name a file", errUsage, flagName, path)
+	}
+	dir := filepath.Dir(path)
+	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".*.tmp")
+	if err != nil {
+		return nil, fmt.Errorf("%s %s: cannot create a file in %s: %w; pick a writable path", flagName, path, dir, err)
+	}
+	return &output{flag: flagName, path: path, tmp: tmp}, nil
+}
+
+// write fills the output with fn and moves it into place; on failure the
+// temporary file is removed and the destination left alone.
+func (o *output) write(fn func(io.Writer) error) error {
+	if o == nil || o.tmp == nil {
+		return nil
+	}
+	tmp := o.tmp
+	o.tmp = nil
+	err := fn(tmp)
+	if err == nil {
+		err = tmp.Chmod(0o644) // CreateTemp makes it 0600
+	}
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp.Name(), o.path)
+	}
+	if err != nil {
+		os.Remove(tmp.Name())
+		return fmt.Errorf("%s: write %s: %w", o.flag, o.path, err)
+	}
+	return nil
+}
+
+// discard removes an output that will not be written (the run failed).
+func (o *output) discard() {
+	if o == nil || o.tmp == nil {
+		return
+	}
+	o.tmp.Close()
+	os.Remove(o.tmp.Name())
+	o.tmp = nil
+}
