@@ -1,6 +1,7 @@
 package urlnorm
 
 import (
+	"errors"
 	"net"
 	"strings"
 	"testing"
@@ -63,6 +64,10 @@ func TestScope(t *testing.T) {
 		{ScopeHosts, "a.test, .b.test",
 			[]string{"http://a.test/", "http://b.test/", "http://x.b.test/"},
 			[]string{"http://x.a.test/", "http://www.example.com/", "http://bb.test/"}},
+		// Entries are normalized as URL hosts are: case, IDN, port, IPv6.
+		{ScopeHosts, "Bücher.Example, .EXAMPLE.org:8080, [::1], 127.0.0.1",
+			[]string{"http://xn--bcher-kva.example/", "https://a.example.org/", "http://[::1]:8080/", "http://127.0.0.1/"},
+			[]string{"http://bucher.example/", "http://example.net/"}},
 		{ScopeRegexp, `^https?://[^/]*\.example\.com/docs/`,
 			[]string{"http://www.example.com/docs/a"},
 			[]string{"http://www.example.com/blog/"}},
@@ -94,10 +99,14 @@ func TestParseScopeErrors(t *testing.T) {
 	for _, tt := range []struct{ kind, arg string }{
 		{"nonsense", ""},
 		{ScopeHosts, " , "},
+		{ScopeHosts, "a.test, bad host"},
+		{ScopeHosts, "a.test/path"},
+		{ScopeHosts, "*.a.test"},
+		{ScopeHosts, "."},
 		{ScopeRegexp, "("},
 	} {
-		if _, err := ParseScope(tt.kind, nil, tt.arg); err == nil {
-			t.Errorf("ParseScope(%q, %q) succeeded", tt.kind, tt.arg)
+		if _, err := ParseScope(tt.kind, nil, tt.arg); !errors.Is(err, ErrScope) {
+			t.Errorf("ParseScope(%q, %q) = %v, want ErrScope", tt.kind, tt.arg, err)
 		}
 	}
 	if _, err := ParseScope(ScopeSeedHosts, []string{"mailto:x@y"}, ""); err == nil {
@@ -133,10 +142,10 @@ func TestIsPrivate(t *testing.T) {
 		"192.168.1.1", "169.254.169.254", "fe80::1", "fc00::1", "fd12:3456::1",
 		"224.0.0.1", "239.255.255.250", "ff02::1", "0.0.0.0", "::", "100.64.0.1",
 		"100.127.255.255", "0.1.2.3", "255.255.255.255", "::ffff:127.0.0.1", "::ffff:10.0.0.1",
-		"64:ff9b::a00:1",
+		"64:ff9b::a00:1", "198.18.0.1", "198.19.255.255", "240.0.0.1", "192.0.0.8",
 	}
 	public := []string{
-		"8.8.8.8", "1.1.1.1", "172.32.0.1", "100.128.0.1", "192.169.0.1", "2001:4860:4860::8888",
+		"8.8.8.8", "1.1.1.1", "198.17.255.255", "198.20.0.1", "192.0.1.1", "172.32.0.1", "100.128.0.1", "192.169.0.1", "2001:4860:4860::8888",
 		"93.184.216.34", "64:ff9b::808:808",
 	}
 	for _, s := range private {

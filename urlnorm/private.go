@@ -5,11 +5,16 @@ import "net"
 // cgnat is the shared address space of RFC 6598 (carrier-grade NAT).
 var cgnat = net.IPNet{IP: net.IPv4(100, 64, 0, 0).To4(), Mask: net.CIDRMask(10, 32)}
 
+// benchmarking is RFC 2544's 198.18.0.0/15, used inside networks for tests.
+var benchmarking = net.IPNet{IP: net.IPv4(198, 18, 0, 0).To4(), Mask: net.CIDRMask(15, 32)}
+
 // IsPrivate reports whether ip is an address a crawler of the public web
 // must not connect to unless told to: loopback, private (RFC 1918, IPv6 ULA
 // fc00::/7), link-local (unicast and multicast), any multicast, unspecified
 // (0.0.0.0, ::), the RFC 6598 shared space 100.64.0.0/10, the "this network"
-// block 0.0.0.0/8, and IPv4-mapped or NAT64 forms of any of these.
+// block 0.0.0.0/8, the IETF protocol block 192.0.0.0/24, the benchmarking
+// block 198.18.0.0/15, the reserved 240.0.0.0/4 (broadcast included), and
+// IPv4-mapped or NAT64 forms of any of these.
 func IsPrivate(ip net.IP) bool {
 	if ip == nil {
 		return true
@@ -26,7 +31,8 @@ func IsPrivate(ip net.IP) bool {
 		return true
 	}
 	if v4 := ip.To4(); v4 != nil {
-		return v4[0] == 0 || cgnat.Contains(v4) || v4.Equal(net.IPv4bcast)
+		return v4[0] == 0 || v4[0] >= 240 || cgnat.Contains(v4) || benchmarking.Contains(v4) ||
+			(v4[0] == 192 && v4[1] == 0 && v4[2] == 0)
 	}
 	return false
 }

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"os"
 	"strconv"
 	"time"
 
@@ -17,8 +16,9 @@ import (
 // runRank computes PageRank or HITS scores of a dataset or crawled graph and
 // writes one TSV row per node: "node url score" for PageRank (the
 // normalised vector, summing to 1) or "node url hub authority" for HITS (each
-// vector L2-normalised), after a header row naming the columns. node is the
-// 0-based id of the input graph; url is empty when the graph has none.
+// vector L2-normalised). node is the 0-based id of the input graph; url is
+// empty when the graph has none. Rows are pure data so scripts can parse
+// every line; --header adds a first row naming the columns.
 func runRank(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("rank", stderr)
 	graphBase := fs.String("graph", "", "dataset `BASENAME` (BASENAME.arcs.tsv.gz [+ .urls.gz], ../shared/data format)")
@@ -29,11 +29,12 @@ func runRank(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	damping := fs.Float64("damping", 0.85, "pagerank: damping `d`, in (0, 1)")
 	iters := fs.Int("iterations", 0, "maximum iterations `K` (0: pagerank 200, hits 60)")
 	tol := fs.Float64("tol", 0, "stop once the L1 change of an iteration is below `TOL` (0: pagerank 1e-10, hits runs all K)")
+	header := fs.Bool("header", false, "write a first row naming the columns (node, url, score or hub, authority)")
 	quiet := fs.Bool("q", false, "no progress on stderr")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: seedcrawl rank (--graph BASENAME | --db FILE) --algo pagerank|hits [--no-self-loops] [--out FILE.tsv]")
 		fmt.Fprintln(stderr, "\nWrites node<TAB>url<TAB>score (pagerank, sums to 1) or node<TAB>url<TAB>hub<TAB>authority")
-		fmt.Fprintln(stderr, "(hits, each L2-normalised), one row per node id after a header row.")
+		fmt.Fprintln(stderr, "(hits, each L2-normalised), one row per node id (--header adds a row naming the columns).")
 		fmt.Fprintln(stderr, "\nflags:")
 		fs.PrintDefaults()
 	}
@@ -52,6 +53,15 @@ func runRank(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		return fmt.Errorf("%w: --iterations %d: want 0 (default) or more", errUsage, *iters)
 	case !(*tol >= 0):
 		return fmt.Errorf("%w: --tol %v: want 0 (default) or more", errUsage, *tol)
+	}
+	var out *output
+	if *outPath != "" && *outPath != "-" {
+		o, err := createOutput("--out", *outPath)
+		if err != nil {
+			return err
+		}
+		out = o
+		defer out.discard()
 	}
 	logw := stderr
 	if *quiet {
@@ -94,26 +104,29 @@ func runRank(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		return err
 	}
 
-	write := func(w io.Writer) error { return rankWriteTSV(w, g.URLs, cols, scores) }
-	if *outPath == "" || *outPath == "-" {
+	write := func(w io.Writer) error { return rankWriteTSV(w, g.URLs, cols, scores, *header) }
+	if out == nil {
 		return write(stdout)
 	}
-	if err := rankWriteFile(*outPath, write); err != nil {
+	if err := out.write(write); err != nil {
 		return err
 	}
 	log.Info("wrote scores", "file", *outPath, "rows", g.N())
 	return nil
 }
 
-// rankWriteTSV writes the header "node url COLS..." and one row per node.
-// Scores use the shortest decimal form that reads back to the same float64.
-func rankWriteTSV(w io.Writer, urls []string, cols []string, scores [][]float64) error {
+// rankWriteTSV writes one row per node, after the header "node url COLS..."
+// when header is set. Scores use the shortest decimal form that reads back to
+// the same float64.
+func rankWriteTSV(w io.Writer, urls []string, cols []string, scores [][]float64, header bool) error {
 	bw := bufio.NewWriterSize(w, 1<<16)
-	bw.WriteString("node\turl")
-	for _, c := range cols {
-		bw.WriteString("\t" + c)
+	if header {
+		bw.WriteString("node\turl")
+		for _, c := range cols {
+			bw.WriteString("\t" + c)
+		}
+		bw.WriteByte('\n')
 	}
-	bw.WriteByte('\n')
 	n := 0
 	if len(scores) > 0 {
 		n = len(scores[0])
@@ -136,24 +149,6 @@ func rankWriteTSV(w io.Writer, urls []string, cols []string, scores [][]float64)
 	}
 	if err := bw.Flush(); err != nil {
 		return fmt.Errorf("write scores: %w", err)
-	}
-	return nil
-}
-
-// rankWriteFile creates path and fills it with write; a failed write removes
-// the file.
-func rankWriteFile(path string, write func(io.Writer) error) error {
-	f, err := os.Create(path)
-	if err != nil {
-		return fmt.Errorf("create %s: %w", path, err)
-	}
-	err = write(f)
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		os.Remove(path)
-		return fmt.Errorf("write %s: %w", path, err)
 	}
 	return nil
 }

@@ -91,7 +91,8 @@ func TestRankCommand(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			var out, errb bytes.Buffer
-			if code := run(context.Background(), append([]string{"rank"}, c.args...), &out, &errb); code != 0 {
+			args := append(append([]string{"rank"}, c.args...), "--header")
+			if code := run(context.Background(), args, &out, &errb); code != 0 {
 				t.Fatalf("exit %d: %s", code, errb.String())
 			}
 			header, rows := parseTSV(t, out.String())
@@ -142,7 +143,7 @@ func TestRankCommandOutFile(t *testing.T) {
 	base := rankDataset(t, true)
 	path := filepath.Join(t.TempDir(), "pr.tsv")
 	var out, errb bytes.Buffer
-	if code := run(context.Background(), []string{"rank", "-q", "--graph", base, "--algo", "pagerank", "--out", path}, &out, &errb); code != 0 {
+	if code := run(context.Background(), []string{"rank", "-q", "--header", "--graph", base, "--algo", "pagerank", "--out", path}, &out, &errb); code != 0 {
 		t.Fatalf("exit %d: %s", code, errb.String())
 	}
 	if out.Len() != 0 || errb.Len() != 0 {
@@ -186,5 +187,54 @@ func TestRankCommandErrors(t *testing.T) {
 				t.Fatalf("exit %d, stderr %q; want exit %d and %q", code, errb.String(), c.code, c.want)
 			}
 		})
+	}
+}
+
+// TestRankDefaultHasNoHeader: by default every line is a data row, as the
+// issue spells the format (node<TAB>url<TAB>score), so scripts can parse all.
+func TestRankDefaultHasNoHeader(t *testing.T) {
+	base := rankDataset(t, true)
+	var out, errb bytes.Buffer
+	if code := run(context.Background(), []string{"rank", "--graph", base, "--algo", "pagerank", "-q"}, &out, &errb); code != 0 {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	lines := strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n")
+	if len(lines) != 5 {
+		t.Fatalf("%d lines, want 5 data rows:\n%s", len(lines), out.String())
+	}
+	sum := 0.0
+	for i, l := range lines {
+		f := strings.Split(l, "\t")
+		if len(f) != 3 || f[0] != strconv.Itoa(i) {
+			t.Fatalf("line %d = %q, want node %d<TAB>url<TAB>score", i, l, i)
+		}
+		v, err := strconv.ParseFloat(f[2], 64)
+		if err != nil {
+			t.Fatalf("line %d score: %v", i, err)
+		}
+		sum += v
+	}
+	if math.Abs(sum-1) > 1e-9 {
+		t.Fatalf("scores sum to %v, want 1", sum)
+	}
+}
+
+// TestRankUnwritableOutFailsFirst: a bad --out is reported before any work
+// and leaves nothing behind.
+func TestRankUnwritableOutFailsFirst(t *testing.T) {
+	base := rankDataset(t, true)
+	dir := t.TempDir()
+	var out, errb bytes.Buffer
+	code := run(context.Background(), []string{"rank", "--graph", base, "--algo", "pagerank", "-q", "--out", dir}, &out, &errb)
+	if code != 2 || !strings.Contains(errb.String(), "is a directory") {
+		t.Fatalf("exit %d, stderr %q; want usage error naming the directory", code, errb.String())
+	}
+	missing := filepath.Join(dir, "no", "such", "dir", "pr.tsv")
+	errb.Reset()
+	if code := run(context.Background(), []string{"rank", "--graph", base, "--algo", "pagerank", "-q", "--out", missing}, &out, &errb); code != 1 {
+		t.Fatalf("exit %d for %s, want 1: %s", code, missing, errb.String())
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 0 {
+		t.Fatalf("left files behind: %v", entries)
 	}
 }
