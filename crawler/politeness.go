@@ -5,6 +5,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/seedcrawl/seedcrawl/urlnorm"
 )
 
 // HostLog records when the last request to each host started, for requests
@@ -99,20 +101,7 @@ func requestHostKey(req *http.Request) string {
 // HostKey returns the frontier host key of a normalized URL: its authority
 // (lower-cased host, with the port when it is not the scheme's default;
 // normalized URLs never carry a default port) without userinfo.
-func HostKey(u string) string {
-	i := strings.Index(u, "://")
-	if i < 0 {
-		return ""
-	}
-	a := u[i+3:]
-	if j := strings.IndexAny(a, "/?#"); j >= 0 {
-		a = a[:j]
-	}
-	if j := strings.LastIndexByte(a, '@'); j >= 0 {
-		a = a[j+1:]
-	}
-	return strings.ToLower(a)
-}
+func HostKey(u string) string { return urlnorm.Authority(u) }
 
 // politeDelay is the gap to keep after a response from a host:
 // max(delay, crawlDelay, factor × dur) (Heritrix's adaptive politeness).

@@ -4,12 +4,13 @@ package scheduler
 type State uint8
 
 const (
-	// New: the target was first discovered by this download (Prio in is 0).
+	// New means the target was first discovered by this download (Prio in is 0).
 	New State = iota
-	// Queued: the target is pending in the frontier (Prio in is its current priority).
+	// Queued means the target is pending in the frontier (Prio in is its
+	// current priority).
 	Queued
-	// Done: the target is downloaded or in flight; its share is dropped and
-	// Prio must not be changed.
+	// Done means the target is downloaded or in flight; its share is dropped
+	// and Prio must not be changed.
 	Done
 )
 

@@ -4,8 +4,9 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
-	"strings"
 	"time"
+
+	"github.com/seedcrawl/seedcrawl/urlnorm"
 )
 
 // NoPage is the page id meaning "none": the From of a seed, an unknown URL in
@@ -246,32 +247,7 @@ type Page struct {
 
 // Host returns the lower-cased host of p.URL without userinfo and port (an
 // IPv6 literal keeps its brackets), the rule of urlnorm.Host.
-func (p *Page) Host() string { return hostOf(p.URL) }
-
-// hostOf mirrors urlnorm.Host; it is exact for normalized URLs.
-func hostOf(u string) string {
-	i := strings.Index(u, "://")
-	if i < 0 {
-		return ""
-	}
-	a := u[i+3:]
-	if j := strings.IndexAny(a, "/?#"); j >= 0 {
-		a = a[:j]
-	}
-	if j := strings.LastIndexByte(a, '@'); j >= 0 {
-		a = a[j+1:]
-	}
-	if strings.HasPrefix(a, "[") {
-		if j := strings.IndexByte(a, ']'); j >= 0 {
-			return strings.ToLower(a[:j+1])
-		}
-		return strings.ToLower(a)
-	}
-	if j := strings.IndexByte(a, ':'); j >= 0 {
-		a = a[:j]
-	}
-	return strings.ToLower(a)
-}
+func (p *Page) Host() string { return urlnorm.Host(p.URL) }
 
 // Fetch is the outcome of one fetch of a page, given to Batch.AddFetch.
 type Fetch struct {
