@@ -202,6 +202,12 @@ func fastResolve(base *url.URL, ref string) (string, bool) {
 	if strings.HasPrefix(ref, "//") {
 		return fastNormalize(base.Scheme + ":" + ref)
 	}
+	if refPath, _, _ := strings.Cut(ref, "?"); strings.Contains(refPath, "//") || strings.Contains(base.EscapedPath(), "//") {
+		// An empty path segment: net/url's resolvePath collapses a
+		// resolved path that starts with "//", WHATWG keeps it
+		// ("..//" against "http://a/" is "http://a//").
+		return "", false
+	}
 	if strings.Contains(ref, "%2e") || strings.Contains(ref, "%2E") {
 		// Possibly a dot segment spelled with escapes, which net/url
 		// does not treat as one.
