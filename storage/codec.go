@@ -74,18 +74,14 @@ func (d *dec) uv() uint64 {
 	return v
 }
 
+// iv reads a signed varint: binary.Varint's zigzag encoding over uv.
 func (d *dec) iv() int64 {
-	if len(d.b) == 0 {
-		return 0
+	u := d.uv()
+	x := int64(u >> 1)
+	if u&1 != 0 {
+		x = ^x
 	}
-	v, n := binary.Varint(d.b)
-	if n <= 0 {
-		d.fail()
-		d.b = nil
-		return 0
-	}
-	d.b = d.b[n:]
-	return v
+	return x
 }
 
 func (d *dec) f64() float64 {
