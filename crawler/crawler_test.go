@@ -528,6 +528,13 @@ func TestRobotsStoreRoundTrip(t *testing.T) {
 	if _, ok, err := rs.LoadRobots("http://none.test"); ok || err != nil {
 		t.Errorf("LoadRobots(unknown) = %v, %v", ok, err)
 	}
+	// A record without a known state is treated as absent (fetch again).
+	if err := r.db.SaveRobots("http://nostate.test", storage.Robots{Code: 200, Body: []byte("User-agent: *\nDisallow: /\n")}); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok, err := rs.LoadRobots("http://nostate.test"); ok || err != nil {
+		t.Errorf("LoadRobots(state 0) = %v, %v; want absent", ok, err)
+	}
 }
 
 func TestProgressWhileRunning(t *testing.T) {

@@ -1,8 +1,6 @@
 package crawler
 
 import (
-	"net/http"
-
 	"github.com/seedcrawl/seedcrawl/robots"
 	"github.com/seedcrawl/seedcrawl/storage"
 )
@@ -15,53 +13,37 @@ type RobotsDB interface {
 
 // RobotsStore adapts the database's robots bucket to robots.Store, so a
 // resumed crawl does not fetch robots.txt again within its TTL. Records are
-// keyed by origin ("https://example.com:8443"). The entry's state is not a
-// field of storage.Robots; it is derived back on load: failures below
-// MaxFailures mean deferred, at or above it disallow-all; no failure and a
-// 2xx code mean rules, anything else allow-all.
+// keyed by origin ("https://example.com:8443") and keep the cache's state as
+// it was, so the robots package alone decides what a status or a failure
+// count means.
 type RobotsStore struct {
 	DB RobotsDB
-	// MaxFailures must equal the robots cache's Options.MaxFailures;
-	// 0 means robots.DefaultMaxFailures.
-	MaxFailures int
 }
 
-// LoadRobots implements robots.Store.
+// LoadRobots implements robots.Store. A record without a known state (0, or
+// a value this version does not know) counts as absent: robots.txt is
+// fetched again, which is always safe.
 func (s RobotsStore) LoadRobots(origin string) (robots.Entry, bool, error) {
 	r, ok, err := s.DB.LoadRobots(origin)
 	if err != nil || !ok {
 		return robots.Entry{}, false, err
 	}
-	e := robots.Entry{
-		FetchedAt: r.FetchedAt, Expires: r.Expires, Status: r.Code,
-		Failures: int(r.Failures), Body: r.Body, Err: r.Err,
-	}
-	maxF := s.MaxFailures
-	if maxF == 0 {
-		maxF = robots.DefaultMaxFailures
-	}
-	switch {
-	case r.Failures > 0 && int(r.Failures) >= maxF:
-		e.State = robots.StateDisallowAll
-	case r.Failures > 0:
-		e.State = robots.StateDeferred
-	case r.Code >= 200 && r.Code < 300 && r.Err == "":
-		e.State = robots.StateRules
+	st := robots.State(r.State)
+	switch st {
+	case robots.StateRules, robots.StateAllowAll, robots.StateDeferred, robots.StateDisallowAll:
 	default:
-		e.State = robots.StateAllowAll
+		return robots.Entry{}, false, nil
 	}
-	return e, true, nil
+	return robots.Entry{
+		State: st, FetchedAt: r.FetchedAt, Expires: r.Expires, Status: r.Code,
+		Failures: int(r.Failures), Body: r.Body, Err: r.Err,
+	}, true, nil
 }
 
 // SaveRobots implements robots.Store.
 func (s RobotsStore) SaveRobots(origin string, e robots.Entry) error {
-	r := storage.Robots{
-		Code: e.Status, Body: e.Body, FetchedAt: e.FetchedAt, Expires: e.Expires,
-		Failures: uint32(max(e.Failures, 0)), Err: e.Err,
-	}
-	if e.State == robots.StateRules && (e.Status < 200 || e.Status >= 300) {
-		// Keep the state recoverable: rules come only from 2xx.
-		r.Code = http.StatusOK
-	}
-	return s.DB.SaveRobots(origin, r)
+	return s.DB.SaveRobots(origin, storage.Robots{
+		State: uint8(e.State), Code: e.Status, Body: e.Body, FetchedAt: e.FetchedAt,
+		Expires: e.Expires, Failures: uint32(max(e.Failures, 0)), Err: e.Err,
+	})
 }
