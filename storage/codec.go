@@ -38,8 +38,9 @@ func (e *enc) time(t time.Time) {
 }
 
 // dec reads fields; the first error sticks and later reads return zeros.
-// Reads past the end of the value return zeros without error when lenient
-// is set (missing trailing fields of an older record).
+// A read at the very end of the value returns zero without error, so a
+// record written before a trailing field was added still decodes (the new
+// field is zero); a field cut in the middle is errShort.
 type dec struct {
 	b   []byte
 	err error
@@ -384,131 +385,76 @@ func decodeTargets(dst []uint32, src uint64, v []byte) ([]uint32, bool, error) {
 	return dst, fits, nil
 }
 
-// Fetch records.
+// Fetch records, frontier entries, hosts and robots: one layout each,
+// coded in both directions by rec (codec_rec.go).
 
-func encodeFetch(dst []byte, r *FetchRecord) []byte {
-	e := enc{b: dst}
-	e.u8(recordFormat)
-	e.u8(uint8(r.Status))
-	e.iv(int64(r.Code))
-	e.u8(uint8(r.Change))
-	if r.Hash.IsZero() {
-		e.u8(0)
-	} else {
-		e.u8(1)
-		e.raw(r.Hash[:])
-	}
-	e.iv(r.Length)
-	e.time(r.FetchedAt)
-	e.dur(r.Duration)
-	return e.b
+func (x *FetchRecord) code(r *rec) {
+	recU8(r, &x.Status)
+	recIv(r, &x.Code)
+	recU8(r, &x.Change)
+	r.hash(&x.Hash)
+	recIv(r, &x.Length)
+	r.time(&x.FetchedAt)
+	recIv(r, &x.Duration)
 }
+
+func encodeFetch(dst []byte, x *FetchRecord) []byte { return encodeRec(dst, x.code) }
 
 func decodeFetch(cycle uint32, id uint64, v []byte) (FetchRecord, error) {
-	d := dec{b: v}
-	r := FetchRecord{Cycle: cycle, ID: id}
-	if d.u8() == 0 {
-		return r, errShort
-	}
-	r.Status = Status(d.u8())
-	r.Code = int(d.iv())
-	r.Change = Change(d.u8())
-	if d.u8() != 0 {
-		copy(r.Hash[:], d.rawN(16))
-	}
-	r.Length = d.iv()
-	r.FetchedAt = d.time()
-	r.Duration = d.dur()
-	return r, d.err
+	x := FetchRecord{Cycle: cycle, ID: id}
+	err := decodeRec(v, x.code)
+	return x, err
 }
 
-// Frontier entries.
-
-func encodeEntry(dst []byte, x *Entry) []byte {
-	e := enc{b: dst}
-	e.u8(recordFormat)
-	e.str(x.Host)
-	e.f64(x.Prio)
-	e.uv(x.Seq)
-	e.uv(uint64(x.Depth))
-	e.uv(uint64(x.Attempt))
-	return e.b
+func (x *Entry) code(r *rec) {
+	r.str(&x.Host)
+	r.f64(&x.Prio)
+	recUv(r, &x.Seq)
+	recUv(r, &x.Depth)
+	recUv(r, &x.Attempt)
 }
+
+func encodeEntry(dst []byte, x *Entry) []byte { return encodeRec(dst, x.code) }
 
 func decodeEntry(id uint64, v []byte) (Entry, error) {
-	d := dec{b: v}
 	x := Entry{ID: id}
-	if d.u8() == 0 {
-		return x, errShort
-	}
-	x.Host = d.str()
-	x.Prio = d.f64()
-	x.Seq = d.uv()
-	x.Depth = uint32(d.uv())
-	x.Attempt = uint32(d.uv())
-	return x, d.err
+	err := decodeRec(v, x.code)
+	return x, err
 }
 
-// Hosts.
-
-func encodeHost(dst []byte, h *Host) []byte {
-	e := enc{b: dst}
-	e.u8(recordFormat)
-	e.time(h.ReadyAt)
-	e.str(h.Reason)
-	e.uv(h.Fetches)
-	e.uv(h.Successes)
-	e.uv(h.Errors)
-	e.uv(h.Bytes)
-	e.time(h.LastFetch)
-	e.dur(h.LastDuration)
-	return e.b
+func (x *Host) code(r *rec) {
+	r.time(&x.ReadyAt)
+	r.str(&x.Reason)
+	recUv(r, &x.Fetches)
+	recUv(r, &x.Successes)
+	recUv(r, &x.Errors)
+	recUv(r, &x.Bytes)
+	r.time(&x.LastFetch)
+	recIv(r, &x.LastDuration)
 }
+
+func encodeHost(dst []byte, x *Host) []byte { return encodeRec(dst, x.code) }
 
 func decodeHost(name string, v []byte) (Host, error) {
-	d := dec{b: v}
-	h := Host{Name: name}
-	if d.u8() == 0 {
-		return h, errShort
-	}
-	h.ReadyAt = d.time()
-	h.Reason = d.str()
-	h.Fetches = d.uv()
-	h.Successes = d.uv()
-	h.Errors = d.uv()
-	h.Bytes = d.uv()
-	h.LastFetch = d.time()
-	h.LastDuration = d.dur()
-	return h, d.err
+	x := Host{Name: name}
+	err := decodeRec(v, x.code)
+	return x, err
 }
 
-// Robots.
-
-func encodeRobots(dst []byte, r *Robots) []byte {
-	e := enc{b: dst}
-	e.u8(recordFormat)
-	e.u8(r.State)
-	e.iv(int64(r.Code))
-	e.bytes(r.Body)
-	e.time(r.FetchedAt)
-	e.time(r.Expires)
-	e.uv(uint64(r.Failures))
-	e.str(r.Err)
-	return e.b
+func (x *Robots) code(r *rec) {
+	recU8(r, &x.State)
+	recIv(r, &x.Code)
+	r.bytes(&x.Body)
+	r.time(&x.FetchedAt)
+	r.time(&x.Expires)
+	recUv(r, &x.Failures)
+	r.str(&x.Err)
 }
+
+func encodeRobots(dst []byte, x *Robots) []byte { return encodeRec(dst, x.code) }
 
 func decodeRobots(v []byte) (Robots, error) {
-	d := dec{b: v}
-	var r Robots
-	if d.u8() == 0 {
-		return r, errShort
-	}
-	r.State = d.u8()
-	r.Code = int(d.iv())
-	r.Body = d.bytes()
-	r.FetchedAt = d.time()
-	r.Expires = d.time()
-	r.Failures = uint32(d.uv())
-	r.Err = d.str()
-	return r, d.err
+	var x Robots
+	err := decodeRec(v, x.code)
+	return x, err
 }

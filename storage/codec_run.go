@@ -3,132 +3,89 @@ package storage
 import "slices"
 
 // Runs, cycles and cycle statistics: small records written once per batch
-// at most, so clarity over compactness.
+// at most, so clarity over compactness. Each layout is listed once and
+// coded in both directions by rec (codec_rec.go).
 
-func encodeRun(dst []byte, r *Run) []byte {
-	e := enc{b: dst}
-	e.u8(recordFormat)
-	e.time(r.Start)
-	e.time(r.End)
-	e.str(r.Command)
-	e.str(r.Config)
-	names := make([]string, 0, len(r.Counters))
-	for k := range r.Counters {
+func (x *Run) code(r *rec) {
+	r.time(&x.Start)
+	r.time(&x.End)
+	r.str(&x.Command)
+	r.str(&x.Config)
+	// Counters in name order, so equal runs encode to equal bytes.
+	names := make([]string, 0, len(x.Counters))
+	for k := range x.Counters {
 		names = append(names, k)
 	}
 	slices.Sort(names)
-	e.uv(uint64(len(names)))
-	for _, k := range names {
-		e.str(k)
-		e.uv(r.Counters[k])
+	n := r.count(len(names))
+	if r.read {
+		x.Counters = make(map[string]uint64, n)
+		names = make([]string, n)
 	}
-	return e.b
+	for _, k := range names[:n] {
+		v := x.Counters[k]
+		r.str(&k)
+		recUv(r, &v)
+		if r.read {
+			x.Counters[k] = v
+		}
+	}
 }
+
+func encodeRun(dst []byte, x *Run) []byte { return encodeRec(dst, x.code) }
 
 func decodeRun(id uint64, v []byte) (Run, error) {
-	d := dec{b: v}
-	r := Run{ID: id}
-	if d.u8() == 0 {
-		return r, errShort
-	}
-	r.Start = d.time()
-	r.End = d.time()
-	r.Command = d.str()
-	r.Config = d.str()
-	n := d.uv()
-	if n > uint64(len(v)) {
-		return r, errShort
-	}
-	r.Counters = make(map[string]uint64, n)
-	for range n {
-		k := d.str()
-		r.Counters[k] = d.uv()
-	}
-	return r, d.err
+	x := Run{ID: id}
+	err := decodeRec(v, x.code)
+	return x, err
 }
 
-func encodeCycle(dst []byte, c *Cycle) []byte {
-	e := enc{b: dst}
-	e.u8(recordFormat)
-	e.time(c.Start)
-	e.time(c.End)
-	e.str(c.SeedAlgo)
-	e.uv(uint64(len(c.Seeds)))
-	for _, s := range c.Seeds {
-		e.id(s.ID)
-		e.f64(s.Score)
-		e.str(s.Why)
+func (x *Cycle) code(r *rec) {
+	r.time(&x.Start)
+	r.time(&x.End)
+	r.str(&x.SeedAlgo)
+	if n := r.count(len(x.Seeds)); r.read && n > 0 {
+		x.Seeds = make([]Seed, n)
 	}
-	e.uv(uint64(len(c.Replaced)))
-	for _, r := range c.Replaced {
-		e.id(r.Old)
-		e.id(r.New)
-		e.str(r.Reason)
+	for i := range x.Seeds {
+		s := &x.Seeds[i]
+		r.id(&s.ID)
+		r.f64(&s.Score)
+		r.str(&s.Why)
 	}
-	e.str(c.Info)
-	return e.b
+	if n := r.count(len(x.Replaced)); r.read && n > 0 {
+		x.Replaced = make([]Replacement, n)
+	}
+	for i := range x.Replaced {
+		p := &x.Replaced[i]
+		r.id(&p.Old)
+		r.id(&p.New)
+		r.str(&p.Reason)
+	}
+	r.str(&x.Info)
 }
+
+func encodeCycle(dst []byte, x *Cycle) []byte { return encodeRec(dst, x.code) }
 
 func decodeCycle(n uint32, v []byte) (Cycle, error) {
-	d := dec{b: v}
-	c := Cycle{N: n}
-	if d.u8() == 0 {
-		return c, errShort
-	}
-	c.Start = d.time()
-	c.End = d.time()
-	c.SeedAlgo = d.str()
-	k := d.uv()
-	if k > uint64(len(v)) {
-		return c, errShort
-	}
-	for range k {
-		c.Seeds = append(c.Seeds, Seed{ID: d.id(), Score: d.f64(), Why: d.str()})
-	}
-	k = d.uv()
-	if k > uint64(len(v)) {
-		return c, errShort
-	}
-	for range k {
-		c.Replaced = append(c.Replaced, Replacement{Old: d.id(), New: d.id(), Reason: d.str()})
-	}
-	c.Info = d.str()
-	return c, d.err
+	x := Cycle{N: n}
+	err := decodeRec(v, x.code)
+	return x, err
 }
 
-func encodeCycleStats(dst []byte, s *CycleStats) []byte {
-	e := enc{b: dst}
-	e.u8(recordFormat)
-	e.uv(s.Fetches)
-	e.uv(s.New)
-	e.uv(s.Changed)
-	e.uv(s.Unchanged)
-	e.uv(s.Gone)
-	e.uv(s.Errors)
-	e.uv(s.Bytes)
-	e.uv(s.Found)
-	e.uv(s.NextID)
-	e.time(s.First)
-	e.time(s.Last)
-	return e.b
+func (x *CycleStats) code(r *rec) {
+	for _, p := range []*uint64{&x.Fetches, &x.New, &x.Changed, &x.Unchanged, &x.Gone,
+		&x.Errors, &x.Bytes, &x.Found, &x.NextID} {
+		recUv(r, p)
+	}
+	r.time(&x.First)
+	r.time(&x.Last)
 }
+
+func encodeCycleStats(dst []byte, x *CycleStats) []byte { return encodeRec(dst, x.code) }
 
 func decodeCycleStats(v []byte) (CycleStats, error) {
-	d := dec{b: v}
-	var s CycleStats
-	if d.u8() == 0 {
-		return s, errShort
-	}
-	s.Fetches = d.uv()
-	s.New = d.uv()
-	s.Changed = d.uv()
-	s.Unchanged = d.uv()
-	s.Gone = d.uv()
-	s.Errors = d.uv()
-	s.Bytes = d.uv()
-	s.Found = d.uv()
-	s.NextID = d.uv()
-	s.First = d.time()
-	s.Last = d.time()
-	return s, d.err
+	var x CycleStats
+	err := decodeRec(v, x.code)
+	return x, err
 }

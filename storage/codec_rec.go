@@ -1,0 +1,134 @@
+package storage
+
+import "time"
+
+// rec reads or writes the fields of a record through one description of its
+// layout, so that a record's encoder and decoder cannot drift apart: a
+// record type has one method `code(r *rec)` listing its fields in order, and
+// encodeRec / decodeRec run it in either direction. Used for the small
+// records (hosts, robots, frontier entries, fetches, runs, cycles); pages
+// and link lists, the hot path of a commit, keep hand-written codecs.
+type rec struct {
+	e    enc
+	d    dec
+	read bool
+}
+
+// encodeRec appends recordFormat and the fields that code writes to dst.
+func encodeRec(dst []byte, code func(*rec)) []byte {
+	r := rec{e: enc{b: dst}}
+	r.e.u8(recordFormat)
+	code(&r)
+	return r.e.b
+}
+
+// decodeRec reads the fields that code lists from v; a missing or zero
+// format byte is errShort, and so is a field cut short.
+func decodeRec(v []byte, code func(*rec)) error {
+	r := rec{d: dec{b: v}, read: true}
+	if r.d.u8() == 0 {
+		return errShort
+	}
+	code(&r)
+	return r.d.err
+}
+
+func (r *rec) str(p *string) {
+	if r.read {
+		*p = r.d.str()
+	} else {
+		r.e.str(*p)
+	}
+}
+
+func (r *rec) bytes(p *[]byte) {
+	if r.read {
+		*p = r.d.bytes()
+	} else {
+		r.e.bytes(*p)
+	}
+}
+
+func (r *rec) f64(p *float64) {
+	if r.read {
+		*p = r.d.f64()
+	} else {
+		r.e.f64(*p)
+	}
+}
+
+func (r *rec) time(p *time.Time) {
+	if r.read {
+		*p = r.d.time()
+	} else {
+		r.e.time(*p)
+	}
+}
+
+// id codes a page id that may be NoPage.
+func (r *rec) id(p *uint64) {
+	if r.read {
+		*p = r.d.id()
+	} else {
+		r.e.id(*p)
+	}
+}
+
+// hash codes an optional content hash: a presence byte, then 16 bytes.
+func (r *rec) hash(p *Hash) {
+	if r.read {
+		if r.d.u8() != 0 {
+			copy(p[:], r.d.rawN(uint64(len(p))))
+		}
+		return
+	}
+	if p.IsZero() {
+		r.e.u8(0)
+		return
+	}
+	r.e.u8(1)
+	r.e.raw(p[:])
+}
+
+// count codes the length of a list that follows, bounded on read by the
+// value's size so a corrupt count cannot make the decoder allocate.
+func (r *rec) count(n int) int {
+	if !r.read {
+		r.e.uv(uint64(n))
+		return n
+	}
+	k := r.d.uv()
+	if k > uint64(len(r.d.b)) {
+		r.d.fail()
+		r.d.b = nil
+		return 0
+	}
+	return int(k)
+}
+
+// recU8 codes a one-byte enum.
+func recU8[T ~uint8](r *rec, p *T) {
+	if r.read {
+		*p = T(r.d.u8())
+	} else {
+		r.e.u8(uint8(*p))
+	}
+}
+
+// recUv codes an unsigned integer as a uvarint.
+func recUv[T ~uint32 | ~uint64](r *rec, p *T) {
+	if r.read {
+		*p = T(r.d.uv())
+	} else {
+		r.e.uv(uint64(*p))
+	}
+}
+
+// recIv codes a signed integer (or a duration) as a zigzag varint.
+func recIv[T ~int | ~int64](r *rec, p *T) {
+	if r.read {
+		*p = T(r.d.iv())
+	} else {
+		r.e.iv(int64(*p))
+	}
+}
