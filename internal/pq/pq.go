@@ -154,17 +154,9 @@ func (h *Heap) up(i int, it Item) {
 // down places it at the hole i or below it.
 func (h *Heap) down(i int, it Item) {
 	items := h.items
-	n := len(items)
 	for {
-		l := 2*i + 1
-		if l >= n {
-			break
-		}
-		j := l
-		if r := l + 1; r < n && less(&items[r], &items[l]) {
-			j = r
-		}
-		if !less(&items[j], &it) {
+		j := betterChild(items, i)
+		if j < 0 || !less(&items[j], &it) {
 			break
 		}
 		items[i] = items[j]
@@ -175,6 +167,18 @@ func (h *Heap) down(i int, it Item) {
 	h.setIndex(it.ID, i)
 }
 
+// betterChild returns the child of i that ranks first, or -1 for a leaf.
+func betterChild(items []Item, i int) int {
+	l := 2*i + 1
+	if l >= len(items) {
+		return -1
+	}
+	if r := l + 1; r < len(items) && less(&items[r], &items[l]) {
+		return r
+	}
+	return l
+}
+
 // refill fills the hole i with it, which came from the end of the heap, by
 // Floyd's bottom-up method: the hole first sinks to a leaf along the better
 // child (one comparison per level, not two), then it rises from there. An
@@ -183,16 +187,7 @@ func (h *Heap) down(i int, it Item) {
 // anywhere.
 func (h *Heap) refill(i int, it Item) {
 	items := h.items
-	n := len(items)
-	for {
-		l := 2*i + 1
-		if l >= n {
-			break
-		}
-		j := l
-		if r := l + 1; r < n && less(&items[r], &items[l]) {
-			j = r
-		}
+	for j := betterChild(items, i); j >= 0; j = betterChild(items, i) {
 		items[i] = items[j]
 		h.setIndex(items[i].ID, i)
 		i = j
