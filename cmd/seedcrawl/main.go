@@ -12,6 +12,7 @@ import (
 	"os"
 	"os/signal"
 	"sort"
+	"strings"
 	"syscall"
 )
 
@@ -99,13 +100,55 @@ func newFlagSet(name string, stderr io.Writer) *flag.FlagSet {
 	return fs
 }
 
-// parseFlags parses args and wraps a parse failure in errUsage.
+// parseFlags parses args and wraps a parse failure in errUsage. Flags may
+// follow positional arguments (`crawl URL --max-pages 5`), as with GNU
+// getopt and spf13/pflag, while every flag keeps its name and both -flag and
+// --flag forms keep working: the arguments are put in order (flags first)
+// before the standard library parses them. "--" ends the flags.
 func parseFlags(fs *flag.FlagSet, args []string) error {
-	if err := fs.Parse(args); err != nil {
+	if err := fs.Parse(flagsFirst(fs, args)); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return err
 		}
 		return fmt.Errorf("%w: %v", errUsage, err)
 	}
 	return nil
+}
+
+// flagsFirst returns args with every flag (and the value of a flag that
+// takes one) moved before the positional arguments, which keep their order
+// after a "--". An unknown flag is left for Parse to report.
+func flagsFirst(fs *flag.FlagSet, args []string) []string {
+	var flags, pos []string
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--" {
+			pos = append(pos, args[i+1:]...)
+			break
+		}
+		if len(a) < 2 || a[0] != '-' {
+			pos = append(pos, a)
+			continue
+		}
+		flags = append(flags, a)
+		name := strings.TrimLeft(a, "-")
+		if strings.Contains(name, "=") {
+			continue
+		}
+		f := fs.Lookup(name)
+		if f == nil {
+			continue
+		}
+		if b, ok := f.Value.(interface{ IsBoolFlag() bool }); ok && b.IsBoolFlag() {
+			continue
+		}
+		if i+1 < len(args) {
+			i++
+			flags = append(flags, args[i])
+		}
+	}
+	if len(pos) == 0 {
+		return flags
+	}
+	return append(append(flags, "--"), pos...)
 }
