@@ -16,6 +16,10 @@ const (
 	// ReasonTooManyParams: the query has more than Guard.MaxQueryParams
 	// parameters.
 	ReasonTooManyParams = "too-many-params"
+	// ReasonCalendarDate: the URL names a date (see Dated) outside the
+	// years Guard.MinYear..Guard.MaxYear, the signature of an infinite
+	// calendar walked month by month into the past or the future.
+	ReasonCalendarDate = "calendar-date"
 )
 
 // Defaults for Guard's zero fields.
@@ -24,6 +28,9 @@ const (
 	DefaultMaxSegments    = 32
 	DefaultMaxRepeats     = 3
 	DefaultMaxQueryParams = 32
+	// DefaultMinYear is the earliest year a dated URL may name: nothing on
+	// the web predates it, while calendars happily link to year 1.
+	DefaultMinYear = 1990
 )
 
 // Guard rejects URLs shaped like crawler traps. A zero field means its
@@ -45,6 +52,12 @@ type Guard struct {
 	// MaxQueryParams is the most '&'-separated query parameters accepted.
 	// Default 32.
 	MaxQueryParams int
+	// MinYear and MaxYear bound the year of a dated URL (Dated). MinYear
+	// defaults to DefaultMinYear; MaxYear 0 means no upper bound, so the
+	// caller that knows the date sets it (the crawl sets next year + 1: a
+	// calendar's pages years ahead are empty and endless).
+	MinYear int
+	MaxYear int
 }
 
 func pick(v, def int) int {
@@ -64,6 +77,11 @@ func (g Guard) Check(u string) (reason string, ok bool) {
 	if max := pick(g.MaxQueryParams, DefaultMaxQueryParams); max > 0 && query != "" {
 		if strings.Count(query, "&")+1 > max {
 			return ReasonTooManyParams, false
+		}
+	}
+	if minY := pick(g.MinYear, DefaultMinYear); minY > 0 || g.MaxYear > 0 {
+		if y, _, ok := datedParts(path, query); ok && ((minY > 0 && y < minY) || (g.MaxYear > 0 && y > g.MaxYear)) {
+			return ReasonCalendarDate, false
 		}
 	}
 	maxSeg := pick(g.MaxSegments, DefaultMaxSegments)
@@ -126,4 +144,106 @@ func splitPathQuery(u string) (path, query string) {
 		return u[:i], u[i+1:]
 	}
 	return u, ""
+}
+
+// Dated reports whether the URL u names a year and month, as calendar and
+// archive pages do, and returns them. Recognised forms, in the path:
+// ".../YYYY/MM/..." (a four-digit year segment followed by a month
+// segment), a segment "YYYY-MM", "YYYY-MM-DD", "YYYY_MM" or "YYYYMMDD"; in
+// the query: a value of one of those forms, or parameters year=YYYY with
+// month=MM. A lone four-digit segment is not a date: ids and version
+// numbers look the same.
+func Dated(u string) (year, month int, ok bool) {
+	return datedParts(splitPathQuery(u))
+}
+
+func datedParts(path, query string) (year, month int, ok bool) {
+	prevYear := -1
+	for seg := range strings.SplitSeq(path, "/") {
+		if prevYear >= 0 {
+			if m, ok := num(seg, 1, 2); ok && m >= 1 && m <= 12 {
+				return prevYear, m, true
+			}
+		}
+		prevYear = -1
+		if y, ok := num(seg, 4, 4); ok {
+			prevYear = y
+			continue
+		}
+		if y, m, ok := compactDate(seg); ok {
+			return y, m, true
+		}
+	}
+	if query == "" {
+		return 0, 0, false
+	}
+	qy, qm := -1, -1
+	for kv := range strings.SplitSeq(query, "&") {
+		k, v, _ := strings.Cut(kv, "=")
+		if y, m, ok := compactDate(v); ok {
+			return y, m, true
+		}
+		switch strings.ToLower(k) {
+		case "year", "y":
+			qy, _ = numOr(v, 4, 4)
+		case "month", "m", "mon":
+			qm, _ = numOr(v, 1, 2)
+		}
+	}
+	if qy >= 0 && qm >= 1 && qm <= 12 {
+		return qy, qm, true
+	}
+	return 0, 0, false
+}
+
+// compactDate parses "YYYY-MM", "YYYY-MM-DD", "YYYY_MM" and "YYYYMMDD".
+func compactDate(s string) (year, month int, ok bool) {
+	switch {
+	case len(s) == 8:
+		y, ok1 := num(s[:4], 4, 4)
+		m, ok2 := num(s[4:6], 2, 2)
+		d, ok3 := num(s[6:], 2, 2)
+		if ok1 && ok2 && ok3 && m >= 1 && m <= 12 && d >= 1 && d <= 31 {
+			return y, m, true
+		}
+	case len(s) >= 7 && (s[4] == '-' || s[4] == '_'):
+		y, ok1 := num(s[:4], 4, 4)
+		m, ok2 := num(s[5:7], 2, 2)
+		if !ok1 || !ok2 || m < 1 || m > 12 {
+			return 0, 0, false
+		}
+		if len(s) == 7 {
+			return y, m, true
+		}
+		if len(s) == 10 && s[7] == s[4] {
+			if d, ok := num(s[8:], 2, 2); ok && d >= 1 && d <= 31 {
+				return y, m, true
+			}
+		}
+	}
+	return 0, 0, false
+}
+
+// num parses s as a decimal of minLen to maxLen digits.
+func num(s string, minLen, maxLen int) (int, bool) {
+	if len(s) < minLen || len(s) > maxLen {
+		return 0, false
+	}
+	n := 0
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		n = n*10 + int(c-'0')
+	}
+	return n, true
+}
+
+func numOr(s string, minLen, maxLen int) (int, bool) {
+	n, ok := num(s, minLen, maxLen)
+	if !ok {
+		return -1, false
+	}
+	return n, true
 }

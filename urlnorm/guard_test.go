@@ -162,3 +162,59 @@ func TestIsPrivate(t *testing.T) {
 		t.Error("IsPrivate(nil) = false; an unparsable address must be refused")
 	}
 }
+
+func TestDated(t *testing.T) {
+	tests := []struct {
+		url         string
+		year, month int
+		ok          bool
+	}{
+		{"http://t.test/calendar/2025/01/", 2025, 1, true},
+		{"http://t.test/calendar/0999/12/", 999, 12, true},
+		{"http://t.test/blog/2019/5/21/post/", 2019, 5, true},
+		{"http://t.test/archive/2019-05/", 2019, 5, true},
+		{"http://t.test/events/2019-05-21", 2019, 5, true},
+		{"http://t.test/events/2019_05", 2019, 5, true},
+		{"http://t.test/day/20190521.html", 0, 0, false}, // a file name, not the 8-digit segment
+		{"http://t.test/day/20190521", 2019, 5, true},
+		{"http://t.test/cal?year=2031&month=7", 2031, 7, true},
+		{"http://t.test/cal?date=2031-07-04", 2031, 7, true},
+		{"http://t.test/docs/1000/", 0, 0, false},         // a lone four-digit segment is an id
+		{"http://t.test/docs/2019/intro", 0, 0, false},    // year, then not a month
+		{"http://t.test/v/2019/13/", 0, 0, false},         // no month 13
+		{"http://t.test/item/12345678", 0, 0, false},      // month 56 is no date
+		{"http://t.test/p?id=2019&page=3", 0, 0, false},   // no month parameter
+		{"http://t.test/a/2019-5-1", 0, 0, false},         // unpadded compact forms are not recognised
+		{"http://t.test/release/1.2019.05/", 0, 0, false}, // dots are versions
+	}
+	for _, tc := range tests {
+		y, m, ok := Dated(tc.url)
+		if y != tc.year || m != tc.month || ok != tc.ok {
+			t.Errorf("Dated(%q) = %d, %d, %v; want %d, %d, %v", tc.url, y, m, ok, tc.year, tc.month, tc.ok)
+		}
+	}
+}
+
+func TestGuardCalendarDate(t *testing.T) {
+	tests := []struct {
+		name  string
+		g     Guard
+		url   string
+		block bool
+	}{
+		{"before the default first year", Guard{}, "http://t.test/calendar/1989/12/", true},
+		{"the default first year", Guard{}, "http://t.test/calendar/1990/01/", false},
+		{"no upper bound by default", Guard{}, "http://t.test/calendar/9999/01/", false},
+		{"beyond MaxYear", Guard{MaxYear: 2027}, "http://t.test/calendar/2028/01/", true},
+		{"at MaxYear", Guard{MaxYear: 2027}, "http://t.test/calendar/2027/12/", false},
+		{"query dates too", Guard{MaxYear: 2027}, "http://t.test/cal?year=2040&month=1", true},
+		{"check off", Guard{MinYear: -1}, "http://t.test/calendar/0001/01/", false},
+		{"undated URLs pass", Guard{MaxYear: 2027}, "http://t.test/docs/3000/", false},
+	}
+	for _, tc := range tests {
+		reason, ok := tc.g.Check(tc.url)
+		if ok == tc.block || (tc.block && reason != ReasonCalendarDate) {
+			t.Errorf("%s: Check(%q) = %q, %v; want blocked %v", tc.name, tc.url, reason, ok, tc.block)
+		}
+	}
+}
