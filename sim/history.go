@@ -80,3 +80,20 @@ func historyMass(h []float64) (float64, int) {
 	}
 	return sum, n
 }
+
+// ReadHistory reads the dataset basename (graph.ReadDataset), an older
+// graph of the same web such as the previous cycle's stored crawl, and
+// returns its PageRank (damping d) carried over to g by HistoryFrom: the
+// Options.History of a simulation of g.
+func ReadHistory(basename string, g *graph.CSR, d float64) ([]float64, error) {
+	prev, err := graph.ReadDataset(basename)
+	if err != nil {
+		return nil, fmt.Errorf("sim: read history graph %s: %w", basename, err)
+	}
+	pr, _ := graph.PageRank(prev, graph.PageRankOptions{Damping: d})
+	h, err := HistoryFrom(prev, pr, g)
+	if err != nil {
+		return nil, fmt.Errorf("sim: history graph %s: %w", basename, err)
+	}
+	return h, nil
+}

@@ -225,3 +225,35 @@ func TestHistoryOptions(t *testing.T) {
 		t.Errorf("history knows %d nodes of mass %v, want 2 and 0.75", s.HistoryKnown(), s.histMass)
 	}
 }
+
+// TestReadHistory writes an older graph as a dataset and reads it back as
+// the history of a newer one with a page more, matched by URL.
+func TestReadHistory(t *testing.T) {
+	site, err := testweb.Generate(testweb.GenOptions{Seed: 4, Pages: 300, Hosts: 5, Preset: testweb.Clean})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t0, _ := site.Truth(0)
+	t1, _ := site.Truth(1)
+	base := t.TempDir() + "/e0"
+	if err := graph.WriteDataset(base, "test", t0.Graph); err != nil {
+		t.Fatal(err)
+	}
+	h, err := ReadHistory(base, t1.Graph, 0.85)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, _ := graph.PageRank(t0.Graph, graph.PageRankOptions{})
+	for v := range t1.Graph.URLs {
+		w := 0.0
+		if v < t0.Graph.N() {
+			w = want[v] // testweb ids are stable across epochs
+		}
+		if math.Abs(h[v]-w) > 1e-12 {
+			t.Fatalf("node %d %s: history %v, want %v", v, t1.URL(uint32(v)), h[v], w)
+		}
+	}
+	if _, err := ReadHistory(base+"-missing", t1.Graph, 0.85); err == nil {
+		t.Error("ReadHistory of a missing dataset: no error")
+	}
+}
