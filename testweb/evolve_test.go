@@ -33,6 +33,16 @@ func TestEvolveWebDeterminism(t *testing.T) {
 	if sameTruth(ta, tc) {
 		t.Fatal("seeds 21 and 22 give the same epoch 4")
 	}
+	// A host that appears at epoch 1 answers 404 before it.
+	born := a.hosts[a.dormant[0]]
+	root := born.Scheme + "://" + born.Name + "/"
+	_, s0 := startWeb(t, a, testOptions())
+	if status, _, _ := fetch(t, s0.Client(), root); status != 404 {
+		t.Errorf("epoch 0: %s answers %d, want 404 before the host appears", root, status)
+	}
+	if id, ok := ta.ID(root); !ok || ta.Nodes[id].Born != 1 {
+		t.Errorf("epoch 4: %s is not a node born at epoch 1 (%v)", root, ok)
+	}
 	o := testOptions()
 	o.Epoch = 4
 	_, sa := startWeb(t, a, o)
