@@ -12,16 +12,29 @@ import (
 // kind and parameter style.
 func allNames() []string {
 	return []string{"bfs", "fpr", "fpr@1", "fpr@2", "fpr@100", "fpr@2.5", "opic", "backlink",
-		"random", "random@7", "rankmass-window@5", "rankmass-window@100", "omniscient"}
+		"random", "random@7", "rankmass-window@5", "rankmass-window@100", "omniscient",
+		"history", "history@1", "history@100"}
 }
 
 // truthOf is a fixed importance for omniscient: a hash of the id.
 func truthOf(id uint64) float64 { return float64((id*2654435761)%1000) / 1000 }
 
+// historyOf is a fixed prior for history: a hash of the id for two ids in
+// three, and unknown (0) for the rest, so both kinds of URL occur.
+func historyOf(id uint64) float64 {
+	if id%3 == 0 {
+		return 0
+	}
+	return float64(1+(id*40503)%997) / 1e5
+}
+
 func mustNew(t testing.TB, name string, o Options) Scheduler {
 	t.Helper()
 	if o.Truth == nil {
 		o.Truth = truthOf
+	}
+	if o.History == nil {
+		o.History = historyOf
 	}
 	s, err := ByName(name, o)
 	if err != nil {

@@ -1,6 +1,6 @@
 // Package scheduler holds the crawl-ordering policies seedcrawl can put behind
-// its frontier: bfs, fpr, fpr@M, opic, backlink, random, rankmass-window@P and
-// omniscient, selected by name with ByName.
+// its frontier: bfs, fpr, fpr@M, history, history@M, opic, backlink, random,
+// rankmass-window@P and omniscient, selected by name with ByName.
 //
 // A scheduler only ranks URLs. The queue that uses it (the live frontier, or
 // the simulator in package sim) stores one float64 priority per pending URL,
@@ -45,6 +45,51 @@
 // hosts (Link.Intra carries the comparison). FPR@1 gives exactly FPR's
 // download order: D_p = N_p and M·x = x in floating point, so every share is
 // bit-for-bit equal.
+//
+// # History-aware ordering (history, history@M) — exact semantics
+//
+// Baeza-Yates, Castillo, Marin and Rodriguez, "Crawling a country: better
+// strategies than breadth-first for web page ordering" (WWW 2005), found
+// that ordering a crawl by the previous crawl's information beats every other
+// practical ordering. From the second cycle on the crawler holds the graph
+// it stored in the previous cycle; history ranks by the PageRank of that
+// graph and uses FPR for what the history does not know. Options.History
+// gives the prior π(q) of a URL id q, Options.HistoryMass its total mass Π
+// (1 for a normalised PageRank; 0 means 1). With damping d and M = 1 for
+// history, M for history@M:
+//
+//   - Known and unknown. q is known when π(q) is a positive finite number.
+//     Anything else (0, NaN, ±Inf, negative, an id the history never saw)
+//     means unknown: a URL new since the previous cycle. PageRank with
+//     teleportation is positive on every page of the graph it ranks, so 0
+//     is never a real prior.
+//   - Seeds. A known seed gets Prio = max(Prio, π(q)). An unknown seed gets
+//     FPR's seed value on the history's scale: Prio += (1−d)·Π/|S|. A Done
+//     seed is left alone.
+//   - Download. Page p is handed out with value f = its Prio: π(p) if p is
+//     known, else the FPR mass it gathered. Its distinct out-link targets
+//     share d·f exactly as in FPR@M: with N_intra and N_inter targets
+//     (Done targets and p itself counted, their shares dropped),
+//     D_p = N_intra + M·N_inter, intra share d·f/D_p, inter share
+//     M·d·f/D_p. A known target q that is New or Queued gets
+//     Prio = max(Prio, π(q)) and no share: its prior already counts every
+//     in-link of the previous graph, so adding shares would count them twice.
+//     An unknown target accumulates its share: Prio += share. So the
+//     priority of a new URL is the part of its PageRank that flows from the
+//     pages downloaded so far, Σ d·f_p/D_p, the same quantity (and scale)
+//     FPR estimates, with the previous cycle's PageRank standing in for the
+//     FPR value of known pages.
+//   - Dangling mass. A downloaded page with no out-links (N_p = 0), or with
+//     Prio 0, sends nothing: its mass is dropped, as in FPR. Shares of Done
+//     targets are dropped too; nothing is redistributed.
+//   - No history (Options.History nil, the first cycle): every URL is
+//     unknown and Π = 1, so history orders exactly as fpr and history@M
+//     exactly as fpr@M (the same shares, bit for bit).
+//   - A known page that disappeared (404, a redirect) is still ranked by its
+//     prior until it is fetched; the queue learns the rest from the fetch.
+//
+// The history is read, never written: history keeps no state of its own and
+// is not Stateful. A resumed crawl gets the same Options.History again.
 //
 // # The other policies
 //

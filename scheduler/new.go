@@ -25,6 +25,18 @@ type Options struct {
 	// schedulers with per-id state (rankmass-window) use arrays, not maps.
 	// The simulator sets it to the graph's node count.
 	Nodes int
+	// History is the prior importance of a URL id for history and
+	// history@M: its PageRank on the graph stored by the previous cycle (or
+	// any score on the same scale). A value that is not a positive finite
+	// number (0, NaN, ±Inf, negative) means the history does not know the
+	// id. nil means no history at all: history orders exactly as fpr, and
+	// history@M as fpr@M.
+	History func(id uint64) float64
+	// HistoryMass is the total of History over the pages it knows (1 for a
+	// normalised PageRank); 0 means 1. Seeds the history does not know get
+	// FPR's (1−d)·HistoryMass/|S|, so that seed mass and prior are on the
+	// same scale.
+	HistoryMass float64
 }
 
 // DefaultDamping is the damping factor used when Options.Damping is 0.
@@ -33,14 +45,14 @@ const DefaultDamping = 0.85
 // Names lists the scheduler names ByName accepts, with their parameters as
 // placeholders.
 func Names() []string {
-	return []string{"bfs", "fpr", "fpr@M", "opic", "backlink", "random", "random@SEED", "rankmass-window@P", "omniscient"}
+	return []string{"bfs", "fpr", "fpr@M", "opic", "backlink", "random", "random@SEED", "rankmass-window@P", "omniscient", "history", "history@M"}
 }
 
 // ByName returns the scheduler selected by name (case-insensitive):
 //
 //	bfs, fpr, fpr@M (M ≥ 1, e.g. fpr@100), opic, backlink, random,
 //	random@SEED, rankmass-window@P (0 < P ≤ 100, e.g. rankmass-window@5),
-//	omniscient
+//	omniscient, history, history@M (M ≥ 1, e.g. history@100)
 //
 // See the package documentation for what each one does. (The constructor is
 // not called New: New is the State of a newly discovered link.)
@@ -78,6 +90,18 @@ func ByName(name string, o Options) (Scheduler, error) {
 			return nil, fmt.Errorf("%w: %q: M must be a number ≥ 1, as in fpr@2 or fpr@100", ErrBadParam, name)
 		}
 		return &fprM{name: canon, d: d, m: m}, nil
+	case "history":
+		if o.HistoryMass < 0 || o.HistoryMass != o.HistoryMass || o.HistoryMass > maxPrior {
+			return nil, fmt.Errorf("%w: %s: history mass %v must be a positive number (0 means 1)", ErrBadParam, canon, o.HistoryMass)
+		}
+		if !hasParam {
+			return newHistory(canon, d, 1, o), nil
+		}
+		m, err := strconv.ParseFloat(param, 64)
+		if err != nil || math.IsNaN(m) || math.IsInf(m, 0) || m < 1 {
+			return nil, fmt.Errorf("%w: %q: M must be a number ≥ 1, as in history@2 or history@100", ErrBadParam, name)
+		}
+		return newHistory(canon, d, m, o), nil
 	case "opic":
 		if err := noParam(); err != nil {
 			return nil, err

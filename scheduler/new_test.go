@@ -2,6 +2,7 @@ package scheduler
 
 import (
 	"errors"
+	"math"
 	"math/rand/v2"
 	"testing"
 )
@@ -43,6 +44,12 @@ func TestByName(t *testing.T) {
 		{name: "fpr", o: Options{Damping: 1}, err: ErrBadParam},
 		{name: "fpr", o: Options{Damping: -0.1}, err: ErrBadParam},
 		{name: "omniscient", err: ErrNoTruth},
+		{name: "history", want: "history"},
+		{name: "History@100", want: "history@100", o: Options{History: historyOf, HistoryMass: 0.5}},
+		{name: "history@0.5", err: ErrBadParam},
+		{name: "history@", err: ErrBadParam},
+		{name: "history", o: Options{HistoryMass: -1}, err: ErrBadParam},
+		{name: "history", o: Options{HistoryMass: math.NaN()}, err: ErrBadParam},
 		{name: "pagerank", err: ErrUnknown},
 		{name: "", err: ErrUnknown},
 	}

@@ -23,6 +23,13 @@
 // such as cnr-2000, nowhere: then every link counts as intra-host, so FPR@M
 // orders exactly like FPR, and the report says so.
 //
+// History: the history and history@M schedulers rank a page by its PageRank
+// on the graph the previous cycle stored (Options.History). It comes from an
+// older graph of the same web (ReadHistory, HistoryFrom: matched by URL, or
+// by id for graphs without URLs; seedcrawl sim --history BASENAME) or, on a
+// test web, from a complete crawl of the previous epoch (CrawledPageRank of
+// epoch e−1's truth, scored on epoch e's truth).
+//
 // Cost: each run is timed on its own and reported per link examined (an
 // out-arc of a downloaded page) and per page downloaded, with the peak heap
 // in use above the level before the run.

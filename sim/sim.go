@@ -44,6 +44,14 @@ type Options struct {
 	Logger *slog.Logger
 	// Name names the graph in the report and in benchmark lines.
 	Name string
+	// History is the prior of the history and history@M schedulers, indexed
+	// by node id: the PageRank of each page on the graph the previous cycle
+	// stored (CrawledPageRank of an earlier epoch, or HistoryFrom of an
+	// older graph). A value that is not positive and finite means the
+	// history does not know the page. nil means no history: history orders
+	// as fpr and history@M as fpr@M. Its total over the known pages is the
+	// scheduler's HistoryMass.
+	History []float64
 }
 
 // Checkpoints are the fractions of the reachable pages at which the report
@@ -62,6 +70,8 @@ type Sim struct {
 	links     int // out-arcs of the reachable pages
 	d         float64
 	o         Options
+	histMass  float64 // total of the known History values
+	histKnown int     // nodes the history knows
 
 	ks         []int     // grid of k values, ascending, 1..reachable
 	checkpoint []float64 // the checkpoint fraction ks[i] stands for, or 0
@@ -120,6 +130,15 @@ func New(g *graph.CSR, o Options) (*Sim, error) {
 		pr, st := graph.PageRank(g, graph.PageRankOptions{Damping: d})
 		s.o.Logger.Info("pagerank", "iterations", st.Iterations, "delta", st.Delta, "converged", st.Converged)
 		s.pr = pr
+	}
+	if o.History != nil {
+		if len(o.History) != n {
+			return nil, fmt.Errorf("%w: %d history values for %d nodes", ErrOptions, len(o.History), n)
+		}
+		s.histMass, s.histKnown = historyMass(o.History)
+		if s.histKnown == 0 {
+			return nil, fmt.Errorf("%w: the history knows none of the %d nodes (no positive value)", ErrOptions, n)
+		}
 	}
 	s.reachable, s.links = reach(g, s.seeds, seen)
 	s.grid()
@@ -219,12 +238,22 @@ func (s *Sim) Reachable() int { return s.reachable }
 func (s *Sim) HasHosts() bool { return s.hosts != nil }
 
 // Scheduler builds the named scheduler for this simulation: its damping, the
-// true PageRank as omniscient's truth, the random seed and the node count.
+// true PageRank as omniscient's truth, the random seed, the node count and
+// the history.
 func (s *Sim) Scheduler(name string) (scheduler.Scheduler, error) {
-	return scheduler.ByName(name, scheduler.Options{
+	o := scheduler.Options{
 		Damping: s.d,
 		Seed:    s.o.RandomSeed,
 		Truth:   func(id uint64) float64 { return s.pr[id] },
 		Nodes:   s.g.N(),
-	})
+	}
+	if h := s.o.History; h != nil {
+		o.History = func(id uint64) float64 { return h[id] }
+		o.HistoryMass = s.histMass
+	}
+	return scheduler.ByName(name, o)
 }
+
+// HistoryKnown returns how many nodes Options.History knows (0 without a
+// history).
+func (s *Sim) HistoryKnown() int { return s.histKnown }

@@ -67,7 +67,42 @@
 // Web.SetEpoch (and the server's control endpoint, /epoch?n=N) moves the
 // web to another epoch: a seeded fraction of pages change content, some
 // disappear (404/410), some move (301 to a new URL), new pages and links
-// appear (see Evolution). Node ids are stable across epochs.
+// appear (see Evolution). Node ids are stable across epochs. Epoch e is
+// derived from epoch e−1 with a generator seeded by (seed, e), so the same
+// seed and epoch give byte-identical answers however the epoch is reached.
+//
+// Two models (Evolution.Model):
+//
+//   - EvolveUniform (the default): every evolving page has the same odds
+//     of changing (Change), disappearing (Gone) and moving (Move) in an
+//     epoch; New × (evolving pages) new pages attach to random live pages
+//     of hosts chosen in proportion to their size.
+//   - EvolveWeb, a web-like model. Each page v changes content as a
+//     Poisson process of its own rate λ_v = c·H_h·P_v changes per epoch:
+//     P_v is a Pareto factor of shape 1.5 per page and H_h one of shape
+//     2.5 per host (both of mean 1, fixed for the page's life), so a few
+//     pages and hosts change nearly every epoch and most rarely, as Cho
+//     and Garcia-Molina measured ("The evolution of the web and
+//     implications for an incremental crawler", VLDB 2000); c is set so
+//     that the expected share of pages changing in an epoch, E[1−e^(−λ)],
+//     is Change. A page changes in an epoch when its process fires at
+//     least once. Gone and Move are as above. New pages attach near hubs
+//     and near recently changed pages: each has a parent that is a page of
+//     its host changed in this epoch or a page drawn in proportion to
+//     in-degree + 1 (preferential attachment, Barabási and Albert 1999),
+//     copies up to two of the parent's links (the copying model of Kumar
+//     et al. 2000) and links to one to four more hubs; the parent, and
+//     half the time a second hub, link to it. And hosts appear: a
+//     generated web has Evolution.NewHosts dormant regular hosts (listed
+//     by Site.Hosts, serving only robots.txt and 404s until their epoch);
+//     the i-th wakes at epoch i with a root and 4 to 15 pages, linked from
+//     one or two hubs of the web and a page changed in that epoch.
+//
+// The truth of epoch e says what the epoch did: NodeInfo.Born is the
+// epoch a URL first answered (Truth.New lists those born at e),
+// Truth.Changed lists the older URLs that changed at e, and
+// NodeInfo.ChangeRate is each page's true λ, for judging change-rate
+// estimators.
 //
 // # Ground truth
 //

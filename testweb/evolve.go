@@ -7,7 +7,32 @@ import (
 	"strconv"
 )
 
-// evolve derives epoch e from epoch e-1 (prev). Only evolving pages (regular
+// EvolveModel selects how a site changes from one epoch to the next (see
+// Evolution.Model and the package documentation, "Epochs").
+type EvolveModel uint8
+
+const (
+	// EvolveUniform gives every evolving page the same odds of changing,
+	// disappearing or moving, and attaches new pages at random on their
+	// host. It is the zero value, the model existing tests were written
+	// against.
+	EvolveUniform EvolveModel = iota
+	// EvolveWeb gives every page its own Poisson change rate, heavy-tailed
+	// across pages and across hosts, attaches new pages near hubs and near
+	// recently changed pages (preferential attachment), and lets hosts
+	// appear.
+	EvolveWeb
+)
+
+// evolve derives epoch e from epoch e-1 (prev) under the site's model.
+func (s *Site) evolve(prev *state, e int) *state {
+	if s.evo.Model == EvolveWeb {
+		return s.evolveWeb(prev, e)
+	}
+	return s.evolveUniform(prev, e)
+}
+
+// evolveUniform derives epoch e from epoch e-1 (prev). Only evolving pages (regular
 // pages and graph pages; never the zoo) change. In node id order, each
 // evolving page, drawing from a generator seeded by (site seed, e):
 //   - with probability Gone disappears: it answers 404 or 410 from now on
@@ -22,7 +47,7 @@ import (
 // their live pages, each linking to a few live pages and linked from one or
 // two live pages of its host (whose content thereby changes). Every content
 // change sets the page's Last-Modified to epoch e and changes its ETag.
-func (s *Site) evolve(prev *state, e int) *state {
+func (s *Site) evolveUniform(prev *state, e int) *state {
 	evo := s.evo
 	rng := rand.New(rand.NewPCG(s.seed, 0xe90c_0000_0000_0000|uint64(e)))
 	nodes := slices.Clone(prev.nodes)
@@ -64,7 +89,7 @@ func (s *Site) evolve(prev *state, e int) *state {
 			touch(n)
 		case !root && x < evo.Gone+evo.Move && !taken:
 			m := *n
-			m.path, m.mod = moved, uint32(e)
+			m.path, m.mod, m.born = moved, uint32(e), uint32(e)
 			nodes = append(nodes, m)
 			n = &nodes[id] // nodes may have moved in memory
 			n.kind, n.status, n.target, n.links = KindRedirect, 301, uint32(len(nodes)-1), nil
@@ -90,7 +115,7 @@ func (s *Site) evolve(prev *state, e int) *state {
 		h := nodes[all[rng.IntN(len(all))]].host
 		id := uint32(len(nodes))
 		n := node{host: h, path: "/new/" + strconv.Itoa(e) + "/" + strconv.Itoa(i) + ".html",
-			kind: KindPage, status: 200, flags: flagEvolve, mod: uint32(e)}
+			kind: KindPage, status: 200, flags: flagEvolve, mod: uint32(e), born: uint32(e)}
 		for range 2 + rng.IntN(5) {
 			c := live[h]
 			if rng.Float64() < 0.05 {
@@ -122,4 +147,330 @@ func hasLink(ls []link, t uint32) bool {
 		}
 	}
 	return false
+}
+
+// Heavy tails of the EvolveWeb change rates: λ_v = c·H_host·P_v with
+// Pareto factors of mean 1. Page factors have shape 1.5 (infinite
+// variance: a few pages change almost every epoch, most rarely), host
+// factors shape 2.5 (some hosts are news sites, most are archives).
+const (
+	pageRateShape = 1.5
+	hostRateShape = 2.5
+	rateSalt      = 0x0c4a_46e5_0000_0000
+	hostRateSalt  = 0x0c4a_46e5_0000_0001
+)
+
+// pareto maps u in (0, 1] to a Pareto value of shape alpha and mean 1:
+// x_m/u^(1/alpha) with x_m = (alpha−1)/alpha.
+func pareto(u, alpha float64) float64 {
+	return (alpha - 1) / alpha / math.Pow(u, 1/alpha)
+}
+
+// unit returns a uniform value in (0, 1] from a hash of (site seed, salt,
+// x): per-node and per-host draws that need no generator state, so a
+// node's rate is the same at every epoch whatever order epochs are
+// computed in. It is the SplitMix64 finaliser (Steele, Lea and Flood 2014).
+func (s *Site) unit(salt, x uint64) float64 {
+	z := s.seed ^ salt ^ (x+1)*0x9e3779b97f4a7c15
+	z = (z ^ z>>30) * 0xbf58476d1ce4e5b9
+	z = (z ^ z>>27) * 0x94d049bb133111eb
+	z ^= z >> 31
+	return (float64(z>>11) + 1) / (1 << 53)
+}
+
+// rateFactor returns H_host·P_id, the unscaled change rate of node id.
+func (s *Site) rateFactor(host, id uint32) float64 {
+	return pareto(s.unit(hostRateSalt, uint64(host)), hostRateShape) * pareto(s.unit(rateSalt, uint64(id)), pageRateShape)
+}
+
+// rateScale returns c such that the expected share of evolving pages that
+// change in an epoch, E[1 − exp(−c·H·P)] over the model's factors, equals
+// Evolution.Change. The expectation is taken over a fixed sample of 4096
+// factor pairs (the same for every site), and c is found by bisection on
+// log c (60 halvings: far below float64 resolution of the share).
+func rateScale(change float64) float64 {
+	if change <= 0 {
+		return 0
+	}
+	if change >= 1 {
+		return math.Inf(1)
+	}
+	r := rand.New(rand.NewPCG(0x5a3b1e, 0xc4a46e))
+	fs := make([]float64, 4096)
+	for i := range fs {
+		fs[i] = pareto(1-r.Float64(), hostRateShape) * pareto(1-r.Float64(), pageRateShape)
+	}
+	share := func(c float64) float64 {
+		var sum float64
+		for _, f := range fs {
+			sum += -math.Expm1(-c * f)
+		}
+		return sum / float64(len(fs))
+	}
+	lo, hi := math.Log(1e-9), math.Log(1e6)
+	for range 60 {
+		mid := (lo + hi) / 2
+		if share(math.Exp(mid)) < change {
+			lo = mid
+		} else {
+			hi = mid
+		}
+	}
+	return math.Exp((lo + hi) / 2)
+}
+
+// changeRate returns the expected number of content changes of node n (id)
+// per epoch: its Poisson rate λ. Pages that never change (resources, the
+// zoo, gone pages, redirects) have 0. scale is rateScale(Change) under
+// EvolveWeb and unused otherwise.
+func (s *Site) changeRate(n *node, id uint32, scale float64) float64 {
+	if n.kind != KindPage || n.flags&(flagEvolve|flagRoot) == 0 {
+		return 0
+	}
+	if s.evo.Model == EvolveWeb {
+		return scale * s.rateFactor(n.host, id)
+	}
+	// Under EvolveUniform a page changes with probability Change per epoch
+	// (if it neither disappears nor moves): a Poisson rate of −ln(1−Change).
+	if s.evo.Change >= 1 {
+		return math.Inf(1)
+	}
+	return -math.Log1p(-s.evo.Change)
+}
+
+// addDormantHosts adds the hosts that appear under EvolveWeb: regular
+// hosts (named and served like the others, robots.txt included) without
+// pages until their epoch, dormant[i] at epoch i+1.
+func addDormantHosts(b *siteBuilder, o GenOptions) {
+	evo := o.Evolution
+	if evo.Model != EvolveWeb || evo.NewHosts < 0 {
+		return
+	}
+	n := evo.NewHosts
+	if n == 0 {
+		n = max(1, o.Hosts/10)
+	}
+	for i := range n {
+		h := o.Hosts + i
+		scheme := "http"
+		if !o.NoHTTPS && h%8 == 3 {
+			scheme = "https"
+		}
+		spec := hostSpec{Host: Host{Name: regularHostName(h), Scheme: scheme, Role: RoleRegular}}
+		if h%5 == 4 {
+			spec.robots = robotsMissing
+		} else {
+			spec.robots, spec.robotsBody = robotsFile, regularRobots
+			spec.rules = parseRobots(regularRobots)
+		}
+		b.s.dormant = append(b.s.dormant, b.addHost(spec))
+	}
+}
+
+// evolveWeb derives epoch e from epoch e-1 (prev) under EvolveWeb, with a
+// generator seeded by (site seed, e). In node id order, each evolving page
+// (regular and graph pages, never the zoo):
+//   - with probability Gone disappears (404 or 410), with probability Move
+//     moves to /moved/E/OLDPATH (the old URL answers 301), as under
+//     EvolveUniform; seed pages and host roots do neither;
+//   - otherwise changes content with probability 1 − exp(−λ_v): at least
+//     one event of a Poisson process of rate λ_v = c·H_host·P_v per epoch
+//     (H, P Pareto factors of mean 1, shapes 2.5 and 1.5, fixed per host
+//     and per page; c makes the expected share of changing pages Change).
+//     A change may add a link to a hub of the page's host (drawn in
+//     proportion to in-degree + 1) or drop one.
+//
+// Then New × (evolving pages) new pages /new/E/K.html appear on hosts
+// chosen in proportion to their live pages. Each is linked from a parent:
+// a page of its host changed in this epoch (half the time, when there is
+// one) or a hub of the host; half of them also from a second hub. A new
+// page links to up to two of its parent's targets (the copying model of
+// Kumar et al. 2000) and to one to four hubs, mostly of its host, one
+// draw in twenty over the whole web. Linking to a new page changes the
+// parent's content. In-degree grows where links already point: hubs and
+// busy pages gain more (preferential attachment, Barabási and Albert 1999).
+//
+// Finally the host dormant[e−1], if any, appears: a root and 4 to 15
+// pages linking to each other, linked from one or two hubs of the web and
+// from a page changed in this epoch.
+func (s *Site) evolveWeb(prev *state, e int) *state {
+	evo := s.evo
+	scale := rateScale(evo.Change)
+	rng := rand.New(rand.NewPCG(s.seed, 0xe90c_0000_0000_0000|uint64(e)|1<<40))
+	nodes := slices.Clone(prev.nodes)
+	nprev := len(nodes)
+	nh := len(s.hosts)
+	live := make([][]uint32, nh)
+	var all []uint32
+	evolving := 0
+	isLive := func(n *node) bool { return n.kind == KindPage && n.flags&(flagEvolve|flagRoot) != 0 }
+	for id := 0; id < nprev; id++ {
+		n := &nodes[id]
+		if !isLive(n) {
+			continue
+		}
+		live[n.host] = append(live[n.host], uint32(id))
+		all = append(all, uint32(id))
+		if n.flags&flagRoot == 0 {
+			evolving++
+		}
+	}
+	// Hubs: live pages weighted by in-degree + 1 from live pages, per host
+	// and over the whole web, as the previous epoch left them.
+	indeg := make([]float64, nprev)
+	for _, id := range all {
+		for _, l := range nodes[id].links {
+			if int(l.to) < nprev {
+				indeg[l.to]++
+			}
+		}
+	}
+	hubs := make([]weighted, nh)
+	var global weighted
+	for _, id := range all {
+		w := indeg[id] + 1
+		hubs[nodes[id].host].add(id, w)
+		global.add(id, w)
+	}
+	touch := func(n *node) {
+		n.ver++
+		n.mod = uint32(e)
+	}
+	changed := make([][]uint32, nh)
+	var changedAll []uint32
+	for id := 0; id < nprev; id++ {
+		n := &nodes[id]
+		if !isLive(n) {
+			continue
+		}
+		x := rng.Float64()
+		root := n.flags&flagRoot != 0
+		moved := "/moved/" + strconv.Itoa(e) + n.path
+		_, taken := prev.index[n.host][moved]
+		switch {
+		case !root && x < evo.Gone:
+			n.kind, n.status, n.links = KindGone, 404, nil
+			if rng.IntN(2) == 1 {
+				n.status = 410
+			}
+			n.flags &^= flagEvolve
+			touch(n)
+		case !root && x < evo.Gone+evo.Move && !taken:
+			m := *n
+			m.path, m.mod, m.born = moved, uint32(e), uint32(e)
+			nodes = append(nodes, m)
+			n = &nodes[id]
+			n.kind, n.status, n.target, n.links = KindRedirect, 301, uint32(len(nodes)-1), nil
+			n.flags &^= flagEvolve | flagMetaNofollow | flagMalformed | flagCanonical | flagBase | flagJunkLinks
+			touch(n)
+		case rng.Float64() < -math.Expm1(-scale*s.rateFactor(n.host, uint32(id))):
+			touch(n)
+			changed[n.host] = append(changed[n.host], uint32(id))
+			changedAll = append(changedAll, uint32(id))
+			links := slices.Clone(n.links)
+			if rng.Float64() < 0.5 {
+				if t, ok := hubs[n.host].pick(rng); ok && t != uint32(id) && isLive(&nodes[t]) && !hasLink(links, t) {
+					links = append(links, link{to: t})
+				}
+			}
+			if len(links) > 1 && rng.Float64() < 0.3 {
+				j := rng.IntN(len(links))
+				links = slices.Delete(links, j, j+1)
+			}
+			n.links = links
+		}
+	}
+	// livePage reports whether id serves a page now (it may have gone or
+	// moved earlier in this epoch).
+	livePage := func(id uint32) bool { return isLive(&nodes[id]) }
+	addLink := func(src, dst uint32) bool {
+		n := &nodes[src]
+		if src == dst || !livePage(src) || hasLink(n.links, dst) {
+			return false
+		}
+		n.links = append(slices.Clip(n.links), link{to: dst})
+		touch(n)
+		return true
+	}
+	k := int(math.Round(evo.New * float64(evolving)))
+	for i := 0; i < k && len(all) > 0; i++ {
+		h := nodes[all[rng.IntN(len(all))]].host
+		id := uint32(len(nodes))
+		n := node{host: h, path: "/new/" + strconv.Itoa(e) + "/" + strconv.Itoa(i) + ".html",
+			kind: KindPage, status: 200, flags: flagEvolve, mod: uint32(e), born: uint32(e)}
+		var parent uint32
+		found := false
+		for try := 0; try < 4 && !found; try++ {
+			if c := changed[h]; len(c) > 0 && rng.IntN(2) == 0 {
+				parent = c[rng.IntN(len(c))]
+			} else {
+				parent, _ = hubs[h].pick(rng)
+			}
+			found = livePage(parent)
+		}
+		if found {
+			pl := nodes[parent].links
+			for range min(2, len(pl)) {
+				if t := pl[rng.IntN(len(pl))].to; livePage(t) && !hasLink(n.links, t) {
+					n.links = append(n.links, link{to: t})
+				}
+			}
+		}
+		for range 1 + rng.IntN(4) {
+			w := &hubs[h]
+			if rng.IntN(20) == 0 {
+				w = &global
+			}
+			if t, ok := w.pick(rng); ok && livePage(t) && !hasLink(n.links, t) {
+				n.links = append(n.links, link{to: t})
+			}
+		}
+		nodes = append(nodes, n)
+		if found {
+			addLink(parent, id)
+		}
+		if rng.IntN(2) == 0 {
+			if hub, ok := hubs[h].pick(rng); ok {
+				addLink(hub, id)
+			}
+		}
+	}
+	if e-1 < len(s.dormant) {
+		s.bearHost(&nodes, s.dormant[e-1], e, rng, &global, changedAll, addLink)
+	}
+	st := &state{epoch: e, nodes: nodes}
+	st.seal(prev, nil)
+	return st
+}
+
+// bearHost gives host h its first pages at epoch e: a root and 4 to 15
+// pages, each linking to the root and to one to three siblings, the root
+// linking to all of them; one or two hubs of the web and a page changed in
+// this epoch (when there is one) link to the root.
+func (s *Site) bearHost(nodes *[]node, h uint32, e int, rng *rand.Rand, global *weighted, changed []uint32, addLink func(src, dst uint32) bool) {
+	root := uint32(len(*nodes))
+	*nodes = append(*nodes, node{host: h, path: "/", kind: KindPage, status: 200, flags: flagRoot, mod: uint32(e), born: uint32(e)})
+	m := 4 + rng.IntN(12)
+	first := root + 1
+	for k := range m {
+		*nodes = append(*nodes, node{host: h, path: "/p/" + strconv.Itoa(k) + ".html", kind: KindPage, status: 200,
+			flags: flagEvolve, mod: uint32(e), born: uint32(e), links: []link{{to: root}}})
+	}
+	for k := range uint32(m) {
+		(*nodes)[root].links = append((*nodes)[root].links, link{to: first + k})
+		n := &(*nodes)[first+k]
+		for range 1 + rng.IntN(3) {
+			if t := first + uint32(rng.IntN(m)); t != first+k && !hasLink(n.links, t) {
+				n.links = append(n.links, link{to: t})
+			}
+		}
+	}
+	for range 1 + rng.IntN(2) {
+		if hub, ok := global.pick(rng); ok {
+			addLink(hub, root)
+		}
+	}
+	if len(changed) > 0 {
+		addLink(changed[rng.IntN(len(changed))], root)
+	}
 }

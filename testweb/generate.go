@@ -143,6 +143,7 @@ func Generate(o GenOptions) (*Site, error) {
 	if o.Preset == Hostile {
 		buildZoo(g.b, g.roots[0])
 	}
+	addDormantHosts(g.b, o)
 	for h := 0; h < len(g.roots) && h < 3; h++ {
 		s.seeds = append(s.seeds, g.roots[h])
 	}

@@ -145,6 +145,7 @@ type node struct {
 	target uint32 // KindRedirect: the target node
 	ver    uint32 // content version: bumped whenever the body changes
 	mod    uint32 // epoch of the last content change
+	born   uint32 // epoch the URL first answered
 	status uint16
 	flags  uint16
 	kind   Kind
@@ -221,10 +222,20 @@ type Evolution struct {
 	Gone   float64 // the page disappears, answering 404 or 410; default 0.02
 	Move   float64 // the page moves: its URL answers 301 to a new URL; default 0.02
 	New    float64 // new pages, as a fraction of the evolving pages, linked from old ones; default 0.05
+	// Model is how pages change: EvolveUniform (the zero value) or
+	// EvolveWeb. Under EvolveWeb, Change is the expected fraction of
+	// evolving pages that change in an epoch, averaged over the heavy-tailed
+	// per-page rates.
+	Model EvolveModel
+	// NewHosts is the number of hosts that appear, one per epoch from epoch
+	// 1, under EvolveWeb on a generated web; 0 means a tenth of the regular
+	// hosts (at least 1), negative none.
+	NewHosts int
 }
 
 func (e Evolution) withDefaults() Evolution {
-	return Evolution{fracDefault(e.Change, 0.10), fracDefault(e.Gone, 0.02), fracDefault(e.Move, 0.02), fracDefault(e.New, 0.05)}
+	return Evolution{fracDefault(e.Change, 0.10), fracDefault(e.Gone, 0.02), fracDefault(e.Move, 0.02), fracDefault(e.New, 0.05),
+		e.Model, e.NewHosts}
 }
 
 // validate rejects fractions that are not numbers (NaN compares false with
@@ -239,6 +250,9 @@ func (e Evolution) validate() error {
 		if !(f.v <= 1) {
 			return fmt.Errorf("%w: evolution %s fraction %v (want 0..1, negative for none)", ErrOptions, f.name, f.v)
 		}
+	}
+	if d.Model > EvolveWeb {
+		return fmt.Errorf("%w: evolution model %d (want EvolveUniform or EvolveWeb)", ErrOptions, d.Model)
 	}
 	if math.IsNaN(d.New) || math.IsInf(d.New, 0) {
 		return fmt.Errorf("%w: evolution new fraction %v (want a finite number)", ErrOptions, d.New)
@@ -269,6 +283,7 @@ type Site struct {
 	hostIndex  map[string]uint32
 	seeds      []uint32
 	regular    []uint32 // regular hosts, for evolution
+	dormant    []uint32 // EvolveWeb: hosts without pages until epoch i+1 (dormant[i])
 
 	mu     sync.Mutex
 	states map[int]*state

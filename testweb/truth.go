@@ -62,6 +62,15 @@ type NodeInfo struct {
 	Modified    int
 	// MetaNofollow is set on pages with <meta name="robots" content="nofollow,noindex">.
 	MetaNofollow bool
+	// Born is the epoch the URL first answered: 0 for the URLs of the
+	// generated web, e for a page new at epoch e, a moved page's new URL
+	// or a page of a host that appeared at e.
+	Born int
+	// ChangeRate is the expected number of content changes of the page per
+	// epoch, the rate λ of its Poisson change process (see Evolution): the
+	// value a change-rate estimator should recover. 0 for URLs that never
+	// change (resources, gone pages, redirects, the zoo).
+	ChangeRate float64
 }
 
 // Arc is a link between two node ids of a Truth.
@@ -87,6 +96,10 @@ func (s *Site) Truth(e int) (*Truth, error) {
 func (s *Site) buildTruth(st *state) *Truth {
 	n := len(st.nodes)
 	t := &Truth{Epoch: st.epoch, Nodes: make([]NodeInfo, n), site: s, st: st}
+	scale := 0.0
+	if s.evo.Model == EvolveWeb {
+		scale = rateScale(s.evo.Change)
+	}
 	urls := make([]string, n)
 	off := make([]uint64, n+1)
 	var tg []uint32
@@ -94,7 +107,8 @@ func (s *Site) buildTruth(st *state) *Truth {
 		v := uint32(id)
 		nd := &st.nodes[id]
 		urls[id] = s.url(st, v)
-		info := NodeInfo{Kind: nd.kind, Status: int(nd.status), MetaNofollow: nd.flags&flagMetaNofollow != 0}
+		info := NodeInfo{Kind: nd.kind, Status: int(nd.status), MetaNofollow: nd.flags&flagMetaNofollow != 0,
+			Born: int(nd.born), ChangeRate: s.changeRate(nd, v, scale)}
 		switch nd.kind {
 		case KindPage, KindResource, KindHuge, KindBomb, KindDrop, KindTrap:
 			info.ContentType = "text/html; charset=utf-8"
@@ -143,6 +157,32 @@ func (s *Site) buildTruth(st *state) *Truth {
 		t.Seeds = append(t.Seeds, urls[id])
 	}
 	return t
+}
+
+// New returns the node ids of the URLs that first answered at this epoch
+// (Born == Epoch), in id order: the pages a recrawl can discover. At
+// epoch 0 that is every URL.
+func (t *Truth) New() []uint32 {
+	var out []uint32
+	for v := range t.Nodes {
+		if t.Nodes[v].Born == t.Epoch {
+			out = append(out, uint32(v))
+		}
+	}
+	return out
+}
+
+// Changed returns the node ids of the URLs that existed before this epoch
+// and changed at it (Born < Epoch, last change at Epoch): content changes,
+// pages that disappeared and pages that moved away. At epoch 0 it is empty.
+func (t *Truth) Changed() []uint32 {
+	var out []uint32
+	for v := range t.Nodes {
+		if nd := &t.st.nodes[v]; int(nd.born) < t.Epoch && int(nd.mod) == t.Epoch {
+			out = append(out, uint32(v))
+		}
+	}
+	return out
 }
 
 func containsU32(a []uint32, x uint32) bool {

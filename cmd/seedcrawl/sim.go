@@ -21,6 +21,7 @@ func runSim(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	fs := newFlagSet("sim", stderr)
 	graphBase := fs.String("graph", "", "dataset `BASENAME` (BASENAME.arcs.tsv.gz [+ .urls.gz], ../shared/data format)")
 	dbPath := fs.String("db", "", "crawl database `FILE`: simulate on the graph a crawl stored")
+	histBase := fs.String("history", "", "older graph `BASENAME` (e.g. the previous cycle's): its PageRank is the prior of history and history@M, matched by URL (by id without URLs)")
 	hostsPath := fs.String("hosts", "", "host map `FILE`: one host name or URL per node, line i = node i (.gz ok); for graphs without URLs")
 	scheds := fs.String("schedulers", simDefaultSchedulers, "comma-separated `LIST` of "+strings.Join(scheduler.Names(), ", "))
 	seedSpec := fs.String("seeds", "top-pagerank:160", "seeds `SPEC`: "+sim.SeedSpecHelp)
@@ -102,9 +103,15 @@ politeness off) and reports the cumulative true PageRank of the pages downloaded
 	if err != nil {
 		return fmt.Errorf("--seeds %s: %w", *seedSpec, err)
 	}
+	var hist []float64
+	if *histBase != "" {
+		if hist, err = sim.ReadHistory(*histBase, g, *damping); err != nil {
+			return err
+		}
+	}
 	s, err := sim.New(g, sim.Options{
 		Seeds: seeds, PageRank: pr, Damping: *damping, Hosts: hosts, Grid: *grid,
-		RandomSeed: *randomSeed, MeasureMemory: true, Logger: log, Name: name,
+		RandomSeed: *randomSeed, MeasureMemory: true, Logger: log, Name: name, History: hist,
 	})
 	if err != nil {
 		return err

@@ -1,0 +1,39 @@
+// Package changerate estimates how often a page changes from what a crawler
+// observed of it, and splits a refresh budget over pages by importance and
+// change rate. Everything here is a pure function of its arguments.
+//
+// # Model
+//
+// Cho and Garcia-Molina, "Estimating frequency of change" (ACM TOIT 3(3),
+// 2003): a page changes as a Poisson process of rate λ (changes per unit
+// time, e.g. per day or per crawl cycle). A crawler does not see the
+// changes, only what each access tells:
+//
+//   - whether the page changed since the previous access (ETag or content
+//     differs), at regular intervals I (Naive, BiasReduced) or irregular
+//     ones (MLE);
+//   - the time of the last change, from Last-Modified or a sitemap's
+//     lastmod (LastModifiedNaive, LastModified).
+//
+// The naive estimators count changes per unit of time and underestimate λ
+// when a page changes more than once between accesses; the others correct
+// for it.
+//
+// # Refresh allocation
+//
+// Cho and Garcia-Molina, "Effective page refresh policies for Web crawlers"
+// (ACM TODS 28(4), 2003; first in "Synchronizing a database to improve
+// freshness", SIGMOD 2000): a page of rate λ refreshed f times per unit
+// time at regular intervals (fixed order) is fresh, i.e. equal to the live
+// page, a share
+//
+//	F(λ, f) = (f/λ)·(1 − e^(−λ/f))
+//
+// of the time (Freshness). Given importance weights w_i and a budget of B
+// refreshes per unit time, Optimal maximises Σ w_i·F(λ_i, f_i) subject to
+// Σ f_i = B (and f_i ≤ a cap, e.g. once per crawl cycle). Uniform (f_i =
+// B/N) and Proportional (f_i ∝ λ_i, which the paper shows is worse than
+// uniform) are its known inferior baselines; ByScore allocates in
+// proportion to any score, such as importance (w_i) or importance × change
+// rate (w_i·λ_i).
+package changerate
