@@ -1,0 +1,743 @@
+package chart
+
+import (
+	"fmt"
+	"image/color"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/font"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+	"gonum.org/v1/plot/vg/vgimg"
+	"gonum.org/v1/plot/vg/vgpdf"
+	"gonum.org/v1/plot/vg/vgsvg"
+)
+
+// SVGText chooses how an SVG carries its text.
+type SVGText int
+
+const (
+	// SVGOutlines, the zero value, draws every glyph as a filled path: the
+	// figure needs no font and looks the same in every SVG renderer, at the
+	// cost of text that cannot be selected.
+	SVGOutlines SVGText = iota
+	// SVGFontFace writes text elements and embeds the font they name as
+	// base64 in an @font-face rule. Browsers honour it; librsvg and
+	// Inkscape ignore @font-face and substitute a local font.
+	SVGFontFace
+)
+
+// Series is one named curve. Points whose X or Y is NaN or infinite, or
+// not positive on a log axis, are left out. X should ascend.
+type Series struct {
+	Name string
+	X, Y []float64
+	// Reference marks a series that is not a contender but a yardstick,
+	// such as an upper bound: it is drawn grey and dashed, without markers.
+	Reference bool
+}
+
+// Panel is one plot area of a figure; panels are stacked top to bottom
+// and share the figure's x axis.
+type Panel struct {
+	YLabel string
+	LogY   bool
+	// FromZero starts the y axis at 0 (ends it there if every value is
+	// negative) instead of fitting it to the data.
+	FromZero bool
+	// ZeroLine draws a thin black line at y = 0.
+	ZeroLine bool
+	// Weight is the panel's share of the figure's height relative to the
+	// other panels; 0 counts as 1.
+	Weight float64
+	// Range, when Range[1] > Range[0], fixes the y axis to it; curves
+	// leaving it are cut at its edges. Say so in YLabel.
+	Range [2]float64
+	// Zoom fits the y axis to the series that stay close to 0 and cuts
+	// the outliers at its edges: a series is an outlier when its largest
+	// |y| exceeds zoomFactor times the median of the series' largest |y|.
+	// It is for panels of differences, where one far-off series would
+	// otherwise flatten all the close ones.
+	Zoom   bool
+	Series []Series
+}
+
+// Figure is a titled stack of panels with one legend. The zero values of
+// Width, Height and DPI give an 8-inch-wide figure, 5 inches tall with one
+// panel and 6.5 with more, rasterised at 200 dots per inch.
+type Figure struct {
+	// Title is the first line above the panels; Subtitle, smaller, the
+	// second (say what was run: graph, seeds, budget).
+	Title, Subtitle string
+	XLabel          string
+	// LogX puts the shared x axis on a log scale.
+	LogX bool
+	// IntegerX keeps the x ticks on whole numbers (see LinearTicks.Integer).
+	IntegerX bool
+	Panels   []Panel
+	// Notes are short remarks printed under the legend, wrapped to its
+	// width. The figure adds one itself for series a zoomed panel cuts.
+	Notes         []string
+	Width, Height vg.Length
+	DPI           int
+	SVGText       SVGText
+}
+
+// Sizes of the text, in points: the figure is drawn at print size, so
+// these are what the reader of a paper sees at 100%.
+const (
+	titleSize    = 13
+	subtitleSize = 10
+	labelSize    = 11
+	tickSize     = 9.5
+	legendSize   = 10
+)
+
+// sans is the typeface of every text: Liberation Sans, which gonum/plot
+// registers in font.DefaultCache.
+var sans = font.Font{Typeface: "Liberation", Variant: "Sans"}
+
+// FormatOf returns the format a file name's extension names: svg, png or
+// pdf (any case).
+func FormatOf(path string) (string, error) {
+	switch f := strings.ToLower(strings.TrimPrefix(filepath.Ext(path), ".")); f {
+	case "svg", "png", "pdf":
+		return f, nil
+	}
+	return "", fmt.Errorf("chart: file %q: %w", path, ErrFormat)
+}
+
+// Save renders the figure to path in the format its extension names. A
+// failed render removes the file rather than leave half a figure.
+func (f *Figure) Save(path string) error {
+	format, err := FormatOf(path)
+	if err != nil {
+		return err
+	}
+	out, err := os.Create(path)
+	if err != nil {
+		return fmt.Errorf("chart: create %s: %w", path, err)
+	}
+	if err := f.Render(out, format); err != nil {
+		out.Close()
+		os.Remove(path)
+		return err
+	}
+	if err := out.Close(); err != nil {
+		os.Remove(path)
+		return fmt.Errorf("chart: write %s: %w", path, err)
+	}
+	return nil
+}
+
+// Render draws the figure to w as format: svg, png or pdf.
+func (f *Figure) Render(w io.Writer, format string) error {
+	width, height := f.Width, f.Height
+	if width <= 0 {
+		width = 8 * vg.Inch
+	}
+	if height <= 0 {
+		height = 5 * vg.Inch
+		if len(f.Panels) > 1 {
+			height = 6.5 * vg.Inch
+		}
+	}
+	dpi := f.DPI
+	if dpi <= 0 {
+		dpi = 200
+	}
+	var (
+		canvas  vg.CanvasSizer
+		outline *outlineCanvas
+		writer  io.WriterTo
+	)
+	switch strings.ToLower(format) {
+	case "svg":
+		c := vgsvg.NewWith(vgsvg.UseWH(width, height), vgsvg.EmbedFonts(f.SVGText == SVGFontFace))
+		canvas, writer = c, c
+		if f.SVGText != SVGFontFace {
+			outline = &outlineCanvas{CanvasSizer: c}
+			canvas = outline
+		}
+	case "png":
+		c := vgimg.NewWith(vgimg.UseWH(width, height), vgimg.UseDPI(dpi), vgimg.UseBackgroundColor(color.White))
+		canvas, writer = c, vgimg.PngCanvas{Canvas: c}
+	case "pdf":
+		c := vgpdf.New(width, height)
+		c.EmbedFonts(true)
+		canvas, writer = c, c
+	default:
+		return fmt.Errorf("chart: render as %q: %w", format, ErrFormat)
+	}
+	if err := f.draw(draw.New(canvas)); err != nil {
+		return err
+	}
+	if outline != nil && outline.err != nil {
+		return outline.err
+	}
+	if _, err := writer.WriteTo(w); err != nil {
+		return fmt.Errorf("chart: write %s: %w", format, err)
+	}
+	return nil
+}
+
+// entry is one legend line: a series name and how it is drawn.
+type entry struct {
+	name      string
+	style     Style
+	reference bool
+}
+
+// styles gives every distinct series name one style, in order of first
+// appearance over all panels, so a scheduler looks the same in each panel
+// and appears once in the legend.
+func (f *Figure) styles() []entry {
+	var out []entry
+	seen := map[string]bool{}
+	n := 0
+	for _, p := range f.Panels {
+		for _, s := range p.Series {
+			if seen[s.Name] {
+				continue
+			}
+			seen[s.Name] = true
+			e := entry{name: s.Name, reference: s.Reference}
+			if s.Reference {
+				e.style = referenceStyle()
+			} else {
+				e.style = StyleOf(n)
+				n++
+			}
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// usable reports whether (x, y) can be drawn on the figure's axes.
+func usable(x, y float64, logX, logY bool) bool {
+	if math.IsNaN(x) || math.IsNaN(y) || math.IsInf(x, 0) || math.IsInf(y, 0) {
+		return false
+	}
+	return !(logX && x <= 0) && !(logY && y <= 0)
+}
+
+func (f *Figure) draw(dc draw.Canvas) error {
+	entries := f.styles()
+	byName := map[string]entry{}
+	for _, e := range entries {
+		byName[e.name] = e
+	}
+	// One x range for every panel, so they line up.
+	xmin, xmax := math.Inf(1), math.Inf(-1)
+	for _, p := range f.Panels {
+		for _, s := range p.Series {
+			for i := range min(len(s.X), len(s.Y)) {
+				if usable(s.X[i], s.Y[i], f.LogX, p.LogY) {
+					xmin, xmax = math.Min(xmin, s.X[i]), math.Max(xmax, s.X[i])
+				}
+			}
+		}
+	}
+	if xmin > xmax {
+		return ErrNoData
+	}
+	if xmin == xmax {
+		xmin, xmax = pad1(xmin, f.LogX)
+	}
+
+	dc.SetColor(color.White)
+	dc.Fill(dc.Rectangle.Path())
+
+	// Title and subtitle, centred above everything.
+	top := dc.Max.Y - vg.Points(6)
+	for _, t := range []struct {
+		text string
+		size vg.Length
+		c    color.Color
+	}{{f.Title, titleSize, color.Black}, {f.Subtitle, subtitleSize, color.Gray{Y: 0x40}}} {
+		if t.text == "" {
+			continue
+		}
+		sty := textStyle(t.size, t.c)
+		sty.XAlign, sty.YAlign = draw.XCenter, draw.YTop
+		dc.FillText(sty, vg.Point{X: (dc.Min.X + dc.Max.X) / 2, Y: top}, t.text)
+		top -= sty.Height(t.text) + vg.Points(3)
+	}
+	top -= vg.Points(4)
+
+	// The legend gets its own column on the right.
+	leg := plot.NewLegend()
+	leg.TextStyle = textStyle(legendSize, color.Black)
+	leg.Left, leg.Top = true, true
+	leg.ThumbnailWidth = vg.Points(30)
+	leg.Padding = vg.Points(3)
+	for _, e := range entries {
+		leg.Add(e.name, thumb{e.style, e.reference})
+	}
+	legW := leg.Rectangle(dc).Size().X + vg.Points(16)
+	// The x label is drawn here rather than by gonum/plot, which reserves
+	// room for it around the arithmetic middle of the range: on a log axis
+	// that is far right, and the panels would shrink for nothing.
+	xlab := textStyle(labelSize, color.Black)
+	xlab.XAlign, xlab.YAlign = draw.XCenter, draw.YBottom
+	bottom := dc.Min.Y + vg.Points(4)
+	if f.XLabel != "" {
+		bottom += xlab.Height(f.XLabel) + vg.Points(4)
+	}
+	// Likewise the y labels, which gonum/plot centres on the arithmetic
+	// middle of a log axis.
+	ylab := textStyle(labelSize, color.Black)
+	ylab.Rotation = math.Pi / 2
+	ylab.XAlign, ylab.YAlign = draw.XCenter, draw.YTop
+	var ylabW vg.Length
+	for _, p := range f.Panels {
+		if p.YLabel != "" {
+			ylabW = max(ylabW, ylab.Height(p.YLabel)+vg.Points(6))
+		}
+	}
+	area := draw.Canvas{Canvas: dc.Canvas, Rectangle: vg.Rectangle{
+		Min: vg.Point{X: dc.Min.X + vg.Points(4) + ylabW, Y: bottom},
+		Max: vg.Point{X: dc.Max.X - legW, Y: top},
+	}}
+
+	plots := make([]*plot.Plot, len(f.Panels))
+	for i := range f.Panels {
+		p, err := f.panel(&f.Panels[i], i == len(f.Panels)-1, byName, xmin, xmax)
+		if err != nil {
+			return err
+		}
+		plots[i] = p
+	}
+	canvases := stack(area, f.Panels, plots)
+	for i, p := range plots {
+		p.Draw(canvases[i])
+		if l := f.Panels[i].YLabel; l != "" {
+			d := p.DataCanvas(canvases[i])
+			dc.FillText(ylab, vg.Point{X: dc.Min.X + vg.Points(4), Y: (d.Min.Y + d.Max.Y) / 2}, l)
+		}
+	}
+	if f.XLabel != "" {
+		d := plots[len(plots)-1].DataCanvas(canvases[len(plots)-1])
+		dc.FillText(xlab, vg.Point{X: (d.Min.X + d.Max.X) / 2, Y: dc.Min.Y + vg.Points(4)}, f.XLabel)
+	}
+	// Top-align the legend with the first panel's data area.
+	dataTop := plots[0].DataCanvas(canvases[0]).Max.Y
+	legX := dc.Max.X - legW + vg.Points(10)
+	leg.Draw(draw.Canvas{Canvas: dc.Canvas, Rectangle: vg.Rectangle{
+		Min: vg.Point{X: legX, Y: dc.Min.Y},
+		Max: vg.Point{X: dc.Max.X, Y: dataTop},
+	}})
+
+	notes := append([]string(nil), f.Notes...)
+	for i := range f.Panels {
+		var cut []string
+		for si, o := range zoomOutliers(&f.Panels[i], f.LogX) {
+			if o {
+				cut = append(cut, f.Panels[i].Series[si].Name)
+			}
+		}
+		if len(cut) > 0 {
+			verb := "leave its range and are"
+			if len(cut) == 1 {
+				verb = "leaves its range and is"
+			}
+			notes = append(notes, fmt.Sprintf("%s panel: %s %s cut off at the edge.",
+				ordinalPanel(i, len(f.Panels)), andList(cut), verb))
+		}
+	}
+	ns := textStyle(legendSize-1, color.Gray{Y: 0x40})
+	ns.YAlign = draw.YTop
+	y := dataTop - leg.Rectangle(dc).Size().Y - vg.Points(14)
+	for _, n := range notes {
+		for _, line := range wrap(ns, n, dc.Max.X-legX-vg.Points(4)) {
+			dc.FillText(ns, vg.Point{X: legX, Y: y}, line)
+			y -= ns.Height(line) + vg.Points(1)
+		}
+		y -= vg.Points(5)
+	}
+	return nil
+}
+
+func ordinalPanel(i, n int) string {
+	switch {
+	case n == 1:
+		return "This"
+	case i == 0:
+		return "Upper"
+	case i == n-1:
+		return "Lower"
+	}
+	return fmt.Sprintf("Panel %d", i+1)
+}
+
+// andList joins names as "a", "a and b", "a, b and c".
+func andList(names []string) string {
+	if len(names) < 2 {
+		return strings.Join(names, "")
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
+}
+
+// wrap breaks text into lines no wider than w, at spaces.
+func wrap(sty draw.TextStyle, text string, w vg.Length) []string {
+	var lines []string
+	line := ""
+	for _, word := range strings.Fields(text) {
+		try := word
+		if line != "" {
+			try = line + " " + word
+		}
+		if line != "" && sty.Width(try) > w {
+			lines = append(lines, line)
+			try = word
+		}
+		line = try
+	}
+	if line != "" {
+		lines = append(lines, line)
+	}
+	return lines
+}
+
+// zoomFactor is how far beyond the median extent a series must reach to be
+// cut by Panel.Zoom.
+const zoomFactor = 3
+
+// zoomOutliers marks the series a zoomed panel cuts; nil if none.
+func zoomOutliers(pn *Panel, logX bool) []bool {
+	if !pn.Zoom || pn.LogY {
+		return nil
+	}
+	ext := make([]float64, len(pn.Series))
+	var sorted []float64
+	for si, s := range pn.Series {
+		for i := range min(len(s.X), len(s.Y)) {
+			if usable(s.X[i], s.Y[i], logX, false) {
+				ext[si] = math.Max(ext[si], math.Abs(s.Y[i]))
+			}
+		}
+		if ext[si] > 0 {
+			sorted = append(sorted, ext[si])
+		}
+	}
+	if len(sorted) < 3 {
+		return nil
+	}
+	sort.Float64s(sorted)
+	med := sorted[len(sorted)/2]
+	out := make([]bool, len(pn.Series))
+	for si, e := range ext {
+		out[si] = e > zoomFactor*med
+	}
+	return out
+}
+
+// pad1 widens a one-value range so it can be drawn.
+func pad1(v float64, log bool) (float64, float64) {
+	if log {
+		return v / 2, v * 2
+	}
+	if v == 0 {
+		return -1, 1
+	}
+	return v - math.Abs(v)/2, v + math.Abs(v)/2
+}
+
+// stack splits area into one canvas per panel, heights by weight, and
+// shifts them so every panel's data area starts and ends at the same x.
+func stack(area draw.Canvas, panels []Panel, plots []*plot.Plot) []draw.Canvas {
+	var total float64
+	for _, p := range panels {
+		total += weight(p)
+	}
+	gap := vg.Points(10)
+	avail := area.Max.Y - area.Min.Y - gap*vg.Length(len(panels)-1)
+	out := make([]draw.Canvas, len(panels))
+	y := area.Max.Y
+	for i, p := range panels {
+		h := avail * vg.Length(weight(p)/total)
+		out[i] = draw.Canvas{Canvas: area.Canvas, Rectangle: vg.Rectangle{
+			Min: vg.Point{X: area.Min.X, Y: y - h}, Max: vg.Point{X: area.Max.X, Y: y},
+		}}
+		y -= h + gap
+	}
+	var left, right vg.Length
+	for i, p := range plots {
+		d := p.DataCanvas(out[i])
+		left = max(left, d.Min.X-out[i].Min.X)
+		right = max(right, out[i].Max.X-d.Max.X)
+	}
+	for i, p := range plots {
+		d := p.DataCanvas(out[i])
+		out[i].Min.X += left - (d.Min.X - out[i].Min.X)
+		out[i].Max.X -= right - (out[i].Max.X - d.Max.X)
+	}
+	return out
+}
+
+func weight(p Panel) float64 {
+	if p.Weight > 0 {
+		return p.Weight
+	}
+	return 1
+}
+
+func textStyle(size vg.Length, c color.Color) draw.TextStyle {
+	return draw.TextStyle{Color: c, Font: font.From(sans, size), Handler: plot.DefaultTextHandler}
+}
+
+// panel builds the plot of one panel. Only the bottom panel labels the
+// shared x axis; the others keep its tick marks.
+func (f *Figure) panel(pn *Panel, bottom bool, byName map[string]entry, xmin, xmax float64) (*plot.Plot, error) {
+	p := plot.New()
+	p.BackgroundColor = color.Transparent
+	for _, ax := range []*plot.Axis{&p.X, &p.Y} {
+		// Only the font: the axes' own alignments place the labels.
+		ax.Label.TextStyle.Font = font.From(sans, labelSize)
+		ax.Tick.Label.Font = font.From(sans, tickSize)
+		ax.Padding = 0
+		ax.LineStyle.Width = vg.Points(0.75)
+		ax.Tick.LineStyle.Width = vg.Points(0.75)
+	}
+	var xt plot.Ticker = LinearTicks{Integer: f.IntegerX}
+	if f.LogX {
+		p.X.Scale, xt = plot.LogScale{}, LogTicks{Integer: f.IntegerX}
+	}
+	if bottom {
+		p.X.Tick.Marker = xt
+	} else {
+		p.X.Tick.Marker = unlabelled{xt}
+	}
+
+	// Fit y to the data unless told otherwise.
+	ymin, ymax := math.Inf(1), math.Inf(-1)
+	outlier := zoomOutliers(pn, f.LogX)
+	for si, s := range pn.Series {
+		if si < len(outlier) && outlier[si] {
+			continue
+		}
+		for i := range min(len(s.X), len(s.Y)) {
+			if usable(s.X[i], s.Y[i], f.LogX, pn.LogY) && s.X[i] >= xmin && s.X[i] <= xmax {
+				ymin, ymax = math.Min(ymin, s.Y[i]), math.Max(ymax, s.Y[i])
+			}
+		}
+	}
+	if ymin > ymax {
+		ymin, ymax = 0, 1
+		if pn.LogY {
+			ymin, ymax = 1, 10
+		}
+	}
+	if pn.ZeroLine && !pn.LogY {
+		ymin, ymax = math.Min(ymin, 0), math.Max(ymax, 0)
+	}
+	if ymin == ymax {
+		ymin, ymax = pad1(ymin, pn.LogY)
+	}
+	var yt plot.Ticker = LinearTicks{}
+	if pn.LogY {
+		p.Y.Scale, yt = plot.LogScale{}, LogTicks{}
+		// A fifth of a decade of air above and below.
+		ymin, ymax = ymin/math.Pow(10, 0.1), ymax*math.Pow(10, 0.1)
+	} else {
+		span := ymax - ymin
+		ymin, ymax = ymin-0.04*span, ymax+0.04*span
+		if pn.FromZero {
+			if ymin < 0 && ymax+0.04*span > 0 && ymin+0.04*span >= 0 {
+				ymin = 0
+			} else if ymax > 0 && ymax-0.04*span <= 0 {
+				ymax = 0
+			}
+		}
+	}
+	if pn.Range[1] > pn.Range[0] {
+		ymin, ymax = pn.Range[0], pn.Range[1]
+	}
+	p.Y.Tick.Marker = yt
+	p.Add(grid{x: xt, y: yt})
+	if pn.ZeroLine && !pn.LogY {
+		p.Add(hline{y: 0})
+	}
+
+	// References first so contenders draw over them.
+	order := make([]int, len(pn.Series))
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(a, b int) bool { return pn.Series[order[a]].Reference && !pn.Series[order[b]].Reference })
+	nContenders := 0
+	for _, s := range pn.Series {
+		if !s.Reference {
+			nContenders++
+		}
+	}
+	k := 0
+	for _, si := range order {
+		s := pn.Series[si]
+		e := byName[s.Name]
+		var xy plotter.XYs
+		for i := range min(len(s.X), len(s.Y)) {
+			if usable(s.X[i], s.Y[i], f.LogX, pn.LogY) {
+				xy = append(xy, plotter.XY{X: s.X[i], Y: s.Y[i]})
+			}
+		}
+		if len(xy) == 0 {
+			continue
+		}
+		l, err := plotter.NewLine(xy)
+		if err != nil {
+			return nil, fmt.Errorf("chart: series %s: %w", s.Name, err)
+		}
+		l.LineStyle = lineStyle(e.style, e.reference)
+		p.Add(l)
+		if e.reference {
+			continue
+		}
+		marks := markerPoints(xy, f.LogX, k, nContenders)
+		k++
+		sc, err := plotter.NewScatter(marks)
+		if err != nil {
+			return nil, fmt.Errorf("chart: series %s markers: %w", s.Name, err)
+		}
+		sc.GlyphStyle = glyphStyle(e.style)
+		p.Add(sc)
+	}
+	// Last: plot.Add widens the axes to the data it is given.
+	p.X.Min, p.X.Max = xmin, xmax
+	p.Y.Min, p.Y.Max = ymin, ymax
+	return p, nil
+}
+
+func lineStyle(s Style, reference bool) draw.LineStyle {
+	w := vg.Points(1.5)
+	if reference {
+		w = vg.Points(1.1)
+	}
+	return draw.LineStyle{Color: s.Color, Width: w, Dashes: s.Dashes}
+}
+
+func glyphStyle(s Style) draw.GlyphStyle {
+	return draw.GlyphStyle{Color: s.Color, Radius: vg.Points(3), Shape: s.Shape}
+}
+
+// markersPerCurve is how many markers a dense curve carries: enough to
+// identify it anywhere, few enough not to hide it.
+const markersPerCurve = 8
+
+// markerPoints returns where the k-th of n dense curves carries its
+// markers: markersPerCurve points evenly spread along the (log) x axis,
+// shifted by k/n of the spacing so that curves lying on top of one another
+// show their markers side by side rather than stacked. A curve with few
+// points is marked at every point.
+func markerPoints(xy plotter.XYs, logX bool, k, n int) plotter.XYs {
+	if len(xy) <= 3*markersPerCurve {
+		return xy
+	}
+	t := func(x float64) float64 {
+		if logX {
+			return math.Log10(x)
+		}
+		return x
+	}
+	lo, hi := t(xy[0].X), t(xy[len(xy)-1].X)
+	if !(hi > lo) {
+		return xy[:1]
+	}
+	var out plotter.XYs
+	step := (hi - lo) / markersPerCurve
+	for j := range markersPerCurve {
+		u := lo + step*(float64(j)+float64(k+1)/float64(n+1))
+		// The first point at or after u, then interpolate linearly in t.
+		i := sort.Search(len(xy), func(i int) bool { return t(xy[i].X) >= u })
+		switch {
+		case i == 0:
+			out = append(out, xy[0])
+		case i == len(xy):
+			out = append(out, xy[len(xy)-1])
+		default:
+			a, b := xy[i-1], xy[i]
+			ta, tb := t(a.X), t(b.X)
+			w := 0.0
+			if tb > ta {
+				w = (u - ta) / (tb - ta)
+			}
+			x := a.X + (b.X-a.X)*w
+			if logX {
+				x = math.Pow(10, u)
+			}
+			out = append(out, plotter.XY{X: x, Y: a.Y + (b.Y-a.Y)*w})
+		}
+	}
+	return out
+}
+
+// thumb draws a legend entry's sample: the line with its dash and, in its
+// middle, the marker.
+type thumb struct {
+	style     Style
+	reference bool
+}
+
+// Thumbnail implements plot.Thumbnailer.
+func (t thumb) Thumbnail(c *draw.Canvas) {
+	y := c.Center().Y
+	c.StrokeLine2(lineStyle(t.style, t.reference), c.Min.X, y, c.Max.X, y)
+	if !t.reference {
+		c.DrawGlyph(glyphStyle(t.style), vg.Point{X: c.Center().X, Y: y})
+	}
+}
+
+// unlabelled keeps a ticker's marks but drops the labels, for the x axis
+// of a panel that has another panel below it.
+type unlabelled struct{ plot.Ticker }
+
+// Ticks implements plot.Ticker.
+func (u unlabelled) Ticks(min, max float64) []plot.Tick {
+	ts := u.Ticker.Ticks(min, max)
+	out := make([]plot.Tick, 0, len(ts))
+	for _, t := range ts {
+		if t.Label != "" { // only the labelled (major) marks: minor ones would crowd
+			out = append(out, plot.Tick{Value: t.Value})
+		}
+	}
+	return out
+}
+
+// grid draws light lines at the labelled ticks of both axes.
+type grid struct{ x, y plot.Ticker }
+
+// Plot implements plot.Plotter.
+func (g grid) Plot(c draw.Canvas, plt *plot.Plot) {
+	trX, trY := plt.Transforms(&c)
+	sty := draw.LineStyle{Color: color.Gray{Y: 0xdd}, Width: vg.Points(0.5)}
+	for _, t := range g.x.Ticks(plt.X.Min, plt.X.Max) {
+		if t.Label != "" {
+			x := trX(t.Value)
+			c.StrokeLine2(sty, x, c.Min.Y, x, c.Max.Y)
+		}
+	}
+	for _, t := range g.y.Ticks(plt.Y.Min, plt.Y.Max) {
+		if t.Label != "" {
+			y := trY(t.Value)
+			c.StrokeLine2(sty, c.Min.X, y, c.Max.X, y)
+		}
+	}
+}
+
+// hline draws a thin black horizontal line across the panel at y.
+type hline struct{ y float64 }
+
+// Plot implements plot.Plotter.
+func (h hline) Plot(c draw.Canvas, plt *plot.Plot) {
+	_, trY := plt.Transforms(&c)
+	y := trY(h.y)
+	c.StrokeLine2(draw.LineStyle{Color: color.Black, Width: vg.Points(0.75)}, c.Min.X, y, c.Max.X, y)
+}
