@@ -73,8 +73,13 @@ func TestRenderFormats(t *testing.T) {
 		if b := img.Bounds(); b.Dx() != 1600 || b.Dy() != 1300 {
 			t.Errorf("PNG is %v, want 1600×1300", b)
 		}
-		if pdf := render(t, f, "pdf"); !bytes.HasPrefix(pdf, []byte("%PDF")) {
+		pdf := render(t, f, "pdf")
+		if !bytes.HasPrefix(pdf, []byte("%PDF")) {
 			t.Errorf("logx=%v: PDF lacks its header", logX)
+		}
+		// Text is outlined in PDF too: no font, so no WinAnsi mangling of −.
+		if bytes.Contains(pdf, []byte("/FontFile")) || bytes.Contains(pdf, []byte("/BaseFont")) {
+			t.Errorf("logx=%v: PDF embeds a font instead of outlining its text", logX)
 		}
 	}
 	if err := f.Render(&bytes.Buffer{}, "gif"); !errors.Is(err, ErrFormat) {

@@ -9,7 +9,9 @@
 //     viewer and converter, including those that ignore CSS @font-face
 //     (librsvg's rsvg-convert, Inkscape); SVGFontFace instead embeds the
 //     font file as base64 in an @font-face rule and keeps the text
-//     selectable, for browsers. PDF embeds the font; PNG rasterises it.
+//     selectable, for browsers. PDF draws outlines too (gonum's PDF backend
+//     encodes text as WinAnsi, which has no "−" and garbles "×"); PNG
+//     rasterises the font.
 //   - Series are told apart by colour, line dash and marker together (see
 //     StyleOf): Paul Tol's colour-blind-safe "muted" palette plus black (ten
 //     colours), four dash patterns and twelve marker shapes; any two of the

@@ -170,9 +170,11 @@ func (f *Figure) Render(w io.Writer, format string) error {
 		c := vgimg.NewWith(vgimg.UseWH(width, height), vgimg.UseDPI(dpi), vgimg.UseBackgroundColor(color.White))
 		canvas, writer = c, vgimg.PngCanvas{Canvas: c}
 	case "pdf":
+		// Outlines here too: gonum's PDF backend writes text in WinAnsi, which
+		// garbles "×" and has no "−".
 		c := vgpdf.New(width, height)
-		c.EmbedFonts(true)
-		canvas, writer = c, c
+		outline = &outlineCanvas{CanvasSizer: c}
+		canvas, writer = outline, c
 	default:
 		return fmt.Errorf("chart: render as %q: %w", format, ErrFormat)
 	}
