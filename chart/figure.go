@@ -547,18 +547,19 @@ func (f *Figure) panel(pn *Panel, bottom bool, byName map[string]entry, xmin, xm
 	var yt plot.Ticker = LinearTicks{}
 	if pn.LogY {
 		p.Y.Scale, yt = plot.LogScale{}, LogTicks{}
-		// A fifth of a decade of air above and below.
+		// A tenth of a decade of air above and below.
 		ymin, ymax = ymin/math.Pow(10, 0.1), ymax*math.Pow(10, 0.1)
 	} else {
-		span := ymax - ymin
-		ymin, ymax = ymin-0.04*span, ymax+0.04*span
-		if pn.FromZero {
-			if ymin < 0 && ymax+0.04*span > 0 && ymin+0.04*span >= 0 {
-				ymin = 0
-			} else if ymax > 0 && ymax-0.04*span <= 0 {
-				ymax = 0
-			}
+		// 4% of air on each side, except on the side FromZero pins to 0.
+		air := 0.04 * (ymax - ymin)
+		lo, hi := ymin-air, ymax+air
+		switch {
+		case pn.FromZero && ymin >= 0:
+			lo = 0
+		case pn.FromZero && ymax <= 0:
+			hi = 0
 		}
+		ymin, ymax = lo, hi
 	}
 	if pn.Range[1] > pn.Range[0] {
 		ymin, ymax = pn.Range[0], pn.Range[1]
