@@ -38,14 +38,14 @@ var lowerNames = [...]string{"diff", "share", "gap", "none"}
 // LowerHelp describes the names ParseLower accepts, for a flag's usage.
 const LowerHelp = "diff (S(k) minus bfs's), share (S(k)/U(k)), gap (gap closure between bfs and omniscient) or none"
 
-// ParseLower parses diff, share or none.
+// ParseLower parses diff, share, gap or none, in any case.
 func ParseLower(s string) (Lower, error) {
 	for i, n := range lowerNames {
 		if strings.EqualFold(strings.TrimSpace(s), n) {
 			return Lower(i), nil
 		}
 	}
-	return 0, fmt.Errorf("chart: lower panel %q: want %s", s, LowerHelp)
+	return 0, fmt.Errorf("%w %q: want %s", ErrLower, s, LowerHelp)
 }
 
 // String returns the name ParseLower parses.

@@ -2,6 +2,7 @@ package chart
 
 import (
 	"bytes"
+	"errors"
 	"strings"
 	"testing"
 )
@@ -111,7 +112,7 @@ func TestParseLower(t *testing.T) {
 			t.Errorf("ParseLower(%q) = %v, %v", l.String(), got, err)
 		}
 	}
-	if _, err := ParseLower("ratio"); err == nil || !strings.Contains(err.Error(), "diff") {
+	if _, err := ParseLower("ratio"); !errors.Is(err, ErrLower) || !strings.Contains(err.Error(), "diff") {
 		t.Errorf("ParseLower(ratio): %v, want an error listing the choices", err)
 	}
 }
