@@ -10,10 +10,7 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"gonum.org/v1/plot"
-	"gonum.org/v1/plot/plotter"
-	"gonum.org/v1/plot/plotutil"
-	"gonum.org/v1/plot/vg"
+	"github.com/seedcrawl/seedcrawl/chart"
 )
 
 // WriteTable writes the seeds as a table that explains each one: the
@@ -138,66 +135,69 @@ func (e *Evaluation) WriteCSV(w io.Writer) error {
 	return nil
 }
 
-// Plot draws the mean PageRank x N per BFS depth, one line per selector, on a
-// log scale, and saves it to path; the extension (.svg, .png, .pdf) picks the
-// format.
-func (e *Evaluation) Plot(path, title string) error {
-	p, err := e.plot(title)
-	if err != nil {
-		return fmt.Errorf("seeds: plot %s: %w", path, err)
-	}
-	if err := p.Save(8*vg.Inch, 5*vg.Inch, path); err != nil {
-		return fmt.Errorf("seeds: plot %s: %w", path, err)
-	}
-	return nil
+// PlotOptions configures the evaluation's plot. The zero value plots the
+// depths on a linear axis under a title without the graph's name.
+type PlotOptions struct {
+	// Graph names the graph in the default title.
+	Graph string
+	// Title replaces the default title, "GRAPH: mean PageRank by BFS depth
+	// from the seeds".
+	Title string
+	// LogX puts the depth on a log scale; depth 0 (the seeds themselves)
+	// cannot be shown there and is left out.
+	LogX bool
 }
 
-// WritePlot writes the plot of Plot to w in format: svg, png, pdf, eps, jpg
-// or tif.
-func (e *Evaluation) WritePlot(w io.Writer, format, title string) error {
-	p, err := e.plot(title)
-	if err != nil {
+// Figure returns the plot of the evaluation: for each selector, the mean
+// PageRank x N of the pages at BFS depth t from its seeds, t = 0..Hops, on
+// a log scale, with the random baseline (mean of RandomTrials draws) as
+// the grey dashed reference. Depths no page reaches are left out.
+func (e *Evaluation) Figure(o PlotOptions) *chart.Figure {
+	f := &chart.Figure{
+		Title:    o.Title,
+		XLabel:   "BFS depth t from the seeds",
+		LogX:     o.LogX,
+		IntegerX: true,
+	}
+	if f.Title == "" {
+		f.Title = "mean PageRank by BFS depth from the seeds"
+		if o.Graph != "" {
+			f.Title = o.Graph + ": " + f.Title
+		}
+	}
+	f.Subtitle = fmt.Sprintf("%d seeds per selector; coverage counted within %d hops; %s pages, %s arcs; random = mean of %d draws",
+		e.K, e.Hops, chart.FormatTick(float64(e.N), 1), chart.FormatTick(float64(e.M), 1), e.RandomTrials)
+	if o.LogX {
+		f.XLabel += " (log scale; depth 0, the seeds, left out)"
+	}
+	p := chart.Panel{YLabel: "mean PageRank × N (1 = average page)", LogY: true}
+	for _, r := range e.Rows {
+		s := chart.Series{Name: r.Algo, Reference: r.Algo == AlgoRandom}
+		for t, x := range r.MeanPR {
+			s.X, s.Y = append(s.X, float64(t)), append(s.Y, x)
+		}
+		p.Series = append(p.Series, s)
+	}
+	f.Panels = []chart.Panel{p}
+	return f
+}
+
+// Plot saves the plot of Figure, titled title (empty: the default), to
+// path; the extension (.svg, .png, .pdf) picks the format.
+func (e *Evaluation) Plot(path, title string) error {
+	if err := e.Figure(PlotOptions{Title: title}).Save(path); err != nil {
 		return fmt.Errorf("seeds: plot: %w", err)
 	}
-	wt, err := p.WriterTo(8*vg.Inch, 5*vg.Inch, strings.ToLower(format))
-	if err != nil {
-		return fmt.Errorf("seeds: plot as %q: %w", format, err)
-	}
-	if _, err := wt.WriteTo(w); err != nil {
-		return fmt.Errorf("seeds: write plot: %w", err)
-	}
 	return nil
 }
 
-func (e *Evaluation) plot(title string) (*plot.Plot, error) {
-	p := plot.New()
-	p.Title.Text = title
-	p.X.Label.Text = "BFS depth from the seeds"
-	p.Y.Label.Text = "mean PageRank x N"
-	p.Y.Scale = plot.LogScale{}
-	p.Y.Tick.Marker = plot.LogTicks{Prec: -1}
-	p.Legend.Top = true
-	var ticks []plot.Tick
-	for t := 0; t <= e.Hops; t++ {
-		ticks = append(ticks, plot.Tick{Value: float64(t), Label: strconv.Itoa(t)})
+// WritePlot writes the plot of Figure, titled title (empty: the default),
+// to w in format: svg, png or pdf.
+func (e *Evaluation) WritePlot(w io.Writer, format, title string) error {
+	if err := e.Figure(PlotOptions{Title: title}).Render(w, format); err != nil {
+		return fmt.Errorf("seeds: plot: %w", err)
 	}
-	p.X.Tick.Marker = plot.ConstantTicks(ticks)
-	var args []any
-	for _, r := range e.Rows {
-		var xy plotter.XYs
-		for t, x := range r.MeanPR {
-			if !math.IsNaN(x) && x > 0 {
-				xy = append(xy, plotter.XY{X: float64(t), Y: x})
-			}
-		}
-		if len(xy) > 0 {
-			args = append(args, r.Algo, xy)
-		}
-	}
-	if err := plotutil.AddLinePoints(p, args...); err != nil {
-		return nil, err
-	}
-	return p, nil
+	return nil
 }
 
 func pct(x, total float64) string {

@@ -7,6 +7,7 @@ import (
 	"context"
 	"encoding/csv"
 	"errors"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -15,6 +16,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/seedcrawl/seedcrawl/chart"
 	"github.com/seedcrawl/seedcrawl/graph"
 )
 
@@ -245,17 +247,36 @@ func TestWriteTable(t *testing.T) {
 
 func TestPlot(t *testing.T) {
 	rep := smallReport(t, smallGraph(), "bfs", "fpr", "omniscient")
+	f, err := rep.Figure(PlotOptions{Seeds: "top-pagerank:2"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	head := f.Title + " | " + f.Subtitle
+	for _, want := range []string{"small", "cumulative PageRank", fmt.Sprintf("%d seeds (top-pagerank:2)", rep.Seeds),
+		fmt.Sprintf("budget %d pages", rep.Reachable)} {
+		if !strings.Contains(head, want) {
+			t.Errorf("title %q lacks %q", head, want)
+		}
+	}
+	if len(f.Panels) != 2 || !strings.Contains(f.Panels[1].YLabel, "bfs") {
+		t.Fatalf("want the curves and their difference to bfs, got %d panels", len(f.Panels))
+	}
+	var names []string
+	for _, s := range f.Panels[0].Series {
+		names = append(names, s.Name)
+	}
+	if got := strings.Join(names, ","); got != "U(k) upper bound,bfs,fpr,omniscient" {
+		t.Errorf("upper panel series %s", got)
+	}
 	var svg bytes.Buffer
 	if err := rep.WritePlot(&svg, "svg", PlotOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"<svg", "pages downloaded", "cumulative PageRank", "fpr", "omniscient", "U(k)"} {
-		if !strings.Contains(svg.String(), want) {
-			t.Errorf("SVG lacks %q", want)
-		}
+	if !strings.Contains(svg.String(), "<svg") || strings.Contains(svg.String(), "<text") {
+		t.Error("SVG is not a document with its text drawn as outlines")
 	}
 	path := filepath.Join(t.TempDir(), "curves.png")
-	if err := rep.SavePlot(path, PlotOptions{LogX: true}); err != nil {
+	if err := rep.SavePlot(path, PlotOptions{LogX: true, Lower: chart.LowerGap}); err != nil {
 		t.Fatal(err)
 	}
 	b, err := os.ReadFile(path)

@@ -12,7 +12,7 @@ import (
 )
 
 // evalSeedsUsage is the usage line of `eval seeds`, printed by `eval -h` too.
-const evalSeedsUsage = "usage: seedcrawl eval seeds (--db FILE | --graph BASENAME) [--algos all|a,b,c] [--k 10] [--hops 5] [--csv FILE] [--plot FILE.svg|png]\n"
+const evalSeedsUsage = "usage: seedcrawl eval seeds (--db FILE | --graph BASENAME) [--algos all|a,b,c] [--k 10] [--hops 5] [--csv FILE]\n       [--plot FILE.svg|png|pdf [--plot-logx] [--title TEXT]]\n"
 
 // runEval dispatches `eval seeds`, the only evaluation so far.
 func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -39,6 +39,8 @@ func runEvalSeeds(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	samples := fs.Int("samples", seeds.DefaultDistanceSamples, "BFS sources sampled for the graph's average distance (`N`)")
 	csvPath := fs.String("csv", "", "write one CSV row per selector to `FILE`")
 	plotPath := fs.String("plot", "", "plot mean PageRank per BFS depth to `FILE` (.svg, .png or .pdf)")
+	plotLogX := fs.Bool("plot-logx", false, "plot the depth on a log scale (depth 0, the seeds, is left out)")
+	plotTitle := fs.String("title", "", "plot `TITLE` (default: GRAPH: mean PageRank by BFS depth from the seeds)")
 	asJSON := fs.Bool("json", false, "print the evaluation as JSON instead of tables")
 	if err := parseFlagsOnly(fs, args, stderr, evalSeedsUsage+`
 Per selector: pages and value covered within H hops and the gain over random seeds, pages
@@ -111,10 +113,10 @@ and the mean PageRank of the pages at each BFS depth from the seeds (Daneshpajou
 		if sf.dbPath != "" {
 			name = filepath.Base(sf.dbPath)
 		}
-		title := fmt.Sprintf("%s: mean PageRank by BFS depth from %d seeds", name, sf.k)
+		fig := ev.Figure(seeds.PlotOptions{Graph: name, Title: *plotTitle, LogX: *plotLogX})
 		format := strings.TrimPrefix(filepath.Ext(*plotPath), ".")
-		if err := plotOut.write(func(w io.Writer) error { return ev.WritePlot(w, format, title) }); err != nil {
-			return err
+		if err := plotOut.write(func(w io.Writer) error { return fig.Render(w, format) }); err != nil {
+			return fmt.Errorf("plot: %w", err)
 		}
 	}
 	return nil

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/seedcrawl/seedcrawl/chart"
 	"github.com/seedcrawl/seedcrawl/graph"
 	"github.com/seedcrawl/seedcrawl/scheduler"
 	"github.com/seedcrawl/seedcrawl/sim"
@@ -30,13 +31,19 @@ func runSim(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	randomSeed := fs.Uint64("random-seed", 1, "seed of the random scheduler (random@SEED overrides)")
 	outPath := fs.String("out", "", "write the results as CSV (long form) to `FILE`")
 	plotPath := fs.String("plot", "", "write the plot to `FILE` (.svg or .png)")
-	logX := fs.Bool("logx", false, "plot pages downloaded on a log scale (spreads out the start of the crawl)")
+	plotLogX := fs.Bool("plot-logx", false, "plot pages downloaded on a log scale (spreads out the start of the crawl)")
+	logX := fs.Bool("logx", false, "same as --plot-logx (the older name)")
+	plotLower := fs.String("plot-lower", "diff", "lower `PANEL` of the plot, to tell apart curves that coincide: "+chart.LowerHelp)
+	plotTitle := fs.String("title", "", "plot `TITLE` (default: GRAPH: cumulative PageRank of the pages downloaded)")
 	gobench := fs.Bool("gobench", false, "also print one 'go test -bench' style line per scheduler (for benchstat)")
 	quiet := fs.Bool("q", false, "no progress on stderr")
-	if err := parseFlagsOnly(fs, args, stderr, `usage: seedcrawl sim (--graph BASENAME | --db FILE) [--schedulers LIST] [--seeds SPEC] [--out results.csv] [--plot curves.svg]
+	if err := parseFlagsOnly(fs, args, stderr, `usage: seedcrawl sim (--graph BASENAME | --db FILE) [--schedulers LIST] [--seeds SPEC] [--out results.csv]
+       [--plot curves.svg|png|pdf [--plot-logx] [--plot-lower diff|share|none] [--title TEXT]]
 
 Replays each scheduler on the known graph (a download reveals a page's out-links; no HTTP,
 politeness off) and reports the cumulative true PageRank of the pages downloaded after k pages.
+The plot draws S(k) per scheduler with the upper bound U(k); below it, by default, each
+curve minus bfs's, so that schedulers whose curves coincide above can be told apart.
 `); err != nil {
 		return err
 	}
@@ -51,6 +58,10 @@ politeness off) and reports the cumulative true PageRank of the pages downloaded
 		if err := checkPlotPath("--plot", *plotPath); err != nil {
 			return err
 		}
+	}
+	lower, err := chart.ParseLower(*plotLower)
+	if err != nil {
+		return fmt.Errorf("%w: --plot-lower: %w", errUsage, err)
 	}
 	names := simSplitList(*scheds)
 	if len(names) == 0 {
@@ -139,7 +150,9 @@ politeness off) and reports the cumulative true PageRank of the pages downloaded
 	if plotOut != nil {
 		format := strings.TrimPrefix(filepath.Ext(*plotPath), ".")
 		if err := plotOut.write(func(w io.Writer) error {
-			return rep.WritePlot(w, format, sim.PlotOptions{LogX: *logX})
+			return rep.WritePlot(w, format, sim.PlotOptions{
+				LogX: *plotLogX || *logX, Lower: lower, Seeds: *seedSpec, Title: *plotTitle,
+			})
 		}); err != nil {
 			return err
 		}

@@ -115,3 +115,52 @@ func TestSimFailedRunKeepsOldResults(t *testing.T) {
 		t.Errorf("directory holds %d entries, want the 2 old files: %v", len(ents), ents)
 	}
 }
+
+// TestSimPlotFlags: the plot options reach the file, the format follows the
+// extension, and a bad --plot-lower is a usage error before any work.
+func TestSimPlotFlags(t *testing.T) {
+	dir := t.TempDir()
+	graphBase := filepath.Join("..", "..", "..", "shared", "data", "hollins")
+	outputs := map[string][]byte{}
+	for _, tc := range []struct {
+		name string
+		file string
+		args []string
+	}{
+		{"png", "c.png", nil},
+		{"png log-x gap", "c-gap.png", []string{"--plot-logx", "--plot-lower", "gap", "--title", "T"}},
+		{"old --logx spelling", "c-old.png", []string{"--logx", "--plot-lower", "gap", "--title", "T"}},
+		{"svg share", "c.svg", []string{"--plot-lower", "share"}},
+		{"pdf alone", "c.pdf", []string{"--plot-lower", "none"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			path := filepath.Join(dir, tc.file)
+			var stdout, stderr bytes.Buffer
+			args := append([]string{"sim", "--graph", graphBase, "--schedulers", "bfs,fpr,omniscient", "--grid", "20",
+				"--plot", path, "-q"}, tc.args...)
+			if code := run(context.Background(), args, &stdout, &stderr); code != 0 {
+				t.Fatalf("exit %d: %s", code, stderr.String())
+			}
+			b, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			outputs[tc.name] = b
+			prefix := map[string]string{".png": "\x89PNG", ".svg": "<?xml", ".pdf": "%PDF"}[filepath.Ext(tc.file)]
+			if !bytes.HasPrefix(b, []byte(prefix)) {
+				t.Errorf("%s starts %q, want %q", tc.file, b[:min(8, len(b))], prefix)
+			}
+		})
+	}
+	if bytes.Equal(outputs["png"], outputs["png log-x gap"]) {
+		t.Error("--plot-logx, --plot-lower and --title changed nothing")
+	}
+	if !bytes.Equal(outputs["png log-x gap"], outputs["old --logx spelling"]) {
+		t.Error("--logx and --plot-logx plot differently")
+	}
+	var stdout, stderr bytes.Buffer
+	code := run(context.Background(), []string{"sim", "--graph", graphBase, "--plot", filepath.Join(dir, "x.png"), "--plot-lower", "ratio"}, &stdout, &stderr)
+	if code != 2 || !strings.Contains(stderr.String(), "--plot-lower") || stdout.Len() != 0 {
+		t.Errorf("bad --plot-lower: exit %d, stdout %q, stderr %q", code, stdout.String(), stderr.String())
+	}
+}
