@@ -1,0 +1,51 @@
+package graph
+
+import (
+	"bytes"
+	"compress/gzip"
+	"errors"
+	"testing"
+)
+
+func gzBytes(b []byte) []byte {
+	var buf bytes.Buffer
+	zw := gzip.NewWriter(&buf)
+	zw.Write(b)
+	zw.Close()
+	return buf.Bytes()
+}
+
+// FuzzReadDataset: the dataset reader never panics on arbitrary arcs and URL
+// text, every error wraps ErrFormat, every graph it returns is valid, and
+// its node count is bounded by what the data holds (so a fuzzed header can
+// never make it allocate more than the input justifies).
+func FuzzReadDataset(f *testing.F) {
+	f.Add([]byte(header+"0\t1\n1\t1\n2\t3\n"), []byte("a\nb\nc\nd\n"))
+	f.Add([]byte("# a\n# b\n# nodes: 2000000000 arcs: 3\n# c\n0\t1\n"), []byte(""))
+	f.Add([]byte("# a\n# b\n# nodes: 6 arcs: 3\n# c\n5\t1\n1\t1\r\n\n2\t3"), []byte("u\n\n\n\n\nv"))
+	f.Fuzz(func(t *testing.T, arcs, urls []byte) {
+		g, err := ReadArcs(bytes.NewReader(gzBytes(arcs)), "x")
+		if err != nil {
+			if !errors.Is(err, ErrFormat) {
+				t.Fatalf("error %v does not wrap ErrFormat", err)
+			}
+			return
+		}
+		if err := g.Validate(); err != nil {
+			t.Fatal(err)
+		}
+		if g.N() > 2*g.M()+MaxIsolatedNodes {
+			t.Fatalf("%d nodes from %d arcs", g.N(), g.M())
+		}
+		u, err := ReadURLs(bytes.NewReader(gzBytes(urls)), "x.urls", g.N())
+		if err != nil {
+			if !errors.Is(err, ErrFormat) {
+				t.Fatalf("error %v does not wrap ErrFormat", err)
+			}
+			return
+		}
+		if len(u) != g.N() {
+			t.Fatalf("%d URLs for %d nodes", len(u), g.N())
+		}
+	})
+}
