@@ -49,3 +49,35 @@ func FuzzReadDataset(f *testing.F) {
 		}
 	})
 }
+
+// FuzzSNAP: the edge-list reader never panics, errors wrap ErrFormat, and a
+// graph it returns is valid, labelled, has one line per arc and survives a
+// WriteEdgeList round trip with the same number of nodes and arcs.
+func FuzzSNAP(f *testing.F) {
+	f.Add([]byte("# Nodes: 3 Edges: 3\n0\t11\n0 7\n11\t0\n"))
+	f.Add([]byte("% c\n18446744073709551615 1 0.5\r\n\n1 1"))
+	f.Add([]byte("# Nodes: 2000000000\n1 2\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		g, err := ReadSNAP(bytes.NewReader(data), "x")
+		if err != nil {
+			if !errors.Is(err, ErrFormat) {
+				t.Fatalf("error %v does not wrap ErrFormat", err)
+			}
+			return
+		}
+		if err := g.Validate(); err != nil {
+			t.Fatal(err)
+		}
+		if len(g.Labels) != g.N() || g.N() > 2*g.M() {
+			t.Fatalf("%d labels, %d nodes, %d arcs", len(g.Labels), g.N(), g.M())
+		}
+		var out bytes.Buffer
+		if err := WriteEdgeList(&out, g); err != nil {
+			t.Fatal(err)
+		}
+		back, err := ReadSNAP(&out, "out")
+		if err != nil || back.N() != g.N() || back.M() != g.M() {
+			t.Fatalf("round trip: %v, %d/%d nodes, %d/%d arcs", err, back.N(), g.N(), back.M(), g.M())
+		}
+	})
+}
