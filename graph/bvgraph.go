@@ -358,7 +358,9 @@ func decodeBVGraph(p *bvParams, graph, offsets io.Reader) (*CSR, error) {
 		return nil, fmt.Errorf("%w: %s: arcs=%d exceeds nodes²=%d, but successors are distinct", ErrFormat, p.propertiesName, p.arcs, p.nodes*p.nodes)
 	}
 	d := &bvDecoder{p: p, br: newBitReader(graph, 1<<16),
-		off: make([]uint64, p.nodes+1), tg: make([]uint32, 0, min(p.arcs, MaxPrealloc))}
+		off: make([]uint64, p.nodes+1), tg: make([]uint32, 0, min(p.arcs, p.graphBits))}
+	// Preallocating up to one arc per bit of input costs at most 32 bytes
+	// per byte of .graph, and real graphs (about 2-3 bits per arc) fit.
 	var ob *bitReader
 	var expect uint64
 	if offsets != nil {

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"compress/gzip"
 	"errors"
+	"io"
+	"math/rand/v2"
 	"testing"
 )
 
@@ -78,6 +80,55 @@ func FuzzSNAP(f *testing.F) {
 		back, err := ReadSNAP(&out, "out")
 		if err != nil || back.N() != g.N() || back.M() != g.M() {
 			t.Fatalf("round trip: %v, %d/%d nodes, %d/%d arcs", err, back.N(), g.N(), back.M(), g.M())
+		}
+	})
+}
+
+// FuzzBVGraph: the BVGraph decoder never panics on arbitrary streams,
+// offsets and parameters, errors wrap ErrFormat, and any graph it returns
+// is valid with sorted, distinct successors and as many arcs as declared.
+func FuzzBVGraph(f *testing.F) {
+	rng := rand.New(rand.NewPCG(9, 10))
+	for _, n := range []int{1, 5, 40} {
+		g := localGraph(rng, n)
+		e := encodeBV(g, defaultBVTestParams)
+		f.Add(e.graph, e.offsets, uint32(n), uint64(g.M()), uint8(7), uint8(4), uint8(3), uint8(0))
+		e = encodeBV(g, bvTestParams{window: 2, minInterval: 2, zetaK: 2, outdegree: codeDelta, reference: codeGamma,
+			blockCount: codeUnary, block: codeDelta, residual: codeNibble, offset: codeDelta})
+		f.Add(e.graph, e.offsets, uint32(n), uint64(g.M()), uint8(2), uint8(2), uint8(2), uint8(1))
+	}
+	f.Fuzz(func(t *testing.T, graph, offsets []byte, nodes uint32, arcs uint64, window, minInterval, zetaK, codes uint8) {
+		p := &bvParams{nodes: uint64(nodes), arcs: arcs, window: uint64(window), minInterval: uint64(minInterval),
+			zetaK: uint(zetaK%30) + 1, outdegree: codeGamma, reference: codeUnary, blockCount: codeGamma, block: codeGamma,
+			residual: codeZeta, offset: codeGamma, graphBits: uint64(len(graph)) * 8,
+			graphName: "g.graph", offsetsName: "g.offsets", propertiesName: "g.properties"}
+		if codes%2 == 1 {
+			p.outdegree, p.reference, p.blockCount, p.block, p.residual, p.offset = codeDelta, codeGamma, codeUnary, codeDelta, codeNibble, codeDelta
+		}
+		var off io.Reader
+		if len(offsets) > 0 {
+			off = bytes.NewReader(offsets)
+		}
+		g, err := decodeBVGraph(p, bytes.NewReader(graph), off)
+		if err != nil {
+			if !errors.Is(err, ErrFormat) {
+				t.Fatalf("error %v does not wrap ErrFormat", err)
+			}
+			return
+		}
+		if err := g.Validate(); err != nil {
+			t.Fatal(err)
+		}
+		if uint64(g.N()) != p.nodes || uint64(g.M()) != arcs {
+			t.Fatalf("%d nodes, %d arcs; declared %d, %d", g.N(), g.M(), p.nodes, arcs)
+		}
+		for v := 0; v < g.N(); v++ {
+			out := g.Out(uint32(v))
+			for i := 1; i < len(out); i++ {
+				if out[i] <= out[i-1] {
+					t.Fatalf("node %d: successors %v not increasing", v, out)
+				}
+			}
 		}
 	})
 }
