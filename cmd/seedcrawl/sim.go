@@ -19,7 +19,7 @@ const simDefaultSchedulers = "bfs,fpr,fpr@2,fpr@20,fpr@100,opic,omniscient"
 // cumulative PageRank they download.
 func runSim(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("sim", stderr)
-	graphBase := fs.String("graph", "", "dataset `BASENAME` (BASENAME.arcs.tsv.gz [+ .urls.gz], ../shared/data format)")
+	graphBase, graphFormat := graphFlags(fs)
 	dbPath := fs.String("db", "", "crawl database `FILE`: simulate on the graph a crawl stored")
 	hostsPath := fs.String("hosts", "", "host map `FILE`: one host name or URL per node, line i = node i (.gz ok); for graphs without URLs")
 	scheds := fs.String("schedulers", simDefaultSchedulers, "comma-separated `LIST` of "+strings.Join(scheduler.Names(), ", "))
@@ -77,7 +77,7 @@ politeness off) and reports the cumulative true PageRank of the pages downloaded
 	}
 	log := slog.New(slog.NewTextHandler(logw, &slog.HandlerOptions{Level: slog.LevelInfo}))
 
-	g, err := loadGraph(ctx, *graphBase, *dbPath)
+	g, err := loadGraphFormat(ctx, *graphBase, *graphFormat, *dbPath)
 	if err != nil {
 		return fmt.Errorf("load graph: %w", err)
 	}
