@@ -19,10 +19,10 @@ import (
 // The header is not trusted with memory: nothing is sized from N or M
 // before the data confirms them. Arcs are appended as they arrive (the
 // preallocation from M is capped at MaxPrealloc), node offsets are only
-// allocated once the file has ended with exactly M arcs, and N may exceed
-// 2M+MaxIsolatedNodes by no more than the arcs could name: every node is
-// an endpoint of an arc or isolated, and a header claiming more isolated
-// nodes than that is taken for a lie rather than honoured with gigabytes.
+// allocated once the file has ended with exactly M arcs, and N may be at
+// most 2M+MaxIsolatedNodes: every node is an endpoint of an arc (at most 2M
+// of them) or isolated, and a header claiming more isolated nodes than
+// that is taken for a lie rather than honoured with gigabytes.
 // Memory is thus O(bytes of input): 4 bytes per arc, 8 per node.
 //
 // Input sorted by source, as the shared data format is, is appended straight

@@ -29,7 +29,22 @@ const (
 	codeNibble
 )
 
-var bvCodeNames = map[string]bvCode{"GAMMA": codeGamma, "DELTA": codeDelta, "UNARY": codeUnary, "ZETA": codeZeta, "NIBBLE": codeNibble}
+// bvCodeNamed returns the code a compressionflags suffix names.
+func bvCodeNamed(name string) (bvCode, bool) {
+	switch name {
+	case "GAMMA":
+		return codeGamma, true
+	case "DELTA":
+		return codeDelta, true
+	case "UNARY":
+		return codeUnary, true
+	case "ZETA":
+		return codeZeta, true
+	case "NIBBLE":
+		return codeNibble, true
+	}
+	return 0, false
+}
 
 // bvParams are the decoding parameters of a BVGraph, from its .properties.
 type bvParams struct {
@@ -51,7 +66,10 @@ type bvParams struct {
 
 // ReadBVGraph reads the LAW WebGraph BVGraph BASENAME.graph, with its
 // BASENAME.properties and, when present, BASENAME.offsets, into a CSR graph
-// whose node v's successors are sorted, as BVGraph stores them.
+// whose node v's successors are sorted, as BVGraph stores them. When
+// BASENAME.urls.gz exists (LAW distributes one URL per line in node order
+// beside many graphs), it must have one line per node and gives the graph
+// its URLs and hosts, as for ReadDataset.
 //
 // The format (Boldi and Vigna, "The WebGraph Framework I: Compression
 // Techniques", WWW 2004; javadoc of it.unimi.dsi.webgraph.BVGraph) stores
@@ -100,7 +118,25 @@ func ReadBVGraph(basename string) (*CSR, error) {
 	case !errors.Is(err, os.ErrNotExist):
 		return nil, fmt.Errorf("graph: read BVGraph %s: %w", basename, err)
 	}
-	return decodeBVGraph(p, gf, offsets)
+	g, err := decodeBVGraph(p, gf, offsets)
+	if err != nil {
+		return nil, err
+	}
+	urlsPath := basename + ".urls.gz"
+	uf, err := os.Open(urlsPath)
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+		return g, nil
+	case err != nil:
+		return nil, fmt.Errorf("graph: read BVGraph %s: %w", basename, err)
+	}
+	defer uf.Close()
+	urls, err := ReadURLs(uf, urlsPath, g.N())
+	if err != nil {
+		return nil, err
+	}
+	g.SetURLs(urls)
+	return g, nil
 }
 
 // readBVProperties parses a Java properties file (key=value, key:value or
@@ -192,7 +228,7 @@ func parseBVProperties(data []byte, path string) (*bvParams, error) {
 		if i < 0 {
 			return nil, errorf("compressionflags", "unknown flag %q", flag)
 		}
-		code, ok := bvCodeNames[flag[i+1:]]
+		code, ok := bvCodeNamed(flag[i+1:])
 		if !ok {
 			return nil, errorf("compressionflags", "%q: code %s is not supported (gamma, delta, unary, zeta, nibble are)", flag, flag[i+1:])
 		}

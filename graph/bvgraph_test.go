@@ -227,3 +227,28 @@ func TestJavaProperties(t *testing.T) {
 		t.Fatalf("parsed %+v", p)
 	}
 }
+
+// TestBVGraphURLs: a BASENAME.urls.gz beside the BVGraph gives it URLs and
+// hosts; one with the wrong number of lines is an error naming it.
+func TestBVGraphURLs(t *testing.T) {
+	dir := t.TempDir()
+	g := fromArcs(3, [][2]uint32{{0, 1}, {1, 2}, {2, 0}})
+	base := writeBV(t, dir, "u", encodeBV(g, defaultBVTestParams))
+	if err := os.WriteFile(base+".urls.gz", gz(t, "http://a.test/\nhttp://a.test/x\nhttp://b.test/\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	got, err := ReadBVGraph(base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sameGraph(t, got, g)
+	if !got.HasHosts() || len(got.HostNames) != 2 || got.URLs[2] != "http://b.test/" {
+		t.Fatalf("URLs %v, hosts %v", got.URLs, got.HostNames)
+	}
+	if err := os.WriteFile(base+".urls.gz", gz(t, "http://a.test/\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ReadBVGraph(base); !errors.Is(err, ErrFormat) || !strings.Contains(err.Error(), "u.urls.gz: 1 URL lines for 3 nodes") {
+		t.Fatalf("short URL list: %v", err)
+	}
+}

@@ -168,12 +168,10 @@ func WritePajek(w io.Writer, g *CSR) error {
 	return nil
 }
 
-var pajekEscaper = strings.NewReplacer(`"`, "%22", " ", "%20", "\t", "%09", "\r", "%0D", "\n", "%0A", "%", "%25")
-
 // pajekName makes s safe inside a quoted Pajek name.
 func pajekName(s string) string {
 	if !strings.ContainsAny(s, "\" \t\r\n%") {
 		return s
 	}
-	return pajekEscaper.Replace(s)
+	return strings.NewReplacer(`"`, "%22", " ", "%20", "\t", "%09", "\r", "%0D", "\n", "%0A", "%", "%25").Replace(s)
 }

@@ -323,9 +323,6 @@ func exportFetchList(db *storage.DB, w *bufio.Writer, format string, cycle uint3
 	return nil
 }
 
-// exportGraphExt is the file extension of each single-file graph format.
-var exportGraphExt = map[string]string{"edgelist": ".edgelist", "graphml": ".graphml", "pajek": ".net"}
-
 // exportGraphFile writes the graph in one of the formats networkx and
 // igraph read, to BASENAME plus the format's extension (BASENAME as given
 // when it already ends in it), or to stdout for "" and "-". A file that
@@ -335,14 +332,19 @@ func exportGraphFile(db *storage.DB, format, base string, cycle uint32, stdout, 
 	if err != nil {
 		return err
 	}
-	write := map[string]func(io.Writer, *graph.CSR) error{
-		"edgelist": graph.WriteEdgeList, "graphml": graph.WriteGraphML, "pajek": graph.WritePajek}[format]
+	write, ext := graph.WriteEdgeList, ".edgelist"
+	switch format {
+	case "graphml":
+		write, ext = graph.WriteGraphML, ".graphml"
+	case "pajek":
+		write, ext = graph.WritePajek, ".net"
+	}
 	if base == "" || base == "-" {
 		return write(stdout, g)
 	}
 	path := base
-	if !strings.HasSuffix(path, exportGraphExt[format]) {
-		path += exportGraphExt[format]
+	if !strings.HasSuffix(path, ext) {
+		path += ext
 	}
 	f, err := os.Create(path)
 	if err != nil {
