@@ -101,7 +101,8 @@ func (b *bitReader) bits(k uint) (uint64, error) {
 }
 
 // unary reads x zeros followed by a one and returns x (WebGraph's unary
-// code). More than 64 zeros cannot start any valid code here.
+// code). A long run of zeros costs time linear in its length, like any
+// other input; callers bound the value.
 func (b *bitReader) unary() (uint64, error) {
 	var z uint64
 	for {
@@ -121,9 +122,6 @@ func (b *bitReader) unary() (uint64, error) {
 		z += uint64(b.fill)
 		b.pos += uint64(b.fill)
 		b.word, b.fill = 0, 0
-		if z > 64 {
-			return 0, errCodeTooLong
-		}
 	}
 }
 

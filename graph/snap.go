@@ -64,6 +64,11 @@ type snapReader struct {
 	ids      map[uint64]uint32
 	labels   []uint64
 	src, dst []uint32
+	// Edge lists are usually grouped by source: the last source's id saves
+	// one map lookup per line.
+	lastSrc     uint64
+	lastSrcID   uint32
+	haveLastSrc bool
 
 	// Counts from a "# Nodes: N Edges: M" comment, -1 when absent, and the
 	// line that stated them.
@@ -149,9 +154,13 @@ func (sr *snapReader) parseLine(l []byte) error {
 	if len(sr.src) == 1<<32-1 {
 		return sr.errorf(sr.line, "more than 2^32-1 edges")
 	}
-	s, err := sr.node(ids[0])
-	if err != nil {
-		return err
+	s := sr.lastSrcID
+	if !sr.haveLastSrc || ids[0] != sr.lastSrc {
+		var err error
+		if s, err = sr.node(ids[0]); err != nil {
+			return err
+		}
+		sr.lastSrc, sr.lastSrcID, sr.haveLastSrc = ids[0], s, true
 	}
 	d, err := sr.node(ids[1])
 	if err != nil {
