@@ -193,7 +193,7 @@ func (ar *arcsReader) header(t string) error {
 	}
 	ar.n, ar.m = a, b
 	// Preallocate from M, bounded so a corrupt header cannot demand memory
-	// before a single arc is read; append grows beyond the bound.
+	// before a single arc is read; grow doubles up to M as arcs arrive.
 	ar.tg = make([]uint32, 0, min(b, MaxPrealloc))
 	return nil
 }
@@ -250,6 +250,9 @@ func (ar *arcsReader) arcs(c []byte) error {
 		if len(ar.tg) == ar.m {
 			return ar.errorf(ar.line, "more arcs than the %d the header says", ar.m)
 		}
+		if len(ar.tg) == cap(ar.tg) {
+			ar.grow()
+		}
 		src := uint32(s)
 		switch {
 		case ar.unsorted:
@@ -264,6 +267,18 @@ func (ar *arcsReader) arcs(c []byte) error {
 		ar.tg = append(ar.tg, uint32(d))
 	}
 	return nil
+}
+
+// grow doubles the capacity of the arc arrays, but never beyond the M the
+// header states: arcs arrive before memory is committed to them (at most
+// twice what the data holds), and a truthful header ends with exactly M
+// slots, no slack.
+func (ar *arcsReader) grow() {
+	c := min(max(2*cap(ar.tg), 1024), ar.m)
+	ar.tg = append(make([]uint32, 0, c), ar.tg...)
+	if ar.unsorted {
+		ar.src = append(make([]uint32, 0, c), ar.src...)
+	}
 }
 
 // becomeUnsorted switches from appending into runs to collecting (src, dst)
