@@ -123,7 +123,7 @@ func (ar *arcsReader) read() (*CSR, error) {
 	for {
 		c, err := ar.lr.chunk()
 		if err != nil {
-			return nil, ar.errorf(ar.line+1, "%v", err)
+			return nil, fmt.Errorf("%w: %s:%d: %w", ErrFormat, ar.name, ar.line+1, err)
 		}
 		if c == nil {
 			break

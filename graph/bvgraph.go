@@ -271,7 +271,7 @@ func parseJavaProperties(data []byte, path string) (map[string]string, map[strin
 		}
 		key, value, err := splitProperty(l)
 		if err != nil {
-			return nil, nil, fmt.Errorf("%w: %s:%d: %v", ErrFormat, path, lineNo, err)
+			return nil, nil, fmt.Errorf("%w: %s:%d: %w", ErrFormat, path, lineNo, err)
 		}
 		props[key] = value
 		lines[key] = lineNo
@@ -414,7 +414,7 @@ func decodeBVGraph(p *bvParams, graph, offsets io.Reader) (*CSR, error) {
 			gap, err = ob.gamma()
 		}
 		if err != nil {
-			return fmt.Errorf("%w: %s: offset of node %d (bit %d): %v", ErrFormat, p.offsetsName, node, ob.pos, err)
+			return fmt.Errorf("%w: %s: offset of node %d (bit %d): %w", ErrFormat, p.offsetsName, node, ob.pos, err)
 		}
 		expect += gap
 		if expect != d.br.pos {
@@ -452,7 +452,7 @@ func decodeBVGraph(p *bvParams, graph, offsets io.Reader) (*CSR, error) {
 func (d *bvDecoder) node() error {
 	p, x, start := d.p, d.x, d.br.pos
 	wrap := func(what string, err error) error {
-		return d.fail(start, "%s: %v", what, err)
+		return fmt.Errorf("%w: %s: node %d (list at bit %d): %s: %w", ErrFormat, d.p.graphName, d.x, start, what, err)
 	}
 	deg, err := d.read(p.outdegree)
 	if err != nil {

@@ -48,7 +48,7 @@ func ReadDataset(basename string) (*CSR, error) {
 func ReadArcs(r io.Reader, name string) (*CSR, error) {
 	zr, err := gzip.NewReader(r)
 	if err != nil {
-		return nil, fmt.Errorf("%w: %s: not gzip: %v", ErrFormat, name, err)
+		return nil, fmt.Errorf("%w: %s: not gzip: %w", ErrFormat, name, err)
 	}
 	defer zr.Close()
 	return ReadArcsText(zr, name)
@@ -60,7 +60,7 @@ func ReadArcs(r io.Reader, name string) (*CSR, error) {
 func ReadURLs(r io.Reader, name string, n int) ([]string, error) {
 	zr, err := gzip.NewReader(r)
 	if err != nil {
-		return nil, fmt.Errorf("%w: %s: not gzip: %v", ErrFormat, name, err)
+		return nil, fmt.Errorf("%w: %s: not gzip: %w", ErrFormat, name, err)
 	}
 	defer zr.Close()
 	sc := bufio.NewScanner(zr)
@@ -73,7 +73,7 @@ func ReadURLs(r io.Reader, name string, n int) ([]string, error) {
 		urls = append(urls, sc.Text())
 	}
 	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("%w: %s:%d: %v", ErrFormat, name, len(urls)+1, err)
+		return nil, fmt.Errorf("%w: %s:%d: %w", ErrFormat, name, len(urls)+1, err)
 	}
 	if len(urls) != n {
 		return nil, fmt.Errorf("%w: %s: %d URL lines for %d nodes", ErrFormat, name, len(urls), n)

@@ -45,7 +45,7 @@ func ReadSNAP(r io.Reader, name string) (*CSR, error) {
 	if magic, _ := br.Peek(2); len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b {
 		zr, err := gzip.NewReader(br)
 		if err != nil {
-			return nil, fmt.Errorf("%w: %s: bad gzip header: %v", ErrFormat, name, err)
+			return nil, fmt.Errorf("%w: %s: bad gzip header: %w", ErrFormat, name, err)
 		}
 		defer zr.Close()
 		r = zr
@@ -84,7 +84,7 @@ func (sr *snapReader) read() (*CSR, error) {
 	for {
 		c, err := sr.lr.chunk()
 		if err != nil {
-			return nil, sr.errorf(sr.line+1, "%v", err)
+			return nil, fmt.Errorf("%w: %s:%d: %w", ErrFormat, sr.name, sr.line+1, err)
 		}
 		if c == nil {
 			break

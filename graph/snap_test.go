@@ -3,12 +3,14 @@ package graph
 import (
 	"bytes"
 	"errors"
+	"io"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+	"testing/iotest"
 )
 
 func TestReadSNAPAccepts(t *testing.T) {
@@ -135,3 +137,32 @@ func TestSNAPRoundTrip(t *testing.T) {
 }
 
 func u64(v uint64) string { return strconvU(v) }
+
+// TestReadErrorsKeepTheCause: an I/O error inside a graph file is reported
+// as malformed input at a position and still matches its cause.
+func TestReadErrorsKeepTheCause(t *testing.T) {
+	var text strings.Builder
+	for i := 0; i < 50000; i++ {
+		text.WriteString(strconvU(uint64(i)) + " " + strconvU(uint64(i*7%50000)) + "\n")
+	}
+	z := gz(t, text.String())
+	_, err := ReadSNAP(bytes.NewReader(z[:len(z)/2]), "cut.gz")
+	if !errors.Is(err, ErrFormat) || !errors.Is(err, io.ErrUnexpectedEOF) || !strings.Contains(err.Error(), "cut.gz:") {
+		t.Fatalf("truncated gzip: %v", err)
+	}
+	_, err = ReadArcs(bytes.NewReader(truncatedGzip(t)), "cut.arcs.tsv.gz")
+	if !errors.Is(err, ErrFormat) || !errors.Is(err, io.ErrUnexpectedEOF) {
+		t.Fatalf("truncated arcs: %v", err)
+	}
+	e := encodeBV(localGraph(rand.New(rand.NewPCG(1, 2)), 50), defaultBVTestParams)
+	p, perr := parseBVProperties([]byte(e.properties), "g.properties")
+	if perr != nil {
+		t.Fatal(perr)
+	}
+	p.graphBits, p.graphName = uint64(len(e.graph))*8, "g.graph"
+	broken := errors.New("disk on fire")
+	_, err = decodeBVGraph(p, io.MultiReader(bytes.NewReader(e.graph[:len(e.graph)/2]), iotest.ErrReader(broken)), nil)
+	if !errors.Is(err, ErrFormat) || !errors.Is(err, broken) || !strings.Contains(err.Error(), "g.graph: node") {
+		t.Fatalf("failing reader: %v", err)
+	}
+}
