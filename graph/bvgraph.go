@@ -14,8 +14,9 @@ import (
 // MaxIsolatedNodes). Copy blocks and intervals let a few bits stand for
 // many arcs, so no exact bound exists; the best-compressed real web graphs
 // of the LAW collection use about one bit per arc, and 64 arcs per bit
-// leaves a wide margin while keeping a forged .properties from demanding
-// more than 256 bytes of memory per byte of input.
+// leaves a wide margin while bounding what a small file can make the
+// decoder hold: at most 2 KiB of arcs per byte of .graph, about twice
+// gzip's worst-case expansion, and only as the arcs are actually decoded.
 const MaxArcsPerBit = 64
 
 // bvCode is one of WebGraph's instantaneous codes.
@@ -244,6 +245,9 @@ func parseBVProperties(data []byte, path string) (*bvParams, error) {
 		case "RESIDUALS":
 			p.residual = code
 		case "OFFSETS":
+			if code != codeGamma && code != codeDelta {
+				return nil, errorf("compressionflags", "%q: offsets are gamma- or delta-coded", flag)
+			}
 			p.offset = code
 		default:
 			return nil, errorf("compressionflags", "unknown flag %q", flag)
@@ -381,6 +385,8 @@ func (d *bvDecoder) fail(start uint64, format string, a ...any) error {
 // nat2int undoes WebGraph's int2nat: 2x for x ≥ 0, −2x−1 for x < 0.
 func nat2int(v uint64) int64 { return int64(v>>1) ^ -int64(v&1) }
 
+// decodeBVGraph decodes the p.nodes successor lists of graph, checking each
+// list's start against offsets when it is not nil.
 func decodeBVGraph(p *bvParams, graph, offsets io.Reader) (*CSR, error) {
 	if p.nodes > p.graphBits {
 		return nil, fmt.Errorf("%w: %s: nodes=%d, but %s has only %d bits and every node takes at least one", ErrFormat,
@@ -393,10 +399,11 @@ func decodeBVGraph(p *bvParams, graph, offsets io.Reader) (*CSR, error) {
 	if p.arcs > p.nodes*p.nodes {
 		return nil, fmt.Errorf("%w: %s: arcs=%d exceeds nodes²=%d, but successors are distinct", ErrFormat, p.propertiesName, p.arcs, p.nodes*p.nodes)
 	}
+	// Offsets cost 8 bytes per node, at most 64 per byte of .graph since
+	// nodes ≤ bits. Preallocating up to one arc per bit of input costs at
+	// most 32 bytes per byte, and real graphs (2-3 bits per arc) fit it.
 	d := &bvDecoder{p: p, br: newBitReader(graph, 1<<16),
 		off: make([]uint64, p.nodes+1), tg: make([]uint32, 0, min(p.arcs, p.graphBits))}
-	// Preallocating up to one arc per bit of input costs at most 32 bytes
-	// per byte of .graph, and real graphs (about 2-3 bits per arc) fit.
 	var ob *bitReader
 	var expect uint64
 	if offsets != nil {
