@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 
 	"github.com/seedcrawl/seedcrawl/graph"
@@ -17,8 +16,14 @@ const (
 	graphFormatUsage = "format of --graph: auto (tell by the files that exist), dataset, snap or bvgraph"
 )
 
+// stringFlagger is the part of a flag set graphFlags needs; the standard
+// library's FlagSet and spf13/pflag's both provide it.
+type stringFlagger interface {
+	StringVar(p *string, name, value, usage string)
+}
+
 // graphFlags registers --graph and --graph-format on fs.
-func graphFlags(fs *flag.FlagSet) (path, format *string) {
+func graphFlags(fs stringFlagger) (path, format *string) {
 	path, format = new(string), new(string)
 	graphFlagsVar(fs, path, format)
 	return path, format
@@ -26,7 +31,7 @@ func graphFlags(fs *flag.FlagSet) (path, format *string) {
 
 // graphFlagsVar registers --graph and --graph-format on fs, storing their
 // values in path and format.
-func graphFlagsVar(fs *flag.FlagSet, path, format *string) {
+func graphFlagsVar(fs stringFlagger, path, format *string) {
 	fs.StringVar(path, "graph", "", graphFlagUsage)
 	fs.StringVar(format, "graph-format", string(graph.FormatAuto), graphFormatUsage)
 }
