@@ -228,31 +228,3 @@ func FuzzExtract(f *testing.F) {
 		}
 	})
 }
-
-// TestTokenFallbackAgrees checks the tokenizer pass (used when the tree
-// builder gives up) finds what the tree pass finds on ordinary pages.
-func TestTokenFallbackAgrees(t *testing.T) {
-	pages := []string{
-		`<html><head><title>T</title><base href="/b/"><link rel=canonical href=c><meta name=robots content=nofollow></head>
-<body><a href=1>1</a><map><area href=2></map><iframe src=3></iframe><a href=4 rel=nofollow>4</a></body></html>`,
-		`<frameset><frame src=l><frame src=r></frameset>`,
-		synthPage(50, 4<<10),
-	}
-	for i, page := range pages {
-		p, err := Links("http://example.com/x/", []byte(page), Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		tw := walker{token: "seedcrawl"}
-		tw.tokens([]byte(page))
-		if len(tw.links) != len(p.Links) || tw.title != p.Title || tw.robots != p.Robots || tw.baseSet != (p.Base != "http://example.com/x/") {
-			t.Fatalf("page %d: tokens found %d links title %q robots %+v, tree %d links title %q robots %+v",
-				i, len(tw.links), tw.title, tw.robots, len(p.Links), p.Title, p.Robots)
-		}
-		for j := range tw.links {
-			if tw.links[j].Raw != p.Links[j].Raw || tw.links[j].Kind != p.Links[j].Kind || tw.links[j].NoFollow != p.Links[j].NoFollow {
-				t.Fatalf("page %d link %d: tokens %+v, tree %+v", i, j, tw.links[j], p.Links[j])
-			}
-		}
-	}
-}

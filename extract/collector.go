@@ -1,0 +1,225 @@
+package extract
+
+import (
+	"hash/maphash"
+
+	"github.com/seedcrawl/seedcrawl/urlnorm"
+)
+
+// collector resolves, deduplicates and caps links as the walkers find
+// them, so a page's memory is bounded by the caps rather than by how many
+// links it holds: a link beyond a cap leaves only 8 bytes (its hash, so it
+// is counted once in Page.Dropped).
+type collector struct {
+	opts *Options
+	base *urlnorm.Base
+	qenc *queryEncoder // nil for UTF-8 documents
+	dups bool          // keep every occurrence (Links) instead of each URL once
+
+	links []Link
+	byURL map[string]int32 // normalized URL -> index of its first occurrence
+	byRaw map[string]int32 // raw attribute value -> index of a link it resolved to
+	// gone holds hashes of raw values and URLs beyond a cap.
+	gone     map[uint64]struct{}
+	seed     maphash.Seed
+	kept     int // distinct URLs Keep accepted
+	other    int // distinct URLs Keep rejected plus distinct rejected raws
+	dropped  int
+	nofollow int
+
+	baseSet   bool
+	canonical string
+	// canonRaws are the first few canonical hrefs, to find Canonical again
+	// if a late <base> changes what they resolve to.
+	canonRaws []string
+}
+
+// maxCanonRaws bounds canonRaws; a page with more canonical links than
+// this before its first valid one is not worth more memory.
+const maxCanonRaws = 8
+
+func newCollector(opts *Options, base *urlnorm.Base, qenc *queryEncoder, dups bool) *collector {
+	return &collector{
+		opts:  opts,
+		base:  base,
+		qenc:  qenc,
+		dups:  dups,
+		byURL: make(map[string]int32),
+		byRaw: make(map[string]int32),
+		seed:  maphash.MakeSeed(),
+	}
+}
+
+// resolve resolves raw against the current base, encoding a non-ASCII
+// query in the document's encoding first as WHATWG does.
+func (c *collector) resolve(raw string) (string, string) {
+	ref := raw
+	if c.qenc != nil {
+		ref = c.qenc.encodeQuery(ref)
+	}
+	u, err := c.base.Resolve(ref)
+	if err != nil {
+		reason := urlnorm.Reason(err)
+		if reason == "" {
+			reason = urlnorm.ReasonBadURL
+		}
+		return "", reason
+	}
+	return u, ""
+}
+
+// add records one link occurrence. rawb may alias the tokenizer's buffer:
+// it is copied only when the link is new.
+func (c *collector) add(kind Kind, rawb []byte, nofollow bool) {
+	if nofollow && c.opts.SkipNoFollow {
+		c.nofollow++
+		return
+	}
+	if i, ok := c.byRaw[string(rawb)]; ok {
+		c.again(int(i), kind, c.links[i].Raw, nofollow)
+		return
+	}
+	if _, ok := c.gone[c.hash('r', rawb)]; ok {
+		return
+	}
+	c.addNew(kind, string(rawb), nofollow, false)
+}
+
+func (c *collector) addNew(kind Kind, raw string, nofollow, replay bool) {
+	u, reject := c.resolve(raw)
+	if kind == KindCanonical && !replay {
+		if c.canonical == "" && u != "" {
+			c.canonical = u
+		}
+		if len(c.canonRaws) < maxCanonRaws {
+			c.canonRaws = append(c.canonRaws, raw)
+		}
+	}
+	if u != "" {
+		if i, ok := c.byURL[u]; ok {
+			c.byRaw[raw] = i
+			c.again(int(i), kind, raw, nofollow)
+			return
+		}
+		if _, ok := c.gone[c.hash('u', []byte(u))]; ok {
+			c.forget(raw)
+			return
+		}
+	}
+	n, limit := &c.other, c.opts.MaxOther
+	if u != "" && (c.opts.Keep == nil || c.opts.Keep(u)) {
+		n, limit = &c.kept, c.opts.MaxLinks
+	}
+	if *n >= limit {
+		c.dropped++
+		c.forget(raw)
+		if u != "" {
+			c.gone[c.hash('u', []byte(u))] = struct{}{}
+		}
+		return
+	}
+	*n++
+	i := int32(len(c.links))
+	c.links = append(c.links, Link{Kind: kind, Raw: raw, URL: u, Reject: reject, NoFollow: nofollow})
+	c.byRaw[raw] = i
+	if u != "" {
+		c.byURL[u] = i
+	}
+}
+
+// again records another occurrence of the link at index i.
+func (c *collector) again(i int, kind Kind, raw string, nofollow bool) {
+	if c.dups {
+		l := c.links[i]
+		c.links = append(c.links, Link{Kind: kind, Raw: raw, URL: l.URL, Reject: l.Reject, NoFollow: nofollow})
+		return
+	}
+	if !nofollow {
+		c.links[i].NoFollow = false
+	}
+}
+
+func (c *collector) forget(raw string) {
+	if c.gone == nil {
+		c.gone = make(map[uint64]struct{})
+	}
+	c.gone[c.hash('r', []byte(raw))] = struct{}{}
+}
+
+// hash keys the gone set; domain keeps raw values and URLs apart.
+func (c *collector) hash(domain byte, b []byte) uint64 {
+	var h maphash.Hash
+	h.SetSeed(c.seed)
+	h.WriteByte(domain)
+	h.Write(b)
+	return h.Sum64()
+}
+
+// setBase applies the document's first <base href>. It applies to every
+// link of the document, also those already collected (HTML, "document
+// base URL"), so they are resolved again; links dropped before it are not
+// recovered, which matters only for a <base> after thousands of links.
+func (c *collector) setBase(href []byte) {
+	if c.baseSet {
+		return
+	}
+	c.baseSet = true
+	ref := string(href)
+	if c.qenc != nil {
+		ref = c.qenc.encodeQuery(ref)
+	}
+	nb, err := c.base.Rebase(ref)
+	if err != nil {
+		return
+	}
+	c.base = nb
+	if len(c.links) == 0 && len(c.canonRaws) == 0 {
+		return
+	}
+	c.replay(len(c.links))
+}
+
+// truncate forgets the links from index n on, as if they had never been
+// seen; a frameset replacing the body drops the body's links.
+func (c *collector) truncate(n int) {
+	if n < len(c.links) {
+		c.replay(n)
+	}
+}
+
+// replay rebuilds the collector from the first n links.
+func (c *collector) replay(n int) {
+	old := c.links[:n]
+	canon := c.canonRaws
+	c.links = make([]Link, 0, len(old))
+	clear(c.byURL)
+	clear(c.byRaw)
+	c.gone = nil
+	c.kept, c.other, c.canonical, c.canonRaws = 0, 0, "", nil
+	for _, raw := range canon {
+		if u, _ := c.resolve(raw); u != "" && c.canonical == "" {
+			c.canonical = u
+		}
+	}
+	c.canonRaws = canon
+	for _, l := range old {
+		if i, ok := c.byRaw[l.Raw]; ok {
+			c.again(int(i), l.Kind, l.Raw, l.NoFollow)
+			continue
+		}
+		c.addNew(l.Kind, l.Raw, l.NoFollow, true)
+	}
+}
+
+// canonicalOnly notes a canonical link that is not itself collected (it
+// is outside the LinkSelector), for Page.Canonical.
+func (c *collector) canonicalOnly(raw string) {
+	if c.canonical == "" {
+		if u, _ := c.resolve(raw); u != "" {
+			c.canonical = u
+		}
+	}
+	if len(c.canonRaws) < maxCanonRaws {
+		c.canonRaws = append(c.canonRaws, raw)
+	}
+}
