@@ -8,8 +8,8 @@ import (
 
 // collector resolves, deduplicates and caps links as the walkers find
 // them, so a page's memory is bounded by the caps rather than by how many
-// links it holds: a link beyond a cap leaves only 8 bytes (its hash, so it
-// is counted once in Page.Dropped).
+// links it holds: a link beyond a cap leaves at most 8 bytes (its hash, so
+// it is counted once in Page.Dropped), and nothing past maxGone of them.
 type collector struct {
 	opts *Options
 	base *urlnorm.Base
@@ -18,8 +18,8 @@ type collector struct {
 
 	links []Link
 	byURL map[string]int32 // normalized URL -> index of its first occurrence
-	byRaw map[string]int32 // raw attribute value -> index of a link it resolved to
-	// gone holds hashes of raw values and URLs beyond a cap.
+	byRaw map[string]int32 // rawKey of an href -> index of the link it resolved to
+	// gone holds the hashes of the links beyond a cap.
 	gone     map[uint64]struct{}
 	seed     maphash.Seed
 	kept     int // distinct URLs Keep accepted
@@ -33,6 +33,10 @@ type collector struct {
 	// if a late <base> changes what they resolve to.
 	canonRaws []string
 }
+
+// maxGone bounds the hashes kept to count dropped links once each: about
+// 1 MB, whatever a hostile page holds.
+const maxGone = 1 << 16
 
 // maxCanonRaws bounds canonRaws; a page with more canonical links than
 // this before its first valid one is not worth more memory.
@@ -75,14 +79,28 @@ func (c *collector) add(kind Kind, rawb []byte, nofollow bool) {
 		c.nofollow++
 		return
 	}
-	if i, ok := c.byRaw[string(rawb)]; ok {
-		c.again(int(i), kind, c.links[i].Raw, nofollow)
-		return
-	}
-	if _, ok := c.gone[c.hash('r', rawb)]; ok {
+	if i, ok := c.byRaw[string(rawKey(rawb))]; ok {
+		raw := c.links[i].Raw
+		if c.dups && raw != string(rawb) {
+			// Link.Raw is the href as written, fragment included.
+			raw = string(rawb)
+		}
+		c.again(int(i), kind, raw, nofollow)
 		return
 	}
 	c.addNew(kind, string(rawb), nofollow, false)
+}
+
+// rawKey is the part of an href that decides its URL: the fragment is
+// dropped by normalization, so "os.html#os.stat" and "os.html#os.open"
+// (an index page has thousands of those) are resolved once.
+func rawKey[T string | []byte](raw T) T {
+	for i := 0; i < len(raw); i++ {
+		if raw[i] == '#' {
+			return raw[:i]
+		}
+	}
+	return raw
 }
 
 func (c *collector) addNew(kind Kind, raw string, nofollow, replay bool) {
@@ -95,33 +113,41 @@ func (c *collector) addNew(kind Kind, raw string, nofollow, replay bool) {
 			c.canonRaws = append(c.canonRaws, raw)
 		}
 	}
+	key := u
+	if u == "" {
+		key = rawKey(raw)
+	}
 	if u != "" {
 		if i, ok := c.byURL[u]; ok {
-			c.byRaw[raw] = i
+			c.byRaw[rawKey(raw)] = i
 			c.again(int(i), kind, raw, nofollow)
 			return
 		}
-		if _, ok := c.gone[c.hash('u', []byte(u))]; ok {
-			c.forget(raw)
-			return
-		}
+	}
+	h := c.hash(key)
+	if _, ok := c.gone[h]; ok {
+		return
 	}
 	n, limit := &c.other, c.opts.MaxOther
 	if u != "" && (c.opts.Keep == nil || c.opts.Keep(u)) {
 		n, limit = &c.kept, c.opts.MaxLinks
 	}
 	if *n >= limit {
+		// Only the hash stays, so the link is counted once; past
+		// maxGone hashes, further drops are counted per occurrence.
 		c.dropped++
-		c.forget(raw)
-		if u != "" {
-			c.gone[c.hash('u', []byte(u))] = struct{}{}
+		if c.gone == nil {
+			c.gone = make(map[uint64]struct{})
+		}
+		if len(c.gone) < maxGone {
+			c.gone[h] = struct{}{}
 		}
 		return
 	}
 	*n++
 	i := int32(len(c.links))
 	c.links = append(c.links, Link{Kind: kind, Raw: raw, URL: u, Reject: reject, NoFollow: nofollow})
-	c.byRaw[raw] = i
+	c.byRaw[rawKey(raw)] = i
 	if u != "" {
 		c.byURL[u] = i
 	}
@@ -139,21 +165,10 @@ func (c *collector) again(i int, kind Kind, raw string, nofollow bool) {
 	}
 }
 
-func (c *collector) forget(raw string) {
-	if c.gone == nil {
-		c.gone = make(map[uint64]struct{})
-	}
-	c.gone[c.hash('r', []byte(raw))] = struct{}{}
-}
-
-// hash keys the gone set; domain keeps raw values and URLs apart.
-func (c *collector) hash(domain byte, b []byte) uint64 {
-	var h maphash.Hash
-	h.SetSeed(c.seed)
-	h.WriteByte(domain)
-	h.Write(b)
-	return h.Sum64()
-}
+// hash keys the gone set: a normalized URL, or the raw href of a link
+// that has none (the two cannot collide: a raw href without a URL is never
+// a normalized URL).
+func (c *collector) hash(key string) uint64 { return maphash.String(c.seed, key) }
 
 // setBase applies the document's first <base href>. It applies to every
 // link of the document, also those already collected (HTML, "document
@@ -203,7 +218,7 @@ func (c *collector) replay(n int) {
 	}
 	c.canonRaws = canon
 	for _, l := range old {
-		if i, ok := c.byRaw[l.Raw]; ok {
+		if i, ok := c.byRaw[rawKey(l.Raw)]; ok {
 			c.again(int(i), l.Kind, l.Raw, l.NoFollow)
 			continue
 		}

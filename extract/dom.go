@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/PuerkitoBio/goquery"
-	"github.com/andybalholm/cascadia"
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
 )
@@ -17,7 +16,7 @@ import (
 // whole tree. It is the LinkSelector path and, with sel nil, the oracle
 // the streaming walker is tested against. The only error is ErrTooDeep:
 // the tree builder gives up on documents nested deeper than 512 elements.
-func walkDOM(r io.Reader, token string, sel cascadia.Sel, c *collector) (walker, error) {
+func walkDOM(r io.Reader, token string, sel matcher, c *collector) (walker, error) {
 	doc, err := goquery.NewDocumentFromReader(r)
 	if err != nil {
 		return walker{}, fmt.Errorf("%w: %v", ErrTooDeep, err)
@@ -29,11 +28,17 @@ func walkDOM(r io.Reader, token string, sel cascadia.Sel, c *collector) (walker,
 	return w.walker, nil
 }
 
+// matcher is what the DOM walker needs of a compiled CSS selector
+// (cascadia.SelectorGroup).
+type matcher interface {
+	Match(n *html.Node) bool
+}
+
 type domWalker struct {
 	walker
 	token    string
 	c        *collector
-	sel      cascadia.Sel // nil: every link counts
+	sel      matcher // nil: every link counts
 	titleSet bool
 }
 

@@ -83,7 +83,9 @@ type Page struct {
 	// ("utf-8", "windows-1252", "shift_jis", ...).
 	Charset string
 	// Dropped counts the distinct links left out because a cap
-	// (Options.MaxLinks, Options.MaxOther) was reached.
+	// (Options.MaxLinks, Options.MaxOther) was reached. Past 65,536
+	// distinct dropped links (only hostile pages have so many), further
+	// ones are counted per occurrence.
 	Dropped int
 	// NoFollowSkipped counts the rel=nofollow link occurrences left out
 	// because Options.SkipNoFollow is set.
@@ -135,7 +137,7 @@ type Options struct {
 // and safe for concurrent use.
 type Extractor struct {
 	opts Options
-	sel  cascadia.Sel // nil unless Options.LinkSelector is set
+	sel  matcher // nil unless Options.LinkSelector is set
 }
 
 // New validates opts and returns an Extractor. The only error is
@@ -152,7 +154,7 @@ func New(opts Options) (*Extractor, error) {
 	}
 	e := &Extractor{opts: opts}
 	if s := strings.TrimSpace(opts.LinkSelector); s != "" {
-		sel, err := cascadia.Parse(s)
+		sel, err := cascadia.ParseGroup(s)
 		if err != nil {
 			return nil, fmt.Errorf("extract: compile link selector %q: %w: %v", s, ErrSelector, err)
 		}

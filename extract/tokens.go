@@ -40,6 +40,7 @@ type tokWalker struct {
 	token string
 	z     *html.Tokenizer
 	attrs []attr
+	name  [32]byte
 
 	titleSet  bool
 	wantTitle bool
@@ -118,13 +119,51 @@ func isSpace(b []byte) bool {
 
 // readAttrs reads the attributes of the current tag; values alias the
 // tokenizer's buffer until the next token.
-func (w *tokWalker) readAttrs(more bool) {
+func (w *tokWalker) readAttrs() {
 	w.attrs = w.attrs[:0]
-	for more {
-		var k, v []byte
-		k, v, more = w.z.TagAttr()
+	for {
+		k, v, more := w.z.TagAttr()
+		if k == nil {
+			return
+		}
 		w.attrs = append(w.attrs, attr{k, v})
+		if !more {
+			return
+		}
 	}
+}
+
+// tagName returns the lower-cased name of the current tag from its raw
+// bytes, in w.name. Tokenizer.TagName allocates a copy per call (it
+// replaces NUL bytes); a name with NUL or longer than the buffer falls back
+// to it.
+func (w *tokWalker) tagName() []byte {
+	raw := w.z.Raw()
+	i := 1
+	if i < len(raw) && raw[i] == '/' {
+		i++
+	}
+	n := 0
+	for ; i < len(raw); i++ {
+		c := raw[i]
+		switch c {
+		case ' ', '\n', '\r', '\t', '\f', '/', '>':
+			return w.name[:n]
+		case 0:
+			name, _ := w.z.TagName()
+			return name
+		}
+		if n == len(w.name) {
+			name, _ := w.z.TagName()
+			return name
+		}
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		w.name[n] = c
+		n++
+	}
+	return w.name[:n]
 }
 
 // attr returns the first attribute named key, as the tree builder keeps
@@ -149,11 +188,11 @@ func interesting(a atom.Atom) bool {
 }
 
 func (w *tokWalker) start(selfClosing bool) {
-	name, more := w.z.TagName()
+	name := w.tagName()
 	a := atom.Lookup(name)
 	w.attrs = w.attrs[:0]
-	if more && interesting(a) {
-		w.readAttrs(more)
+	if interesting(a) {
+		w.readAttrs()
 	}
 	if n := len(w.stack); n > 0 {
 		top := w.stack[n-1]
@@ -339,7 +378,7 @@ func (w *tokWalker) startBody() {
 }
 
 func (w *tokWalker) end() {
-	name, _ := w.z.TagName()
+	name := w.tagName()
 	if w.framesetMode {
 		if string(name) == "frameset" {
 			if w.framesetDepth--; w.framesetDepth == 0 {
