@@ -104,6 +104,7 @@ func BenchmarkExtractCorpus(b *testing.B) {
 		b.Run("impl="+impl, func(b *testing.B) {
 			b.SetBytes(int64(size))
 			b.ReportAllocs()
+			cpu := cpuTime()
 			for b.Loop() {
 				for i, u := range urls {
 					if impl == "stream" {
@@ -113,7 +114,41 @@ func BenchmarkExtractCorpus(b *testing.B) {
 					}
 				}
 			}
+			b.ReportMetric(float64((cpuTime()-cpu).Microseconds())/float64(b.N*len(urls)), "cpu-µs/page")
 			b.ReportMetric(float64(b.Elapsed().Microseconds())/float64(b.N*len(urls)), "µs/page")
+		})
+	}
+}
+
+// BenchmarkLinksCorpus runs the Links API (every occurrence, the crawler's
+// current call) over all 30 sample pages per op.
+func BenchmarkLinksCorpus(b *testing.B) {
+	urls, bodies := pydocs(b)
+	b.ReportAllocs()
+	cpu := cpuTime()
+	for b.Loop() {
+		for i, u := range urls {
+			if _, err := Links(u, bodies[i], Options{}); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	b.ReportMetric(float64((cpuTime()-cpu).Microseconds())/float64(b.N*len(urls)), "cpu-µs/page")
+	b.ReportMetric(float64(b.Elapsed().Microseconds())/float64(b.N*len(urls)), "µs/page")
+}
+
+// BenchmarkLinksPage runs the Links API on single real pages of several
+// sizes (31 KiB to 737 KiB, and a link-dense index).
+func BenchmarkLinksPage(b *testing.B) {
+	for _, name := range benchPages {
+		u, body := benchPage(b, name)
+		b.Run(name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := Links(u, body, Options{}); err != nil {
+					b.Fatal(err)
+				}
+			}
 		})
 	}
 }
