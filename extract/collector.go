@@ -2,6 +2,7 @@ package extract
 
 import (
 	"hash/maphash"
+	"unicode/utf8"
 
 	"github.com/seedcrawl/seedcrawl/urlnorm"
 )
@@ -19,6 +20,7 @@ type collector struct {
 	links []Link
 	byURL map[string]int32 // normalized URL -> index of its first occurrence
 	byRaw map[string]int32 // rawKey of an href -> index of the link it resolved to
+	long  map[uint64]int32 // hash of an href over MaxHref -> index of its link
 	// gone holds the hashes of the links beyond a cap.
 	gone     map[uint64]struct{}
 	seed     maphash.Seed
@@ -79,6 +81,10 @@ func (c *collector) add(kind Kind, rawb []byte, nofollow bool) {
 		c.nofollow++
 		return
 	}
+	if len(rawb) > c.opts.MaxHref {
+		c.addTooLong(kind, rawb, nofollow)
+		return
+	}
 	if i, ok := c.byRaw[string(rawKey(rawb))]; ok {
 		raw := c.links[i].Raw
 		if c.dups && raw != string(rawb) {
@@ -90,6 +96,44 @@ func (c *collector) add(kind Kind, rawb []byte, nofollow bool) {
 	}
 	c.addNew(kind, string(rawb), nofollow, false)
 }
+
+// addTooLong records an href longer than Options.MaxHref without
+// resolving it (the WHATWG parser's cost grows with it, and no crawler
+// stores such a URL): it is rejected as urlnorm.ReasonTooLong and only
+// its first clipHref bytes are kept. It counts against MaxOther.
+func (c *collector) addTooLong(kind Kind, rawb []byte, nofollow bool) {
+	h := maphash.Bytes(c.seed, rawb)
+	if i, ok := c.long[h]; ok {
+		c.again(int(i), kind, c.links[i].Raw, nofollow)
+		return
+	}
+	if _, ok := c.gone[h]; ok {
+		return
+	}
+	if c.other >= c.opts.MaxOther {
+		c.dropped++
+		if c.gone == nil {
+			c.gone = make(map[uint64]struct{})
+		}
+		if len(c.gone) < maxGone {
+			c.gone[h] = struct{}{}
+		}
+		return
+	}
+	c.other++
+	if c.long == nil {
+		c.long = make(map[uint64]int32)
+	}
+	c.long[h] = int32(len(c.links))
+	n := min(len(rawb), clipHref)
+	for n > 0 && n < len(rawb) && !utf8.RuneStart(rawb[n]) {
+		n--
+	}
+	c.links = append(c.links, Link{Kind: kind, Raw: string(rawb[:n]), Reject: urlnorm.ReasonTooLong, NoFollow: nofollow})
+}
+
+// clipHref is how much of a too-long href Link.Raw keeps.
+const clipHref = 256
 
 // rawKey is the part of an href that decides its URL: the fragment is
 // dropped by normalization, so "os.html#os.stat" and "os.html#os.open"
@@ -209,7 +253,7 @@ func (c *collector) replay(n int) {
 	c.links = make([]Link, 0, len(old))
 	clear(c.byURL)
 	clear(c.byRaw)
-	c.gone = nil
+	c.gone, c.long = nil, nil
 	c.kept, c.other, c.canonical, c.canonRaws = 0, 0, "", nil
 	for _, raw := range canon {
 		if u, _ := c.resolve(raw); u != "" && c.canonical == "" {
@@ -218,6 +262,11 @@ func (c *collector) replay(n int) {
 	}
 	c.canonRaws = canon
 	for _, l := range old {
+		if l.Reject == urlnorm.ReasonTooLong {
+			c.other++
+			c.links = append(c.links, l)
+			continue
+		}
 		if i, ok := c.byRaw[rawKey(l.Raw)]; ok {
 			c.again(int(i), l.Kind, l.Raw, l.NoFollow)
 			continue

@@ -47,7 +47,8 @@ type Link struct {
 	// urlnorm; "" when that failed, see Reject.
 	URL string
 	// Reject names why URL is empty (urlnorm.ReasonBadURL, ReasonBadScheme,
-	// ReasonBadHost); "" when URL is set.
+	// ReasonBadHost, or ReasonTooLong for an href over Options.MaxHref,
+	// whose Raw is then only its first 256 bytes); "" when URL is set.
 	Reject string
 	// NoFollow is set when the element's rel attribute contains "nofollow".
 	NoFollow bool
@@ -100,6 +101,9 @@ const (
 	DefaultMaxLinks = 10_000
 	// DefaultMaxOther is the default of Options.MaxOther.
 	DefaultMaxOther = 10_000
+	// DefaultMaxHref is the default of Options.MaxHref: four times the
+	// longest URL the crawler's trap guard accepts by default.
+	DefaultMaxHref = 8 << 10
 )
 
 // Options tunes extraction. The zero Options is ready to use.
@@ -121,6 +125,11 @@ type Options struct {
 	// counted in Page.Dropped. It bounds the memory a page of junk links
 	// costs. 0 means DefaultMaxOther.
 	MaxOther int
+	// MaxHref is the longest href (or src) resolved, in bytes; a longer
+	// one is rejected with urlnorm.ReasonTooLong, so a hostile multi-MB
+	// attribute costs neither the URL parser's time nor a copy. 0 means
+	// DefaultMaxHref.
+	MaxHref int
 	// SkipNoFollow leaves out links whose rel contains "nofollow" (counted
 	// in Page.NoFollowSkipped), so they take no room under the caps.
 	SkipNoFollow bool
@@ -151,6 +160,9 @@ func New(opts Options) (*Extractor, error) {
 	}
 	if opts.MaxOther <= 0 {
 		opts.MaxOther = DefaultMaxOther
+	}
+	if opts.MaxHref <= 0 {
+		opts.MaxHref = DefaultMaxHref
 	}
 	e := &Extractor{opts: opts}
 	if s := strings.TrimSpace(opts.LinkSelector); s != "" {

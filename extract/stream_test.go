@@ -189,7 +189,6 @@ func encode(t *testing.T, enc interface{ Bytes([]byte) ([]byte, error) }, s stri
 // standard looks for it, and that links resolve as the URL standard says
 // for that encoding: UTF-8 paths, queries in the document's encoding.
 func TestEncodings(t *testing.T) {
-	latin1 := charmap.ISO8859_1.NewEncoder()
 	cp1251 := charmap.Windows1251.NewEncoder()
 	sjis := japanese.ShiftJIS.NewEncoder()
 	tests := []struct {
@@ -226,7 +225,6 @@ func TestEncodings(t *testing.T) {
 			"windows-1252", []string{"http://e.com/p?q=%E9"}},
 		{"utf-16 meta means utf-8", "", `<meta charset=utf-16><a href="?q=é">`, "utf-8", []string{"http://e.com/p?q=%C3%A9"}},
 	}
-	_ = latin1
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			p, err := mustNew(t, Options{}).Extract("http://e.com/p", []byte(tt.body), tt.header)
@@ -391,4 +389,30 @@ func TestAllocsPerLink(t *testing.T) {
 		return
 	}
 	t.Fatal("library/os.html not in testdata")
+}
+
+// TestLongHref: an href over MaxHref is rejected without being parsed,
+// keeps only its first 256 bytes, and is counted once.
+func TestLongHref(t *testing.T) {
+	long := "/" + strings.Repeat("é", 2<<20)
+	body := []byte(`<a href="/short"><a href="` + long + `"><a href="` + long + `#x"><a href="` + long + `">`)
+	var p Page
+	var err error
+	total, _ := measure(func() { p, err = mustNew(t, Options{MaxHref: 1 << 10}).Extract("http://e.com/", body, "") })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(p.Links) != 3 || p.Links[1].Reject != "url-too-long" || len(p.Links[1].Raw) != 255 || p.Links[2].Reject != "url-too-long" {
+		t.Fatalf("links %d: %+v", len(p.Links), p.Links[0])
+	}
+	if total > uint64(3*len(body)) {
+		t.Fatalf("allocated %d bytes for a %d-byte page", total, len(body))
+	}
+	if p, _ := mustNew(t, Options{MaxHref: 10}).Extract("http://e.com/", []byte(`<a href="/abcdefghijkl">`), ""); len(p.Links) != 1 || p.Links[0].Raw != "/abcdefghijkl" {
+		t.Fatalf("short MaxHref: %+v", p.Links)
+	}
+	l, _ := Links("http://e.com/", body, Options{})
+	if len(l.Links) != 4 {
+		t.Fatalf("Links: %d occurrences, want 4", len(l.Links))
+	}
 }
