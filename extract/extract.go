@@ -192,7 +192,9 @@ func (e *Extractor) Extract(pageURL string, body []byte, headerCharset string) (
 // the package documentation); the caps of opts apply to distinct links.
 // body is raw bytes: the encoding comes from a BOM or <meta charset>, as
 // if the response had no charset parameter. body is not modified or
-// retained. Errors: ErrPageURL, ErrSelector and ErrTooDeep.
+// retained. Each occurrence costs a Link (64 bytes) even past the caps'
+// distinct count, so a crawler wanting memory bounded by the caps uses
+// Extractor.Extract. Errors: ErrPageURL, ErrSelector and ErrTooDeep.
 func Links(pageURL string, body []byte, opts Options) (Page, error) {
 	e, err := New(opts)
 	if err != nil {
