@@ -316,7 +316,7 @@ func (c *Crawler) seed(seeds []string) (int, error) {
 		if !ints[i].New && !c.opts.Refetch {
 			continue
 		}
-		host := HostKey(s)
+		host := urlnorm.Authority(s)
 		targets = append(targets, frontier.Target{ID: ints[i].ID, Host: host, New: true})
 		c.admitted[host]++
 		c.freshMu.Lock()

@@ -12,6 +12,7 @@ import (
 	"github.com/seedcrawl/seedcrawl/frontier"
 	"github.com/seedcrawl/seedcrawl/robots"
 	"github.com/seedcrawl/seedcrawl/storage"
+	"github.com/seedcrawl/seedcrawl/urlnorm"
 )
 
 // msgKind says what a worker's message asks the disposer to do.
@@ -373,7 +374,7 @@ func (c *Crawler) candidate(u string, kind storage.LinkKind) (candidate, string,
 	if len(u) > storage.MaxURLLen {
 		return candidate{}, "url-too-long", false
 	}
-	host := HostKey(u)
+	host := urlnorm.Authority(u)
 	return candidate{url: u, host: host, kind: kind, inScope: c.inScope(u, host)}, "", true
 }
 

@@ -240,7 +240,7 @@ func openCrawlBase(cfg config.Config, x crawlExtras) (*crawlSession, error) {
 	var seedHosts []string
 	for _, u := range scopeSeeds {
 		if n, err := urlnorm.Normalize(u); err == nil {
-			seedHosts = append(seedHosts, urlnorm.Host(n))
+			seedHosts = append(seedHosts, urlnorm.HostName(n))
 		}
 	}
 	fopts := fetch.Options{
