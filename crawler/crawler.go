@@ -2,6 +2,7 @@ package crawler
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -17,7 +18,8 @@ import (
 // Crawler runs one crawl: Run starts the workers and the disposer and
 // returns when the crawl stops. A Crawler runs once.
 type Crawler struct {
-	opts Options
+	opts  Options
+	guard urlnorm.Guard
 
 	stopCtx    context.Context // ends: stop taking jobs (ctx, MaxDuration, fatal error)
 	stopCancel context.CancelFunc
@@ -89,6 +91,7 @@ func New(opts Options) (*Crawler, error) {
 	}
 	return &Crawler{
 		opts:       opts,
+		guard:      opts.guard(),
 		in:         make(chan message, 2*len(opts.Fetchers)),
 		counts:     map[string]uint64{},
 		fresh:      map[uint64]string{},
@@ -128,8 +131,8 @@ func (c *Crawler) Run(ctx context.Context, seeds []string) (Summary, error) {
 	c.lastCommit = c.start
 	stopParent := ctx
 	var cancelDur context.CancelFunc = func() {}
-	if c.opts.MaxDuration > 0 {
-		stopParent, cancelDur = context.WithTimeout(ctx, c.opts.MaxDuration)
+	if c.opts.Settings.MaxDuration > 0 {
+		stopParent, cancelDur = context.WithTimeout(ctx, c.opts.Settings.MaxDuration)
 	}
 	defer cancelDur()
 	c.stopCtx, c.stopCancel = context.WithCancel(stopParent)
@@ -153,7 +156,11 @@ func (c *Crawler) Run(ctx context.Context, seeds []string) (Summary, error) {
 	if err != nil {
 		return Summary{}, err
 	}
-	c.run, err = c.opts.Store.StartRun(c.start, c.opts.Command, c.opts.Config)
+	settings, err := json.Marshal(c.opts.Settings)
+	if err != nil {
+		return Summary{}, fmt.Errorf("crawler: start run: encode settings: %w", err)
+	}
+	c.run, err = c.opts.Store.StartRun(c.start, c.opts.Command, string(settings))
 	if err != nil {
 		return Summary{}, fmt.Errorf("crawler: start run: %w", err)
 	}
@@ -316,7 +323,7 @@ func (c *Crawler) seed(seeds []string) (int, error) {
 		if !ints[i].New && !c.opts.Refetch {
 			continue
 		}
-		host := HostKey(s)
+		host := urlnorm.Authority(s)
 		targets = append(targets, frontier.Target{ID: ints[i].ID, Host: host, New: true})
 		c.admitted[host]++
 		c.freshMu.Lock()

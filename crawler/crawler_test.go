@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/seedcrawl/seedcrawl/config"
 	"github.com/seedcrawl/seedcrawl/fetch"
 	"github.com/seedcrawl/seedcrawl/robots"
 	"github.com/seedcrawl/seedcrawl/storage"
@@ -88,7 +89,7 @@ func TestRobotsDecisions(t *testing.T) {
 		return robots.Decision{Allowed: true, CrawlDelay: 10 * time.Millisecond}
 	}
 	r.opts.Scope, _ = urlnorm.ParseScopeSpec("all", nil)
-	r.opts.MaxCrawlDelay = time.Minute
+	r.opts.Settings.MaxCrawlDelay = time.Minute
 	s := r.mustRun("http://a.test/")
 
 	for _, tc := range []struct {
@@ -155,8 +156,8 @@ func TestDelayPassedToFrontier(t *testing.T) {
 	r := newRig(t)
 	r.web.html("http://a.test/")
 	r.web.dur = 40 * time.Millisecond
-	r.opts.Delay = 30 * time.Millisecond
-	r.opts.DelayFactor = 2
+	r.opts.Settings.Delay = 30 * time.Millisecond
+	r.opts.Settings.DelayFactor = 2
 	r.mustRun("http://a.test/")
 	outs := r.fr.outcomes[r.page("http://a.test/").ID]
 	if len(outs) != 1 || outs[0].Delay != 80*time.Millisecond || !outs[0].Downloaded {
@@ -203,7 +204,7 @@ func TestRetryAfterAndRetries(t *testing.T) {
 
 func TestRedirects(t *testing.T) {
 	r := newRig(t)
-	r.opts.MaxRedirects = 2
+	r.opts.Settings.MaxRedirects = 2
 	r.web.html("http://a.test/", "/r1", "/loop1")
 	r.web.redirect("http://a.test/r1", "http://a.test/r2")
 	r.web.redirect("http://a.test/r2", "http://a.test/r3")
@@ -280,7 +281,7 @@ func TestBudgets(t *testing.T) {
 	t.Run("max-depth", func(t *testing.T) {
 		r := newRig(t)
 		chain(r)
-		r.opts.MaxDepth = 1
+		r.opts.Settings.MaxDepth = 1
 		s := r.mustRun("http://a.test/")
 		if got := len(r.web.fetched()); got != 5 {
 			t.Errorf("fetched %d pages, want 5 (depth ≤ 1)", got)
@@ -295,7 +296,7 @@ func TestBudgets(t *testing.T) {
 	t.Run("host-max-pages", func(t *testing.T) {
 		r := newRig(t)
 		chain(r)
-		r.opts.HostMaxPages = 3
+		r.opts.Settings.HostMaxPages = 3
 		r.mustRun("http://a.test/")
 		if got := len(r.web.fetched()); got != 3 {
 			t.Errorf("fetched %d pages, want 3", got)
@@ -307,13 +308,13 @@ func TestBudgets(t *testing.T) {
 	t.Run("max-pages then resume", func(t *testing.T) {
 		r := newRig(t)
 		chain(r)
-		r.opts.MaxPages = 2
+		r.opts.Settings.MaxPages = 2
 		s := r.mustRun("http://a.test/")
 		if s.Stopped != StopMaxPages || s.Fetches != 2 || len(r.web.fetched()) != 2 {
 			t.Fatalf("summary %+v, fetched %v; want max-pages after 2", s, r.web.fetched())
 		}
 		r.reopen()
-		r.opts.MaxPages = 0
+		r.opts.Settings.MaxPages = 0
 		s = r.mustRun("http://a.test/")
 		if s.Stopped != StopExhausted || len(r.web.fetched()) != 9 {
 			t.Errorf("resume: %+v, fetched %v", s, r.web.fetched())
@@ -330,8 +331,8 @@ func TestBudgets(t *testing.T) {
 	t.Run("max-duration", func(t *testing.T) {
 		r := newRig(t)
 		chain(r)
-		r.opts.Delay = time.Hour // one page per host, then nothing is ready
-		r.opts.MaxDuration = 50 * time.Millisecond
+		r.opts.Settings.Delay = time.Hour // one page per host, then nothing is ready
+		r.opts.Settings.MaxDuration = 50 * time.Millisecond
 		s := r.mustRun("http://a.test/")
 		if s.Stopped != StopMaxDuration || s.Fetches != 1 || s.Pending != 4 {
 			t.Errorf("summary %+v, want max-duration after one fetch with 4 pending", s)
@@ -344,7 +345,7 @@ func TestGuardRejectionsCounted(t *testing.T) {
 	long := "/" + strings.Repeat("x", 3000)
 	r.web.html("http://a.test/", long, "/a/a/a/a/a", "/ok", "javascript:void(0)")
 	r.web.html("http://a.test/ok")
-	r.opts.MaxOutLinks = 1000
+	r.opts.Settings.MaxOutLinks = 1000
 	s := r.mustRun("http://a.test/")
 	want := map[string]uint64{urlnorm.ReasonTooLong: 1, urlnorm.ReasonRepeatedSegments: 1, urlnorm.ReasonBadScheme: 1}
 	if !reflect.DeepEqual(s.Rejected, want) {
@@ -362,7 +363,7 @@ func TestGuardRejectionsCounted(t *testing.T) {
 func TestMaxOutLinks(t *testing.T) {
 	r := newRig(t)
 	r.web.html("http://a.test/", "/1", "/2", "/3", "/1")
-	r.opts.MaxOutLinks = 2
+	r.opts.Settings.MaxOutLinks = 2
 	s := r.mustRun("http://a.test/")
 	if got := r.links("http://a.test/"); len(got) != 2 || s.Rejected["too-many-links"] != 1 {
 		t.Errorf("links %v rejected %v; want 2 kept, 1 dropped", got, s.Rejected)
@@ -374,7 +375,7 @@ func TestRobotsFetchKeepsGap(t *testing.T) {
 	r.web.html("http://a.test/")
 	log := NewHostLog()
 	r.opts.HostLog = log
-	r.opts.Delay = 20 * time.Millisecond
+	r.opts.Settings.Delay = 20 * time.Millisecond
 	first := true
 	r.robots.decide = func(u *url.URL) robots.Decision {
 		if first { // the robots cache fetches robots.txt on the first check
@@ -420,7 +421,7 @@ func TestNotModifiedOnRefetch(t *testing.T) {
 
 func TestInterruptIsGraceful(t *testing.T) {
 	r := newRig(t)
-	r.opts.Delay = 10 * time.Millisecond
+	r.opts.Settings.Delay = 10 * time.Millisecond
 	links := make([]string, 50)
 	for i := range links {
 		u := "http://a.test/p" + string(rune('a'+i%26)) + string(rune('a'+i/26))
@@ -460,7 +461,7 @@ func TestNewValidates(t *testing.T) {
 		{},
 		{Frontier: &spyFrontier{}, Store: &storage.DB{}, Robots: &fakeRobots{}},
 		{Frontier: &spyFrontier{}, Store: &storage.DB{}, Robots: &fakeRobots{}, Fetchers: []Fetcher{nil}},
-		{Frontier: &spyFrontier{}, Store: &storage.DB{}, Robots: &fakeRobots{}, Fetchers: []Fetcher{fakeFetcher{}}, Delay: -1},
+		{Frontier: &spyFrontier{}, Store: &storage.DB{}, Robots: &fakeRobots{}, Fetchers: []Fetcher{fakeFetcher{}}, Settings: config.Config{Politeness: config.Politeness{Delay: -1}}},
 	} {
 		if _, err := New(o); !errors.Is(err, ErrOptions) {
 			t.Errorf("New(%+v) = %v, want ErrOptions", o, err)
@@ -481,7 +482,7 @@ func TestNoSeeds(t *testing.T) {
 
 func TestTooDeepURLQueuedWhenFoundShallower(t *testing.T) {
 	r := newRig(t)
-	r.opts.MaxDepth = 1
+	r.opts.Settings.MaxDepth = 1
 	r.opts.Scope, _ = urlnorm.ParseScopeSpec("all", nil)
 	r.web.html("http://a.test/", "/a")
 	r.web.html("http://a.test/a", "http://x.test/") // x at depth 2: too deep
@@ -539,7 +540,7 @@ func TestRobotsStoreRoundTrip(t *testing.T) {
 
 func TestProgressWhileRunning(t *testing.T) {
 	r := newRig(t)
-	r.opts.Delay = 5 * time.Millisecond
+	r.opts.Settings.Delay = 5 * time.Millisecond
 	links := make([]string, 30)
 	for i := range links {
 		links[i] = "/p" + strconv.Itoa(i)

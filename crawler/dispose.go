@@ -19,7 +19,7 @@ const minStarveCommit = 100 * time.Millisecond
 // order and commits batches. It returns the first fatal error; after one it
 // keeps draining c.in so workers never block.
 func (c *Crawler) dispose() error {
-	tick := time.NewTicker(min(c.opts.CommitInterval, minStarveCommit))
+	tick := time.NewTicker(min(c.opts.Settings.CommitInterval, minStarveCommit))
 	defer tick.Stop()
 	var fatal error
 	fail := func(err error) {
@@ -51,7 +51,7 @@ func (c *Crawler) dispose() error {
 				fail(err)
 				continue
 			}
-			if c.batch.Pages() >= c.opts.CommitPages || time.Since(c.lastCommit) >= c.opts.CommitInterval ||
+			if c.batch.Pages() >= c.opts.Settings.CommitPages || time.Since(c.lastCommit) >= c.opts.Settings.CommitInterval ||
 				len(c.in) == 0 && c.starved() && time.Since(c.lastCommit) >= minStarveCommit {
 				if err := c.commit(); err != nil {
 					fail(err)
@@ -61,7 +61,7 @@ func (c *Crawler) dispose() error {
 			if fatal != nil || c.batch.Empty() {
 				continue
 			}
-			if time.Since(c.lastCommit) >= c.opts.CommitInterval || c.starved() {
+			if time.Since(c.lastCommit) >= c.opts.Settings.CommitInterval || c.starved() {
 				if err := c.commit(); err != nil {
 					fail(err)
 				}
@@ -190,7 +190,7 @@ func (c *Crawler) dropHost(m message) error {
 	}
 	c.forget(m.job.ID)
 	ids := fr.DropHost(m.job.Host, m.reason, &c.changes)
-	fr.Defer(m.job.Host, time.Now().Add(c.opts.RobotsTTL), m.reason, &c.changes)
+	fr.Defer(m.job.Host, time.Now().Add(c.opts.Settings.RobotsTTL), m.reason, &c.changes)
 	c.flushChanges()
 	c.batch.SetStatus(m.job.ID, storage.StatusDeferred, m.reason)
 	for _, id := range ids {
@@ -215,8 +215,8 @@ func (c *Crawler) fetched(m message) error {
 	c.bytes.Add(uint64(rec.Length))
 	if m.transient {
 		c.hostFail[host]++
-		wait := max(m.retryAfter, backoff(c.opts.Backoff, c.opts.MaxBackoff, c.hostFail[host]))
-		if job.Attempt-c.free[job.ID] < c.opts.MaxRetries {
+		wait := max(m.retryAfter, backoff(c.opts.Settings.Backoff, c.opts.Settings.MaxBackoff, c.hostFail[host]))
+		if job.Attempt-c.free[job.ID] < c.opts.Settings.MaxRetries {
 			if err := fr.Requeue(job, wait, &c.changes); err != nil {
 				return fmt.Errorf("crawler: requeue %d: %w", job.ID, err)
 			}
@@ -232,10 +232,10 @@ func (c *Crawler) fetched(m message) error {
 
 	out := frontier.Outcome{
 		Downloaded: true,
-		Delay:      politeDelay(c.opts.Delay, c.capCrawlDelay(m.crawlDelay), c.opts.DelayFactor, rec.Duration),
+		Delay:      politeDelay(c.opts.Settings.Delay, c.capCrawlDelay(m.crawlDelay), c.opts.Settings.DelayFactor, rec.Duration),
 	}
 	if m.transient {
-		out.ReadyAt = time.Now().Add(max(m.retryAfter, backoff(c.opts.Backoff, c.opts.MaxBackoff, c.hostFail[host])))
+		out.ReadyAt = time.Now().Add(max(m.retryAfter, backoff(c.opts.Settings.Backoff, c.opts.Settings.MaxBackoff, c.hostFail[host])))
 	}
 	targets, links, skipped, err := c.targets(m, hops)
 	if err != nil {
@@ -409,16 +409,16 @@ func (c *Crawler) admit(cd *candidate, depth, redirectHops int) (status storage.
 	switch {
 	case !cd.inScope:
 		return storage.StatusOutOfScope, "", false, false
-	case redirectHops > c.opts.MaxRedirects:
+	case redirectHops > c.opts.Settings.MaxRedirects:
 		return storage.StatusRejected, "too-many-redirects", false, false
 	}
 	if r, dropped := c.droppedHost(cd.host); dropped {
 		return storage.StatusDeferred, r, false, false
 	}
 	switch {
-	case c.opts.MaxDepth >= 0 && depth > c.opts.MaxDepth:
+	case c.opts.Settings.MaxDepth >= 0 && depth > c.opts.Settings.MaxDepth:
 		return storage.StatusRejected, "max-depth", true, false
-	case c.opts.HostMaxPages > 0 && c.admitted[cd.host] >= c.opts.HostMaxPages:
+	case c.opts.Settings.HostMaxPages > 0 && c.admitted[cd.host] >= c.opts.Settings.HostMaxPages:
 		return storage.StatusRejected, "host-max-pages", false, false
 	}
 	return 0, "", false, true

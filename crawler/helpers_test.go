@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/seedcrawl/seedcrawl/config"
 	"github.com/seedcrawl/seedcrawl/fetch"
 	"github.com/seedcrawl/seedcrawl/frontier"
 	"github.com/seedcrawl/seedcrawl/robots"
@@ -181,16 +182,20 @@ func (r *rig) open() {
 	r.fr = &spyFrontier{Frontier: fr, outcomes: map[uint64][]frontier.Outcome{}, requeues: map[uint64][]time.Duration{}}
 	r.opts = Options{
 		Frontier: r.fr, Store: db, Robots: r.robots,
-		Fetchers:        []Fetcher{fakeFetcher{r.web}, fakeFetcher{r.web}, fakeFetcher{r.web}},
-		MaxDepth:        -1,
-		MaxRetries:      2,
-		MaxRedirects:    3,
-		Backoff:         time.Millisecond,
-		MaxBackoff:      5 * time.Millisecond,
-		RespectNofollow: true,
-		RespectNoindex:  true,
-		CommitInterval:  20 * time.Millisecond,
-		CommitPages:     4,
+		Fetchers: []Fetcher{fakeFetcher{r.web}, fakeFetcher{r.web}, fakeFetcher{r.web}},
+		Settings: config.Config{
+			MaxDepth:        -1,
+			MaxRedirects:    3,
+			RespectNofollow: true,
+			RespectNoindex:  true,
+			CommitInterval:  20 * time.Millisecond,
+			CommitPages:     4,
+			Politeness: config.Politeness{
+				MaxRetries: 2,
+				Backoff:    time.Millisecond,
+				MaxBackoff: 5 * time.Millisecond,
+			},
+		},
 	}
 }
 

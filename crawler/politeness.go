@@ -2,7 +2,6 @@ package crawler
 
 import (
 	"net/http"
-	"strings"
 	"sync"
 	"time"
 
@@ -81,27 +80,9 @@ type logTransport struct {
 }
 
 func (t logTransport) RoundTrip(req *http.Request) (*http.Response, error) {
-	t.log.Note(requestHostKey(req), time.Now())
+	t.log.Note(string(urlnorm.HostOfURL(req.URL)), time.Now())
 	return t.next.RoundTrip(req)
 }
-
-// requestHostKey is the frontier host key of a request: Host lower-cased,
-// default port dropped.
-func requestHostKey(req *http.Request) string {
-	h := strings.ToLower(req.URL.Host)
-	switch {
-	case req.URL.Scheme == "http" && strings.HasSuffix(h, ":80"):
-		h = strings.TrimSuffix(h, ":80")
-	case req.URL.Scheme == "https" && strings.HasSuffix(h, ":443"):
-		h = strings.TrimSuffix(h, ":443")
-	}
-	return h
-}
-
-// HostKey returns the frontier host key of a normalized URL: its authority
-// (lower-cased host, with the port when it is not the scheme's default;
-// normalized URLs never carry a default port) without userinfo.
-func HostKey(u string) string { return urlnorm.Authority(u) }
 
 // politeDelay is the gap to keep after a response from a host:
 // max(delay, crawlDelay, factor × dur) (Heritrix's adaptive politeness).

@@ -342,7 +342,7 @@ func TestRecrawlResumesCycle(t *testing.T) {
 	r.reopen()
 	// The cycle stops after 2 fetches (a budget), then is resumed by a new
 	// process without Start.
-	r.opts.MaxPages = 2
+	r.opts.Settings.MaxPages = 2
 	r.opts.Fetchers = r.opts.Fetchers[:1]
 	s := r.mustCycle(Recrawl{Cycle: storage.Cycle{N: 2, SeedAlgo: "given"}, Start: true, Seeds: []Pick{{URL: pa, Why: "kept"}},
 		Refresh: r.ids(pb, pc, pd)})
@@ -351,7 +351,7 @@ func TestRecrawlResumesCycle(t *testing.T) {
 	}
 	rec := r.cycleRecord(2)
 	r.reopen()
-	r.opts.MaxPages = 0
+	r.opts.Settings.MaxPages = 0
 	before := r.web.nreqs()
 	r.mustCycle(Recrawl{Cycle: rec})
 	all, _ := r.web.requestsSince(before)

@@ -113,7 +113,7 @@ func (c *Crawler) inject(picks []Pick) ([]uint64, error) {
 	for i, u := range urls {
 		id := ints[i].ID
 		ids[i] = id
-		host := HostKey(u)
+		host := urlnorm.Authority(u)
 		targets = append(targets, frontier.Target{ID: id, Host: host, New: true})
 		if ints[i].New {
 			c.admitted[host]++

@@ -12,6 +12,7 @@ import (
 	"github.com/seedcrawl/seedcrawl/frontier"
 	"github.com/seedcrawl/seedcrawl/robots"
 	"github.com/seedcrawl/seedcrawl/storage"
+	"github.com/seedcrawl/seedcrawl/urlnorm"
 )
 
 // msgKind says what a worker's message asks the disposer to do.
@@ -110,10 +111,10 @@ func (c *Crawler) work(f Fetcher) {
 
 // reserve takes one page of the MaxPages budget; false when it is spent.
 func (c *Crawler) reserve() bool {
-	if c.opts.MaxPages <= 0 {
+	if c.opts.Settings.MaxPages <= 0 {
 		return true
 	}
-	if c.started.Add(1) > c.opts.MaxPages {
+	if c.started.Add(1) > c.opts.Settings.MaxPages {
 		c.started.Add(-1)
 		c.budgetHit.Store(true)
 		return false
@@ -122,7 +123,7 @@ func (c *Crawler) reserve() bool {
 }
 
 func (c *Crawler) release() {
-	if c.opts.MaxPages > 0 {
+	if c.opts.Settings.MaxPages > 0 {
 		c.started.Add(-1)
 	}
 }
@@ -170,13 +171,13 @@ func (c *Crawler) process(f Fetcher, job frontier.Job) message {
 	}
 	for _, n := range c.opts.HostLog.drain() {
 		if n.host != job.Host {
-			c.in <- message{kind: msgDefer, host: n.host, deferUntil: n.at.Add(c.opts.Delay)}
+			c.in <- message{kind: msgDefer, host: n.host, deferUntil: n.at.Add(c.opts.Settings.Delay)}
 		}
 	}
 	if _, ok := c.opts.HostLog.Since(job.Host, start); ok {
 		// robots.txt of this host was fetched just now: keep the gap.
 		m.kind = msgRequeue
-		m.after = politeDelay(c.opts.Delay, c.capCrawlDelay(d.CrawlDelay), 0, 0)
+		m.after = politeDelay(c.opts.Settings.Delay, c.capCrawlDelay(d.CrawlDelay), 0, 0)
 		return m
 	}
 	if !d.Allowed {
@@ -192,9 +193,9 @@ func (c *Crawler) process(f Fetcher, job frontier.Job) message {
 		}
 		return m
 	}
-	if c.opts.MaxCrawlDelay > 0 && d.CrawlDelay > c.opts.MaxCrawlDelay {
+	if c.opts.Settings.MaxCrawlDelay > 0 && d.CrawlDelay > c.opts.Settings.MaxCrawlDelay {
 		m.kind, m.status = msgDropHost, storage.StatusDeferred
-		m.reason = fmt.Sprintf("crawl-delay %v exceeds max-crawl-delay %v", d.CrawlDelay, c.opts.MaxCrawlDelay)
+		m.reason = fmt.Sprintf("crawl-delay %v exceeds max-crawl-delay %v", d.CrawlDelay, c.opts.Settings.MaxCrawlDelay)
 		return m
 	}
 	m.crawlDelay = d.CrawlDelay
@@ -318,7 +319,7 @@ func (c *Crawler) classify(m *message, resp fetch.Response, prev storage.Page) {
 // extractLinks parses an HTML body and keeps its distinct, guard-checked
 // links in document order.
 func (c *Crawler) extractLinks(m *message, resp fetch.Response) {
-	page, err := extract.Links(m.url, resp.Body, extract.Options{Token: c.opts.Token})
+	page, err := extract.Links(m.url, resp.Body, extract.Options{Token: c.opts.Settings.RobotsToken})
 	if err != nil {
 		m.rejects = append(m.rejects, "bad-page-url")
 		return
@@ -329,10 +330,10 @@ func (c *Crawler) extractLinks(m *message, resp fetch.Response) {
 		meta.NoFollow = meta.NoFollow || x.NoFollow
 		meta.NoIndex = meta.NoIndex || x.NoIndex
 	}
-	if c.opts.RespectNoindex && meta.NoIndex && m.rec.Reason == "" {
+	if c.opts.Settings.RespectNoindex && meta.NoIndex && m.rec.Reason == "" {
 		m.rec.Reason = "noindex"
 	}
-	allNofollow := c.opts.RespectNofollow && meta.NoFollow
+	allNofollow := c.opts.Settings.RespectNofollow && meta.NoFollow
 	seen := make(map[string]int, len(page.Links))
 	m.links = make([]candidate, 0, len(page.Links))
 	for _, l := range page.Links {
@@ -340,7 +341,7 @@ func (c *Crawler) extractLinks(m *message, resp fetch.Response) {
 			m.rejects = append(m.rejects, l.Reject)
 			continue
 		}
-		if allNofollow || (c.opts.RespectNofollow && l.NoFollow) {
+		if allNofollow || (c.opts.Settings.RespectNofollow && l.NoFollow) {
 			// Not followed and not recorded: the link graph holds the
 			// links a polite crawler follows.
 			m.nofollow++
@@ -349,7 +350,7 @@ func (c *Crawler) extractLinks(m *message, resp fetch.Response) {
 		if _, ok := seen[l.URL]; ok {
 			continue
 		}
-		if len(m.links) >= c.opts.MaxOutLinks {
+		if len(m.links) >= c.opts.Settings.MaxOutLinks {
 			seen[l.URL] = -1
 			m.rejects = append(m.rejects, "too-many-links")
 			continue
@@ -367,13 +368,13 @@ func (c *Crawler) extractLinks(m *message, resp fetch.Response) {
 
 // candidate checks a normalized URL against the trap guards and the scope.
 func (c *Crawler) candidate(u string, kind storage.LinkKind) (candidate, string, bool) {
-	if reason, ok := c.opts.Guard.Check(u); !ok {
+	if reason, ok := c.guard.Check(u); !ok {
 		return candidate{}, reason, false
 	}
 	if len(u) > storage.MaxURLLen {
 		return candidate{}, "url-too-long", false
 	}
-	host := HostKey(u)
+	host := urlnorm.Authority(u)
 	return candidate{url: u, host: host, kind: kind, inScope: c.inScope(u, host)}, "", true
 }
 
@@ -412,8 +413,8 @@ func linkKind(k extract.Kind) storage.LinkKind {
 
 // capCrawlDelay is the Crawl-delay honoured: the robots value, capped.
 func (c *Crawler) capCrawlDelay(d time.Duration) time.Duration {
-	if c.opts.MaxCrawlDelay > 0 {
-		return min(d, c.opts.MaxCrawlDelay)
+	if c.opts.Settings.MaxCrawlDelay > 0 {
+		return min(d, c.opts.Settings.MaxCrawlDelay)
 	}
 	return d
 }

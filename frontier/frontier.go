@@ -4,12 +4,12 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"strings"
 	"sync"
 	"time"
 
 	"github.com/seedcrawl/seedcrawl/internal/pq"
 	"github.com/seedcrawl/seedcrawl/scheduler"
+	"github.com/seedcrawl/seedcrawl/urlnorm"
 )
 
 // Frontier is the crawl frontier: one priority queue per host, a heap of
@@ -200,8 +200,11 @@ func (f *Frontier) land(job Job) (uint32, error) {
 // downloaded runs the scheduler for the page of job and applies its
 // priorities.
 func (f *Frontier) downloaded(job Job, hi uint32, targets []Target, ch *Changes) error {
-	src := hostName(f.hosts[hi].name)
-	f.classify(targets, func(t *Target) bool { return hostName(t.Host) == src })
+	// FPR@M splits links by host name, port dropped (urlnorm.Host.Name), as
+	// the simulator does with graph.HostOf: a.com:8080 and a.com are one
+	// site for link analysis though two hosts for politeness.
+	src := urlnorm.Host(f.hosts[hi].name).Name()
+	f.classify(targets, func(t *Target) bool { return urlnorm.Host(t.Host).Name() == src })
 	f.sched.Downloaded(scheduler.Link{ID: job.ID, Prio: job.Prio, State: scheduler.Done}, f.links)
 	f.apply(targets, ch)
 	if f.batch != nil && f.batch.Due(f.npending) {
@@ -353,17 +356,6 @@ func (f *Frontier) notify() {
 	close(f.wake)
 	f.wake = nil
 	f.sleepUntil = math.MinInt64
-}
-
-// hostName returns the host name of a host key: the key without a port
-// (":8080"), IPv6 brackets kept. Politeness keys carry the port, but FPR@M
-// splits links by host name (issue 4: the exact lower-cased host name), as
-// the simulator does with graph.HostOf: a.com:8080 and a.com are one host.
-func hostName(key string) string {
-	if i := strings.LastIndexByte(key, ':'); i >= 0 && !strings.HasSuffix(key, "]") {
-		return key[:i]
-	}
-	return key
 }
 
 // timeOf converts unix ns to a time.Time.

@@ -26,8 +26,9 @@ type Options struct {
 type Target struct {
 	// ID is the storage URL id.
 	ID uint64
-	// Host is the politeness key of the URL: the exact lower-cased host
-	// name (with the port when it is not the scheme's default). One queue,
+	// Host is the politeness key of the URL, its urlnorm.Host: the exact
+	// lower-cased host name (with the port when it is not the scheme's
+	// default). One queue,
 	// one ready time and one concurrency limit per distinct Host; a link is
 	// intra-host (scheduler.Link.Intra) when its Host without the port
 	// equals the source page's byte for byte (www.a.com ≠ a.com, but

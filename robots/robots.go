@@ -5,12 +5,12 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
-	"strings"
 	"time"
 
 	"golang.org/x/sync/singleflight"
 
 	"github.com/seedcrawl/seedcrawl/internal/version"
+	"github.com/seedcrawl/seedcrawl/urlnorm"
 )
 
 // Decision reasons, stable strings for counting.
@@ -144,22 +144,6 @@ func setDefault[T int | int64 | time.Duration](v *T, def T) {
 	}
 }
 
-// Origin returns the robots.txt scope of u (RFC 9309 2.3: scheme, host and
-// port): "scheme://host" with the port only when it is not the scheme's
-// default. It is the key of Store.
-func Origin(u *url.URL) string {
-	scheme := strings.ToLower(u.Scheme)
-	host := strings.ToLower(u.Hostname())
-	if strings.Contains(host, ":") {
-		host = "[" + host + "]"
-	}
-	port := u.Port()
-	if port == "" || (scheme == "http" && port == "80") || (scheme == "https" && port == "443") {
-		return scheme + "://" + host
-	}
-	return scheme + "://" + host + ":" + port
-}
-
 // Check decides whether u may be fetched, fetching the origin's robots.txt
 // first if nothing fresh is known about it. Concurrent calls for one origin
 // share a single fetch; each caller stops waiting when its own ctx ends.
@@ -169,7 +153,7 @@ func (c *Cache) Check(ctx context.Context, u *url.URL) (Decision, error) {
 	if u == nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return Decision{}, fmt.Errorf("robots: check %v: %w", u, ErrURL)
 	}
-	origin := Origin(u)
+	origin := urlnorm.Origin(u)
 	now := c.opts.Now()
 	if r, ok := c.lru.get(origin); ok && now.Before(r.entry.Expires) {
 		return c.decide(r, u), nil

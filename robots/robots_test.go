@@ -11,6 +11,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/seedcrawl/seedcrawl/urlnorm"
 )
 
 // fakeClock is a settable clock for TTL and backoff tests.
@@ -349,7 +351,7 @@ func TestHugeRobotsIsCapped(t *testing.T) {
 	if d := check(t, c, s.URL+"/edge-rule-cut-in-half"); !d.Allowed {
 		t.Errorf("a rule cut by the size limit was applied")
 	}
-	e, ok, _ := store.LoadRobots(Origin(mustURL(t, s.URL)))
+	e, ok, _ := store.LoadRobots(urlnorm.Origin(mustURL(t, s.URL)))
 	if !ok || len(e.Body) > DefaultMaxSize {
 		t.Errorf("stored body %d bytes (ok=%v), want at most %d", len(e.Body), ok, DefaultMaxSize)
 	}
@@ -491,21 +493,6 @@ func TestCheckBadURL(t *testing.T) {
 func TestNewRejectsNegative(t *testing.T) {
 	if _, err := New(Options{TTL: -1}); !errors.Is(err, ErrOptions) {
 		t.Fatalf("err = %v", err)
-	}
-}
-
-func TestOrigin(t *testing.T) {
-	for in, want := range map[string]string{
-		"http://Example.com/a":        "http://example.com",
-		"http://example.com:80/a":     "http://example.com",
-		"https://example.com:443/":    "https://example.com",
-		"https://example.com:8443/":   "https://example.com:8443",
-		"http://[::1]:8080/x":         "http://[::1]:8080",
-		"http://user@example.com:81/": "http://example.com:81",
-	} {
-		if got := Origin(mustURL(t, in)); got != want {
-			t.Errorf("Origin(%s) = %s, want %s", in, got, want)
-		}
 	}
 }
 

@@ -97,11 +97,11 @@ func (b *Base) Rebase(ref string) (*Base, error) {
 	return nb, nil
 }
 
-// Host returns the lower-cased host of the absolute URL u, without userinfo
-// and port; an IPv6 literal keeps its brackets ("[::1]"). It does not parse
-// u and is exact for the output of Normalize and Resolve; "" if u has no
-// "://".
-func Host(u string) string { return hostOf(u) }
+// HostName returns the host name of the absolute URL u: HostOf(u).Name(),
+// lower-cased, without userinfo and port, an IPv6 literal in brackets
+// ("[::1]"). It does not parse u and is exact for the output of Normalize
+// and Resolve; "" if u has no authority.
+func HostName(u string) string { return hostOf(u) }
 
 // serialize writes the normal form of a WHATWG-parsed URL.
 func serialize(u *wurl.Url) (string, error) {

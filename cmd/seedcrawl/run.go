@@ -9,7 +9,6 @@ import (
 	"io"
 	"log/slog"
 	"math/rand/v2"
-	"os"
 	"strings"
 	"time"
 
@@ -146,18 +145,9 @@ func runCycles(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if err := rf.validate(); err != nil {
 		return err
 	}
-	cfg, err := crawlResolveConfig(*configPath, &flagCfg, fs)
+	cfg, err := loadSettings(*configPath, &flagCfg, fs, "no seed URLs for cycle 1: give SEED_URL arguments or --seeds FILE (or --db of an earlier crawl)")
 	if err != nil {
 		return err
-	}
-	cfg.Seeds = append(cfg.Seeds, fs.Args()...)
-	if err := cfg.Validate(); err != nil {
-		return fmt.Errorf("%w: %v", errUsage, err)
-	}
-	if len(cfg.Seeds) == 0 {
-		if _, err := os.Stat(cfg.DB); errors.Is(err, os.ErrNotExist) {
-			return fmt.Errorf("%w: no seed URLs for cycle 1: give SEED_URL arguments or --seeds FILE (or --db of an earlier crawl)", errUsage)
-		}
 	}
 	if err := rf.revisit().Validate(); err != nil {
 		return fmt.Errorf("%w: %v", errUsage, err)
