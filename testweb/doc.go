@@ -57,7 +57,14 @@
 //	big.test            a 50 MiB page and a gzip bomb (1 GiB decompressed)
 //	secure.test         https only; http answers 301 to https
 //
-// and, on regular pages, malformed HTML (upper-case tags, unquoted and
+// GenOptions.Sitemaps (off by default, either preset) adds sitemap.test,
+// linked from the first seed: robots.txt Sitemap: lines, a sitemap index,
+// gzipped and text sitemaps, a sitemap of 60,000 entries, an index chain
+// deeper than a reader's usual bound, a gzip-bomb sitemap, lastmod values,
+// and pages only sitemaps lead to (Truth.SitemapEntries,
+// Truth.ReachableWithSitemaps, Truth.SitemapOnly).
+//
+// The Hostile preset also puts, on regular pages, malformed HTML (upper-case tags, unquoted and
 // single-quoted attributes, unclosed elements, fake links in comments and
 // scripts), rel=nofollow links, meta robots nofollow,noindex, rel=canonical
 // self-links, mailto:/javascript:/ftp: links and broken links.

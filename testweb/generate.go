@@ -47,6 +47,13 @@ type GenOptions struct {
 	// CrawlDelay is the Crawl-delay rules.test asks of seedcrawl; 0 means
 	// 500ms, negative means no Crawl-delay line.
 	CrawlDelay time.Duration
+	// Sitemaps adds sitemap.test, linked from the first seed, in either
+	// preset: robots.txt Sitemap: lines, a sitemap index, gzipped, text,
+	// huge and bomb sitemaps, an index chain deeper than the usual bound,
+	// and pages only sitemaps lead to (see Truth.SitemapEntries and
+	// Truth.SitemapOnly). Off by default: nothing else changes either way,
+	// except the first seed's link to sitemap.test.
+	Sitemaps bool
 }
 
 // regions of generated pages.
@@ -132,6 +139,9 @@ func Generate(o GenOptions) (*Site, error) {
 		return nil, err
 	}
 	name := fmt.Sprintf("seedcrawl-testweb generated seed=%d pages=%d hosts=%d preset=%s", o.Seed, o.Pages, o.Hosts, o.Preset)
+	if o.Sitemaps {
+		name += " sitemaps=on"
+	}
 	s := newSite(o.Seed, name, o.Preset, o.Evolution, crawlDelayDefault(o.CrawlDelay))
 	g := &generator{o: o, b: &siteBuilder{s: s}, rng: rand.New(rand.NewPCG(uint64(o.Seed), 0x7e57_0eb0_0000_0001))}
 	g.hostsAndPages()
@@ -142,6 +152,9 @@ func Generate(o GenOptions) (*Site, error) {
 	baseHrefs(g.b, g.rng, g.pages)
 	if o.Preset == Hostile {
 		buildZoo(g.b, g.roots[0])
+	}
+	if o.Sitemaps {
+		buildSitemaps(g.b, g.roots[0])
 	}
 	for h := 0; h < len(g.roots) && h < 3; h++ {
 		s.seeds = append(s.seeds, g.roots[h])

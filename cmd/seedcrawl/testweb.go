@@ -38,6 +38,7 @@ func runTestweb(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	graphBase := fs.String("graph", "", "serve the graph `BASENAME`.arcs.tsv.gz (+ .urls.gz) instead of generating one")
 	preset := fs.String("preset", "hostile", "clean (regular hosts only) or hostile (plus traps, bombs, failing hosts, ...)")
 	epoch := fs.Int("epoch", 0, "epoch to serve first (the control endpoint changes it)")
+	sitemaps := fs.Bool("sitemaps", false, "add sitemap.test: robots.txt Sitemap: lines, index, gzipped, text, huge and bomb sitemaps, pages only sitemaps lead to")
 	// Behaviour.
 	slow := fs.Duration("slow-latency", 500*time.Millisecond, "delay of every answer of slow.test")
 	rate := fs.Duration("rate-interval", time.Second, "minimum gap between requests ratelimit.test allows")
@@ -91,13 +92,13 @@ for seedcrawl crawl --resolve-file/--ca-file; runs until interrupted.
 			h = 0
 		}
 		site, err = testweb.FromGraph(g, testweb.GraphOptions{Seed: *seed, Name: filepath.Base(*graphBase),
-			Hosts: h, Preset: p, CrawlDelay: *crawlDelay})
+			Hosts: h, Preset: p, CrawlDelay: *crawlDelay, Sitemaps: *sitemaps})
 		if err != nil {
 			return fmt.Errorf("serve graph %s: %w", *graphBase, err)
 		}
 	} else {
 		site, err = testweb.Generate(testweb.GenOptions{Seed: *seed, Pages: *pages, Hosts: *hosts,
-			InterHostFraction: interHostFlag(*interHost), Preset: p, CrawlDelay: *crawlDelay})
+			InterHostFraction: interHostFlag(*interHost), Preset: p, CrawlDelay: *crawlDelay, Sitemaps: *sitemaps})
 		if err != nil {
 			return fmt.Errorf("generate web: %w", err)
 		}

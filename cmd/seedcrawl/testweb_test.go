@@ -244,6 +244,8 @@ func TestTestwebDump(t *testing.T) {
 	}{
 		{"generated", []string{"--pages", "150", "--hosts", "5", "--preset", "clean", "--epoch", "1"}, 0, 0, false},
 		{"hollins", []string{"--graph", filepath.Join("..", "..", "..", "shared", "data", "hollins"), "--preset", "clean"}, 6012, 23875, false},
+		// sitemap.test: 14 pages, 17 arcs (one of them from the first seed).
+		{"hollins with sitemaps", []string{"--graph", filepath.Join("..", "..", "..", "shared", "data", "hollins"), "--preset", "clean", "--sitemaps"}, 6012 + 14, 23875 + 17, false},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
