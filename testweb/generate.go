@@ -54,6 +54,10 @@ type GenOptions struct {
 	// Truth.SitemapOnly). Off by default: nothing else changes either way,
 	// except the first seed's link to sitemap.test.
 	Sitemaps bool
+	// Profile is what regular pages look like: ProfileDefault (the zero
+	// value, small pages) or ProfileDocs (documentation-site pages: about
+	// 30 KB and 75 links, most of them navigation; see ProfileDocs).
+	Profile Profile
 }
 
 // regions of generated pages.
@@ -134,6 +138,8 @@ func Generate(o GenOptions) (*Site, error) {
 			o.DanglingFraction+o.InFraction+o.IslandFraction)
 	case o.Preset > Clean:
 		return nil, fmt.Errorf("%w: preset %d", ErrOptions, o.Preset)
+	case o.Profile > ProfileDocs:
+		return nil, fmt.Errorf("%w: profile %d", ErrOptions, o.Profile)
 	}
 	if err := o.Evolution.validate(); err != nil {
 		return nil, err
@@ -141,6 +147,9 @@ func Generate(o GenOptions) (*Site, error) {
 	name := fmt.Sprintf("seedcrawl-testweb generated seed=%d pages=%d hosts=%d preset=%s", o.Seed, o.Pages, o.Hosts, o.Preset)
 	if o.Sitemaps {
 		name += " sitemaps=on"
+	}
+	if o.Profile != ProfileDefault {
+		name += " profile=" + o.Profile.String()
 	}
 	s := newSite(o.Seed, name, o.Preset, o.Evolution, crawlDelayDefault(o.CrawlDelay))
 	g := &generator{o: o, b: &siteBuilder{s: s}, rng: rand.New(rand.NewPCG(uint64(o.Seed), 0x7e57_0eb0_0000_0001))}
@@ -155,6 +164,9 @@ func Generate(o GenOptions) (*Site, error) {
 	}
 	if o.Sitemaps {
 		buildSitemaps(g.b, g.roots[0])
+	}
+	if o.Profile == ProfileDocs {
+		g.docsProfile()
 	}
 	for h := 0; h < len(g.roots) && h < 3; h++ {
 		s.seeds = append(s.seeds, g.roots[h])

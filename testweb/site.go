@@ -272,6 +272,11 @@ type Site struct {
 	hostIndex  map[string]uint32
 	seeds      []uint32
 	regular    []uint32 // regular hosts, for evolution
+	// ProfileDocs: per host the navigation every page carries (nil for
+	// hosts without), and the paragraphs pages are padded with.
+	profile Profile
+	nav     [][]uint32
+	corpus  [][]byte
 
 	mu     sync.Mutex
 	states map[int]*state
