@@ -1,6 +1,7 @@
 package testweb
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"io"
@@ -209,6 +210,30 @@ func TestSitemapWalk(t *testing.T) {
 	for _, v := range ids {
 		if code, _, _ := fetch(t, c, tr.URL(v)); code != http.StatusOK {
 			t.Errorf("%s: %d", tr.URL(v), code)
+		}
+	}
+}
+
+// TestSitemapFilesDeterministic fetches every sitemap file from two
+// servers of the same seed: same status, type and bytes.
+func TestSitemapFilesDeterministic(t *testing.T) {
+	_, a := startWeb(t, sitemapSite(t, Hostile), testOptions())
+	_, b := startWeb(t, sitemapSite(t, Hostile), testOptions())
+	spec := a.Web().Site().hosts[a.Web().Site().hostIndex[sitemapHost]]
+	paths := []string{"/robots.txt"}
+	for p := range spec.sitemaps.files {
+		paths = append(paths, p)
+	}
+	slices.Sort(paths)
+	for _, p := range paths {
+		u := "http://" + sitemapHost + p
+		ca, ha, ba := fetch(t, a.Client(), u)
+		cb, hb, bb := fetch(t, b.Client(), u)
+		if ca != http.StatusOK || ca != cb || !bytes.Equal(ba, bb) || !equalHeaders(ha, hb) {
+			t.Errorf("%s: %d %v (%d bytes) vs %d %v (%d bytes)", u, ca, ha, len(ba), cb, hb, len(bb))
+		}
+		if strings.HasSuffix(p, ".gz") != (ha.Get("Content-Type") == "application/gzip") || ha.Get("Content-Encoding") != "" {
+			t.Errorf("%s: Content-Type %q, Content-Encoding %q", u, ha.Get("Content-Type"), ha.Get("Content-Encoding"))
 		}
 	}
 }
