@@ -51,10 +51,11 @@ func Parse(ctx context.Context, r io.Reader, base string, o Options, fn func(Ent
 	}
 	in.fill(&res)
 	if in.cut != "" {
-		// A bound stopped the reader; whatever error that caused further
-		// up (a decoder error, a truncated gzip stream) is the cut itself.
 		res.Cut = in.cut
-		err = nil
+		// A bound stopped the reader; whatever error that caused further
+		// up (a decoder error, a truncated gzip stream) is the cut itself,
+		// but the callback's or the context's error still stops the caller.
+		err = p.stop
 	}
 	if err != nil {
 		return res, fmt.Errorf("sitemap: parse %s: %w", base, err)
@@ -68,7 +69,8 @@ type parser struct {
 	scope scope
 	fn    func(Entry) error
 	res   *Result
-	seen  int // entries read, valid or not
+	seen  int   // entries read, valid or not
+	stop  error // the callback's or the context's error, if any
 }
 
 // What a body looks like.
@@ -156,11 +158,15 @@ func (p *parser) deliver(e Entry, child bool) error {
 		return nil
 	}
 	if err := p.ctx.Err(); err != nil {
+		p.stop = err
 		return err
 	}
 	p.res.URLs++
 	if p.fn != nil {
-		return p.fn(e)
+		if err := p.fn(e); err != nil {
+			p.stop = err
+			return err
+		}
 	}
 	return nil
 }
@@ -345,6 +351,11 @@ func (p *parser) parseText(br *bufio.Reader) error {
 		if first {
 			line = bytes.TrimPrefix(line, []byte("\xef\xbb\xbf"))
 			first = false
+		}
+		if err != nil && err != io.EOF {
+			// The line was cut by a bound or a read error: it is not
+			// whole, and a prefix of a URL is another URL.
+			line = nil
 		}
 		if s := bytes.TrimSpace(line); len(s) > 0 {
 			p.res.Kind = KindText

@@ -81,8 +81,8 @@ func (w *Walker) Walk(ctx context.Context, origin string, robotsSitemaps []strin
 		return wr, fmt.Errorf("%w: origin %q (want scheme://host[:port])", ErrBase, origin)
 	}
 	origin = strings.TrimSuffix(origin, "/")
-	if w.Fetch == nil {
-		return wr, fmt.Errorf("sitemap: walk %s: no Fetch function", origin)
+	if w.Fetch == nil || fn == nil {
+		return wr, fmt.Errorf("sitemap: walk %s: nil Fetch or callback", origin)
 	}
 	rootScope := []string{origin + "/"}
 	seen := make(map[string]bool)
