@@ -22,8 +22,9 @@ const (
 	//     of up to 6 other hosts, each spelt the same way on every page
 	//     and placed before the page's own links;
 	//   - the page's generated links;
-	//   - on about 1 page in 500 (at least one per web), an index linking
-	//     to up to 4,000 pages of the whole web;
+	//   - on about 1 page in 500 (at least 1, at most 20 per web), an
+	//     index linking to 2,000 to 4,000 pages of the whole web (all of
+	//     them in smaller webs);
 	//   - text padded to a size drawn from a log-normal law with median
 	//     30 KB and 10% of pages above 100 KB (at most 2 MB).
 	// A page of a large host thus carries about 75 links, 66 of them
@@ -61,7 +62,8 @@ const (
 	docsMedian     = 30_000  // median page size in bytes
 	docsSigma      = 0.94    // log-normal sigma: P(size > 100 KB) = 10%
 	docsMaxSize    = 2 << 20 // bound on a padded page
-	docsIndexEvery = 500     // one index page per this many pages
+	docsIndexEvery = 500     // one index page per this many pages,
+	docsMaxIndexes = 20      // and at most this many: a few per web
 	docsIndexLinks = 4000    // links of an index page, at most
 	docsParagraphs = 512     // paragraphs of the padding corpus
 )
@@ -107,7 +109,7 @@ func (g *generator) docsProfile() {
 			}
 		}
 	}
-	for range min(max(1, g.o.Pages/docsIndexEvery), len(core)) {
+	for range min(max(1, g.o.Pages/docsIndexEvery), docsMaxIndexes, len(core)) {
 		id := core[g.rng.IntN(len(core))]
 		k := docsIndexLinks/2 + g.rng.IntN(docsIndexLinks/2+1)
 		if k >= len(all) {
