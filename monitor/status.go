@@ -123,15 +123,7 @@ func (s *Status) normalize(now time.Time, pid, limit int) {
 	if s.HostsTotal < len(s.Hosts) {
 		s.HostsTotal = len(s.Hosts)
 	}
-	slices.SortStableFunc(s.Hosts, func(a, b Host) int {
-		if c := cmp.Compare(b.Queue, a.Queue); c != 0 {
-			return c
-		}
-		return cmp.Compare(a.Name, b.Name)
-	})
-	if limit >= 0 && len(s.Hosts) > limit {
-		s.Hosts = s.Hosts[:limit]
-	}
+	s.Hosts = topHosts(s.Hosts, limit)
 	if s.Counters == nil {
 		s.Counters = map[string]uint64{}
 	}
@@ -140,6 +132,62 @@ func (s *Status) normalize(now time.Time, pid, limit int) {
 	}
 	if s.Warnings == nil {
 		s.Warnings = []Warning{}
+	}
+}
+
+// cmpHosts orders hosts longest queue first, then by name.
+func cmpHosts(a, b Host) int {
+	if c := cmp.Compare(b.Queue, a.Queue); c != 0 {
+		return c
+	}
+	return cmp.Compare(a.Name, b.Name)
+}
+
+// topHosts returns the first k hosts in cmpHosts order (all when k < 0),
+// reordering hs in place. A crawl may know a million hosts and a page
+// shows a hundred, so for small k it keeps the best k in a heap whose root
+// is the worst of them: O(n log k) instead of a full sort.
+func topHosts(hs []Host, k int) []Host {
+	if k < 0 || k >= len(hs)/4 {
+		slices.SortFunc(hs, cmpHosts)
+		if k >= 0 && k < len(hs) {
+			hs = hs[:k]
+		}
+		return hs
+	}
+	if k == 0 {
+		return hs[:0]
+	}
+	h := hs[:k]
+	for i := k/2 - 1; i >= 0; i-- {
+		siftDown(h, i)
+	}
+	for i := k; i < len(hs); i++ {
+		if cmpHosts(hs[i], h[0]) < 0 {
+			h[0] = hs[i]
+			siftDown(h, 0)
+		}
+	}
+	slices.SortFunc(h, cmpHosts)
+	return h
+}
+
+// siftDown restores the heap property (each parent orders after its
+// children) below i.
+func siftDown(h []Host, i int) {
+	for {
+		c := 2*i + 1
+		if c >= len(h) {
+			return
+		}
+		if c+1 < len(h) && cmpHosts(h[c+1], h[c]) > 0 {
+			c++
+		}
+		if cmpHosts(h[c], h[i]) <= 0 {
+			return
+		}
+		h[i], h[c] = h[c], h[i]
+		i = c
 	}
 }
 
