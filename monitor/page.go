@@ -40,6 +40,7 @@ h1{font-size:1.3em}h2{font-size:1.1em;margin-top:1.2em}
 <table>
 <tr><th>pages</th><td class="n">{{.S.Pages}}</td></tr>
 <tr><th>fetches</th><td class="n">{{.S.Fetches}}</td></tr>
+{{with .S.Recorded.Codes}}<tr><th>by HTTP code</th><td class="n">{{range $i, $c := sorted .}}{{if $i}} · {{end}}{{$c}}: {{index $.S.Recorded.Codes $c}}{{end}}</td></tr>{{end}}
 <tr><th>bytes</th><td class="n">{{bytes .S.Bytes}}</td></tr>
 <tr><th>discovered</th><td class="n">{{.S.Discovered}}</td></tr>
 <tr><th>queued</th><td class="n">{{.S.Frontier}}</td></tr>

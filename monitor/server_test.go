@@ -273,6 +273,9 @@ func TestPage(t *testing.T) {
 			{Name: "long.test", Queue: 40},
 		}
 	})
+	c.fetch(200, 1, time.Millisecond, "fetched")
+	c.fetch(404, 1, time.Millisecond, "http-error")
+	c.fetch(200, 1, time.Millisecond, "fetched")
 	w := NewWarnings(8)
 	w.Add(time.Now(), "WARN", "older warning")
 	w.Add(time.Now(), "WARN", `host said <b onmouseover="x">`)
@@ -281,7 +284,7 @@ func TestPage(t *testing.T) {
 	if resp.StatusCode != http.StatusOK || !strings.HasPrefix(resp.Header.Get("Content-Type"), "text/html") {
 		t.Fatalf("/: %s %q", resp.Status, resp.Header.Get("Content-Type"))
 	}
-	for _, want := range []string{`<meta http-equiv="refresh" content="3">`, "Hosts by queue length",
+	for _, want := range []string{`<meta http-equiv="refresh" content="3">`, "Hosts by queue length", "by HTTP code", "200: 2 · 404: 1",
 		"&lt;script&gt;alert(1)&lt;/script&gt;.test", "&lt;b onmouseover=", "Recent warnings"} {
 		if !strings.Contains(body, want) {
 			t.Errorf("page lacks %q", want)
