@@ -11,11 +11,12 @@ import (
 )
 
 // maxStatusBytes bounds the /status body FetchStatus reads: a status with
-// the default 1000 hosts is well under 1 MiB.
+// the default 1000 hosts is well under 1 MiB, even with 256 counters.
 const maxStatusBytes = 16 << 20
 
 // FetchStatus asks the monitor at addr (host:port, as Server.Addr and the
-// storage lock record give it) for its Status, with every host listed. It
+// storage lock record give it) for its Status, with the hosts the server
+// lists by default (the longest queues; HostsTotal counts them all). It
 // gives up when ctx ends; callers set a deadline. Errors: ErrBadStatus
 // when the address answers but not with a seedcrawl status, or a wrapped
 // network error.
@@ -24,15 +25,17 @@ func FetchStatus(ctx context.Context, addr string) (Status, error) {
 	if _, _, err := net.SplitHostPort(addr); err != nil {
 		return st, fmt.Errorf("monitor: fetch status from %q: %w", addr, err)
 	}
-	u := "http://" + addr + "/status?hosts=-1"
+	u := "http://" + addr + "/status"
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
 	if err != nil {
 		return st, fmt.Errorf("monitor: fetch status from %s: %w", addr, err)
 	}
 	// A client of its own: no proxy from the environment (the address is
 	// local to this machine) and no redirects to elsewhere.
+	tr := &http.Transport{Proxy: nil, DisableKeepAlives: true}
+	defer tr.CloseIdleConnections()
 	c := &http.Client{
-		Transport: &http.Transport{Proxy: nil, DisableKeepAlives: true},
+		Transport: tr,
 		CheckRedirect: func(*http.Request, []*http.Request) error {
 			return http.ErrUseLastResponse
 		},

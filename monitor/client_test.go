@@ -31,8 +31,9 @@ func TestFetchStatusFromServer(t *testing.T) {
 	if st.PID != os.Getpid() || st.Frontier != 99 || st.DB != "crawl.db" || st.Counters["fetch/fetched"] != 1 {
 		t.Errorf("got pid %d frontier %d db %q counters %v", st.PID, st.Frontier, st.DB, st.Counters)
 	}
-	if len(st.Hosts) != len(hosts) || st.Hosts[0].Queue != len(hosts)-1 {
-		t.Errorf("got %d hosts (first queue %d), want all %d, longest queue first", len(st.Hosts), st.Hosts[0].Queue, len(hosts))
+	if len(st.Hosts) != defaultHosts || st.HostsTotal != len(hosts) || st.Hosts[0].Queue != len(hosts)-1 {
+		t.Errorf("got %d hosts of %d (first queue %d), want the %d longest queues of %d", len(st.Hosts), st.HostsTotal,
+			st.Hosts[0].Queue, defaultHosts, len(hosts))
 	}
 }
 

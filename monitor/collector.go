@@ -80,7 +80,7 @@ func (c sourceCollector) Collect(ch chan<- prometheus.Metric) {
 	ch <- prometheus.MustNewConstMetric(descCycle, prometheus.GaugeValue, float64(st.Cycle))
 	ch <- prometheus.MustNewConstMetric(descInFlight, prometheus.GaugeValue, float64(st.InFlight))
 	for state, n := range st.HostStates {
-		ch <- prometheus.MustNewConstMetric(descHosts, prometheus.GaugeValue, float64(n), state)
+		ch <- prometheus.MustNewConstMetric(descHosts, prometheus.GaugeValue, float64(n), labelValue(state))
 	}
 	if st.Budget > 0 {
 		ch <- prometheus.MustNewConstMetric(descBudget, prometheus.GaugeValue, float64(st.BudgetLeft))

@@ -19,6 +19,9 @@ const (
 	// OtherLabel is the label of counts past MaxLabels and of HTTP codes
 	// outside 0..999.
 	OtherLabel = "other"
+	// MaxLabelLen is the longest label value kept, in bytes; longer ones
+	// are cut.
+	MaxLabelLen = 128
 )
 
 // Recorder counts crawl events for /metrics. The crawler calls it once per
@@ -135,7 +138,11 @@ func (l *labelCounts) add(label string) {
 	l.addSlow(label)
 }
 
+// addSlow adds a label not in the map yet. A label that labelValue
+// changes (over-long, invalid UTF-8) comes here on every call, since the
+// map holds it changed: a lock, no copy; only hostile input does that.
 func (l *labelCounts) addSlow(label string) {
+	label = labelValue(label)
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	var old map[string]*atomic.Uint64
@@ -173,4 +180,14 @@ func (l *labelCounts) each(fn func(label string, n uint64)) {
 	for k, c := range *p {
 		fn(k, c.Load())
 	}
+}
+
+// labelValue makes s a label value Prometheus accepts (valid UTF-8; the
+// client library panics on anything else) of at most MaxLabelLen bytes, so
+// that a reason quoting a hostile server cannot break the scrape.
+func labelValue(s string) string {
+	if len(s) > MaxLabelLen {
+		s = s[:MaxLabelLen]
+	}
+	return strings.ToValidUTF8(s, "\uFFFD")
 }

@@ -2,6 +2,7 @@ package monitor
 
 import (
 	"fmt"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -90,5 +91,30 @@ func TestRecorderConcurrent(t *testing.T) {
 	}
 	if c.Fetches != workers*each || c.Bytes != 3*workers*each || c.Pages["fetched"] != workers*each || rejects != workers*each || len(c.Rejects) != 20 {
 		t.Errorf("fetches %d bytes %d pages %v rejects %d in %d labels", c.Fetches, c.Bytes, c.Pages, rejects, len(c.Rejects))
+	}
+}
+
+// TestHostileLabels checks that reasons and states a hostile server could
+// shape (invalid UTF-8, very long) neither break the scrape nor grow it.
+func TestHostileLabels(t *testing.T) {
+	r := NewRecorder()
+	long := strings.Repeat("x", 10_000)
+	for range 3 {
+		r.Reject("bad\xff\xfeutf8")
+		r.Error(long)
+	}
+	s := start(t, Options{Recorder: r, Source: SourceFunc(func() Status {
+		return Status{HostStates: map[string]int{"st\xffate": 2}}
+	})})
+	mfs := scrape(t, s)
+	if got := byLabel(mfs, "seedcrawl_rejections_total", "reason"); got["bad\uFFFDutf8"] != 3 || len(got) != 1 {
+		t.Errorf("rejections = %v", got)
+	}
+	errs := byLabel(mfs, "seedcrawl_errors_total", "reason")
+	if len(errs) != 1 || errs[long[:MaxLabelLen]] != 3 {
+		t.Errorf("errors: %d labels, want one of %d bytes counted 3 times", len(errs), MaxLabelLen)
+	}
+	if got := byLabel(mfs, "seedcrawl_hosts", "state"); got["st\uFFFDate"] != 2 {
+		t.Errorf("hosts = %v", got)
 	}
 }
