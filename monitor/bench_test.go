@@ -31,6 +31,12 @@ func BenchmarkRecorder(b *testing.B) {
 			r.Reject("max-depth")
 		}
 	})
+	b.Run("Count", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			r.Count("reject/max-depth", 1)
+		}
+	})
 	b.Run("nil", func(b *testing.B) {
 		var nr *Recorder
 		b.ReportAllocs()

@@ -69,14 +69,14 @@ func (r *Recorder) ObserveFetch(code int, bytes int64, dur time.Duration) {
 // reason ("max-depth", "calendar" ...).
 func (r *Recorder) Reject(reason string) {
 	if r != nil {
-		r.rejects.add(reason)
+		r.rejects.add(reason, 1)
 	}
 }
 
 // Error records a failed fetch by reason ("timeout", "http-503" ...).
 func (r *Recorder) Error(reason string) {
 	if r != nil {
-		r.errors.add(reason)
+		r.errors.add(reason, 1)
 	}
 }
 
@@ -84,7 +84,31 @@ func (r *Recorder) Error(reason string) {
 // "redirect", "http-error" ...).
 func (r *Recorder) Page(status string) {
 	if r != nil {
-		r.pages.add(status)
+		r.pages.add(status, 1)
+	}
+}
+
+// Count adds n to the counter a crawl counter key names, for a crawler
+// that keeps "group/name" counters (the keys `seedcrawl stats` prints):
+// "fetch/S" counts pages with status S, "reject/R" rejections and
+// "error/R" errors with reason R; other groups are not exported and are
+// ignored. Fed from the same call that updates the crawl's own counters,
+// /metrics then equals them by construction.
+func (r *Recorder) Count(key string, n uint64) {
+	if r == nil || n == 0 {
+		return
+	}
+	group, name, ok := strings.Cut(key, "/")
+	if !ok {
+		return
+	}
+	switch group {
+	case "fetch":
+		r.pages.add(name, n)
+	case "reject":
+		r.rejects.add(name, n)
+	case "error":
+		r.errors.add(name, n)
 	}
 }
 
@@ -128,20 +152,20 @@ type labelCounts struct {
 	mu sync.Mutex
 }
 
-func (l *labelCounts) add(label string) {
+func (l *labelCounts) add(label string, n uint64) {
 	if m := l.m.Load(); m != nil {
 		if c, ok := (*m)[label]; ok {
-			c.Add(1)
+			c.Add(n)
 			return
 		}
 	}
-	l.addSlow(label)
+	l.addSlow(label, n)
 }
 
 // addSlow adds a label not in the map yet. A label that labelValue
 // changes (over-long, invalid UTF-8) comes here on every call, since the
 // map holds it changed: a lock, no copy; only hostile input does that.
-func (l *labelCounts) addSlow(label string) {
+func (l *labelCounts) addSlow(label string, n uint64) {
 	label = labelValue(label)
 	l.mu.Lock()
 	defer l.mu.Unlock()
@@ -150,12 +174,12 @@ func (l *labelCounts) addSlow(label string) {
 		old = *p
 	}
 	if c, ok := old[label]; ok {
-		c.Add(1)
+		c.Add(n)
 		return
 	}
 	if len(old) >= MaxLabels {
 		if c, ok := old[OtherLabel]; ok {
-			c.Add(1)
+			c.Add(n)
 			return
 		}
 		label = OtherLabel // one over the limit: the bucket for the rest
@@ -165,7 +189,7 @@ func (l *labelCounts) addSlow(label string) {
 		m[k] = v
 	}
 	c := new(atomic.Uint64)
-	c.Add(1)
+	c.Add(n)
 	// Clone: the caller's string may point into a large buffer (a URL, a
 	// response) that the map would otherwise keep alive.
 	m[strings.Clone(label)] = c

@@ -118,3 +118,30 @@ func TestHostileLabels(t *testing.T) {
 		t.Errorf("hosts = %v", got)
 	}
 }
+
+func TestRecorderCount(t *testing.T) {
+	r := NewRecorder()
+	tests := []struct {
+		key  string
+		n    uint64
+		want string // Counters after the call, compactly
+	}{
+		{"fetch/fetched", 1, "pages map[fetched:1] rejects map[] errors map[]"},
+		{"fetch/fetched", 2, "pages map[fetched:3] rejects map[] errors map[]"},
+		{"reject/max-depth", 5, "pages map[fetched:3] rejects map[max-depth:5] errors map[]"},
+		{"error/timeout", 1, "pages map[fetched:3] rejects map[max-depth:5] errors map[timeout:1]"},
+		{"skip/nofollow", 4, "pages map[fetched:3] rejects map[max-depth:5] errors map[timeout:1]"},
+		{"truncated", 1, "pages map[fetched:3] rejects map[max-depth:5] errors map[timeout:1]"},
+		{"error/http-503", 0, "pages map[fetched:3] rejects map[max-depth:5] errors map[timeout:1]"},
+		{"error/vanished/404", 1, "pages map[fetched:3] rejects map[max-depth:5] errors map[timeout:1 vanished/404:1]"},
+	}
+	for _, tc := range tests {
+		r.Count(tc.key, tc.n)
+		c := r.Counters()
+		if got := fmt.Sprintf("pages %v rejects %v errors %v", c.Pages, c.Rejects, c.Errors); got != tc.want {
+			t.Errorf("after Count(%q, %d): %s, want %s", tc.key, tc.n, got, tc.want)
+		}
+	}
+	var nr *Recorder
+	nr.Count("fetch/fetched", 1)
+}
