@@ -1,5 +1,5 @@
-// Package recrawl runs seedcrawl as an incremental crawler (issue 6,
-// seedcrawl run): cycle after cycle it reruns seed selection on the link
+// Package recrawl runs seedcrawl as an incremental crawler (seedcrawl
+// run): cycle after cycle it reruns seed selection on the link
 // graph it has stored and crawls again from the new seeds, refreshing the
 // pages it knows and discovering new ones.
 //

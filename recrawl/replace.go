@@ -10,7 +10,7 @@ import (
 	"github.com/seedcrawl/seedcrawl/storage"
 )
 
-// Replacer replaces vanished seeds (issue 6, point 4): a seed that redirects
+// Replacer replaces vanished seeds: a seed that redirects
 // is replaced by its recorded redirect target; any other vanished seed by
 // the nearest fetched, surviving neighbour in the stored graph (links
 // followed in either direction, so a page that linked to the seed counts as
