@@ -26,7 +26,7 @@ type Crawler struct {
 	workCtx    context.Context // ends: abandon work in flight (fatal error, Run returning)
 	workCancel context.CancelFunc
 
-	in        chan message
+	in        chan outcome
 	live      atomic.Int64 // workers running
 	waiting   atomic.Int64 // workers blocked in Frontier.Next
 	started   atomic.Int64 // MaxPages reservations
@@ -45,12 +45,6 @@ type Crawler struct {
 	countMu sync.Mutex
 	counts  map[string]uint64 // this run's counters (also stored)
 
-	freshMu sync.RWMutex
-	fresh   map[uint64]string // URLs queued since the last commit, by id
-
-	droppedMu sync.RWMutex
-	dropped   map[string]string // hosts given up, with the reason
-
 	scopeMu    sync.RWMutex
 	scopeHosts map[string]bool // hosts brought into scope by seed redirects
 
@@ -59,11 +53,9 @@ type Crawler struct {
 	batch      storage.Batch
 	changes    frontier.Changes
 	lastCommit time.Time
-	hostFail   map[string]int      // consecutive failures per host
 	admitted   map[string]int64    // URLs queued per host (HostMaxPages)
 	soft       map[uint64]struct{} // URLs not queued for a reason a later link may lift
 	hops       map[uint64]int      // redirect hops of queued redirect targets
-	free       map[uint64]int      // requeues that were not failures of the URL
 	run        storage.Run
 	start      time.Time
 
@@ -92,16 +84,12 @@ func New(opts Options) (*Crawler, error) {
 	return &Crawler{
 		opts:       opts,
 		guard:      opts.guard(),
-		in:         make(chan message, 2*len(opts.Fetchers)),
+		in:         make(chan outcome, 2*len(opts.Fetchers)),
 		counts:     map[string]uint64{},
-		fresh:      map[uint64]string{},
-		dropped:    map[string]string{},
 		scopeHosts: map[string]bool{},
-		hostFail:   map[string]int{},
 		admitted:   map[string]int64{},
 		soft:       map[uint64]struct{}{},
 		hops:       map[uint64]int{},
-		free:       map[uint64]int{},
 		rc:         rc,
 		recent:     map[uint64]struct{}{},
 		seedSet:    map[uint64]bool{},
@@ -245,7 +233,7 @@ func normalizeSeeds(seeds []string) ([]string, error) {
 }
 
 // restore loads the stored frontier, host ready times and scheduler state
-// into the (fresh) frontier, and the per-host budgets and dropped hosts. It
+// into the (fresh) frontier, and the per-host budgets. It
 // returns the number of pending URLs restored.
 func (c *Crawler) restore() (int, error) {
 	var snap frontier.Snapshot
@@ -283,19 +271,15 @@ func (c *Crawler) restore() (int, error) {
 	return len(snap.Entries), nil
 }
 
-// restoreHosts adds the stored host ready times to snap, notes hosts dropped
-// for their Crawl-delay, and sets the per-host URL counts from the hosts'
-// fetches plus perHost (pending URLs per host).
+// restoreHosts adds the stored host states to snap (the frontier decides
+// what a ready time or a reason still means), and sets the per-host URL
+// counts from the hosts' fetches plus perHost (pending URLs per host).
 func (c *Crawler) restoreHosts(snap *frontier.Snapshot, perHost map[string]int64) error {
-	now := time.Now()
 	err := c.opts.Store.EachHost(func(h storage.Host) error {
 		c.admitted[h.Name] = int64(h.Fetches) + perHost[h.Name]
 		delete(perHost, h.Name)
-		if h.ReadyAt.After(now) {
+		if !h.ReadyAt.IsZero() || h.Reason != "" {
 			snap.Hosts = append(snap.Hosts, frontier.HostState{Host: h.Name, ReadyAt: h.ReadyAt, Reason: h.Reason})
-			if len(h.Reason) > 11 && h.Reason[:11] == "crawl-delay" {
-				c.dropped[h.Name] = h.Reason
-			}
 		}
 		return nil
 	})
@@ -326,9 +310,6 @@ func (c *Crawler) seed(seeds []string) (int, error) {
 		host := urlnorm.Authority(s)
 		targets = append(targets, frontier.Target{ID: ints[i].ID, Host: host, New: true})
 		c.admitted[host]++
-		c.freshMu.Lock()
-		c.fresh[ints[i].ID] = s
-		c.freshMu.Unlock()
 	}
 	if err := c.opts.Frontier.Seed(targets, &c.changes); err != nil {
 		return 0, fmt.Errorf("crawler: seed: %w", err)

@@ -118,36 +118,9 @@ func TestRobotsDecisions(t *testing.T) {
 		t.Errorf("host c.test = %+v, %v, %v; want deferred with the reason", h, ok, err)
 	}
 	// The Crawl-delay of a.test (10ms) is part of its politeness delay.
-	for _, o := range r.fr.outcomes[r.page("http://a.test/ok").ID] {
-		if o.Delay < 10*time.Millisecond {
-			t.Errorf("a.test delay %v, want ≥ its Crawl-delay 10ms", o.Delay)
-		}
-	}
-}
-
-func TestPoliteDelay(t *testing.T) {
-	for _, tc := range []struct {
-		name                   string
-		delay, crawlDelay, dur time.Duration
-		factor                 float64
-		want                   time.Duration
-	}{
-		{"delay wins", time.Second, 0, 10 * time.Millisecond, 2, time.Second},
-		{"crawl-delay wins", time.Second, 3 * time.Second, 0, 2, 3 * time.Second},
-		{"adaptive wins", time.Second, 2 * time.Second, 1500 * time.Millisecond, 2, 3 * time.Second},
-		{"factor off", 0, 0, time.Hour, 0, 0},
-		{"fractional factor", 0, 0, time.Second, 0.5, 500 * time.Millisecond},
-	} {
-		if got := politeDelay(tc.delay, tc.crawlDelay, tc.factor, tc.dur); got != tc.want {
-			t.Errorf("%s: politeDelay = %v, want %v", tc.name, got, tc.want)
-		}
-	}
-	for _, tc := range []struct {
-		n    int
-		want time.Duration
-	}{{1, time.Second}, {2, 2 * time.Second}, {4, 8 * time.Second}, {10, 30 * time.Second}} {
-		if got := backoff(time.Second, 30*time.Second, tc.n); got != tc.want {
-			t.Errorf("backoff(%d) = %v, want %v", tc.n, got, tc.want)
+	for _, d := range r.fr.waits[r.page("http://a.test/ok").ID] {
+		if d < 10*time.Millisecond {
+			t.Errorf("a.test delay %v, want ≥ its Crawl-delay 10ms", d)
 		}
 	}
 }
@@ -159,9 +132,14 @@ func TestDelayPassedToFrontier(t *testing.T) {
 	r.opts.Settings.Delay = 30 * time.Millisecond
 	r.opts.Settings.DelayFactor = 2
 	r.mustRun("http://a.test/")
-	outs := r.fr.outcomes[r.page("http://a.test/").ID]
-	if len(outs) != 1 || outs[0].Delay != 80*time.Millisecond || !outs[0].Downloaded {
-		t.Fatalf("outcomes = %+v, want one download with delay 2×40ms", outs)
+	id := r.page("http://a.test/").ID
+	outs, waits := r.fr.results[id], r.fr.waits[id]
+	if len(outs) != 1 || outs[0].Duration != 40*time.Millisecond || !outs[0].Downloaded || !outs[0].Requested {
+		t.Fatalf("results = %+v, want one download that took 40ms", outs)
+	}
+	// The frontier keeps the host waiting 2×40ms from Done on.
+	if len(waits) != 1 || waits[0] < 80*time.Millisecond || waits[0] > 80*time.Millisecond+time.Second {
+		t.Fatalf("host waits %v after Done, want 2×40ms", waits)
 	}
 }
 
@@ -372,23 +350,26 @@ func TestMaxOutLinks(t *testing.T) {
 
 func TestRobotsFetchKeepsGap(t *testing.T) {
 	r := newRig(t)
-	r.web.html("http://a.test/")
-	log := NewHostLog()
-	r.opts.HostLog = log
+	var robotsAt, pageAt time.Time
+	r.web.pages["http://a.test/"] = func(fetch.Request, int) fetch.Response {
+		pageAt = time.Now()
+		return fetch.Response{Code: 200, ContentType: "text/html", Body: []byte("<p>ok")}
+	}
 	r.opts.Settings.Delay = 20 * time.Millisecond
 	first := true
 	r.robots.decide = func(u *url.URL) robots.Decision {
+		d := robots.Decision{Allowed: true}
 		if first { // the robots cache fetches robots.txt on the first check
 			first = false
-			log.Note(u.Host, time.Now())
+			robotsAt = time.Now()
+			d.Requests = []robots.Request{{Host: urlnorm.HostOfURL(u), At: robotsAt}}
 		}
-		return robots.Decision{Allowed: true}
+		return d
 	}
 	r.opts.Fetchers = r.opts.Fetchers[:1]
 	s := r.mustRun("http://a.test/")
-	id := r.page("http://a.test/").ID
-	if rq := r.fr.requeues[id]; len(rq) != 1 || rq[0] < 20*time.Millisecond {
-		t.Errorf("requeues %v, want one of ≥ the 20ms delay after the robots.txt fetch", rq)
+	if gap := pageAt.Sub(robotsAt); gap < 20*time.Millisecond {
+		t.Errorf("page fetched %v after robots.txt, want ≥ the 20ms delay", gap)
 	}
 	if p := r.page("http://a.test/"); p.Status != storage.StatusFetched || s.Fetches != 1 {
 		t.Errorf("page %v, %d fetches", p.Status, s.Fetches)
@@ -459,9 +440,9 @@ func TestCommitFailureIsFatal(t *testing.T) {
 func TestNewValidates(t *testing.T) {
 	for _, o := range []Options{
 		{},
-		{Frontier: &spyFrontier{}, Store: &storage.DB{}, Robots: &fakeRobots{}},
-		{Frontier: &spyFrontier{}, Store: &storage.DB{}, Robots: &fakeRobots{}, Fetchers: []Fetcher{nil}},
-		{Frontier: &spyFrontier{}, Store: &storage.DB{}, Robots: &fakeRobots{}, Fetchers: []Fetcher{fakeFetcher{}}, Settings: config.Config{Politeness: config.Politeness{Delay: -1}}},
+		{Frontier: &spyFrontier{}, Store: &storage.DB{}},
+		{Frontier: &spyFrontier{}, Store: &storage.DB{}, Fetchers: []Fetcher{nil}},
+		{Frontier: &spyFrontier{}, Store: &storage.DB{}, Fetchers: []Fetcher{fakeFetcher{}}, Settings: config.Config{Politeness: config.Politeness{Delay: -1}}},
 	} {
 		if _, err := New(o); !errors.Is(err, ErrOptions) {
 			t.Errorf("New(%+v) = %v, want ErrOptions", o, err)
@@ -549,7 +530,7 @@ func TestProgressWhileRunning(t *testing.T) {
 	r.web.html("http://a.test/", links...)
 	sc, _ := urlnorm.ParseScopeSpec("seeds-hosts", []string{"http://a.test/"})
 	r.opts.Scope = sc
-	c, err := New(r.opts)
+	c, err := New(r.withFrontier(r.opts))
 	if err != nil {
 		t.Fatal(err)
 	}

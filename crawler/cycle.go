@@ -133,9 +133,6 @@ func (c *Crawler) startCycle() (int, error) {
 		rc.Cycle.Seeds = append(rc.Cycle.Seeds, storage.Seed{ID: id, Score: picks[i].Score, Why: picks[i].Why})
 		if ints[i].New {
 			c.admitted[host]++
-			c.freshMu.Lock()
-			c.fresh[id] = u
-			c.freshMu.Unlock()
 		}
 	}
 	for _, e := range stored {

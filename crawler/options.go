@@ -9,24 +9,16 @@ import (
 	"github.com/seedcrawl/seedcrawl/urlnorm"
 )
 
-// Options configure a Crawler. Frontier, Store, Robots and Fetchers are
+// Options configure a Crawler. Frontier, Store and Fetchers are
 // required; every other zero value is usable and documented.
 type Options struct {
 	// Frontier hands out jobs and takes their outcomes.
 	Frontier Frontier
 	// Store is the crawl database.
 	Store Store
-	// Robots decides whether a URL may be fetched.
-	Robots Robots
 	// Fetchers has one Fetcher per worker; len(Fetchers) is the number of
 	// workers.
 	Fetchers []Fetcher
-	// HostLog, when set, sees the requests package robots makes (wrap the
-	// robots client's transport with HostLog.Wrap), so a job whose host
-	// just had its robots.txt fetched waits for the host's delay. nil: the
-	// robots.txt request and the first page request of a host may follow
-	// each other without a gap.
-	HostLog *HostLog
 
 	// Scope decides which discovered URLs are crawled. The zero Scope
 	// allows nothing but the seeds.
@@ -66,8 +58,8 @@ type Options struct {
 }
 
 func (o *Options) setDefaults() error {
-	if o.Frontier == nil || o.Store == nil || o.Robots == nil || len(o.Fetchers) == 0 {
-		return fmt.Errorf("%w: Frontier, Store, Robots and at least one Fetcher are required", ErrOptions)
+	if o.Frontier == nil || o.Store == nil || len(o.Fetchers) == 0 {
+		return fmt.Errorf("%w: Frontier, Store and at least one Fetcher are required", ErrOptions)
 	}
 	for i, f := range o.Fetchers {
 		if f == nil {

@@ -117,9 +117,6 @@ func (c *Crawler) inject(picks []Pick) ([]uint64, error) {
 		targets = append(targets, frontier.Target{ID: id, Host: host, New: true})
 		if ints[i].New {
 			c.admitted[host]++
-			c.freshMu.Lock()
-			c.fresh[id] = u
-			c.freshMu.Unlock()
 		}
 		if !c.seedSet[id] {
 			c.seedSet[id] = true

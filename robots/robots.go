@@ -38,6 +38,20 @@ type Decision struct {
 	RetryAt time.Time
 	// Reason says why Allowed is false (a Reason constant); "" if allowed.
 	Reason string
+	// Requests are the requests this Check made to answer: the robots.txt
+	// request and each redirect hop, in order; empty when the answer came
+	// from the cache or the Store. Every caller waiting on one fetch gets
+	// them. They count for the politeness of the hosts they went to, which
+	// the caller enforces.
+	Requests []Request
+}
+
+// Request is one request a Check made.
+type Request struct {
+	// Host is the host the request went to.
+	Host urlnorm.Host
+	// At is when it started, on Options.Now.
+	At time.Time
 }
 
 // Defaults for Options' zero fields.
@@ -129,10 +143,12 @@ func New(opts Options) (*Cache, error) {
 		client = *opts.Client // shallow copy: same Transport, own CheckRedirect
 	}
 	maxRedirects := opts.MaxRedirects
+	now := opts.Now
 	client.CheckRedirect = func(req *http.Request, via []*http.Request) error {
 		if len(via) > maxRedirects {
 			return errTooManyRedirects
 		}
+		noteRequest(req, now())
 		return nil
 	}
 	return &Cache{opts: opts, client: &client, lru: newLRU(opts.MaxCached)}, nil
@@ -165,8 +181,9 @@ func (c *Cache) Check(ctx context.Context, u *url.URL) (Decision, error) {
 	case <-ctx.Done():
 		return Decision{}, fmt.Errorf("robots: check %s: %w", origin, ctx.Err())
 	case res := <-ch:
-		r := res.Val.(*record)
-		d := c.decide(r, u)
+		fl := res.Val.(flight)
+		d := c.decide(fl.rec, u)
+		d.Requests = fl.requests
 		if res.Err != nil {
 			return d, res.Err
 		}

@@ -523,3 +523,31 @@ func TestEntryBinaryRoundTrip(t *testing.T) {
 		}
 	}
 }
+
+// The requests a Check makes are reported, redirect hops on other hosts
+// included, so the caller can count them against those hosts' politeness;
+// an answer from the cache reports none.
+func TestCheckReportsRequests(t *testing.T) {
+	b := newRobotsServer(t, serve(http.StatusOK, "User-agent: *\nDisallow: /secret\n"))
+	a := newRobotsServer(t, func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, b.URL+"/robots.txt", http.StatusMovedPermanently)
+	})
+	clk := newClock()
+	c := newCache(t, Options{Now: clk.Now})
+	d := check(t, c, a.URL+"/x")
+	want := []Request{
+		{Host: urlnorm.HostOf(a.URL), At: clk.Now()},
+		{Host: urlnorm.HostOf(b.URL), At: clk.Now()},
+	}
+	if len(d.Requests) != len(want) {
+		t.Fatalf("Requests = %+v, want %+v", d.Requests, want)
+	}
+	for i := range want {
+		if d.Requests[i].Host != want[i].Host || !d.Requests[i].At.Equal(want[i].At) {
+			t.Errorf("Requests[%d] = %+v, want %+v", i, d.Requests[i], want[i])
+		}
+	}
+	if d := check(t, c, a.URL+"/y"); len(d.Requests) != 0 {
+		t.Errorf("a cached answer reports requests %+v", d.Requests)
+	}
+}

@@ -167,7 +167,6 @@ type crawlSession struct {
 	// Built once, shared by the crawlers of successive cycles (run).
 	fetchers  []crawler.Fetcher
 	robots    *robots.Cache
-	hostLog   *crawler.HostLog
 	scope     urlnorm.Scope
 	seedScope bool
 }
@@ -275,9 +274,8 @@ func openCrawlBase(cfg config.Config, x crawlExtras) (*crawlSession, error) {
 		}
 		s.fetchers[i] = f
 	}
-	s.hostLog = crawler.NewHostLog()
 	s.robots, err = robots.New(robots.Options{
-		Client:    &http.Client{Transport: s.hostLog.Wrap(s.tr)},
+		Client:    &http.Client{Transport: s.tr},
 		UserAgent: cfg.UserAgent,
 		Token:     cfg.RobotsToken,
 		Store:     crawler.RobotsStore{DB: db},
@@ -310,16 +308,20 @@ func (s *crawlSession) newCrawler(rc *crawler.Recrawl, maxPages int64) error {
 	if err != nil {
 		return err
 	}
-	if s.fr, err = frontier.New(frontier.Options{Scheduler: sched, HostConcurrency: cfg.HostConcurrency}); err != nil {
+	s.fr, err = frontier.New(frontier.Options{
+		Scheduler:  sched,
+		Politeness: cfg.Politeness,
+		Robots:     crawler.RobotsGate{Robots: s.robots, URLs: s.db, Logger: s.x.logger},
+		DropFor:    cfg.RobotsTTL,
+	})
+	if err != nil {
 		return fmt.Errorf("build frontier: %w", err)
 	}
 	cfg.MaxPages = maxPages
 	s.c, err = crawler.New(crawler.Options{
 		Frontier:      s.fr,
 		Store:         s.db,
-		Robots:        s.robots,
 		Fetchers:      s.fetchers,
-		HostLog:       s.hostLog,
 		Scope:         s.scope,
 		SeedRedirects: s.seedScope,
 		Settings:      cfg,
