@@ -3,6 +3,7 @@ module github.com/seedcrawl/seedcrawl
 go 1.26.8
 
 require (
+	code.dny.dev/ssrf v0.3.0
 	github.com/BurntSushi/toml v1.6.0
 	github.com/PuerkitoBio/goquery v1.13.0
 	github.com/gocolly/colly/v2 v2.3.0
