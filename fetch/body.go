@@ -53,6 +53,9 @@ func (t *limitTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 		return resp, nil
 	}
 	c.gotHeaders = true
+	if c.rec != nil && resp.ContentLength > 0 {
+		c.recConn.reserve(c.rec, resp.ContentLength)
+	}
 	c.code = resp.StatusCode
 	c.header = resp.Header
 	c.contentType = mediaType(resp.Header.Get("Content-Type"))

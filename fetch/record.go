@@ -92,6 +92,21 @@ func (c *recConn) attach(r *recorder) {
 	c.mu.Unlock()
 }
 
+// reserve makes room for n more response bytes in r (within its limit),
+// once the response's Content-Length is known, so a large body is copied
+// into the capture once instead of through repeated growth.
+func (c *recConn) reserve(r *recorder, n int64) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	b := &r.resp
+	want := min(int64(len(b.b))+n, int64(b.max))
+	if want > int64(cap(b.b)) {
+		grown := make([]byte, len(b.b), want)
+		copy(grown, b.b)
+		b.b = grown
+	}
+}
+
 // detach stops recording into r. Taking the lock also orders every write
 // into r before the caller reads it.
 func (c *recConn) detach(r *recorder) {
