@@ -58,6 +58,9 @@ type Response struct {
 	Length int64
 	// Truncated reports that the body was longer than MaxBody and was cut.
 	Truncated bool
+	// Start is when Fetch began (wall clock): the date of the capture, for
+	// WARC-Date.
+	Start time.Time
 	// Dur is the time from sending the request to having the whole body.
 	Dur time.Duration
 	// TTFB is the server's time to first byte: from the request being
@@ -233,7 +236,7 @@ func newCollector(userAgent string) *colly.Collector {
 // redirects. ctx cancels the request at any stage.
 func (f *Fetcher) Fetch(ctx context.Context, req Request) Response {
 	start := time.Now()
-	res := Response{URL: req.URL, Length: -1}
+	res := Response{URL: req.URL, Length: -1, Start: start}
 	if !strings.HasPrefix(req.URL, "http://") && !strings.HasPrefix(req.URL, "https://") {
 		res.Err = fmt.Errorf("fetch: %q: %w", req.URL, urlnorm.ErrScheme)
 		res.Reason = ReasonBadURL

@@ -20,22 +20,27 @@ func TestCancelStopsFetch(t *testing.T) {
 	tests := []struct {
 		name  string
 		stage func(s *rawServer, w net.Conn, reached chan<- struct{})
-		code  int // status the fetch saw before the cancel
+		code  int  // status the fetch saw before the cancel
+		https bool // the client expects TLS; the server never answers the handshake
 	}{
+		{"hang in the TLS handshake", func(s *rawServer, w net.Conn, reached chan<- struct{}) {
+			close(reached)
+			s.hang()
+		}, 0, true},
 		{"hang before headers", func(s *rawServer, w net.Conn, reached chan<- struct{}) {
 			close(reached)
 			s.hang()
-		}, 0},
+		}, 0, false},
 		{"slow-loris headers", func(s *rawServer, w net.Conn, reached chan<- struct{}) {
 			_, _ = w.Write([]byte("HTTP/1.1 200 OK\r\n"))
 			close(reached)
 			s.trickle(w, []byte(strings.Repeat("X-Slow: 1\r\n", 1000)), 5*time.Millisecond)
-		}, 0},
+		}, 0, false},
 		{"slow-loris html body", func(s *rawServer, w net.Conn, reached chan<- struct{}) {
 			_, _ = w.Write([]byte(htmlHead + "Content-Length: 100000\r\n\r\n<html>"))
 			close(reached)
 			s.trickle(w, nil, 5*time.Millisecond)
-		}, 200},
+		}, 200, false},
 		{"endless chunked html body, trickled", func(s *rawServer, w net.Conn, reached chan<- struct{}) {
 			_, _ = w.Write([]byte(htmlHead + "Transfer-Encoding: chunked\r\n\r\n"))
 			close(reached)
@@ -49,21 +54,26 @@ func TestCancelStopsFetch(t *testing.T) {
 				case <-time.After(5 * time.Millisecond):
 				}
 			}
-		}, 200},
+		}, 200, false},
 		{"hanging body the fetcher drops (non-HTML)", func(s *rawServer, w net.Conn, reached chan<- struct{}) {
 			_, _ = w.Write([]byte("HTTP/1.1 200 OK\r\nContent-Type: application/pdf\r\nContent-Length: 1000\r\n\r\n%PDF"))
 			close(reached)
 			s.hang()
-		}, 200},
+		}, 200, false},
 	}
 	for _, tt := range tests {
 		for _, record := range []bool{false, true} {
 			t.Run(fmt.Sprintf("%s/record=%v", tt.name, record), func(t *testing.T) {
 				reached := make(chan struct{})
-				s := newRawServer(t, nil, func(s *rawServer, w net.Conn, _ []byte) bool {
-					tt.stage(s, w, reached)
-					return false
-				})
+				var s *rawServer
+				if tt.https {
+					s = newAcceptServer(t, func(s *rawServer, c net.Conn) { tt.stage(s, c, reached) })
+				} else {
+					s = newRawServer(t, nil, func(s *rawServer, w net.Conn, _ []byte) bool {
+						tt.stage(s, w, reached)
+						return false
+					})
+				}
 				f := newFetcher(t, Options{Record: record})
 				ctx, cancel := context.WithCancel(context.Background())
 				defer cancel()
@@ -73,10 +83,18 @@ func TestCancelStopsFetch(t *testing.T) {
 					canceledAt <- time.Now()
 					cancel()
 				}()
-				r := f.Fetch(ctx, Request{URL: "http://" + s.addr + "/"})
-				// The server reaches its stage whatever the fetch does, so
-				// the cancel always happens.
-				elapsed := time.Since(<-canceledAt)
+				scheme := "http"
+				if tt.https {
+					scheme = "https"
+				}
+				r := f.Fetch(ctx, Request{URL: scheme + "://" + s.addr + "/"})
+				var at time.Time
+				select {
+				case at = <-canceledAt:
+				case <-time.After(10 * time.Second):
+					t.Fatalf("server never reached its stage; fetch ended with %q %v", r.Reason, r.Err)
+				}
+				elapsed := time.Since(at)
 				if r.Reason != ReasonCanceled || !errors.Is(r.Err, context.Canceled) {
 					t.Fatalf("reason %q err %v, want canceled", r.Reason, r.Err)
 				}

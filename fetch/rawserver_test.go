@@ -35,6 +35,9 @@ type rawServer struct {
 	conns  map[net.Conn]bool
 	alpn   []string // negotiated protocols, TLS only
 	handle func(s *rawServer, w net.Conn, req []byte) bool
+	// onAccept, when set, takes each new connection instead of the
+	// request loop, for servers that misbehave before HTTP starts.
+	onAccept func(s *rawServer, c net.Conn)
 }
 
 // newRawServer starts a rawServer on 127.0.0.1; with conf it speaks TLS.
@@ -48,6 +51,23 @@ func newRawServer(t testing.TB, conf *tls.Config, handle func(s *rawServer, w ne
 		ln = tls.NewListener(ln, conf)
 	}
 	s := &rawServer{ln: ln, addr: ln.Addr().String(), done: make(chan struct{}), conns: map[net.Conn]bool{}, handle: handle}
+	return s.start(t)
+}
+
+// newAcceptServer starts a rawServer whose connections go to onAccept as
+// soon as they are accepted.
+func newAcceptServer(t testing.TB, onAccept func(s *rawServer, c net.Conn)) *rawServer {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := &rawServer{ln: ln, addr: ln.Addr().String(), done: make(chan struct{}), conns: map[net.Conn]bool{}, onAccept: onAccept}
+	return s.start(t)
+}
+
+func (s *rawServer) start(t testing.TB) *rawServer {
+	ln := s.ln
 	s.wg.Add(1)
 	go s.serve()
 	t.Cleanup(func() {
@@ -77,6 +97,10 @@ func (s *rawServer) serve() {
 		go func() {
 			defer s.wg.Done()
 			defer c.Close()
+			if s.onAccept != nil {
+				s.onAccept(s, c)
+				return
+			}
 			if tc, ok := c.(*tls.Conn); ok {
 				if tc.Handshake() != nil {
 					return
