@@ -182,3 +182,31 @@ func TestTTFB(t *testing.T) {
 		})
 	}
 }
+
+// TestRecordTLSErrors: with Record the handshake is ours, and its
+// failures are still classified as TLS problems.
+func TestRecordTLSErrors(t *testing.T) {
+	conf, ca := testTLS(t)
+	s := newRawServer(t, conf, func(s *rawServer, w net.Conn, _ []byte) bool {
+		_, _ = w.Write([]byte(htmlHead + "Content-Length: 6\r\n\r\n<html>"))
+		return false
+	})
+	tests := []struct {
+		name   string
+		opts   Options
+		url    string
+		reason string
+	}{
+		{"unknown authority", Options{Record: true}, "https://" + s.addr + "/", ReasonTLS},
+		{"name not in certificate", Options{Record: true, CAFile: ca, Resolve: ResolveMap{"example.com": s.addr}}, "https://example.com/", ReasonTLS},
+		{"trusted", Options{Record: true, CAFile: ca}, "https://" + s.addr + "/", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := newFetcher(t, tt.opts).Fetch(context.Background(), Request{URL: tt.url})
+			if r.Reason != tt.reason {
+				t.Fatalf("reason %q err %v, want %q", r.Reason, r.Err, tt.reason)
+			}
+		})
+	}
+}
