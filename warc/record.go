@@ -110,10 +110,13 @@ func warcDate(t time.Time) string { return t.UTC().Format("2006-01-02T15:04:05Z"
 // timestamp14 formats t as the 14-digit timestamp of CDX indexes.
 func timestamp14(t time.Time) string { return t.UTC().Format("20060102150405") }
 
-// appendRecord appends one serialized WARC/1.1 record (header, block and
-// the two CRLFs that end a record) to dst. Content-Length is added here
-// from the block.
-func appendRecord(dst []byte, h Header, block []byte) []byte {
+// recordEnd is what follows every record block.
+const recordEnd = "\r\n\r\n"
+
+// appendRecordHead appends the head of a WARC/1.1 record (version line,
+// fields, Content-Length of a block of n bytes, blank line) to dst; the
+// block and recordEnd follow it.
+func appendRecordHead(dst []byte, h Header, n int) []byte {
 	dst = append(dst, "WARC/1.1\r\n"...)
 	for _, f := range h {
 		dst = append(dst, f.Name...)
@@ -122,8 +125,6 @@ func appendRecord(dst []byte, h Header, block []byte) []byte {
 		dst = append(dst, "\r\n"...)
 	}
 	dst = append(dst, "Content-Length: "...)
-	dst = strconv.AppendInt(dst, int64(len(block)), 10)
-	dst = append(dst, "\r\n\r\n"...)
-	dst = append(dst, block...)
+	dst = strconv.AppendInt(dst, int64(n), 10)
 	return append(dst, "\r\n\r\n"...)
 }

@@ -2,7 +2,6 @@ package warc
 
 import (
 	"bytes"
-	"compress/gzip"
 	"context"
 	"encoding/json"
 	"errors"
@@ -14,6 +13,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/klauspost/compress/gzip"
 
 	"github.com/seedcrawl/seedcrawl/internal/version"
 )
@@ -238,8 +239,8 @@ func (w *Writer) WriteExchange(ctx context.Context, ex Exchange) (Result, error)
 	h = append(h, Field{"Content-Type", "application/http;msgtype=response"})
 
 	var buf bytes.Buffer
-	rec := appendRecord(make([]byte, 0, len(block)+1024), h, block)
-	if err := w.compress(&buf, rec); err != nil {
+	head := appendRecordHead(make([]byte, 0, 1024), h, len(block))
+	if err := w.compress(&buf, head, block); err != nil {
 		return Result{}, fmt.Errorf("warc: write %s: %w", ex.URL, err)
 	}
 	res.Length = int64(buf.Len())
@@ -251,7 +252,7 @@ func (w *Writer) WriteExchange(ctx context.Context, ex Exchange) (Result, error)
 		}
 		rh = append(rh, Field{"WARC-Concurrent-To", res.RecordID}, Field{"WARC-Block-Digest", Digest(ex.Request)},
 			Field{"Content-Type", "application/http;msgtype=request"})
-		if err := w.compress(&buf, appendRecord(rec[:0], rh, ex.Request)); err != nil {
+		if err := w.compress(&buf, appendRecordHead(head[:0], rh, len(ex.Request)), ex.Request); err != nil {
 			return Result{}, fmt.Errorf("warc: write %s: %w", ex.URL, err)
 		}
 	}
@@ -271,13 +272,17 @@ func (w *Writer) WriteExchange(ctx context.Context, ex Exchange) (Result, error)
 	return res, nil
 }
 
-// compress appends rec to buf as one gzip member.
-func (w *Writer) compress(buf *bytes.Buffer, rec []byte) error {
+// compress appends the record made of head and block to buf as one gzip
+// member. The block is compressed from where it lies rather than copied
+// next to its head first.
+func (w *Writer) compress(buf *bytes.Buffer, head, block []byte) error {
 	zw := w.gz.Get().(*gzip.Writer)
 	defer w.gz.Put(zw)
 	zw.Reset(buf)
-	if _, err := zw.Write(rec); err != nil {
-		return fmt.Errorf("compress record: %w", err)
+	for _, part := range [][]byte{head, block, []byte(recordEnd)} {
+		if _, err := zw.Write(part); err != nil {
+			return fmt.Errorf("compress record: %w", err)
+		}
 	}
 	if err := zw.Close(); err != nil {
 		return fmt.Errorf("compress record: %w", err)
@@ -386,7 +391,7 @@ func (w *Writer) openFile() error {
 		{"WARC-Date", warcDate(w.opts.Now())}, {"WARC-Filename", w.name},
 		{"WARC-Block-Digest", Digest(info)}, {"Content-Type", "application/warc-fields"}}
 	var buf bytes.Buffer
-	if err := w.compress(&buf, appendRecord(nil, h, info)); err != nil {
+	if err := w.compress(&buf, appendRecordHead(nil, h, len(info)), info); err != nil {
 		return fmt.Errorf("warc: %s: warcinfo: %w", w.name, err)
 	}
 	if _, err := w.f.Write(buf.Bytes()); err != nil {
