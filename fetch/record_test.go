@@ -147,7 +147,7 @@ func TestRecordNeedsRecordingTransport(t *testing.T) {
 // TestTTFB checks that TTFB measures the server's delay before its first
 // byte and leaves out a slow body.
 func TestTTFB(t *testing.T) {
-	const serverDelay = 150 * time.Millisecond
+	const serverDelay = 300 * time.Millisecond
 	tests := []struct {
 		name        string
 		serve       func(w net.Conn)
