@@ -3,10 +3,12 @@ module github.com/seedcrawl/seedcrawl
 go 1.26.8
 
 require (
+	code.dny.dev/ssrf v0.3.0
 	github.com/BurntSushi/toml v1.6.0
 	github.com/PuerkitoBio/goquery v1.13.0
 	github.com/andybalholm/cascadia v1.3.4
 	github.com/gocolly/colly/v2 v2.3.0
+	github.com/klauspost/compress v1.20.3
 	github.com/nlnwa/whatwg-url v0.6.2
 	github.com/prometheus/client_golang v1.25.0
 	github.com/prometheus/client_model v0.6.3
