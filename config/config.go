@@ -8,6 +8,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/andybalholm/cascadia"
+
 	"github.com/seedcrawl/seedcrawl/internal/version"
 )
 
@@ -129,9 +131,19 @@ type Config struct {
 	// MaxQueryParams rejects URLs with more query parameters
 	// (key "max-query-params"). Default 32.
 	MaxQueryParams int
-	// MaxOutLinks is the most links taken from one page
-	// (key "max-out-links"); the rest are counted and dropped. Default 1000.
+	// MaxOutLinks is the most distinct in-scope links taken from one page
+	// (key "max-out-links"); the rest are counted (too-many-links) and
+	// dropped. Out-of-scope links are recorded up to as many again. The cap
+	// is applied while the page is parsed, so a page costs memory bounded
+	// by it. Default 10000: long real pages (changelogs, indexes) keep
+	// their links.
 	MaxOutLinks int
+	// LinkSelector, a CSS selector, makes the crawl follow only links
+	// inside elements it matches, like Scrapy's LinkExtractor restrict_css
+	// (key "link-selector"). Such pages are parsed into a DOM (goquery),
+	// which costs several times the CPU and memory of the default
+	// streaming extraction. Default "" (every link).
+	LinkSelector string
 
 	// CommitInterval is the longest time fetched results wait before they
 	// are committed to the db (key "commit-interval"). Default 1s.
@@ -211,7 +223,7 @@ func Default() Config {
 		MaxPathSegments:     32,
 		MaxRepeatedSegments: 3,
 		MaxQueryParams:      32,
-		MaxOutLinks:         1000,
+		MaxOutLinks:         10000,
 		CommitInterval:      time.Second,
 		CommitPages:         256,
 	}
@@ -256,6 +268,7 @@ func (c *Config) Validate() error {
 		{"max-repeated-segments", c.MaxRepeatedSegments < 1, fmt.Sprintf("must be at least 1, got %d", c.MaxRepeatedSegments)},
 		{"max-query-params", c.MaxQueryParams < 1, fmt.Sprintf("must be at least 1, got %d", c.MaxQueryParams)},
 		{"max-out-links", c.MaxOutLinks < 1, fmt.Sprintf("must be at least 1, got %d", c.MaxOutLinks)},
+		{"link-selector", selectorErr(c.LinkSelector) != nil, fmt.Sprintf("must be a CSS selector: %v", selectorErr(c.LinkSelector))},
 		{"commit-interval", c.CommitInterval <= 0, fmt.Sprintf("must be positive, got %v", c.CommitInterval)},
 		{"commit-pages", c.CommitPages < 1, fmt.Sprintf("must be at least 1, got %d", c.CommitPages)},
 	}
@@ -355,4 +368,14 @@ func checkResolve(s string) error {
 		return fmt.Errorf("%q: address %q is not an IP or IP:PORT", s, addr)
 	}
 	return nil
+}
+
+// selectorErr reports why a --link-selector does not compile; "" is valid
+// (no selector).
+func selectorErr(sel string) error {
+	if strings.TrimSpace(sel) == "" {
+		return nil
+	}
+	_, err := cascadia.ParseGroup(sel)
+	return err
 }

@@ -63,6 +63,7 @@ func settings() []setting {
 		{"max-path-segments", "reject URLs with more than `N` path segments", func(c *Config) value { return (*intVal)(&c.MaxPathSegments) }},
 		{"max-repeated-segments", "reject URLs repeating a path segment run more than `N` times", func(c *Config) value { return (*intVal)(&c.MaxRepeatedSegments) }},
 		{"max-query-params", "reject URLs with more than `N` query parameters", func(c *Config) value { return (*intVal)(&c.MaxQueryParams) }},
+		{"link-selector", "follow only links inside elements matching the CSS `SELECTOR` (like Scrapy's restrict_css)", func(c *Config) value { return (*strVal)(&c.LinkSelector) }},
 		{"max-out-links", "most links `N` taken from one page", func(c *Config) value { return (*intVal)(&c.MaxOutLinks) }},
 		{"commit-interval", "longest wait `DURATION` before fetched results are committed", func(c *Config) value { return (*durVal)(&c.CommitInterval) }},
 		{"commit-pages", "commit once a batch holds `N` results", func(c *Config) value { return (*intVal)(&c.CommitPages) }},

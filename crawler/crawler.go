@@ -10,6 +10,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/seedcrawl/seedcrawl/extract"
 	"github.com/seedcrawl/seedcrawl/frontier"
 	"github.com/seedcrawl/seedcrawl/storage"
 	"github.com/seedcrawl/seedcrawl/urlnorm"
@@ -18,8 +19,9 @@ import (
 // Crawler runs one crawl: Run starts the workers and the disposer and
 // returns when the crawl stops. A Crawler runs once.
 type Crawler struct {
-	opts  Options
-	guard urlnorm.Guard
+	opts      Options
+	guard     urlnorm.Guard
+	extractor *extract.Extractor // links of a page, capped while parsing
 
 	stopCtx    context.Context // ends: stop taking jobs (ctx, MaxDuration, fatal error)
 	stopCancel context.CancelFunc
@@ -81,7 +83,7 @@ func New(opts Options) (*Crawler, error) {
 		cp.Cycle.Replaced = slices.Clone(cp.Cycle.Replaced)
 		rc = &cp
 	}
-	return &Crawler{
+	c := &Crawler{
 		opts:       opts,
 		guard:      opts.guard(),
 		in:         make(chan outcome, 2*len(opts.Fetchers)),
@@ -93,7 +95,23 @@ func New(opts Options) (*Crawler, error) {
 		rc:         rc,
 		recent:     map[uint64]struct{}{},
 		seedSet:    map[uint64]bool{},
-	}, nil
+	}
+	// The cap counts distinct links the crawl would follow (in scope), so
+	// long real pages keep theirs while a page of junk costs no more than
+	// the caps; out-of-scope links are recorded up to as many again.
+	ex, err := extract.New(extract.Options{
+		Token:        opts.Settings.RobotsToken,
+		Keep:         func(u string) bool { return c.inScope(u, urlnorm.Authority(u)) },
+		MaxLinks:     opts.Settings.MaxOutLinks,
+		MaxOther:     opts.Settings.MaxOutLinks,
+		SkipNoFollow: opts.Settings.RespectNofollow,
+		LinkSelector: opts.Settings.LinkSelector,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrOptions, err)
+	}
+	c.extractor = ex
+	return c, nil
 }
 
 // Stop reasons reported in Summary.Stopped.

@@ -204,6 +204,9 @@ func (m *fetched) dispose(c *Crawler) error {
 	for _, r := range m.rejects {
 		c.count("reject/"+r, 1)
 	}
+	if m.tooMany > 0 {
+		c.count("reject/too-many-links", uint64(m.tooMany))
+	}
 	if m.nofollow > 0 {
 		c.count("skip/nofollow", uint64(m.nofollow))
 	}

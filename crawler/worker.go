@@ -41,6 +41,7 @@ type fetched struct {
 	retryAfter time.Duration
 	rejects    []string // trap-guard and URL rejections, one reason per distinct link
 	nofollow   int      // links not followed (rel=nofollow, meta robots nofollow)
+	tooMany    int      // distinct links beyond --max-out-links
 	refresh    bool     // a refetch of a page fetched in an earlier cycle (recrawl)
 }
 
@@ -276,7 +277,9 @@ func (c *Crawler) classify(m *fetched, resp fetch.Response, prev storage.Page) {
 // extractLinks parses an HTML body and keeps its distinct, guard-checked
 // links in document order.
 func (c *Crawler) extractLinks(m *fetched, resp fetch.Response) {
-	page, err := extract.Links(m.url, resp.Body, extract.Options{Token: c.opts.Settings.RobotsToken})
+	page, err := c.extractor.Extract(m.url, resp.Body, resp.Charset)
+	m.nofollow += page.NoFollowSkipped
+	m.tooMany = page.Dropped
 	if err != nil {
 		m.rejects = append(m.rejects, "bad-page-url")
 		return
@@ -305,11 +308,6 @@ func (c *Crawler) extractLinks(m *fetched, resp fetch.Response) {
 			continue
 		}
 		if _, ok := seen[l.URL]; ok {
-			continue
-		}
-		if len(m.links) >= c.opts.Settings.MaxOutLinks {
-			seen[l.URL] = -1
-			m.rejects = append(m.rejects, "too-many-links")
 			continue
 		}
 		cand, reason, ok := c.candidate(l.URL, linkKind(l.Kind))
