@@ -167,7 +167,7 @@ func (m *fetched) dispose(c *Crawler) error {
 	rec := &m.rec
 	c.fetches.Add(1)
 	c.bytes.Add(uint64(rec.Length))
-	res := frontier.Result{Requested: true, Downloaded: true, Transient: m.transient, RetryAfter: m.retryAfter, Duration: rec.Duration}
+	res := frontier.Result{Requested: true, Downloaded: true, Transient: m.transient, RetryAfter: m.retryAfter, Duration: m.serverTime}
 	var links []storage.Link
 	var skips []skip
 	if !m.transient {

@@ -42,7 +42,11 @@ type fetched struct {
 	rejects    []string // trap-guard and URL rejections, one reason per distinct link
 	nofollow   int      // links not followed (rel=nofollow, meta robots nofollow)
 	tooMany    int      // distinct links beyond --max-out-links
-	refresh    bool     // a refetch of a page fetched in an earlier cycle (recrawl)
+	// serverTime is the server's time to first byte, for the adaptive
+	// per-host delay: the whole fetch time would include this process's
+	// own CPU starvation and slow the crawl down when the client is busy.
+	serverTime time.Duration
+	refresh    bool // a refetch of a page fetched in an earlier cycle (recrawl)
 }
 
 // skipped: the job ends without a request, recorded with a status (robots
@@ -154,7 +158,10 @@ func (c *Crawler) process(f Fetcher, job frontier.Job) (o outcome, refresh bool)
 	if resp.Reason == fetch.ReasonCanceled && ctx.Err() != nil {
 		return abandoned{}, refresh
 	}
-	m := &fetched{job: job, url: u, refresh: refresh}
+	m := &fetched{job: job, url: u, refresh: refresh, serverTime: resp.TTFB}
+	if m.serverTime <= 0 {
+		m.serverTime = resp.Dur // no response arrived: the time spent trying
+	}
 	m.rec = storage.Fetch{
 		ID:           job.ID,
 		Host:         job.Host,

@@ -67,7 +67,8 @@ type Result struct {
 	// RetryAfter is the server's Retry-After (429, 503); it wins over a
 	// shorter back-off.
 	RetryAfter time.Duration
-	// Duration is the response time, for Politeness.DelayFactor.
+	// Duration is the server's response time (time to first byte, so a
+	// busy client does not slow its own crawl), for Politeness.DelayFactor.
 	Duration time.Duration
 }
 
