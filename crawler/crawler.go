@@ -114,6 +114,12 @@ func New(opts Options) (*Crawler, error) {
 	return c, nil
 }
 
+// StopGrace is how long requests in flight may go on after the crawl was
+// told to stop (Ctrl-C, SIGTERM, --max-duration) before they are
+// cancelled. Within it most requests finish and are stored; past it a
+// request is abandoned and its URL fetched again by the next run.
+const StopGrace = 500 * time.Millisecond
+
 // Stop reasons reported in Summary.Stopped.
 const (
 	StopExhausted   = "exhausted"    // nothing left to crawl
@@ -145,6 +151,18 @@ func (c *Crawler) Run(ctx context.Context, seeds []string) (Summary, error) {
 	defer c.stopCancel()
 	c.workCtx, c.workCancel = context.WithCancel(context.WithoutCancel(ctx))
 	defer c.workCancel()
+	// A stop (ctx, MaxDuration) lets the requests in flight finish for
+	// StopGrace, then cancels them: a hanging server cannot hold the crawl
+	// past it, and the abandoned URLs stay in the stored frontier.
+	stopTimer := make(chan *time.Timer, 1)
+	defer context.AfterFunc(c.stopCtx, func() { stopTimer <- time.AfterFunc(StopGrace, c.workCancel) })()
+	defer func() {
+		select {
+		case t := <-stopTimer:
+			t.Stop()
+		default:
+		}
+	}()
 
 	norm, err := normalizeSeeds(seeds)
 	if err != nil {

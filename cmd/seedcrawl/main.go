@@ -44,6 +44,14 @@ var errUsage = errors.New("usage")
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	go func() {
+		// The first signal stops the command gracefully; from then on the
+		// default action applies, so a second one ends the process at
+		// once. The db stays consistent: every commit is atomic.
+		<-ctx.Done()
+		stop()
+		fmt.Fprintln(os.Stderr, "seedcrawl: stopping; signal again to quit at once")
+	}()
 	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
 	stop()
 	os.Exit(code)
