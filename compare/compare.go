@@ -50,12 +50,13 @@ type Options struct {
 // Compare is a comparison of schedulers by shared fetches. Run it with Run;
 // Report and Sequences may be called at any time, also while it runs.
 type Compare struct {
-	o      Options
-	store  Store
-	t      *table
-	seeds  []uint32 // gids, distinct, in order
-	crawls []*logical
-	loaded bool
+	o        Options
+	store    Store
+	t        *table
+	seeds    []uint32 // gids, distinct, in order
+	seedURLs []string // the same as URLs
+	crawls   []*logical
+	loaded   bool
 }
 
 // logical is a crawl with what the engine needs around it.
@@ -111,6 +112,7 @@ func New(store Store, o Options) (*Compare, error) {
 			continue
 		}
 		c.seeds = append(c.seeds, c.t.intern(u))
+		c.seedURLs = append(c.seedURLs, u)
 	}
 	if len(c.seeds) == 0 {
 		return nil, fmt.Errorf("%w: no seeds", ErrOptions)
@@ -255,10 +257,17 @@ func (c *Compare) run(ctx context.Context, web Web, lc *logical) (err error) {
 		}
 	}()
 	t := c.t
+	// URLs put in flight by the replay of a stored sequence have not been
+	// asked for in this run; the ones revealed since are skipped by claim.
 	var newly []uint32
+	lc.mu.Lock()
+	for _, f := range lc.c.flight {
+		newly = append(newly, lc.c.l2g[f.id])
+	}
+	lc.mu.Unlock()
 	for {
 		lc.mu.Lock()
-		newly = lc.c.fill(newly[:0])
+		newly = lc.c.fill(newly)
 		fin := lc.c.finished()
 		lc.mu.Unlock()
 		for _, g := range newly {
@@ -268,6 +277,7 @@ func (c *Compare) run(ctx context.Context, web Web, lc *logical) (err error) {
 				}
 			}
 		}
+		newly = newly[:0]
 		if fin {
 			c.o.Logger.Info("compare: crawl done", "scheduler", lc.c.name, "downloaded", len(lc.c.down))
 			return nil
@@ -386,11 +396,7 @@ func (c *Compare) Report(o ScoreOptions) (*Report, error) {
 	if o.Damping == 0 {
 		o.Damping = c.o.Damping
 	}
-	var seeds []string
-	for _, g := range c.seeds {
-		seeds = append(seeds, c.t.urls[g])
-	}
-	r, err := Score(c.Pages(), seeds, c.Sequences(), o)
+	r, err := Score(c.Pages(), c.seedURLs, c.Sequences(), o)
 	if err != nil {
 		return nil, err
 	}
