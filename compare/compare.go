@@ -229,8 +229,12 @@ func (c *Compare) dispatch(ctx context.Context, web Web, stop <-chan struct{}) e
 					return ErrWebClosed
 				}
 			}
-			if !c.t.wanted(p.URL) {
-				c.o.Logger.Warn("compare: web delivered a page nobody waits for", "url", p.URL)
+			// A page already revealed (a Web that answers twice) is
+			// dropped: the first answer is the snapshot every crawl sees.
+			// A page nobody asked for in this run (a Web that still
+			// delivers what an earlier run asked) is kept: it is a fetch
+			// the comparison need not repeat.
+			if c.t.revealedURL(p.URL) {
 				continue
 			}
 			if err := c.store.SavePage(ctx, p); err != nil {

@@ -142,6 +142,7 @@ func TestDifferential(t *testing.T) {
 				budget = 1 + rng.IntN(n)
 			}
 			web := newFakeWeb(g, fail)
+			web.twice = trial%4 == 3 // a duplicate answer must change nothing
 			c, err := New(&MemStore{}, Options{Schedulers: slices.Clone(diffSchedulers), Seeds: seedURLs, Budget: budget, RandomSeed: 3})
 			if err != nil {
 				t.Fatal(err)

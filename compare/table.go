@@ -95,12 +95,12 @@ func (t *table) claim(g uint32) (string, bool) {
 	return t.urls[g], true
 }
 
-// wasAsked reports whether url was requested in this run and not revealed.
-func (t *table) wanted(url string) bool {
+// revealedURL reports whether the page of url is revealed.
+func (t *table) revealedURL(url string) bool {
 	t.mu.RLock()
 	defer t.mu.RUnlock()
 	g, ok := t.ids[url]
-	return ok && t.asked[g] && t.pages[g] == nil
+	return ok && t.pages[g] != nil
 }
 
 // hostOf returns the host index of g. Callers hold mu (read).

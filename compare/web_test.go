@@ -25,6 +25,7 @@ type fakeWeb struct {
 	requests  map[string]int // per URL, in this fake's life
 	delivered map[string]int
 	limit     int           // deliver at most this many pages; 0: no limit
+	twice     bool          // deliver every page twice
 	reached   chan struct{} // closed when limit pages are delivered
 	kick      chan struct{}
 	results   chan Page
@@ -94,12 +95,14 @@ func (w *fakeWeb) serve(ctx context.Context, rng *rand.Rand) {
 		w.pending = w.pending[:len(w.pending)-1]
 		w.delivered[url]++
 		w.mu.Unlock()
-		select {
-		case w.results <- w.page(url):
-			n++
-		case <-ctx.Done():
-			return
+		for range 1 + btoi(w.twice) {
+			select {
+			case w.results <- w.page(url):
+			case <-ctx.Done():
+				return
+			}
 		}
+		n++
 	}
 }
 
@@ -114,4 +117,11 @@ func runFake(ctx context.Context, c *Compare, w *fakeWeb, seed uint64) error {
 	cancel()
 	wg.Wait()
 	return err
+}
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
