@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"slices"
 	"strings"
 	"sync"
 
@@ -47,8 +48,9 @@ type Options struct {
 	Logger *slog.Logger
 }
 
-// Compare is a comparison of schedulers by shared fetches. Run it with Run;
-// Report and Sequences may be called at any time, also while it runs.
+// Compare is a comparison of schedulers by shared fetches. Run it with Run
+// (one Run at a time); Report, Sequences, Pages and Requests may be called
+// at any time, also while it runs.
 type Compare struct {
 	o        Options
 	store    Store
@@ -90,6 +92,7 @@ func New(store Store, o Options) (*Compare, error) {
 	if len(o.Schedulers) == 0 {
 		return nil, fmt.Errorf("%w: no schedulers", ErrOptions)
 	}
+	o.Schedulers = slices.Clone(o.Schedulers) // canonical names, not the caller's slice
 	seen := map[string]bool{}
 	for i, n := range o.Schedulers {
 		n = strings.ToLower(strings.TrimSpace(n))

@@ -129,7 +129,8 @@ func (m *MemStore) AppendProgress(ctx context.Context, name string, start int, i
 	if start > len(cur) || start < 0 {
 		return fmt.Errorf("compare: save progress of %s from position %d: %d stored: %w", name, start, len(cur), ErrProgress)
 	}
-	m.prog[name] = append(cur[:start:start], ids...)
+	// Progress hands out copies, so the stored slice can grow in place.
+	m.prog[name] = append(cur[:start], ids...)
 	return nil
 }
 
