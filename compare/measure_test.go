@@ -132,6 +132,9 @@ func TestWindowEffect(t *testing.T) {
 			}
 		}
 		fmt.Fprintf(&table, "W=%d: requests %d = union %d; sum of budgets %d\n", w, r.Requests, r.Downloaded, r.SumBudgets)
+		if w == 1 {
+			r.WriteTable(&table)
+		}
 	}
 	fmt.Fprintf(&table, "%-18s %3s  %-26s %-26s %s\n", "scheduler", "W", "union S at 5/10/20%", "true S at 5/10/20%", "union change vs W=1")
 	worst, worstAbs := 0.0, 0.0
