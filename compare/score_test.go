@@ -230,3 +230,30 @@ func TestScoreErrors(t *testing.T) {
 		})
 	}
 }
+
+// TestScoreOneCrawl scores the fetch order of one ordinary crawl (what
+// `seedcrawl score` does): no budget, so 100% is the crawl's length; no
+// leave-one-out with a single crawl; a failed page scores its rank as a
+// dangling node. Pages: S links to a and f; f failed (404, its links
+// ignored); a links to S. With d = 1/2 and N = 3: f is dangling, c = 1/6 +
+// x_f/6, x_a = x_f = c + x_S/4, x_S = c + x_a/2; as in TestScoreByHand,
+// x_S = 3/8 and x_a = x_f = 5/16.
+func TestScoreOneCrawl(t *testing.T) {
+	u := func(s string) string { return "http://h.example/" + s }
+	pages := []Page{
+		{URL: u("S"), Status: 200, OutLinks: []string{u("a"), u("f")}},
+		{URL: u("f"), Status: 404, OutLinks: []string{u("S")}},
+		{URL: u("a"), Status: 200, OutLinks: []string{u("S")}},
+	}
+	r, err := Score(pages, []string{u("S")}, []Sequence{{Name: "crawl", URLs: []string{u("S"), u("f"), u("a")}, Done: true}}, ScoreOptions{Damping: 0.5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Reference != 3 || len(r.LeaveOneOut) != 0 || r.SumBudgets != 3 || r.UnionArcs != 3 {
+		t.Errorf("reference %d, %d leave-one-out entries, budgets %d, arcs %d; want 3, 0, 3, 3", r.Reference, len(r.LeaveOneOut), r.SumBudgets, r.UnionArcs)
+	}
+	want := []float64{3.0 / 8, 3.0/8 + 5.0/16, 1}
+	if !slices.EqualFunc(r.Curves[0].Cumulative, want, near) {
+		t.Errorf("S(k) = %v, want %v", r.Curves[0].Cumulative, want)
+	}
+}
