@@ -73,15 +73,15 @@ type Curve struct {
 // dangling nodes (when linked) and their links vanish. If the order of the
 // others changes, the score depends on which schedulers took part.
 type LeaveOneOut struct {
-	Left string
+	Left string `json:"left_out"`
 	// Orders[c] ranks the other crawls at the c-th checkpoint, as
 	// Report.Ranking does.
-	Orders [][]string
+	Orders [][]string `json:"orders"`
 	// Changed[c] is true where Orders[c] differs from Report.Ranking[c]
 	// without Left.
-	Changed []bool
+	Changed []bool `json:"changed"`
 	// Stable is true when no checkpoint changed.
-	Stable bool
+	Stable bool `json:"stable"`
 }
 
 // GapClosure returns (S − S_bfs)/(S_omniscient − S_bfs) of c at point i,

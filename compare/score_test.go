@@ -119,12 +119,17 @@ func TestScoreByHand(t *testing.T) {
 			Scheduler  string     `json:"scheduler"`
 			Cumulative []*float64 `json:"cumulative_pagerank"`
 		} `json:"curves"`
-		Overlap [][]float64 `json:"overlap_jaccard"`
+		Overlap     [][]float64 `json:"overlap_jaccard"`
+		LeaveOneOut []struct {
+			Left   string `json:"left_out"`
+			Stable bool   `json:"stable"`
+		} `json:"leave_one_out"`
 	}
 	if err := json.Unmarshal(buf.Bytes(), &j); err != nil {
 		t.Fatalf("JSON: %v\n%s", err, buf.String())
 	}
-	if len(j.Curves) != 2 || !near(*j.Curves[0].Cumulative[1], 0.6875) || j.Curves[1].Cumulative[1] != nil || j.Overlap[0][1] != 0.5 {
+	if len(j.Curves) != 2 || !near(*j.Curves[0].Cumulative[1], 0.6875) || j.Curves[1].Cumulative[1] != nil || j.Overlap[0][1] != 0.5 ||
+		len(j.LeaveOneOut) != 2 || j.LeaveOneOut[0].Left != "bfs" || !j.LeaveOneOut[0].Stable {
 		t.Errorf("JSON does not match the report:\n%s", buf.String())
 	}
 	buf.Reset()
