@@ -484,41 +484,6 @@ func TestTooDeepURLQueuedWhenFoundShallower(t *testing.T) {
 	}
 }
 
-func TestRobotsStoreRoundTrip(t *testing.T) {
-	r := newRig(t)
-	rs := RobotsStore{DB: r.db}
-	now := time.Unix(1700000000, 0)
-	for _, e := range []robots.Entry{
-		{State: robots.StateRules, FetchedAt: now, Expires: now.Add(time.Hour), Status: 200, Body: []byte("User-agent: *\nDisallow: /x\n")},
-		{State: robots.StateAllowAll, FetchedAt: now, Expires: now.Add(time.Hour), Status: 404},
-		{State: robots.StateAllowAll, FetchedAt: now, Expires: now.Add(time.Hour), Err: "too many redirects"},
-		{State: robots.StateDeferred, FetchedAt: now, Expires: now.Add(time.Minute), Status: 503, Failures: 2, Err: "503 Service Unavailable"},
-		{State: robots.StateDisallowAll, FetchedAt: now, Expires: now.Add(time.Hour), Failures: robots.DefaultMaxFailures, Err: "timeout"},
-	} {
-		origin := "http://h" + e.State.String() + e.Err[:min(len(e.Err), 3)] + ".test"
-		if err := rs.SaveRobots(origin, e); err != nil {
-			t.Fatal(err)
-		}
-		got, ok, err := rs.LoadRobots(origin)
-		if err != nil || !ok {
-			t.Fatalf("LoadRobots(%s) = %v, %v", origin, ok, err)
-		}
-		if !reflect.DeepEqual(got, e) {
-			t.Errorf("%s: round trip\n got %+v\nwant %+v", origin, got, e)
-		}
-	}
-	if _, ok, err := rs.LoadRobots("http://none.test"); ok || err != nil {
-		t.Errorf("LoadRobots(unknown) = %v, %v", ok, err)
-	}
-	// A record without a known state is treated as absent (fetch again).
-	if err := r.db.SaveRobots("http://nostate.test", storage.Robots{Code: 200, Body: []byte("User-agent: *\nDisallow: /\n")}); err != nil {
-		t.Fatal(err)
-	}
-	if _, ok, err := rs.LoadRobots("http://nostate.test"); ok || err != nil {
-		t.Errorf("LoadRobots(state 0) = %v, %v; want absent", ok, err)
-	}
-}
-
 func TestProgressWhileRunning(t *testing.T) {
 	r := newRig(t)
 	r.opts.Settings.Delay = 5 * time.Millisecond

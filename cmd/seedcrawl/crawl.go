@@ -278,7 +278,7 @@ func openCrawlBase(cfg config.Config, x crawlExtras) (*crawlSession, error) {
 		Client:    &http.Client{Transport: s.tr},
 		UserAgent: cfg.UserAgent,
 		Token:     cfg.RobotsToken,
-		Store:     crawler.RobotsStore{DB: db},
+		Store:     db,
 		TTL:       cfg.RobotsTTL,
 		Backoff:   cfg.RobotsBackoff,
 		Timeout:   cfg.FetchTimeout,
