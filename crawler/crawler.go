@@ -239,7 +239,7 @@ func normalizeSeeds(seeds []string) ([]string, error) {
 	for _, s := range seeds {
 		n, err := urlnorm.Normalize(s)
 		if err != nil {
-			return nil, fmt.Errorf("%w: %q: %v", ErrSeed, s, err)
+			return nil, fmt.Errorf("%w: %q: %w", ErrSeed, s, err)
 		}
 		if !seen[n] {
 			seen[n] = true

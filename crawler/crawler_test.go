@@ -12,6 +12,7 @@ import (
 
 	"github.com/seedcrawl/seedcrawl/config"
 	"github.com/seedcrawl/seedcrawl/fetch"
+	"github.com/seedcrawl/seedcrawl/frontier"
 	"github.com/seedcrawl/seedcrawl/robots"
 	"github.com/seedcrawl/seedcrawl/storage"
 	"github.com/seedcrawl/seedcrawl/urlnorm"
@@ -467,11 +468,19 @@ func TestTooDeepURLQueuedWhenFoundShallower(t *testing.T) {
 	r.opts.Scope, _ = urlnorm.ParseScopeSpec("all", nil)
 	r.web.html("http://a.test/", "/a")
 	r.web.html("http://a.test/a", "http://x.test/") // x at depth 2: too deep
+	// b answers once the frontier has been told of /a's result, so b's
+	// link to x (depth 1) arrives after /a's.
+	aDone := make(chan struct{})
 	r.web.pages["http://b.test/"] = func(fetch.Request, int) fetch.Response {
-		time.Sleep(150 * time.Millisecond) // b's link to x (depth 1) arrives after a's
+		<-aDone
 		return fetch.Response{Code: 200, ContentType: "text/html", Body: []byte(`<a href="http://x.test/">x</a>`)}
 	}
 	r.web.html("http://x.test/")
+	r.withFrontier(r.opts).Frontier.(*spyFrontier).onDone = func(j frontier.Job) {
+		if u, _ := r.db.URL(j.ID); u == "http://a.test/a" {
+			close(aDone)
+		}
+	}
 	s := r.mustRun("http://a.test/", "http://b.test/")
 	if s.Skipped["max-depth"] != 1 {
 		t.Fatalf("skipped %v: the test wants x first found too deep", s.Skipped)

@@ -361,17 +361,26 @@ func TestHugeRobotsIsCapped(t *testing.T) {
 }
 
 func TestConcurrentChecksFetchOnce(t *testing.T) {
+	// The answer waits until every check has started, so they overlap the
+	// fetch (those that reach the cache after it are served from it).
+	release := make(chan struct{})
 	s := newRobotsServer(t, func(w http.ResponseWriter, r *http.Request) {
-		time.Sleep(50 * time.Millisecond)
+		<-release
 		_, _ = w.Write([]byte("User-agent: *\nDisallow: /no\n"))
 	})
 	c := newCache(t, Options{})
-	var wg sync.WaitGroup
+	var wg, started sync.WaitGroup
 	var wrong atomic.Int64
+	started.Add(32)
+	go func() {
+		started.Wait()
+		close(release)
+	}()
 	for i := 0; i < 32; i++ {
 		wg.Add(1)
 		go func(i int) {
 			defer wg.Done()
+			started.Done()
 			path, want := "/yes", true
 			if i%2 == 0 {
 				path, want = "/no", false
