@@ -167,7 +167,7 @@ func (c *Config) Set(key, text string) error {
 	for _, s := range settings() {
 		if s.key == key {
 			if err := s.val(c).Set(text); err != nil {
-				return &KeyError{Key: key, Err: fmt.Errorf("%w: %v", ErrBadValue, err)}
+				return &KeyError{Key: key, Err: fmt.Errorf("%w: %w", ErrBadValue, err)}
 			}
 			return nil
 		}

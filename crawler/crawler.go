@@ -17,27 +17,40 @@ import (
 )
 
 // Crawler runs one crawl: Run starts the workers and the disposer and
-// returns when the crawl stops. A Crawler runs once.
+// returns when the crawl stops. A Crawler runs once. Its state is grouped
+// by who touches it.
 type Crawler struct {
 	opts      Options
 	guard     urlnorm.Guard
 	extractor *extract.Extractor // links of a page, capped while parsing
+	in        chan outcome       // workers → disposer
+	ran       atomic.Bool
 
+	lifetime
+	tally
+	admission
+	pending
+	cycleState
+}
+
+// lifetime holds the contexts that end a run.
+type lifetime struct {
 	stopCtx    context.Context // ends: stop taking jobs (ctx, MaxDuration, fatal error)
 	stopCancel context.CancelFunc
 	workCtx    context.Context // ends: abandon work in flight (fatal error, Run returning)
 	workCancel context.CancelFunc
+}
 
-	in        chan outcome
+// tally holds the worker and progress counters, safe to read from any
+// goroutine (Progress).
+type tally struct {
 	live      atomic.Int64 // workers running
 	waiting   atomic.Int64 // workers blocked in Frontier.Next
 	started   atomic.Int64 // MaxPages reservations
 	exhausted atomic.Bool
 	budgetHit atomic.Bool
-	ran       atomic.Bool
 	startNs   atomic.Int64 // Run's start, for Progress
 
-	// Progress counters, read by Progress from any goroutine.
 	fetches    atomic.Uint64 // requests for pages, retries included
 	done       atomic.Uint64 // URLs whose outcome was recorded
 	discovered atomic.Uint64 // new URLs queued
@@ -46,22 +59,31 @@ type Crawler struct {
 
 	countMu sync.Mutex
 	counts  map[string]uint64 // this run's counters (also stored)
+}
 
+// admission decides which links are queued: the disposer's, but for the
+// scope, which workers read.
+type admission struct {
 	scopeMu    sync.RWMutex
-	scopeHosts map[string]bool // hosts brought into scope by seed redirects
-
-	// Disposer state: touched only by the disposer goroutine (and by Run
-	// before it starts and after it ends).
-	batch      storage.Batch
-	changes    frontier.Changes
-	lastCommit time.Time
+	scopeHosts map[string]bool     // hosts brought into scope by seed redirects
 	admitted   map[string]int64    // URLs queued per host (HostMaxPages)
 	soft       map[uint64]struct{} // URLs not queued for a reason a later link may lift
 	hops       map[uint64]int      // redirect hops of queued redirect targets
+}
+
+// pending is the batch the disposer builds and commits (touched only by
+// the disposer goroutine, and by Run before it starts and after it ends).
+type pending struct {
+	batch      storage.Batch
+	changes    frontier.Changes
+	lastCommit time.Time
 	run        storage.Run
 	start      time.Time
+}
 
-	// Recrawl state (Options.Recrawl; nil for a plain crawl).
+// cycleState is the state of a recrawl cycle (Options.Recrawl; rc is nil
+// for a plain crawl).
+type cycleState struct {
 	rc        *Recrawl
 	refreshed atomic.Int64        // refetches of known pages (MaxRefresh)
 	recentMu  sync.RWMutex        //
@@ -87,14 +109,9 @@ func New(opts Options) (*Crawler, error) {
 		opts:       opts,
 		guard:      opts.guard(),
 		in:         make(chan outcome, 2*len(opts.Fetchers)),
-		counts:     map[string]uint64{},
-		scopeHosts: map[string]bool{},
-		admitted:   map[string]int64{},
-		soft:       map[uint64]struct{}{},
-		hops:       map[uint64]int{},
-		rc:         rc,
-		recent:     map[uint64]struct{}{},
-		seedSet:    map[uint64]bool{},
+		tally:      tally{counts: map[string]uint64{}},
+		admission:  admission{scopeHosts: map[string]bool{}, admitted: map[string]int64{}, soft: map[uint64]struct{}{}, hops: map[uint64]int{}},
+		cycleState: cycleState{rc: rc, recent: map[uint64]struct{}{}, seedSet: map[uint64]bool{}},
 	}
 	// The cap counts distinct links the crawl would follow (in scope), so
 	// long real pages keep theirs while a page of junk costs no more than
@@ -258,7 +275,7 @@ func normalizeSeeds(seeds []string) ([]string, error) {
 	for _, s := range seeds {
 		n, err := urlnorm.Normalize(s)
 		if err != nil {
-			return nil, fmt.Errorf("%w: %q: %v", ErrSeed, s, err)
+			return nil, fmt.Errorf("%w: %q: %w", ErrSeed, s, err)
 		}
 		if !seen[n] {
 			seen[n] = true

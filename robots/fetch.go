@@ -21,7 +21,7 @@ type record struct {
 
 func (c *Cache) record(e Entry) *record {
 	r := &record{entry: e}
-	if e.State == StateRules {
+	if State(e.State) == StateRules {
 		r.group = parse(e.Body).group(c.opts.Token)
 	}
 	return r
@@ -74,6 +74,8 @@ func (c *Cache) refresh(origin string) (any, error) {
 		switch {
 		case err != nil:
 			storeErr = fmt.Errorf("robots: load %s: %w", origin, err)
+		case ok && !known(e):
+			// Not a state this version knows: fetch again.
 		case ok && now.Before(e.Expires):
 			r := c.record(e)
 			c.lru.put(origin, r)
@@ -145,24 +147,24 @@ func (c *Cache) fetch(origin string, prev Entry, log *requestLog) Entry {
 
 func (c *Cache) done(s State, status int, body []byte, msg string) Entry {
 	now := c.opts.Now()
-	return Entry{State: s, FetchedAt: now, Expires: now.Add(c.opts.TTL), Status: status, Body: body, Err: msg}
+	return Entry{State: uint8(s), FetchedAt: now, Expires: now.Add(c.opts.TTL), Code: status, Body: body, Err: msg}
 }
 
 // failed records one more failed attempt: deferred with exponential backoff,
 // or disallow-all until TTL once MaxFailures is reached (RFC 9309 2.3.1.4).
 func (c *Cache) failed(prev Entry, status int, msg string) Entry {
 	n := 1
-	if prev.State == StateDeferred {
-		n = prev.Failures + 1
+	if State(prev.State) == StateDeferred {
+		n = int(prev.Failures) + 1
 	}
 	now := c.opts.Now()
-	e := Entry{FetchedAt: now, Status: status, Failures: n, Err: msg}
+	e := Entry{FetchedAt: now, Code: status, Failures: uint32(n), Err: msg}
 	if n >= c.opts.MaxFailures {
-		e.State = StateDisallowAll
+		e.State = uint8(StateDisallowAll)
 		e.Expires = now.Add(c.opts.TTL)
 		return e
 	}
-	e.State = StateDeferred
+	e.State = uint8(StateDeferred)
 	e.Expires = now.Add(c.backoff(n))
 	return e
 }

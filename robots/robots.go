@@ -193,7 +193,7 @@ func (c *Cache) Check(ctx context.Context, u *url.URL) (Decision, error) {
 
 // decide answers for u from a known record.
 func (c *Cache) decide(r *record, u *url.URL) Decision {
-	switch r.entry.State {
+	switch State(r.entry.State) {
 	case StateAllowAll:
 		return Decision{Allowed: true}
 	case StateDeferred:

@@ -135,7 +135,7 @@ func crawlReadSeedsFile(path string) ([]string, error) {
 			return nil, fmt.Errorf("%w: seeds file %s:%d: want one URL per line, got %q", errUsage, path, n, line)
 		}
 		if _, err := urlnorm.Normalize(line); err != nil {
-			return nil, fmt.Errorf("%w: seeds file %s:%d: %v", errUsage, path, n, err)
+			return nil, fmt.Errorf("%w: seeds file %s:%d: %w", errUsage, path, n, err)
 		}
 		out = append(out, line)
 	}
@@ -195,13 +195,13 @@ func openCrawlBase(cfg config.Config, x crawlExtras) (*crawlSession, error) {
 	resolve := fetch.ResolveMap{}
 	for _, r := range cfg.Resolve {
 		if err := resolve.Add(r); err != nil {
-			return nil, fmt.Errorf("%w: %v", errUsage, &config.KeyError{Key: "resolve", Err: fmt.Errorf("%w: %v", config.ErrBadValue, err)})
+			return nil, fmt.Errorf("%w: %w", errUsage, &config.KeyError{Key: "resolve", Err: fmt.Errorf("%w: %w", config.ErrBadValue, err)})
 		}
 	}
 	if cfg.ResolveFile != "" {
 		m, err := fetch.LoadResolveFile(cfg.ResolveFile)
 		if err != nil {
-			return nil, fmt.Errorf("%w: resolve-file: %v", errUsage, err)
+			return nil, fmt.Errorf("%w: resolve-file: %w", errUsage, err)
 		}
 		for k, v := range m {
 			resolve[k] = v
@@ -237,7 +237,7 @@ func openCrawlBase(cfg config.Config, x crawlExtras) (*crawlSession, error) {
 		scopeSeeds = append(append([]string(nil), cfg.Seeds...), stored...)
 	}
 	if s.scope, err = urlnorm.ParseScopeSpec(cfg.Scope, scopeSeeds); err != nil {
-		return nil, fmt.Errorf("%w: %v", errUsage, &config.KeyError{Key: "scope", Err: fmt.Errorf("%w: %v", config.ErrBadValue, err)})
+		return nil, fmt.Errorf("%w: %w", errUsage, &config.KeyError{Key: "scope", Err: fmt.Errorf("%w: %w", config.ErrBadValue, err)})
 	}
 	var seedHosts []string
 	for _, u := range scopeSeeds {
@@ -261,7 +261,7 @@ func openCrawlBase(cfg config.Config, x crawlExtras) (*crawlSession, error) {
 	}
 	if s.tr, err = fetch.NewTransport(fopts); err != nil {
 		if cfg.CAFile != "" && !errors.Is(err, fetch.ErrOptions) {
-			return nil, fmt.Errorf("%w: %v", errUsage, &config.KeyError{Key: "ca-file", Err: fmt.Errorf("%w: %v", config.ErrBadValue, err)})
+			return nil, fmt.Errorf("%w: %w", errUsage, &config.KeyError{Key: "ca-file", Err: fmt.Errorf("%w: %w", config.ErrBadValue, err)})
 		}
 		return nil, fmt.Errorf("build transport: %w", err)
 	}
@@ -278,7 +278,7 @@ func openCrawlBase(cfg config.Config, x crawlExtras) (*crawlSession, error) {
 		Client:    &http.Client{Transport: s.tr},
 		UserAgent: cfg.UserAgent,
 		Token:     cfg.RobotsToken,
-		Store:     crawler.RobotsStore{DB: db},
+		Store:     db,
 		TTL:       cfg.RobotsTTL,
 		Backoff:   cfg.RobotsBackoff,
 		Timeout:   cfg.FetchTimeout,
@@ -294,7 +294,7 @@ func openCrawlBase(cfg config.Config, x crawlExtras) (*crawlSession, error) {
 func crawlScheduler(name string) (scheduler.Scheduler, error) {
 	sched, err := scheduler.ByName(name, scheduler.Options{})
 	if err != nil {
-		return nil, fmt.Errorf("%w: %v", errUsage, &config.KeyError{Key: "scheduler", Err: fmt.Errorf("%w: %v (known: %s)", config.ErrBadValue, err, strings.Join(scheduler.Names(), ", "))})
+		return nil, fmt.Errorf("%w: %w", errUsage, &config.KeyError{Key: "scheduler", Err: fmt.Errorf("%w: %w (known: %s)", config.ErrBadValue, err, strings.Join(scheduler.Names(), ", "))})
 	}
 	return sched, nil
 }

@@ -150,7 +150,7 @@ func runCycles(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return err
 	}
 	if err := rf.revisit().Validate(); err != nil {
-		return fmt.Errorf("%w: %v", errUsage, err)
+		return fmt.Errorf("%w: %w", errUsage, err)
 	}
 	sess, err := openCrawlBase(cfg, crawlExtras{
 		command: "seedcrawl run " + strings.Join(args, " "),
@@ -218,11 +218,11 @@ func runSession(ctx context.Context, sess *crawlSession, rf runFlags, progress t
 		},
 	})
 	if err != nil {
-		return fmt.Errorf("%w: %v", errUsage, err)
+		return fmt.Errorf("%w: %w", errUsage, err)
 	}
 	if err := r.Run(ctx); err != nil {
 		if errors.Is(err, recrawl.ErrNoSeeds) {
-			return fmt.Errorf("%w: %v: give SEED_URL arguments or --seeds FILE", errUsage, err)
+			return fmt.Errorf("%w: %w: give SEED_URL arguments or --seeds FILE", errUsage, err)
 		}
 		return err
 	}
