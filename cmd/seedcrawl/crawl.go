@@ -87,6 +87,10 @@ func loadSettings(path string, flagCfg *config.Config, fs *flag.FlagSet, noSeeds
 	if path != "" {
 		var err error
 		if cfg, err = config.Load(path); err != nil {
+			var pe *os.PathError
+			if errors.As(err, &pe) {
+				return cfg, err // a file that cannot be read is not a usage error
+			}
 			return cfg, fmt.Errorf("%w: %w", errUsage, err)
 		}
 	}
@@ -112,18 +116,34 @@ func loadSettings(path string, flagCfg *config.Config, fs *flag.FlagSet, noSeeds
 	return cfg, nil
 }
 
-// crawlReadSeedsFile reads one URL per line; '#' starts a comment.
+// crawlReadSeedsFile reads a seeds file: one URL per line, '#' starts a
+// comment, a UTF-8 byte-order mark and CRLF line ends are accepted. A file
+// with bad lines is refused with every bad line listed (up to
+// maxSeedErrors), not only the first, so one edit fixes them all.
 func crawlReadSeedsFile(path string) ([]string, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("read seeds: %w", err)
 	}
 	defer f.Close()
+	return parseSeeds(f, path)
+}
+
+// maxSeedErrors bounds the bad lines a seeds-file error lists.
+const maxSeedErrors = 20
+
+// parseSeeds parses a seeds file's content; name is used in errors.
+func parseSeeds(r io.Reader, name string) ([]string, error) {
 	var out []string
-	sc := bufio.NewScanner(f)
+	var bad []string
+	nbad := 0
+	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 0, 64<<10), 1<<20)
 	for n := 1; sc.Scan(); n++ {
 		line := sc.Text()
+		if n == 1 {
+			line = strings.TrimPrefix(line, "\uFEFF")
+		}
 		if i := strings.IndexByte(line, '#'); i >= 0 {
 			line = line[:i]
 		}
@@ -131,16 +151,29 @@ func crawlReadSeedsFile(path string) ([]string, error) {
 		if line == "" {
 			continue
 		}
+		var why string
 		if strings.ContainsAny(line, " \t") {
-			return nil, fmt.Errorf("%w: seeds file %s:%d: want one URL per line, got %q", errUsage, path, n, line)
+			why = fmt.Sprintf("want one URL per line, got %q", line)
+		} else if _, err := urlnorm.Normalize(line); err != nil {
+			why = err.Error()
 		}
-		if _, err := urlnorm.Normalize(line); err != nil {
-			return nil, fmt.Errorf("%w: seeds file %s:%d: %w", errUsage, path, n, err)
+		if why != "" {
+			if nbad++; nbad <= maxSeedErrors {
+				bad = append(bad, fmt.Sprintf("  %s:%d: %s", name, n, why))
+			}
+			continue
 		}
 		out = append(out, line)
 	}
 	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("read seeds file %s: %w", path, err)
+		return nil, fmt.Errorf("read seeds file %s: %w", name, err)
+	}
+	if nbad > 0 {
+		more := ""
+		if nbad > len(bad) {
+			more = fmt.Sprintf("\n  ... and %d more", nbad-len(bad))
+		}
+		return nil, fmt.Errorf("%w: seeds file %s has %d bad lines:\n%s%s", errUsage, name, nbad, strings.Join(bad, "\n"), more)
 	}
 	return out, nil
 }
