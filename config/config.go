@@ -41,7 +41,10 @@ type Config struct {
 	// (key "max-pages"). 0 (default) means no limit.
 	MaxPages int64
 	// MaxDepth is the largest link distance from a seed that is fetched
-	// (key "max-depth"); seeds have depth 0. -1 (default) means no limit.
+	// (key "max-depth"); seeds have depth 0; -1 means no limit. Default
+	// 20, Heritrix's default hop limit: real sites are shallow (large
+	// documentation sites go 8 links deep), while crawler traps (calendars,
+	// session-id loops, ever-deeper paths) go on for ever.
 	MaxDepth int
 	// MaxDuration stops the crawl after this long (key "max-duration").
 	// 0 (default) means no limit.
@@ -69,8 +72,12 @@ type Config struct {
 	RobotsTTL time.Duration
 	// RobotsBackoff is the first wait after a robots.txt fetch failed (5xx,
 	// timeout); the host is deferred and the wait doubles per failure, and
-	// after 5 failures the host counts as disallowed until robots-ttl
-	// (RFC 9309 2.3.1.4) (key "robots-backoff"). Default 1m.
+	// after 4 failures the host counts as disallowed until robots-ttl
+	// (RFC 9309 2.3.1.4) (key "robots-backoff"): 30+60+120 s by default. A
+	// failure to connect at all (refused, no such host, TLS) waits a third
+	// of it, so such a host is given up after about a minute; an address
+	// the SSRF guard refuses is given up at once (private-address).
+	// Default 30s.
 	RobotsBackoff time.Duration
 	// RespectNofollow skips the links of pages with meta robots nofollow and
 	// links marked rel=nofollow (key "respect-nofollow"). Default true.
@@ -194,7 +201,7 @@ func Default() Config {
 		DB:           "seedcrawl.db",
 		Scope:        "seeds-hosts",
 		Scheduler:    "bfs",
-		MaxDepth:     -1,
+		MaxDepth:     20,
 		HostMaxPages: 50000,
 		Workers:      16,
 		Politeness: Politeness{
@@ -209,7 +216,7 @@ func Default() Config {
 		UserAgent:           version.UserAgent,
 		RobotsToken:         version.Token,
 		RobotsTTL:           24 * time.Hour,
-		RobotsBackoff:       time.Minute,
+		RobotsBackoff:       30 * time.Second,
 		RespectNofollow:     true,
 		RespectNoindex:      true,
 		ConnectTimeout:      10 * time.Second,

@@ -31,7 +31,7 @@ func TestDefaultIsValid(t *testing.T) {
 	if c.Delay != time.Second || c.MaxCrawlDelay != 30*time.Second || c.HostConcurrency != 1 ||
 		c.MaxBody != 10*MiB || c.MaxURLLength != 2048 || c.RobotsTTL != 24*time.Hour ||
 		c.UserAgent != version.UserAgent || c.DB != "seedcrawl.db" || c.Scheduler != "bfs" ||
-		c.Scope != "seeds-hosts" || !c.RespectNofollow || !c.RespectNoindex || c.MaxDepth != -1 {
+		c.Scope != "seeds-hosts" || !c.RespectNofollow || !c.RespectNoindex || c.MaxDepth != 20 || c.MaxOutLinks != 10000 {
 		t.Errorf("defaults differ from the documented ones: %+v", c)
 	}
 }

@@ -203,8 +203,11 @@ func (c *Crawler) process(f Fetcher, job frontier.Job) (o outcome, refresh bool)
 // with Skip set: robots.txt denied it, or the host is deferred (robots.txt
 // unreachable, Crawl-delay above the cap).
 func skipStatus(reason string) storage.Status {
-	if reason == robots.ReasonDisallowed {
+	switch reason {
+	case robots.ReasonDisallowed:
 		return storage.StatusRobotsDenied
+	case robots.ReasonPrivateAddress:
+		return storage.StatusRejected
 	}
 	return storage.StatusDeferred
 }

@@ -3,11 +3,15 @@ package robots
 import (
 	"bytes"
 	"context"
+	"crypto/tls"
+	"crypto/x509"
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/seedcrawl/seedcrawl/urlnorm"
@@ -118,6 +122,12 @@ func (c *Cache) fetch(origin string, prev Entry, log *requestLog) Entry {
 			// assume robots.txt is unavailable.
 			return c.done(StateAllowAll, 0, nil, "too many redirects")
 		}
+		if c.opts.Refused != nil && c.opts.Refused(err) {
+			return c.done(StateRefused, 0, nil, err.Error())
+		}
+		if connFailure(err) {
+			return c.failedAfter(prev, 0, err.Error(), c.opts.ConnBackoff)
+		}
 		return c.failed(prev, 0, err.Error())
 	}
 	defer resp.Body.Close()
@@ -153,6 +163,11 @@ func (c *Cache) done(s State, status int, body []byte, msg string) Entry {
 // failed records one more failed attempt: deferred with exponential backoff,
 // or disallow-all until TTL once MaxFailures is reached (RFC 9309 2.3.1.4).
 func (c *Cache) failed(prev Entry, status int, msg string) Entry {
+	return c.failedAfter(prev, status, msg, c.opts.Backoff)
+}
+
+// failedAfter is failed with first as the first wait.
+func (c *Cache) failedAfter(prev Entry, status int, msg string, first time.Duration) Entry {
 	n := 1
 	if State(prev.State) == StateDeferred {
 		n = int(prev.Failures) + 1
@@ -165,13 +180,34 @@ func (c *Cache) failed(prev Entry, status int, msg string) Entry {
 		return e
 	}
 	e.State = uint8(StateDeferred)
-	e.Expires = now.Add(c.backoff(n))
+	e.Expires = now.Add(c.backoff(first, n))
 	return e
 }
 
-// backoff returns Backoff * 2^(n-1), capped at MaxBackoff.
-func (c *Cache) backoff(n int) time.Duration {
-	d := c.opts.Backoff
+// connFailure reports an error of connecting at all, as opposed to a
+// server that answered badly or slowly: refused or reset connections, a
+// host name that does not resolve, a TLS handshake or certificate failure.
+func connFailure(err error) bool {
+	var dns *net.DNSError
+	var cert *tls.CertificateVerificationError
+	var hostErr x509.HostnameError
+	var authErr x509.UnknownAuthorityError
+	var recErr tls.RecordHeaderError
+	switch {
+	case errors.Is(err, syscall.ECONNREFUSED), errors.Is(err, syscall.ECONNRESET),
+		errors.Is(err, syscall.EHOSTUNREACH), errors.Is(err, syscall.ENETUNREACH):
+		return true
+	case errors.As(err, &dns):
+		return !dns.IsTimeout && !dns.IsTemporary
+	case errors.As(err, &cert), errors.As(err, &hostErr), errors.As(err, &authErr), errors.As(err, &recErr):
+		return true
+	}
+	return false
+}
+
+// backoff returns first * 2^(n-1), capped at MaxBackoff.
+func (c *Cache) backoff(first time.Duration, n int) time.Duration {
+	d := first
 	for i := 1; i < n && d < c.opts.MaxBackoff; i++ {
 		d *= 2
 	}

@@ -23,9 +23,13 @@ const (
 	// StateDisallowAll: robots.txt stayed unreachable for MaxFailures
 	// attempts; everything is disallowed until Entry.Expires.
 	StateDisallowAll
+	// StateRefused: the origin may not be fetched at all: its address was
+	// refused (Options.Refused, the SSRF guard). Nothing is retried before
+	// Entry.Expires.
+	StateRefused
 )
 
-var stateNames = [...]string{"", "rules", "allow-all", "deferred", "disallow-all"}
+var stateNames = [...]string{"", "rules", "allow-all", "deferred", "disallow-all", "refused"}
 
 // String returns the state's name.
 func (s State) String() string {
@@ -50,7 +54,7 @@ type Entry = storage.Robots
 // robots.txt is fetched again, which is always safe.
 func known(e Entry) bool {
 	switch State(e.State) {
-	case StateRules, StateAllowAll, StateDeferred, StateDisallowAll:
+	case StateRules, StateAllowAll, StateDeferred, StateDisallowAll, StateRefused:
 		return true
 	}
 	return false

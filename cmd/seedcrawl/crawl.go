@@ -318,6 +318,7 @@ func openCrawlBase(cfg config.Config, x crawlExtras) (*crawlSession, error) {
 		Store:     db,
 		TTL:       cfg.RobotsTTL,
 		Backoff:   cfg.RobotsBackoff,
+		Refused:   func(err error) bool { return errors.Is(err, fetch.ErrPrivateAddress) },
 		Timeout:   cfg.FetchTimeout,
 	})
 	if err != nil {
@@ -348,7 +349,7 @@ func (s *crawlSession) newCrawler(rc *crawler.Recrawl, maxPages int64) error {
 	s.fr, err = frontier.New(frontier.Options{
 		Scheduler:  sched,
 		Politeness: cfg.Politeness,
-		Robots:     crawler.RobotsGate{Robots: s.robots, URLs: s.db, Logger: s.x.logger},
+		Robots:     crawler.NewRobotsGate(s.robots, s.db, s.x.logger),
 		DropFor:    cfg.RobotsTTL,
 	})
 	if err != nil {
