@@ -106,5 +106,9 @@ func (o *Options) setDefaults() error {
 // guard is the trap guard the settings ask for.
 func (o *Options) guard() urlnorm.Guard {
 	s := &o.Settings
-	return urlnorm.Guard{MaxLen: s.MaxURLLength, MaxSegments: s.MaxPathSegments, MaxRepeats: s.MaxRepeatedSegments, MaxQueryParams: s.MaxQueryParams}
+	// Calendars link to next month for ever: a dated URL more than a year
+	// past the current one is a trap page (urlnorm.ReasonCalendarDate).
+	// The year changes too slowly for the frontier's clock to matter.
+	return urlnorm.Guard{MaxLen: s.MaxURLLength, MaxSegments: s.MaxPathSegments, MaxRepeats: s.MaxRepeatedSegments,
+		MaxQueryParams: s.MaxQueryParams, MaxYear: time.Now().Year() + 1}
 }
