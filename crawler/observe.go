@@ -3,6 +3,7 @@ package crawler
 import (
 	"context"
 	"fmt"
+	"maps"
 	"net/http"
 	"time"
 
@@ -101,4 +102,13 @@ func (c *Crawler) observeFetch(rec *storage.Fetch) {
 	if r := c.opts.Recorder; r != nil {
 		r.ObserveFetch(rec.Code, rec.Length, rec.Duration)
 	}
+}
+
+// Counters returns a copy of this run's counters so far, keyed as they are
+// stored ("fetch/fetched", "skip/robots-denied", ...); safe to call from
+// any goroutine while Run is going on.
+func (c *Crawler) Counters() map[string]uint64 {
+	c.countMu.Lock()
+	defer c.countMu.Unlock()
+	return maps.Clone(c.counts)
 }

@@ -30,6 +30,12 @@ func runStats(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return fmt.Errorf("%w: unexpected argument %q", errUsage, fs.Arg(0))
 	}
 	st, urls, err := statsRead(*db)
+	if errors.Is(err, storage.ErrLocked) {
+		// A running crawl holds the db: ask it, if it serves its status.
+		if live, lerr := statsLive(ctx, *db, stdout, *jsonOut); live {
+			return lerr
+		}
+	}
 	if err != nil {
 		return err
 	}
