@@ -54,7 +54,7 @@ func statsRead(path string) (storage.Stats, func(uint64) string, error) {
 	db, err := storage.Open(path, &storage.Options{ReadOnly: true})
 	if err != nil {
 		if errors.Is(err, storage.ErrLocked) {
-			return storage.Stats{}, nil, fmt.Errorf("open db: %w; a crawl holds it: wait for it to stop", err)
+			return storage.Stats{}, nil, fmt.Errorf("open db: %w; a crawl holds it: wait for it to stop (a crawl started with --listen lets stats read its live status)", err)
 		}
 		return storage.Stats{}, nil, fmt.Errorf("open db: %w", err)
 	}
