@@ -426,8 +426,8 @@ func crawlPrintProgress(w io.Writer, p crawler.Progress) {
 	if p.Elapsed > 0 {
 		rate = float64(p.Pages) / p.Elapsed.Seconds()
 	}
-	fmt.Fprintf(w, "%7.1fs  pages %d (%.1f/s)  fetches %d  queued %d  in flight %d  hosts %d (%d ready, %d deferred, %d failing, %d dropped)  errors %d\n",
-		p.Elapsed.Seconds(), p.Pages, rate, p.Fetches, p.Pending, p.InFlight, p.Hosts, p.Ready, p.Deferred, p.Failing, p.Dropped, p.Errors)
+	fmt.Fprintf(w, "%7.1fs  pages %d (%.1f/s)  fetches %d  queued %d  in flight %d  hosts %d (%d ready, %d waiting, %d deferred, %d failing, %d dropped)  errors %d\n",
+		p.Elapsed.Seconds(), p.Pages, rate, p.Fetches, p.Pending, p.InFlight, p.Hosts, p.Ready, p.Waiting, p.Deferred, p.Failing, p.Dropped, p.Errors)
 }
 
 // crawlPrintSummary writes the summary: JSON, or a few human lines.
