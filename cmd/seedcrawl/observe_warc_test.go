@@ -10,12 +10,14 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/seedcrawl/seedcrawl/config"
 	"github.com/seedcrawl/seedcrawl/storage"
 	"github.com/seedcrawl/seedcrawl/testweb"
 	"github.com/seedcrawl/seedcrawl/warc"
@@ -342,4 +344,58 @@ func TestRunWARCRevisits(t *testing.T) {
 func firstLine(b []byte) string {
 	s, _, _ := strings.Cut(string(b), "\r\n")
 	return fmt.Sprintf("%.60s", s)
+}
+
+// TestCrawlWARCIdenticalPayload crawls a loopback server whose two pages
+// have the same body and no validators: the second response must be an
+// identical-payload-digest revisit naming the first capture, holding the
+// response head only.
+func TestCrawlWARCIdenticalPayload(t *testing.T) {
+	same := "<html><body>the same text on two URLs</body></html>"
+	mux := http.NewServeMux()
+	mux.HandleFunc("/{$}", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html")
+		io.WriteString(w, `<html><body><a href="/one">1</a> <a href="/two">2</a></body></html>`)
+	})
+	for _, p := range []string{"/one", "/two"} {
+		mux.HandleFunc(p, func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", "text/html")
+			io.WriteString(w, same)
+		})
+	}
+	srv := httptest.NewServer(mux)
+	defer srv.Close()
+
+	dir := t.TempDir()
+	cfg := config.Default()
+	cfg.DB = filepath.Join(dir, "d.db")
+	cfg.Seeds = []string{srv.URL + "/"}
+	cfg.Workers = 1
+	cfg.Delay = 0
+	cfg.DelayFactor = 0
+	cfg.WARC = filepath.Join(dir, "warc")
+	crawlRun(t, cfg, crawlExtras{})
+
+	recs := warcReadAll(t, warcFiles(t, cfg.WARC))
+	byURL := map[string]warcRec{}
+	for _, r := range recs {
+		if typ := r.get("WARC-Type"); typ == "response" || typ == "revisit" {
+			byURL[strings.TrimPrefix(r.get("WARC-Target-URI"), srv.URL)] = r
+		}
+	}
+	first, second := byURL["/one"], byURL["/two"]
+	if first.get("WARC-Type") != "response" || second.get("WARC-Type") != "revisit" {
+		t.Fatalf("/one is a %q record, /two a %q record; want response then revisit", first.get("WARC-Type"), second.get("WARC-Type"))
+	}
+	if second.get("WARC-Profile") != warc.ProfileIdenticalPayload || second.get("WARC-Refers-To") != first.get("WARC-Record-ID") ||
+		second.get("WARC-Refers-To-Target-URI") != srv.URL+"/one" {
+		t.Errorf("revisit of /two: profile %q refers to %q (%q), want the capture of /one %q",
+			second.get("WARC-Profile"), second.get("WARC-Refers-To"), second.get("WARC-Refers-To-Target-URI"), first.get("WARC-Record-ID"))
+	}
+	if d := sha1Digest([]byte(same)); first.get("WARC-Payload-Digest") != d || second.get("WARC-Payload-Digest") != d {
+		t.Errorf("payload digests %q and %q, want %q", first.get("WARC-Payload-Digest"), second.get("WARC-Payload-Digest"), d)
+	}
+	if bytes.Contains(second.block, []byte(same)) || !bytes.HasSuffix(second.block, []byte("\r\n\r\n")) {
+		t.Errorf("revisit block holds more than the response head: %q", second.block)
+	}
 }
