@@ -170,6 +170,7 @@ func TestCrawlListen(t *testing.T) {
 
 	// First stop: the 10th page request is in flight.
 	<-gate.reached
+	sess.x.logger.Warn("robots.txt unreachable", "host", "x.test") // the crawl's logger feeds the page
 	m1 := scrape(t, addr)
 	_, fetches1 := byLabel(m1, "seedcrawl_fetches_total")
 	_, pages1 := byLabel(m1, "seedcrawl_pages_total")
@@ -183,6 +184,12 @@ func TestCrawlListen(t *testing.T) {
 	if st.Command != "crawl" || st.DB != db || st.InFlight < 1 || st.HostsTotal != 3 || len(st.Hosts) != 3 || st.Cycle != 1 {
 		t.Errorf("/status during the crawl: command %q db %q in flight %d hosts %d listed %d cycle %d",
 			st.Command, st.DB, st.InFlight, st.HostsTotal, len(st.Hosts), st.Cycle)
+	}
+	if len(st.Warnings) != 1 || st.Warnings[0].Message != "robots.txt unreachable host=x.test" {
+		t.Errorf("/status warnings %+v, want the one logged", st.Warnings)
+	}
+	if prof := httpGet(t, "http://"+addr+"/debug/pprof/"); !strings.Contains(prof, "goroutine") {
+		t.Errorf("/debug/pprof/: %.200s", prof)
 	}
 	busy := 0
 	for _, h := range st.Hosts {
