@@ -5,6 +5,7 @@ import (
 	"net"
 	"net/url"
 	"regexp"
+	"strconv"
 	"strings"
 	"time"
 
@@ -158,6 +159,15 @@ type Config struct {
 	// CommitPages commits a batch once it holds this many results
 	// (key "commit-pages"). Default 256.
 	CommitPages int
+
+	// WARC is the directory the crawl writes WARC/1.1 files (and their
+	// CDXJ indexes) to, keeping the exact bytes of every response (key
+	// "warc"). Recording speaks HTTP/1.1 only. Default "": none.
+	WARC string
+	// Listen is the address (host:port; port 0 picks one) the crawl
+	// serves its status on while it runs: /metrics, /status, /debug/pprof
+	// and a status page (key "listen"). Default "": none.
+	Listen string
 }
 
 // Politeness is the part of a Config that governs how often one host is
@@ -278,6 +288,7 @@ func (c *Config) Validate() error {
 		{"link-selector", selectorErr(c.LinkSelector) != nil, fmt.Sprintf("must be a CSS selector: %v", selectorErr(c.LinkSelector))},
 		{"commit-interval", c.CommitInterval <= 0, fmt.Sprintf("must be positive, got %v", c.CommitInterval)},
 		{"commit-pages", c.CommitPages < 1, fmt.Sprintf("must be at least 1, got %d", c.CommitPages)},
+		{"listen", c.Listen != "" && listenErr(c.Listen) != nil, fmt.Sprintf("must be HOST:PORT: %v", listenErr(c.Listen))},
 	}
 	for _, ch := range checks {
 		if ch.bad {
@@ -385,4 +396,16 @@ func selectorErr(sel string) error {
 	}
 	_, err := cascadia.ParseGroup(sel)
 	return err
+}
+
+// listenErr checks a --listen address.
+func listenErr(addr string) error {
+	_, port, err := net.SplitHostPort(addr)
+	if err != nil {
+		return err
+	}
+	if _, err := strconv.ParseUint(port, 10, 16); err != nil {
+		return fmt.Errorf("port %q: not a number in 0..65535", port)
+	}
+	return nil
 }

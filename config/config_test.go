@@ -186,6 +186,8 @@ func TestValidateBad(t *testing.T) {
 		{"max-out-links", func(c *Config) { c.MaxOutLinks = 0 }},
 		{"commit-interval", func(c *Config) { c.CommitInterval = 0 }},
 		{"commit-pages", func(c *Config) { c.CommitPages = 0 }},
+		{"listen", func(c *Config) { c.Listen = "localhost" }},
+		{"listen", func(c *Config) { c.Listen = "127.0.0.1:http" }},
 		{"scope", func(c *Config) { c.Scope = "everything" }},
 		{"scope", func(c *Config) { c.Scope = "regexp:(" }},
 		{"scope", func(c *Config) { c.Scope = "hosts:," }},

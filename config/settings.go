@@ -67,6 +67,8 @@ func settings() []setting {
 		{"max-out-links", "most links `N` taken from one page", func(c *Config) value { return (*intVal)(&c.MaxOutLinks) }},
 		{"commit-interval", "longest wait `DURATION` before fetched results are committed", func(c *Config) value { return (*durVal)(&c.CommitInterval) }},
 		{"commit-pages", "commit once a batch holds `N` results", func(c *Config) value { return (*intVal)(&c.CommitPages) }},
+		{"warc", "write WARC/1.1 files of every response, with CDXJ indexes, to `DIR` (HTTP/1.1 only)", func(c *Config) value { return (*strVal)(&c.WARC) }},
+		{"listen", "serve /metrics, /status, /debug/pprof and a status page on `ADDR` (host:port) while crawling", func(c *Config) value { return (*strVal)(&c.Listen) }},
 	}
 }
 

@@ -167,6 +167,7 @@ func (m *fetched) dispose(c *Crawler) error {
 	rec := &m.rec
 	c.fetches.Add(1)
 	c.bytes.Add(uint64(rec.Length))
+	c.observeFetch(rec)
 	res := frontier.Result{Requested: true, Downloaded: true, Transient: m.transient, RetryAfter: m.retryAfter, Duration: m.serverTime}
 	var links []storage.Link
 	var skips []skip
@@ -374,4 +375,7 @@ func (c *Crawler) count(name string, n uint64) {
 	c.countMu.Lock()
 	c.counts[name] += n
 	c.countMu.Unlock()
+	if r := c.opts.Recorder; r != nil {
+		r.Count(name, n)
+	}
 }

@@ -55,6 +55,14 @@ type Options struct {
 
 	// Logger receives warnings (robots store failures, ...). nil: discard.
 	Logger *slog.Logger
+
+	// Recorder, when set, is told of every request and counter increment
+	// (live metrics, --listen). nil: nothing is told.
+	Recorder Recorder
+	// Archive, when set, keeps the exact bytes of every request that got
+	// a response (WARC, --warc); the Fetchers must record
+	// (fetch.Options.Record). nil: nothing is kept.
+	Archive Archive
 }
 
 func (o *Options) setDefaults() error {

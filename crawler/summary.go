@@ -60,6 +60,10 @@ type Progress struct {
 	InFlight   int
 	Hosts      int
 	Ready      int // hosts ready now
+	Waiting    int // hosts with URLs whose politeness delay runs
+	Deferred   int // hosts held back for a reason (robots.txt unreachable, Retry-After)
+	Failing    int // hosts whose last request failed transiently (backing off)
+	Dropped    int // hosts given up for their Crawl-delay
 }
 
 // Progress returns a snapshot of the crawl; safe to call from any goroutine
@@ -81,6 +85,7 @@ func (c *Crawler) Progress() Progress {
 	return Progress{
 		Elapsed: el, Fetches: c.fetches.Load(), Pages: c.done.Load(), Discovered: c.discovered.Load(),
 		Bytes: c.bytes.Load(), Errors: errs, Pending: fs.Pending, InFlight: fs.InFlight, Hosts: fs.Hosts, Ready: fs.Ready,
+		Waiting: fs.Waiting, Deferred: fs.Deferred, Failing: fs.Failing, Dropped: fs.Dropped,
 	}
 }
 

@@ -158,6 +158,9 @@ func (c *Crawler) process(f Fetcher, job frontier.Job) (o outcome, refresh bool)
 	if resp.Reason == fetch.ReasonCanceled && ctx.Err() != nil {
 		return abandoned{}, refresh
 	}
+	if err := c.archive(ctx, job.ID, &resp, &prev); err != nil {
+		return &fatal{err}, refresh
+	}
 	m := &fetched{job: job, url: u, refresh: refresh, serverTime: resp.TTFB}
 	if m.serverTime <= 0 {
 		m.serverTime = resp.Dur // no response arrived: the time spent trying

@@ -154,7 +154,7 @@ func (f *Frontier) judge(job *Job, v Verdict) bool {
 // record keeps the reason for DropFor, so a restart honours it.
 func (f *Frontier) drop(hi uint32, reason string, now int64, ch *Changes) []uint64 {
 	h := f.hosts[hi]
-	h.dropped = true
+	f.setDropped(h, true)
 	ids := f.dropQueued(hi, reason, ch)
 	f.delayHost(hi, now+int64(f.dropFor), reason, ch)
 	return ids
@@ -197,9 +197,9 @@ func (f *Frontier) Done(job Job, r Result, ch *Changes) (retried bool, err error
 	var readyAt time.Time
 	if r.Requested {
 		if r.Transient {
-			h.fails++
+			f.setFails(h, h.fails+1)
 		} else {
-			h.fails = 0
+			f.setFails(h, 0)
 		}
 	}
 	if r.Transient {

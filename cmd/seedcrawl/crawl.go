@@ -70,8 +70,14 @@ func runCrawl(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return err
 	}
 	defer sess.close()
+	if err := sess.serve(ctx, "crawl", stderr); err != nil {
+		return err
+	}
 	sum, err := sess.run(ctx, *progress, stderr)
 	if err != nil {
+		return err
+	}
+	if err := sess.closeObserver(); err != nil {
 		return err
 	}
 	return crawlPrintSummary(stdout, cfg.DB, sum, *jsonOut)
@@ -203,6 +209,8 @@ type crawlSession struct {
 	robots    *robots.Cache
 	scope     urlnorm.Scope
 	seedScope bool
+
+	obs observer // --warc, --listen
 }
 
 // openCrawl opens the db and wires the frontier, scheduler, robots cache,
@@ -258,6 +266,9 @@ func openCrawlBase(cfg config.Config, x crawlExtras) (*crawlSession, error) {
 			s.close()
 		}
 	}()
+	if s.x.logger, err = s.openObserver(s.x.logger); err != nil {
+		return nil, err
+	}
 	s.seeds = cfg.Seeds
 	scopeSeeds := cfg.Seeds
 	s.seedScope = strings.HasPrefix(cfg.Scope, "seeds-")
@@ -295,6 +306,7 @@ func openCrawlBase(cfg config.Config, x crawlExtras) (*crawlSession, error) {
 		AllowHosts:     seedHosts,
 		MaxBody:        int64(cfg.MaxBody),
 		MaxRatio:       cfg.MaxCompressionRatio,
+		Record:         cfg.WARC != "",
 	}
 	if s.tr, err = fetch.NewTransport(fopts); err != nil {
 		if cfg.CAFile != "" && !errors.Is(err, fetch.ErrOptions) {
@@ -367,8 +379,14 @@ func (s *crawlSession) newCrawler(rc *crawler.Recrawl, maxPages int64) error {
 		Recrawl:       rc,
 		Command:       s.x.command,
 		Logger:        s.x.logger,
+		Recorder:      s.recorder(),
+		Archive:       s.archive(),
 	})
-	return err
+	if err != nil {
+		return err
+	}
+	s.publish(rc, maxPages)
+	return nil
 }
 
 // crawlStoredSeeds returns the URLs the db holds at depth 0: the seeds and
@@ -428,15 +446,17 @@ func (s *crawlSession) crawl(ctx context.Context, seeds []string, interval time.
 	return sum, err
 }
 
-// close releases the session: idle connections, then the db.
+// close releases the session: the WARC writer and the monitor, idle
+// connections, then the db.
 func (s *crawlSession) close() error {
+	err := s.closeObserver()
 	if s.tr != nil {
 		s.tr.CloseIdleConnections()
 	}
 	if s.db != nil {
-		return s.db.Close()
+		err = errors.Join(err, s.db.Close())
 	}
-	return nil
+	return err
 }
 
 func crawlPrintProgress(w io.Writer, p crawler.Progress) {
@@ -444,8 +464,8 @@ func crawlPrintProgress(w io.Writer, p crawler.Progress) {
 	if p.Elapsed > 0 {
 		rate = float64(p.Pages) / p.Elapsed.Seconds()
 	}
-	fmt.Fprintf(w, "%7.1fs  pages %d (%.1f/s)  fetches %d  queued %d  in flight %d  hosts %d (%d ready)  errors %d\n",
-		p.Elapsed.Seconds(), p.Pages, rate, p.Fetches, p.Pending, p.InFlight, p.Hosts, p.Ready, p.Errors)
+	fmt.Fprintf(w, "%7.1fs  pages %d (%.1f/s)  fetches %d  queued %d  in flight %d  hosts %d (%d ready, %d waiting, %d deferred, %d failing, %d dropped)  errors %d\n",
+		p.Elapsed.Seconds(), p.Pages, rate, p.Fetches, p.Pending, p.InFlight, p.Hosts, p.Ready, p.Waiting, p.Deferred, p.Failing, p.Dropped, p.Errors)
 }
 
 // crawlPrintSummary writes the summary: JSON, or a few human lines.

@@ -160,7 +160,13 @@ func runCycles(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return err
 	}
 	defer sess.close()
-	return runSession(ctx, sess, rf, *progress, *jsonOut, stdout, stderr)
+	if err := sess.serve(ctx, "run", stderr); err != nil {
+		return err
+	}
+	if err := runSession(ctx, sess, rf, *progress, *jsonOut, stdout, stderr); err != nil {
+		return err
+	}
+	return sess.closeObserver()
 }
 
 // runSession runs the cycles on an open session and reports each one.

@@ -30,6 +30,12 @@ func runStats(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return fmt.Errorf("%w: unexpected argument %q", errUsage, fs.Arg(0))
 	}
 	st, urls, err := statsRead(*db)
+	if errors.Is(err, storage.ErrLocked) {
+		// A running crawl holds the db: ask it, if it serves its status.
+		if live, lerr := statsLive(ctx, *db, stdout, *jsonOut); live {
+			return lerr
+		}
+	}
 	if err != nil {
 		return err
 	}
@@ -48,7 +54,7 @@ func statsRead(path string) (storage.Stats, func(uint64) string, error) {
 	db, err := storage.Open(path, &storage.Options{ReadOnly: true})
 	if err != nil {
 		if errors.Is(err, storage.ErrLocked) {
-			return storage.Stats{}, nil, fmt.Errorf("open db: %w; a crawl holds it: wait for it to stop", err)
+			return storage.Stats{}, nil, fmt.Errorf("open db: %w; a crawl holds it: wait for it to stop (a crawl started with --listen lets stats read its live status)", err)
 		}
 		return storage.Stats{}, nil, fmt.Errorf("open db: %w", err)
 	}
