@@ -3,6 +3,7 @@ package crawler
 import (
 	"fmt"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/seedcrawl/seedcrawl/frontier"
@@ -137,7 +138,7 @@ func (m *skipped) dispose(c *Crawler) error {
 	c.count("skip/"+statusReason(m.status, m.reason), uint64(1+len(m.job.Dropped)))
 	c.done.Add(1)
 	c.markDone(m.job.ID)
-	if c.seedSet[m.job.ID] && m.status == storage.StatusDeferred && m.reason == robots.ReasonUnreachable {
+	if c.seedSet[m.job.ID] && m.status == storage.StatusDeferred && strings.HasPrefix(m.reason, robots.ReasonUnreachable) {
 		return c.seedVanished(m.job.ID, VanishedUnreachable)
 	}
 	return nil

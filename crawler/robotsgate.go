@@ -94,6 +94,10 @@ func (g RobotsGate) Check(ctx context.Context, id uint64, _ string) (frontier.Ve
 	}
 	g.noteState(u, d)
 	v := frontier.Verdict{Allowed: d.Allowed, Reason: d.Reason, CrawlDelay: d.CrawlDelay}
+	if class := d.CauseClass(); class != "" && (d.Reason == robots.ReasonDeferred || d.Reason == robots.ReasonUnreachable) {
+		// Stored and counted per cause: "robots-unreachable: refused".
+		v.Reason = d.Reason + ": " + class
+	}
 	switch {
 	case d.Reason == robots.ReasonDeferred:
 		v.RetryAt = d.RetryAt

@@ -125,10 +125,11 @@ func (c *Cache) fetch(origin string, prev Entry, log *requestLog) Entry {
 		if c.opts.Refused != nil && c.opts.Refused(err) {
 			return c.done(StateRefused, 0, nil, err.Error())
 		}
+		msg := causeClass(err) + ": " + err.Error()
 		if connFailure(err) {
-			return c.failedAfter(prev, 0, err.Error(), c.opts.ConnBackoff)
+			return c.failedAfter(prev, 0, msg, c.opts.ConnBackoff)
 		}
-		return c.failed(prev, 0, err.Error())
+		return c.failed(prev, 0, msg)
 	}
 	defer resp.Body.Close()
 	switch code := resp.StatusCode; {
@@ -143,7 +144,7 @@ func (c *Cache) fetch(origin string, prev Entry, log *requestLog) Entry {
 		// asking us to slow down has not said "no rules": treat it like a
 		// server error (Google does the same).
 		drain(resp.Body)
-		return c.failed(prev, code, resp.Status)
+		return c.failed(prev, code, fmt.Sprintf("http-%d: %s", code, resp.Status))
 	case code >= 300 && code < 500:
 		// 4xx: unavailable, allow everything (RFC 9309 2.3.1.3). A 3xx
 		// reaching here had no usable Location.
@@ -151,7 +152,7 @@ func (c *Cache) fetch(origin string, prev Entry, log *requestLog) Entry {
 		return c.done(StateAllowAll, code, nil, "")
 	default:
 		drain(resp.Body)
-		return c.failed(prev, code, resp.Status)
+		return c.failed(prev, code, fmt.Sprintf("http-%d: %s", code, resp.Status))
 	}
 }
 
@@ -203,6 +204,33 @@ func connFailure(err error) bool {
 		return true
 	}
 	return false
+}
+
+// causeClass names the kind of a fetch error in one stable word, so that
+// failures can be counted by cause: refused, reset, unreachable, dns, tls,
+// timeout or network.
+func causeClass(err error) string {
+	var dns *net.DNSError
+	var cert *tls.CertificateVerificationError
+	var hostErr x509.HostnameError
+	var authErr x509.UnknownAuthorityError
+	var recErr tls.RecordHeaderError
+	var nerr net.Error
+	switch {
+	case errors.Is(err, syscall.ECONNREFUSED):
+		return "refused"
+	case errors.Is(err, syscall.ECONNRESET):
+		return "reset"
+	case errors.Is(err, syscall.EHOSTUNREACH), errors.Is(err, syscall.ENETUNREACH):
+		return "unreachable"
+	case errors.As(err, &dns):
+		return "dns"
+	case errors.As(err, &cert), errors.As(err, &hostErr), errors.As(err, &authErr), errors.As(err, &recErr):
+		return "tls"
+	case errors.Is(err, context.DeadlineExceeded), errors.As(err, &nerr) && nerr.Timeout():
+		return "timeout"
+	}
+	return "network"
 }
 
 // backoff returns first * 2^(n-1), capped at MaxBackoff.

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"strings"
 	"time"
 
 	"golang.org/x/sync/singleflight"
@@ -43,8 +44,9 @@ type Decision struct {
 	// Reason says why Allowed is false (a Reason constant); "" if allowed.
 	Reason string
 	// Cause is the failure behind ReasonDeferred, ReasonUnreachable and
-	// ReasonPrivateAddress, as the last attempt saw it ("dial tcp ...:
-	// connection refused", "503 Service Unavailable"); "" otherwise.
+	// ReasonPrivateAddress, as the last attempt saw it, led by its class
+	// ("refused: dial tcp ...: connection refused", "http-503: 503 Service
+	// Unavailable"); "" otherwise. CauseClass returns the class.
 	Cause string
 	// Requests are the requests this Check made to answer: the robots.txt
 	// request and each redirect hop, in order; empty when the answer came
@@ -244,4 +246,15 @@ func pathQuery(u *url.URL) string {
 		p += "?" + u.RawQuery
 	}
 	return p
+}
+
+// CauseClass returns the class of d.Cause, one stable word to count
+// failures by: refused, reset, unreachable, dns, tls, timeout, network or
+// http-NNN; "" when there is no cause or it has no class.
+func (d Decision) CauseClass() string {
+	class, _, ok := strings.Cut(d.Cause, ": ")
+	if !ok || strings.ContainsAny(class, " \t") {
+		return ""
+	}
+	return class
 }
