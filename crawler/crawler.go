@@ -51,6 +51,7 @@ type tally struct {
 	budgetHit atomic.Bool
 	startNs   atomic.Int64 // Run's start, for Progress
 
+	fetching   atomic.Int64  // requests on the wire now (at most one per worker)
 	fetches    atomic.Uint64 // requests for pages, retries included
 	done       atomic.Uint64 // URLs whose outcome was recorded
 	discovered atomic.Uint64 // new URLs queued
@@ -235,6 +236,9 @@ func (c *Crawler) Run(ctx context.Context, seeds []string) (Summary, error) {
 
 	stop := c.stopReason(ctx, runErr)
 	if runErr == nil {
+		// The run record keeps why it ended ("stop/interrupted", ...), so
+		// a run stopped by Ctrl-C is told from one that finished.
+		c.count("stop/"+stop, 1)
 		c.batch.PutRun(c.runRecord(time.Now()))
 		if err := c.opts.Store.Commit(&c.batch); err != nil {
 			runErr = fmt.Errorf("crawler: close run %d: %w", c.run.ID, err)

@@ -84,7 +84,7 @@ func (c *Crawler) Progress() Progress {
 	}
 	return Progress{
 		Elapsed: el, Fetches: c.fetches.Load(), Pages: c.done.Load(), Discovered: c.discovered.Load(),
-		Bytes: c.bytes.Load(), Errors: errs, Pending: fs.Pending, InFlight: fs.InFlight, Hosts: fs.Hosts, Ready: fs.Ready,
+		Bytes: c.bytes.Load(), Errors: errs, Pending: fs.Pending, InFlight: int(c.fetching.Load()), Hosts: fs.Hosts, Ready: fs.Ready,
 		Waiting: fs.Waiting, Deferred: fs.Deferred, Failing: fs.Failing, Dropped: fs.Dropped,
 	}
 }

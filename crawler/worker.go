@@ -154,7 +154,9 @@ func (c *Crawler) process(f Fetcher, job frontier.Job) (o outcome, refresh bool)
 		req.ETag, req.LastModified = prev.ETag, prev.LastModified
 	}
 	fetchedAt := time.Now()
+	c.fetching.Add(1)
 	resp := f.Fetch(ctx, req)
+	c.fetching.Add(-1)
 	if resp.Reason == fetch.ReasonCanceled && ctx.Err() != nil {
 		return abandoned{}, refresh
 	}

@@ -464,7 +464,7 @@ func crawlPrintProgress(w io.Writer, p crawler.Progress) {
 	if p.Elapsed > 0 {
 		rate = float64(p.Pages) / p.Elapsed.Seconds()
 	}
-	fmt.Fprintf(w, "%7.1fs  pages %d (%.1f/s)  fetches %d  queued %d  in flight %d  hosts %d (%d ready, %d waiting, %d deferred, %d failing, %d dropped)  errors %d\n",
+	fmt.Fprintf(w, "%7.1fs  URLs done %d (%.1f/s)  requests %d  queued %d  in flight %d  hosts %d (%d ready, %d waiting, %d deferred, %d failing, %d dropped)  errors %d\n",
 		p.Elapsed.Seconds(), p.Pages, rate, p.Fetches, p.Pending, p.InFlight, p.Hosts, p.Ready, p.Waiting, p.Deferred, p.Failing, p.Dropped, p.Errors)
 }
 
@@ -478,8 +478,10 @@ func crawlPrintSummary(w io.Writer, db string, s crawler.Summary, asJSON bool) e
 			crawler.Summary
 		}{db, s})
 	}
-	fmt.Fprintf(w, "crawl of %s stopped (%s) after %.1fs: %d pages, %.1f pages/s, %d fetches, %d new URLs queued, %d pending\n",
-		db, s.Stopped, s.Seconds, s.Pages, s.PagesPerSec, s.Fetches, s.Discovered, s.Pending)
+	// The same words as stats: URLs done (any outcome, robots-denied
+	// included) against pages fetched (status fetched), and requests sent.
+	fmt.Fprintf(w, "crawl of %s stopped (%s) after %.1fs: %d URLs done (%d fetched), %.1f/s, %d requests, %d new URLs queued, %d pending\n",
+		db, s.Stopped, s.Seconds, s.Pages, s.ByStatus["fetched"], s.PagesPerSec, s.Fetches, s.Discovered, s.Pending)
 	if s.Truncated > 0 {
 		fmt.Fprintf(w, "  %-26s %d (bodies cut at --max-body)\n", "truncated:", s.Truncated)
 	}

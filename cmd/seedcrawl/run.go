@@ -269,16 +269,16 @@ func runPlanNote(p *recrawl.Plan) string {
 
 // runCycleOut is the JSON form of a completed cycle.
 type runCycleOut struct {
-	Cycle    uint32             `json:"cycle"`
-	Start    time.Time          `json:"start"`
-	End      time.Time          `json:"end"`
-	Seconds  float64            `json:"seconds"`
-	SeedAlgo string             `json:"seed_algo"`
-	Seeds    []cycleSeedOut     `json:"seeds"`
-	Replaced []cycleReplOut     `json:"replaced"`
-	Stats    storage.CycleStats `json:"stats"`
-	Stopped  string             `json:"stopped,omitempty"`
-	Refresh  map[string]uint64  `json:"refresh,omitempty"`
+	Cycle    uint32            `json:"cycle"`
+	Start    time.Time         `json:"start"`
+	End      time.Time         `json:"end"`
+	Seconds  float64           `json:"seconds"`
+	SeedAlgo string            `json:"seed_algo"`
+	Seeds    []cycleSeedOut    `json:"seeds"`
+	Replaced []cycleReplOut    `json:"replaced"`
+	Stats    cycleStatsJSON    `json:"stats"`
+	Stopped  string            `json:"stopped,omitempty"`
+	Refresh  map[string]uint64 `json:"refresh,omitempty"`
 }
 
 // runPrintCycle prints a completed cycle: JSON (one object per line) or a
@@ -288,7 +288,7 @@ func runPrintCycle(w io.Writer, c storage.Cycle, sum crawler.Summary, asJSON boo
 	if asJSON {
 		ss, rs := cycleSeedsOut(c, url)
 		return json.NewEncoder(w).Encode(runCycleOut{Cycle: c.N, Start: c.Start, End: c.End, Seconds: secs,
-			SeedAlgo: c.SeedAlgo, Seeds: ss, Replaced: rs, Stats: c.Stats, Stopped: sum.Stopped, Refresh: sum.Refresh})
+			SeedAlgo: c.SeedAlgo, Seeds: ss, Replaced: rs, Stats: cycleStatsOut(c.Stats), Stopped: sum.Stopped, Refresh: sum.Refresh})
 	}
 	s := c.Stats
 	fmt.Fprintf(w, "cycle %d done in %.1fs: %d seeds (%s), %d replaced; %d fetches: %d new, %d changed, %d unchanged, %d gone, %d errors; %s; %d URLs found\n",
