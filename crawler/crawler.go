@@ -31,6 +31,7 @@ type Crawler struct {
 	admission
 	pending
 	cycleState
+	injectState
 }
 
 // lifetime holds the contexts that end a run.
@@ -128,6 +129,9 @@ func New(opts Options) (*Crawler, error) {
 		return nil, fmt.Errorf("%w: %w", ErrOptions, err)
 	}
 	c.extractor = ex
+	if err := c.initInject(opts.Inject); err != nil {
+		return nil, err
+	}
 	return c, nil
 }
 
@@ -209,7 +213,7 @@ func (c *Crawler) Run(ctx context.Context, seeds []string) (Summary, error) {
 	if err != nil {
 		return c.summary(StopError), err
 	}
-	if pending == 0 && queued == 0 && len(norm) == 0 {
+	if pending == 0 && queued == 0 && len(norm) == 0 && c.inj == nil {
 		return c.summary(StopError), ErrNoSeeds
 	}
 	if err := c.commit(); err != nil {

@@ -37,6 +37,13 @@ func (c *Crawler) dispose() error {
 			if err := c.reseeded(res); err != nil {
 				fail(err)
 			}
+		case <-c.injSig:
+			if fatal != nil {
+				continue
+			}
+			if err := c.takeInjected(); err != nil {
+				fail(err)
+			}
 		case o, ok := <-c.in:
 			if !ok {
 				if fatal == nil {
@@ -52,7 +59,11 @@ func (c *Crawler) dispose() error {
 				continue
 			}
 			if c.batch.Pages() >= c.opts.Settings.CommitPages || time.Since(c.lastCommit) >= c.opts.Settings.CommitInterval ||
-				len(c.in) == 0 && c.starved() && time.Since(c.lastCommit) >= minStarveCommit {
+				len(c.in) == 0 && c.starved() && time.Since(c.lastCommit) >= minStarveCommit ||
+				len(c.in) == 0 && c.inj != nil {
+				// Injection mode: the caller waits for each outcome, so
+				// it is committed and delivered as soon as no other
+				// outcome is ready to join the batch.
 				if err := c.commit(); err != nil {
 					fail(err)
 				}
@@ -85,6 +96,7 @@ func (c *Crawler) commit() error {
 		return fmt.Errorf("crawler: commit %d results: %w", c.batch.Pages(), err)
 	}
 	c.batch.Reset()
+	c.deliver()
 	if c.rc != nil {
 		c.recentMu.Lock()
 		clear(c.recent)
@@ -129,6 +141,9 @@ func (m *skipped) dispose(c *Crawler) error {
 	}
 	c.forget(m.job.ID)
 	c.flushChanges()
+	if err := c.noteSkipped(m); err != nil {
+		return err
+	}
 	c.batch.SetStatus(m.job.ID, m.status, m.reason)
 	for _, id := range m.job.Dropped {
 		c.forget(id)
@@ -191,6 +206,7 @@ func (m *fetched) dispose(c *Crawler) error {
 	}
 	c.forget(job.ID)
 	c.batch.AddFetch(*rec, links)
+	c.noteFetched(m)
 	for _, s := range skips {
 		c.batch.SetStatus(s.id, s.status, s.reason)
 	}
@@ -300,6 +316,9 @@ func (c *Crawler) targets(job frontier.Job, cands []candidate, redirect *candida
 					c.soft[id] = struct{}{}
 				}
 				c.count("skip/"+statusReason(status, reason), 1)
+			case c.inj != nil:
+				// Injection mode: links are stored, only Inject queues.
+				t.Skip = true
 			case isNew:
 				c.queue(id, cd, redirectHops)
 				c.discovered.Add(1)
