@@ -152,6 +152,8 @@ type crawlExtras struct {
 	logger  *slog.Logger
 	// noSync skips fsync at commit (benchmarks only).
 	noSync bool
+	// inject runs the crawler in injection mode (seedcrawl compare).
+	inject *crawler.Injection
 }
 
 // crawlSession is one open crawl: the db and everything wired to it.
@@ -329,6 +331,7 @@ func (s *crawlSession) newCrawler(rc *crawler.Recrawl, maxPages int64) error {
 		Recrawl:       rc,
 		Command:       s.x.command,
 		Logger:        s.x.logger,
+		Inject:        s.x.inject,
 	})
 	return err
 }
