@@ -159,6 +159,7 @@ func (c *Crawler) Run(ctx context.Context, seeds []string) (Summary, error) {
 	if !c.ran.CompareAndSwap(false, true) {
 		return Summary{}, fmt.Errorf("%w: Run called twice", ErrOptions)
 	}
+	defer c.endInject(nil) // when Run fails before its disposer starts
 	c.start = time.Now()
 	c.startNs.Store(c.start.UnixNano())
 	c.lastCommit = c.start

@@ -22,6 +22,7 @@ func (c *Crawler) dispose() error {
 	tick := time.NewTicker(min(c.opts.Settings.CommitInterval, minStarveCommit))
 	defer tick.Stop()
 	var fatal error
+	defer func() { c.endInject(fatal) }()
 	fail := func(err error) {
 		if fatal == nil {
 			fatal = err
@@ -37,6 +38,14 @@ func (c *Crawler) dispose() error {
 			if err := c.reseeded(res); err != nil {
 				fail(err)
 			}
+		case done := <-c.injSync:
+			if fatal == nil {
+				fatal = c.commit()
+				if fatal != nil {
+					c.abort()
+				}
+			}
+			done <- fatal
 		case <-c.injSig:
 			if fatal != nil {
 				continue
@@ -58,12 +67,9 @@ func (c *Crawler) dispose() error {
 				fail(err)
 				continue
 			}
+			c.deliver()
 			if c.batch.Pages() >= c.opts.Settings.CommitPages || time.Since(c.lastCommit) >= c.opts.Settings.CommitInterval ||
-				len(c.in) == 0 && c.starved() && time.Since(c.lastCommit) >= minStarveCommit ||
-				len(c.in) == 0 && c.inj != nil {
-				// Injection mode: the caller waits for each outcome, so
-				// it is committed and delivered as soon as no other
-				// outcome is ready to join the batch.
+				len(c.in) == 0 && c.starved() && time.Since(c.lastCommit) >= minStarveCommit {
 				if err := c.commit(); err != nil {
 					fail(err)
 				}
@@ -96,7 +102,7 @@ func (c *Crawler) commit() error {
 		return fmt.Errorf("crawler: commit %d results: %w", c.batch.Pages(), err)
 	}
 	c.batch.Reset()
-	c.deliver()
+	clear(c.injRecent)
 	if c.rc != nil {
 		c.recentMu.Lock()
 		clear(c.recent)

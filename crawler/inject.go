@@ -1,6 +1,7 @@
 package crawler
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"sync"
@@ -21,12 +22,13 @@ import (
 // Run does not end when the frontier is empty: the workers wait for more
 // injected URLs until ctx ends.
 type Injection struct {
-	// Deliver receives the final outcome of injected URLs, called on the
-	// crawl's disposer goroutine after the commit that stores them (so a
-	// delivered outcome survives a crash), in commit order. A URL that
-	// already had a final outcome in the database is delivered from the
-	// database without a request. Deliver must not block for long: the
-	// crawl's commits wait for it. Required.
+	// Deliver receives the final outcome of injected URLs, in the order
+	// the crawl records them, on the crawl's disposer goroutine, as soon
+	// as it is recorded and before it is committed: call Crawler.Sync
+	// before storing anything that must not outlive a lost outcome. A URL
+	// that already had a final outcome in the database is delivered from
+	// the database without a request. Deliver must not block for long: the
+	// crawl waits for it. Required.
 	Deliver func([]Delivery)
 }
 
@@ -56,8 +58,13 @@ type injectState struct {
 	injSig   chan struct{} // Inject → disposer (cap 1); nil without injection
 	injWake  chan struct{} // closed when URLs were queued: wakes idle workers
 
+	injSync  chan chan error // Sync → disposer: commit now
+	injDone  chan struct{}   // closed when the disposer stopped
+	injEnd   sync.Once
+	injFatal error // why the disposer stopped; read after injDone
+
 	// Disposer only.
-	injOut    []Delivery          // outcomes waiting for the next commit
+	injOut    []Delivery          // outcomes recorded, not yet delivered
 	injRecent map[uint64]struct{} // ids whose outcome awaits the next commit
 }
 
@@ -72,7 +79,44 @@ func (s *injectState) initInject(inj *Injection) error {
 	s.injSig = make(chan struct{}, 1)
 	s.injWake = make(chan struct{})
 	s.injRecent = map[uint64]struct{}{}
+	s.injSync = make(chan chan error)
+	s.injDone = make(chan struct{})
 	return nil
+}
+
+// endInject marks the end of the disposer (or of a Run that failed before
+// it started); the first call wins.
+func (s *injectState) endInject(fatal error) {
+	if s.inj == nil {
+		return
+	}
+	s.injEnd.Do(func() {
+		s.injFatal = fatal
+		close(s.injDone)
+	})
+}
+
+// Sync commits every outcome delivered so far and returns when it is on
+// disk (injection mode). After the crawl stopped it returns at once: its
+// last commit holds them, or the error that ended it is returned.
+func (c *Crawler) Sync(ctx context.Context) error {
+	if c.inj == nil {
+		return fmt.Errorf("%w: Sync without Options.Inject", ErrOptions)
+	}
+	done := make(chan error, 1)
+	select {
+	case c.injSync <- done:
+	case <-c.injDone:
+		return c.injFatal
+	case <-ctx.Done():
+		return fmt.Errorf("crawler: sync: %w", ctx.Err())
+	}
+	select {
+	case err := <-done:
+		return err
+	case <-ctx.Done():
+		return fmt.Errorf("crawler: sync: %w", ctx.Err())
+	}
 }
 
 // Inject asks the crawl (in injection mode) to fetch urls, which must be
@@ -133,7 +177,7 @@ func (c *Crawler) takeInjected() error {
 	for i, u := range urls {
 		id := ints[i].ID
 		if _, ok := c.injRecent[id]; ok {
-			continue // its outcome is in the batch: delivered at commit
+			continue // its outcome was delivered and awaits the commit
 		}
 		_, prev, err := c.lookup(id)
 		if err != nil {
@@ -216,8 +260,7 @@ func (c *Crawler) storedDelivery(u string, p *storage.Page) (Delivery, error) {
 	return d, nil
 }
 
-// noteFetched records the outcome of a fetch for delivery at the next
-// commit; the links are the ones the crawl's scope allows.
+// noteFetched records the outcome of a fetch for delivery; the links are the ones the crawl's scope allows.
 func (c *Crawler) noteFetched(m *fetched) {
 	if c.inj == nil {
 		return
@@ -240,7 +283,7 @@ func (c *Crawler) noteFetched(m *fetched) {
 }
 
 // noteSkipped records the outcome of a job ended without a request (and of
-// the URLs dropped with it) for delivery at the next commit.
+// the URLs dropped with it) for delivery.
 func (c *Crawler) noteSkipped(m *skipped) error {
 	if c.inj == nil {
 		return nil
@@ -256,14 +299,13 @@ func (c *Crawler) noteSkipped(m *skipped) error {
 	return nil
 }
 
-// deliver hands the outcomes stored by the commit just made to Deliver.
+// deliver hands the outcomes recorded so far to Deliver.
 func (c *Crawler) deliver() {
 	if c.inj == nil || len(c.injOut) == 0 {
 		return
 	}
 	out := c.injOut
 	c.injOut = nil
-	clear(c.injRecent)
 	c.inj.Deliver(out)
 }
 

@@ -36,6 +36,14 @@ type ComparePage struct {
 // SaveComparePage stores p in its own transaction, replacing a page of the
 // same URL.
 func (db *DB) SaveComparePage(p ComparePage) error {
+	err := db.update(func(tx *bolt.Tx) error { return putComparePage(tx, p) })
+	if err != nil {
+		return fmt.Errorf("storage: save compare page %s: %w", p.URL, err)
+	}
+	return nil
+}
+
+func putComparePage(tx *bolt.Tx, p ComparePage) error {
 	v := binary.AppendUvarint(nil, 1) // format
 	v = binary.AppendUvarint(v, uint64(max(p.Status, 0)))
 	v = appendCmpString(v, p.Err)
@@ -43,17 +51,11 @@ func (db *DB) SaveComparePage(p ComparePage) error {
 	for _, l := range p.Links {
 		v = appendCmpString(v, l)
 	}
-	err := db.update(func(tx *bolt.Tx) error {
-		b, err := tx.CreateBucketIfNotExists(bktCmpPages)
-		if err != nil {
-			return err
-		}
-		return b.Put([]byte(p.URL), v)
-	})
+	b, err := tx.CreateBucketIfNotExists(bktCmpPages)
 	if err != nil {
-		return fmt.Errorf("storage: save compare page %s: %w", p.URL, err)
+		return err
 	}
-	return nil
+	return b.Put([]byte(p.URL), v)
 }
 
 // EachComparePage calls fn with every stored compare page, in URL order,
@@ -96,10 +98,18 @@ func decodeComparePage(u string, v []byte) (ComparePage, error) {
 	return p, r.err
 }
 
-// AppendCompareProgress stores ids as positions start, start+1, ... of the
-// download sequence named name, dropping stored positions from start on.
-func (db *DB) AppendCompareProgress(name string, start int, ids []uint64) error {
+// AppendCompareProgress stores pages (as SaveComparePage), then ids as
+// positions start, start+1, ... of the download sequence named name,
+// dropping stored positions from start on, in one transaction: a caller
+// that holds revealed pages back until a sequence needs them writes both
+// at the cost of one commit.
+func (db *DB) AppendCompareProgress(name string, start int, ids []uint64, pages []ComparePage) error {
 	err := db.update(func(tx *bolt.Tx) error {
+		for _, p := range pages {
+			if err := putComparePage(tx, p); err != nil {
+				return fmt.Errorf("page %s: %w", p.URL, err)
+			}
+		}
 		b, err := tx.CreateBucketIfNotExists(bktCmpProgress)
 		if err != nil {
 			return err

@@ -175,7 +175,7 @@ func runCompare(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		return err
 	}
 	inj.c = sess.c
-	store := &compareStore{db: sess.db}
+	store := &compareStore{db: sess.db, sync: sess.c.Sync}
 	cmp, err := compare.New(store, opts.engine(slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))))
 	if err != nil {
 		return fmt.Errorf("%w: %w", errUsage, err)
@@ -508,38 +508,62 @@ func compareErr(d crawler.Delivery) error {
 }
 
 // compareStore is compare's Store in the crawl db (storage's compare
-// buckets).
-type compareStore struct{ db *storage.DB }
+// buckets). It holds revealed pages in memory until a download sequence is
+// saved, and writes them in the transaction that saves it, before it: a
+// stored sequence always finds its pages, and a revealed page costs no
+// commit of its own. A page lost with the memory (kill -9) is asked for
+// again by the rerun, and the crawler delivers it from its own records
+// without a request.
+type compareStore struct {
+	db *storage.DB
+	// sync, when set, makes the crawler commit the outcomes it delivered
+	// before a sequence that may use them is stored.
+	sync func(context.Context) error
+
+	mu      sync.Mutex // held across writes, so sequences are stored after their pages
+	pending []storage.ComparePage
+}
 
 func (s *compareStore) SavePage(ctx context.Context, p compare.Page) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	cp := storage.ComparePage{URL: p.URL, Status: p.Status, Links: p.OutLinks}
+	cp := storage.ComparePage{URL: p.URL, Status: p.Status, Links: slices.Clone(p.OutLinks)}
 	if p.Err != nil {
 		cp.Err = p.Err.Error()
 		if cp.Err == "" {
 			cp.Err = "failed"
 		}
 	}
-	return s.db.SaveComparePage(cp)
+	s.mu.Lock()
+	s.pending = append(s.pending, cp)
+	s.mu.Unlock()
+	return nil
 }
 
 func (s *compareStore) Pages(ctx context.Context, fn func(compare.Page) error) error {
 	var ps []compare.Page
-	// Collect first: fn may be slow, and a read transaction must not be
-	// held while computing.
-	err := s.db.EachComparePage(func(p storage.ComparePage) error {
+	conv := func(p storage.ComparePage) {
 		cp := compare.Page{URL: p.URL, Status: p.Status, OutLinks: p.Links}
 		if p.Err != "" {
 			cp.Err = errors.New(p.Err)
 		}
 		ps = append(ps, cp)
+	}
+	// Collect first: fn may be slow, and a read transaction must not be
+	// held while computing.
+	err := s.db.EachComparePage(func(p storage.ComparePage) error {
+		conv(p)
 		return nil
 	})
 	if err != nil {
 		return err
 	}
+	s.mu.Lock()
+	for _, p := range s.pending {
+		conv(p)
+	}
+	s.mu.Unlock()
 	for _, p := range ps {
 		if err := ctx.Err(); err != nil {
 			return err
@@ -555,12 +579,20 @@ func (s *compareStore) AppendProgress(ctx context.Context, name string, start in
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	if err := s.db.AppendCompareProgress(name, start, ids); err != nil {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.sync != nil {
+		if err := s.sync(ctx); err != nil {
+			return fmt.Errorf("commit the crawl before saving progress of %s: %w", name, err)
+		}
+	}
+	if err := s.db.AppendCompareProgress(name, start, ids, s.pending); err != nil {
 		if errors.Is(err, storage.ErrCompareProgress) {
 			return fmt.Errorf("%w: %w", compare.ErrProgress, err)
 		}
 		return err
 	}
+	s.pending = nil
 	return nil
 }
 
