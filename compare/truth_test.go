@@ -12,7 +12,10 @@ import (
 	"github.com/seedcrawl/seedcrawl/testweb"
 )
 
-var truthPages = flag.Int("compare.truthpages", 3000, "pages of the generated test web TestUnionScoreTruth measures on")
+var (
+	truthPages = flag.Int("compare.truthpages", 3000, "pages of the generated test web TestUnionScoreTruth measures on")
+	truthSeed  = flag.Int64("compare.truthseed", 1, "seed of the generated test web TestUnionScoreTruth measures on")
+)
 
 // personalizedPageRank is PageRank with teleport to the nodes in jump only:
 // PR = d·(Aᵀ·PR/out + dangling mass·t) + (1−d)·t, t uniform over jump, where
@@ -83,7 +86,7 @@ func personalizedPageRank(g *graph.CSR, jump []bool, d float64) []float64 {
 // right pages; sequences are sim's), and logs the rankings side by side.
 // Bigger: go test -run UnionScoreTruth -v ./compare -args -compare.truthpages=20000
 func TestUnionScoreTruth(t *testing.T) {
-	site, err := testweb.Generate(testweb.GenOptions{Seed: 1, Pages: *truthPages, Hosts: 30, Preset: testweb.Clean})
+	site, err := testweb.Generate(testweb.GenOptions{Seed: *truthSeed, Pages: *truthPages, Hosts: 30, Preset: testweb.Clean})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -148,6 +151,27 @@ func TestUnionScoreTruth(t *testing.T) {
 			indeg[w]++
 		}
 	}
+	// One more hop: the URLs the crawls discovered but none downloaded are
+	// fetched too, for the score only (a reference crawl of the frontier),
+	// so that their links count as votes.
+	hop := slices.Clone(set)
+	for v := range u.g.N() {
+		if !fetched[v] {
+			x := u.g.URLs[v]
+			hop = append(hop, x)
+			if byURL[x] == nil {
+				p := web.page(x)
+				byURL[x] = &p
+			}
+		}
+	}
+	uh := buildUnion(byURL, seedURLs, hop, 0.85)
+	fetchedH := make([]bool, uh.g.N())
+	for _, x := range hop {
+		fetchedH[uh.id[x]] = true
+	}
+	subH := uh.g.Filter(func(src, dst uint32) bool { return fetchedH[src] && fetchedH[dst] })
+	subHPR, _ := graph.PageRank(subH, graph.PageRankOptions{Damping: 0.85})
 	scorers := []struct {
 		name string
 		val  func(url string) float64
@@ -160,11 +184,13 @@ func TestUnionScoreTruth(t *testing.T) {
 		}()},
 		{"fetched subgraph", func(x string) float64 { return subPR[u.id[x]] }},
 		{"in-degree", func(x string) float64 { return indeg[u.id[x]] }},
+		{"+1 hop union PR", func(x string) float64 { return uh.pr[uh.id[x]] }},
+		{"+1 hop subgraph", func(x string) float64 { return subHPR[uh.id[x]] }},
 	}
 	fracs := []float64{0.05, 0.10, 0.20}
 	var sb strings.Builder
-	fmt.Fprintf(&sb, "web %d pages, %d seeds, budget %d, union %d downloaded + %d discovered only\n",
-		g.N(), len(seeds), budget, len(set), u.g.N()-len(set))
+	fmt.Fprintf(&sb, "web %d pages, %d seeds, budget %d, union %d downloaded + %d discovered only; +1 hop: %d downloaded + %d discovered only\n",
+		g.N(), len(seeds), budget, len(set), u.g.N()-len(set), len(hop), uh.g.N()-len(hop))
 	orders := map[string][]string{}
 	for _, sc := range scorers {
 		fmt.Fprintf(&sb, "%-17s", sc.name)
