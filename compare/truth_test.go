@@ -219,6 +219,26 @@ func TestUnionScoreTruth(t *testing.T) {
 	}
 	t.Log("\n" + sb.String())
 
+	// Score with Crawl and Frontier ranks as the "+1 hop subgraph" scorer
+	// measured above: the option is what was measured.
+	var pages []Page
+	for _, p := range byURL {
+		pages = append(pages, *p)
+	}
+	r, err := Score(pages, seedURLs, seqs, ScoreOptions{Budget: budget, Crawl: true, Frontier: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Downloaded != len(set) || r.Downloaded+r.FrontierPages != len(hop) {
+		t.Errorf("Score: %d downloaded + %d frontier pages, want %d + %d", r.Downloaded, r.FrontierPages, len(set), len(hop)-len(set))
+	}
+	for _, f := range fracs {
+		c := slices.Index(Checkpoints(), f)
+		if want := orders[fmt.Sprintf("+1 hop subgraph@%g", f)]; !slices.Equal(r.Ranking[c], want) {
+			t.Errorf("Score with Crawl and Frontier at %g%%: %v, the measured scorer: %v", 100*f, r.Ranking[c], want)
+		}
+	}
+
 	// What the measurement rests on: the union PageRank sums to 1 over its
 	// nodes, and so does the personalized one, whose discovered-only nodes
 	// get rank only through links.

@@ -33,12 +33,19 @@ type ComparePage struct {
 	Links  []string
 }
 
-// SaveComparePage stores p in its own transaction, replacing a page of the
-// same URL.
-func (db *DB) SaveComparePage(p ComparePage) error {
-	err := db.update(func(tx *bolt.Tx) error { return putComparePage(tx, p) })
+// SaveComparePages stores ps in one transaction, each replacing a page of
+// the same URL.
+func (db *DB) SaveComparePages(ps ...ComparePage) error {
+	err := db.update(func(tx *bolt.Tx) error {
+		for _, p := range ps {
+			if err := putComparePage(tx, p); err != nil {
+				return fmt.Errorf("%s: %w", p.URL, err)
+			}
+		}
+		return nil
+	})
 	if err != nil {
-		return fmt.Errorf("storage: save compare page %s: %w", p.URL, err)
+		return fmt.Errorf("storage: save %d compare pages: %w", len(ps), err)
 	}
 	return nil
 }
@@ -98,7 +105,7 @@ func decodeComparePage(u string, v []byte) (ComparePage, error) {
 	return p, r.err
 }
 
-// AppendCompareProgress stores pages (as SaveComparePage), then ids as
+// AppendCompareProgress stores pages (as SaveComparePages), then ids as
 // positions start, start+1, ... of the download sequence named name,
 // dropping stored positions from start on, in one transaction: a caller
 // that holds revealed pages back until a sequence needs them writes both

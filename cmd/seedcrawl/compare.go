@@ -62,6 +62,7 @@ func (o compareOptions) engine(log *slog.Logger) compare.Options {
 
 // compareOutputs are the result flags shared by compare and score.
 type compareOutputs struct {
+	graph     *string
 	json      *bool
 	out, plot *string
 	logX      *bool
@@ -74,6 +75,7 @@ func compareOutputFlags(fs interface {
 	String(string, string, string) *string
 }) compareOutputs {
 	return compareOutputs{
+		graph: fs.String("score-graph", "union", "`GRAPH` to rank pages on: union (fetched pages and every URL they link to) or crawl (fetched pages alone, as Cho et al. and Baeza-Yates et al. rank)"),
 		json:  fs.Bool("json", false, "print the report as JSON on stdout"),
 		out:   fs.String("out", "", "write the scores as CSV (sim's long form) to `FILE`"),
 		plot:  fs.String("plot", "", "write the plot to `FILE` (.svg, .png or .pdf)"),
@@ -97,6 +99,7 @@ func runCompare(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	report := fs.Bool("report", false, "rescore the comparison stored in --db without crawling")
 	progress := fs.Duration("progress", 2*time.Second, "print a progress line to stderr every `DURATION` (0: never)")
 	outs := compareOutputFlags(fs)
+	frontier := fs.Bool("score-frontier", false, "when every scheduler is done, fetch once each URL the crawls discovered but none downloaded, and score with their links too (more requests, a score closer to the truth)")
 	fs.Usage = func() {
 		fmt.Fprint(fs.Output(), compareUsage)
 		fs.PrintDefaults()
@@ -112,7 +115,7 @@ func runCompare(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		if fs.NArg() > 0 {
 			return fmt.Errorf("%w: --report takes no seed URLs", errUsage)
 		}
-		return compareReport(ctx, flagCfg.DB, outs, stdout, log)
+		return compareReport(ctx, flagCfg.DB, outs, *frontier, stdout, log)
 	}
 	// --seeds FILE: a value that is not a URL but names a file is a file of
 	// seeds, as the issue's command line spells it; crawl's --seeds URL
@@ -185,17 +188,31 @@ func runCompare(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		ctx, cancel = context.WithTimeout(ctx, maxDur)
 		defer cancel()
 	}
-	runErr := compareRun(ctx, sess, cmp, inj, *progress, stderr)
+	var after func() error
+	if *frontier {
+		after = func() error { return compareFetchFrontier(ctx, sess.c, cmp, inj, store) }
+	}
+	runErr := compareRun(ctx, sess, cmp, inj, after, *progress, stderr)
 	if runErr != nil && !errors.Is(runErr, context.Canceled) && !errors.Is(runErr, context.DeadlineExceeded) {
 		return runErr
 	}
 	if runErr != nil {
 		fmt.Fprintf(stderr, "seedcrawl compare: stopped (%v); rerun the same command to continue\n", runErr)
 	}
-	rep, err := cmp.Report(compare.ScoreOptions{})
+	// Score what the db holds, as --report does: the pages revealed to
+	// the crawls and the frontier pages fetched for the score.
+	again, err := compare.New(store, opts.engine(nil))
+	if err != nil {
+		return err
+	}
+	if err := again.Load(context.WithoutCancel(ctx)); err != nil {
+		return err
+	}
+	rep, err := again.Report(outs.scoreOptions(*frontier))
 	if err != nil {
 		return fmt.Errorf("score: %w", err)
 	}
+	rep.Requests = cmp.Requests() + rep.FrontierPages
 	return outs.write(rep, filepath.Base(cfg.DB), stdout)
 }
 
@@ -248,9 +265,10 @@ func compareMatchOptions(db *storage.DB, o *compareOptions, fs interface{ Args()
 }
 
 // compareRun runs the crawler and the comparison together until the
-// comparison is done or ctx ends, then stops the crawler (shutdown order:
-// comparison, crawler, and the caller closes the db).
-func compareRun(ctx context.Context, sess *crawlSession, cmp *compare.Compare, web *compareWeb, every time.Duration, stderr io.Writer) error {
+// comparison is done (and after, when set, has run with the crawler still
+// up) or ctx ends, then stops the crawler (shutdown order: comparison,
+// crawler, and the caller closes the db).
+func compareRun(ctx context.Context, sess *crawlSession, cmp *compare.Compare, web *compareWeb, after func() error, every time.Duration, stderr io.Writer) error {
 	crawlCtx, stopCrawl := context.WithCancel(ctx)
 	defer stopCrawl()
 	g := errgroup.Group{}
@@ -283,6 +301,9 @@ func compareRun(ctx context.Context, sess *crawlSession, cmp *compare.Compare, w
 		}
 	}()
 	err := cmp.Run(ctx, web)
+	if err == nil && after != nil {
+		err = after()
+	}
 	close(web.done)
 	close(stopProg)
 	<-progDone
@@ -296,9 +317,85 @@ func compareRun(ctx context.Context, sess *crawlSession, cmp *compare.Compare, w
 	return err
 }
 
+// compareFetchFrontier fetches, once each, the URLs the finished crawls'
+// downloaded pages link to that no crawl downloaded (the frontier), through
+// the same polite crawler, and stores them as compare pages that no
+// sequence uses: package compare scores with them when asked
+// (ScoreOptions.Frontier). It runs while the crawler of compareRun still
+// runs; a rerun fetches only what is missing.
+func compareFetchFrontier(ctx context.Context, c *crawler.Crawler, cmp *compare.Compare, web *compareWeb, store *compareStore) error {
+	have := map[string]bool{}
+	for _, p := range cmp.Pages() {
+		have[p.URL] = true
+	}
+	var pages []compare.Page
+	if err := store.Pages(ctx, func(p compare.Page) error { pages = append(pages, p); have[p.URL] = true; return nil }); err != nil {
+		return err
+	}
+	byURL := map[string]compare.Page{}
+	for _, p := range pages {
+		byURL[p.URL] = p
+	}
+	want := map[string]bool{}
+	var order []string
+	for _, s := range cmp.Sequences() {
+		for _, u := range s.URLs {
+			if p, ok := byURL[u]; ok && !p.Failed() {
+				for _, l := range p.OutLinks {
+					if !have[l] && !want[l] {
+						want[l] = true
+						order = append(order, l)
+					}
+				}
+			}
+		}
+	}
+	if len(order) == 0 {
+		return nil
+	}
+	fin := func(err error) error { return err }
+	if err := c.Inject(order...); err != nil {
+		return fin(err)
+	}
+	var got []storage.ComparePage
+	flush := func() error {
+		if len(got) == 0 {
+			return nil
+		}
+		if err := c.Sync(context.WithoutCancel(ctx)); err != nil {
+			return err
+		}
+		err := store.db.SaveComparePages(got...)
+		got = got[:0]
+		return err
+	}
+	for left := len(want); left > 0; {
+		select {
+		case <-ctx.Done():
+			return fin(errors.Join(ctx.Err(), flush()))
+		case p, ok := <-web.Results():
+			if !ok {
+				return fin(errors.Join(compare.ErrWebClosed, flush()))
+			}
+			if !want[p.URL] {
+				continue
+			}
+			delete(want, p.URL)
+			left--
+			got = append(got, storageComparePage(p))
+			if len(got) >= 256 {
+				if err := flush(); err != nil {
+					return fin(err)
+				}
+			}
+		}
+	}
+	return fin(flush())
+}
+
 // compareReport implements compare --report: New, Load, Report on the
 // stored comparison.
-func compareReport(ctx context.Context, path string, outs compareOutputs, stdout io.Writer, log *slog.Logger) error {
+func compareReport(ctx context.Context, path string, outs compareOutputs, frontier bool, stdout io.Writer, log *slog.Logger) error {
 	if _, err := os.Stat(path); err != nil {
 		return fmt.Errorf("%w: --db %s: %w", errUsage, path, err)
 	}
@@ -325,14 +422,22 @@ func compareReport(ctx context.Context, path string, outs compareOutputs, stdout
 	if err := cmp.Load(ctx); err != nil {
 		return err
 	}
-	rep, err := cmp.Report(compare.ScoreOptions{})
+	rep, err := cmp.Report(outs.scoreOptions(frontier))
 	if err != nil {
 		return fmt.Errorf("score: %w", err)
 	}
 	return outs.write(rep, filepath.Base(path), stdout)
 }
 
+// scoreOptions are the scoring options the flags ask for.
+func (o compareOutputs) scoreOptions(frontier bool) compare.ScoreOptions {
+	return compare.ScoreOptions{Crawl: *o.graph == "crawl", Frontier: frontier}
+}
+
 func (o compareOutputs) check() error {
+	if *o.graph != "union" && *o.graph != "crawl" {
+		return fmt.Errorf("%w: --score-graph %q: want union or crawl", errUsage, *o.graph)
+	}
 	if *o.plot != "" {
 		if err := checkPlotPath("--plot", *o.plot); err != nil {
 			return err
@@ -528,6 +633,14 @@ func (s *compareStore) SavePage(ctx context.Context, p compare.Page) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
+	cp := storageComparePage(p)
+	s.mu.Lock()
+	s.pending = append(s.pending, cp)
+	s.mu.Unlock()
+	return nil
+}
+
+func storageComparePage(p compare.Page) storage.ComparePage {
 	cp := storage.ComparePage{URL: p.URL, Status: p.Status, Links: slices.Clone(p.OutLinks)}
 	if p.Err != nil {
 		cp.Err = p.Err.Error()
@@ -535,10 +648,7 @@ func (s *compareStore) SavePage(ctx context.Context, p compare.Page) error {
 			cp.Err = "failed"
 		}
 	}
-	s.mu.Lock()
-	s.pending = append(s.pending, cp)
-	s.mu.Unlock()
-	return nil
+	return cp
 }
 
 func (s *compareStore) Pages(ctx context.Context, fn func(compare.Page) error) error {

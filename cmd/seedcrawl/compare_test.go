@@ -230,3 +230,65 @@ func TestComparePolite(t *testing.T) {
 		}
 	}
 }
+
+// TestCompareScoreFrontier checks --score-frontier: after the crawls, the
+// URLs they discovered but none downloaded are fetched once each through
+// the same crawler, the report ranks on the crawl graph with them, and
+// --report rescores the db to the same numbers.
+func TestCompareScoreFrontier(t *testing.T) {
+	w := crawlStartWeb(t, testweb.GenOptions{Seed: 4, Pages: 400, Hosts: 5, Preset: testweb.Clean}, testweb.Options{})
+	db := filepath.Join(t.TempDir(), "cmp.db")
+	args := runArgs(t, w, db, "--schedulers", "bfs,fpr,fpr@100,opic", "--budget", "100", "--json",
+		"--score-frontier", "--score-graph", "crawl")
+	out := compareCmd(t, append(args, w.site.Seeds()...))
+	type report struct {
+		Graph      string `json:"graph"`
+		Frontier   int    `json:"frontier_pages"`
+		Downloaded int    `json:"union_downloaded"`
+		Requests   int    `json:"requests"`
+		Curves     []struct {
+			Cumulative []*float64 `json:"cumulative_pagerank"`
+		} `json:"curves"`
+	}
+	var run report
+	if err := json.Unmarshal([]byte(out), &run); err != nil {
+		t.Fatalf("report: %v\n%s", err, out)
+	}
+	if run.Graph != "crawl" || run.Frontier == 0 {
+		t.Fatalf("graph %q with %d frontier pages, want crawl with some", run.Graph, run.Frontier)
+	}
+	union := map[string]bool{}
+	for _, s := range compareSequences(t, db) {
+		for _, u := range s.URLs {
+			union[u] = true
+		}
+	}
+	reqs := compareRequests(w)
+	for u, n := range reqs {
+		if n != 1 {
+			t.Errorf("%s requested %d times", u, n)
+		}
+	}
+	if len(reqs) > len(union)+run.Frontier || run.Downloaded != len(union) {
+		t.Errorf("%d URLs requested for %d downloaded + %d frontier pages (report: %d downloaded)", len(reqs), len(union), run.Frontier, run.Downloaded)
+	}
+	var stdout, stderr bytes.Buffer
+	if err := runCompare(context.Background(), []string{"--db", db, "--report", "--json", "--score-frontier", "--score-graph", "crawl"}, &stdout, &stderr); err != nil {
+		t.Fatalf("--report: %v\n%s", err, stderr.String())
+	}
+	var again report
+	if err := json.Unmarshal(stdout.Bytes(), &again); err != nil {
+		t.Fatal(err)
+	}
+	if again.Frontier != run.Frontier || len(again.Curves) != len(run.Curves) {
+		t.Fatalf("--report: %d frontier pages, %d curves; the run: %d, %d", again.Frontier, len(again.Curves), run.Frontier, len(run.Curves))
+	}
+	for i := range run.Curves {
+		for k, v := range run.Curves[i].Cumulative {
+			if a := again.Curves[i].Cumulative[k]; (v == nil) != (a == nil) || v != nil && *v != *a {
+				t.Fatalf("--report curve %d point %d differs from the run's", i, k)
+			}
+		}
+	}
+	t.Logf("%d downloaded, %d frontier pages fetched for the score, %d URLs requested", len(union), run.Frontier, len(reqs))
+}
