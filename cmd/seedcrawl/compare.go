@@ -171,7 +171,7 @@ func runCompare(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		return err
 	}
 	defer sess.close()
-	if err := compareMatchOptions(sess.db, &opts, fs); err != nil {
+	if err := compareMatchOptions(sess.db, &opts); err != nil {
 		return err
 	}
 	if err := sess.newCrawler(nil, 0); err != nil {
@@ -219,7 +219,7 @@ func runCompare(ctx context.Context, args []string, stdout, stderr io.Writer) er
 // compareMatchOptions takes the options a db stores for what the command
 // line leaves out, stores them on a first run, and refuses a mismatch: a
 // comparison continued with other options would not replay.
-func compareMatchOptions(db *storage.DB, o *compareOptions, fs interface{ Args() []string }) error {
+func compareMatchOptions(db *storage.DB, o *compareOptions) error {
 	raw, err := db.CompareOptions()
 	if err != nil {
 		return err

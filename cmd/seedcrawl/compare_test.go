@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"os"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -291,4 +292,55 @@ func TestCompareScoreFrontier(t *testing.T) {
 		}
 	}
 	t.Logf("%d downloaded, %d frontier pages fetched for the score, %d URLs requested", len(union), run.Frontier, len(reqs))
+}
+
+// TestScoreCommand scores a plain crawl of the clean test web: every fetch
+// of the crawl is in the sequence, in the order of the fetches, and the
+// CSV has sim's columns.
+func TestScoreCommand(t *testing.T) {
+	w := crawlStartWeb(t, testweb.GenOptions{Seed: 6, Pages: 250, Hosts: 4, Preset: testweb.Clean}, testweb.Options{})
+	db := filepath.Join(t.TempDir(), "crawl.db")
+	cfg := demoConfig(db, w.site.Seeds(), w.srv, 0, 4)
+	cfg.DelayFactor = 0
+	cfg.Scheduler = "fpr"
+	sum := crawlRun(t, cfg, crawlExtras{})
+	csvPath := filepath.Join(t.TempDir(), "score.csv")
+	var stdout, stderr bytes.Buffer
+	if err := runScore(context.Background(), []string{"--db", db, "--json", "--out", csvPath}, &stdout, &stderr); err != nil {
+		t.Fatalf("score: %v\n%s", err, stderr.String())
+	}
+	var rep struct {
+		Downloaded int `json:"union_downloaded"`
+		Reference  int `json:"reference_pages"`
+		Curves     []struct {
+			Scheduler  string     `json:"scheduler"`
+			Cumulative []*float64 `json:"cumulative_pagerank"`
+		} `json:"curves"`
+		Upper []*float64 `json:"upper_bound"`
+	}
+	if err := json.Unmarshal(stdout.Bytes(), &rep); err != nil {
+		t.Fatal(err)
+	}
+	fetched := 0
+	for _, p := range crawlPages(t, db) {
+		if p.Fetches > 0 {
+			fetched++
+		}
+	}
+	if rep.Downloaded != fetched || rep.Reference != fetched || int(sum.Fetches) < fetched {
+		t.Errorf("scored %d pages (reference %d); the crawl fetched %d (%d fetches)", rep.Downloaded, rep.Reference, fetched, sum.Fetches)
+	}
+	if len(rep.Curves) != 1 || rep.Curves[0].Scheduler != "fpr" {
+		t.Fatalf("curves: %+v", rep.Curves)
+	}
+	c := rep.Curves[0].Cumulative
+	for i := range c {
+		if c[i] == nil || *c[i] > *rep.Upper[i]+1e-12 || i > 0 && *c[i] < *c[i-1] {
+			t.Fatalf("point %d: S %v, U %v: S must be defined, rise and stay under U", i, c[i], rep.Upper[i])
+		}
+	}
+	b, err := os.ReadFile(csvPath)
+	if err != nil || !strings.HasPrefix(string(b), compare.CSVHeader+"\n") {
+		t.Errorf("CSV: %v, starts %q", err, string(b[:min(len(b), 80)]))
+	}
 }
