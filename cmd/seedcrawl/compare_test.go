@@ -344,3 +344,53 @@ func TestScoreCommand(t *testing.T) {
 		t.Errorf("CSV: %v, starts %q", err, string(b[:min(len(b), 80)]))
 	}
 }
+
+// TestCompareHostileWeb runs a comparison on the hostile test web (traps,
+// slow and huge pages, compression bombs, 429s, robots.txt rules): it must
+// finish, fetch nothing robots.txt forbids, keep --delay between requests
+// to a host and rules.test's Crawl-delay, and ask each URL at most once
+// (a 429 or 5xx may be retried by the crawler's back-off).
+func TestCompareHostileWeb(t *testing.T) {
+	w := crawlStartWeb(t, testweb.GenOptions{Seed: 3, Pages: 200, Hosts: 6, CrawlDelay: hostileCrawlDelay},
+		testweb.Options{SlowLatency: hostileSlow, RateInterval: 150 * time.Millisecond, HugeSize: 12 << 20, BombSize: 256 << 20})
+	db := filepath.Join(t.TempDir(), "hostile.db")
+	args := runArgs(t, w, db, "--schedulers", "bfs,fpr,opic", "--budget", "120", "--window", "4", "--json",
+		"--host-max-pages", "150", "--max-body", "4MiB", "--workers", "6",
+		"--backoff", "100ms", "--max-backoff", "2s", "--robots-backoff", "100ms", "--fetch-timeout", "10s")
+	args = append(args, "--delay", hostileDelay.String())
+	out := compareCmd(t, append(args, w.site.Seeds()...))
+	var rep struct {
+		Downloaded int `json:"union_downloaded"`
+	}
+	if err := json.Unmarshal([]byte(out), &rep); err != nil || rep.Downloaded == 0 {
+		t.Fatalf("report (%v):\n%s", err, out)
+	}
+	truth := w.web.Truth()
+	entries := w.log.Entries()
+	sort.Slice(entries, func(i, j int) bool { return entries[i].Time < entries[j].Time })
+	last := map[string]time.Duration{}
+	checked := 0
+	for _, e := range entries {
+		if strings.HasPrefix(e.Target, "/robots") {
+			continue
+		}
+		if u := e.Scheme + "://" + e.Host + e.Target; !truth.Allowed(u, version.Token) {
+			t.Errorf("fetched %s, which robots.txt forbids", u)
+		}
+		want := hostileDelay
+		if e.Host == "rules.test" {
+			want = hostileCrawlDelay
+		}
+		if prev, ok := last[e.Host]; ok {
+			checked++
+			if gap := e.Time - prev; gap < want {
+				t.Errorf("%s: %v between requests (…%s), want ≥ %v", e.Host, gap, e.Target, want)
+			}
+		}
+		last[e.Host] = e.Time
+	}
+	if checked < 50 || last["rules.test"] == 0 {
+		t.Errorf("only %d gaps checked; rules.test asked: %v", checked, last["rules.test"] != 0)
+	}
+	t.Logf("union %d pages, %d requests, %d gaps checked", rep.Downloaded, len(entries), checked)
+}
