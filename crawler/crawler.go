@@ -31,6 +31,7 @@ type Crawler struct {
 	admission
 	pending
 	cycleState
+	injectState
 }
 
 // lifetime holds the contexts that end a run.
@@ -129,6 +130,9 @@ func New(opts Options) (*Crawler, error) {
 		return nil, fmt.Errorf("%w: %w", ErrOptions, err)
 	}
 	c.extractor = ex
+	if err := c.initInject(opts.Inject); err != nil {
+		return nil, err
+	}
 	return c, nil
 }
 
@@ -156,6 +160,7 @@ func (c *Crawler) Run(ctx context.Context, seeds []string) (Summary, error) {
 	if !c.ran.CompareAndSwap(false, true) {
 		return Summary{}, fmt.Errorf("%w: Run called twice", ErrOptions)
 	}
+	defer c.endInject(nil) // when Run fails before its disposer starts
 	c.start = time.Now()
 	c.startNs.Store(c.start.UnixNano())
 	c.lastCommit = c.start
@@ -210,7 +215,7 @@ func (c *Crawler) Run(ctx context.Context, seeds []string) (Summary, error) {
 	if err != nil {
 		return c.summary(StopError), err
 	}
-	if pending == 0 && queued == 0 && len(norm) == 0 {
+	if pending == 0 && queued == 0 && len(norm) == 0 && c.inj == nil {
 		return c.summary(StopError), ErrNoSeeds
 	}
 	if err := c.commit(); err != nil {

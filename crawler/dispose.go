@@ -23,6 +23,7 @@ func (c *Crawler) dispose() error {
 	tick := time.NewTicker(min(c.opts.Settings.CommitInterval, minStarveCommit))
 	defer tick.Stop()
 	var fatal error
+	defer func() { c.endInject(fatal) }()
 	fail := func(err error) {
 		if fatal == nil {
 			fatal = err
@@ -36,6 +37,21 @@ func (c *Crawler) dispose() error {
 				continue
 			}
 			if err := c.reseeded(res); err != nil {
+				fail(err)
+			}
+		case done := <-c.injSync:
+			if fatal == nil {
+				fatal = c.commit()
+				if fatal != nil {
+					c.abort()
+				}
+			}
+			done <- fatal
+		case <-c.injSig:
+			if fatal != nil {
+				continue
+			}
+			if err := c.takeInjected(); err != nil {
 				fail(err)
 			}
 		case o, ok := <-c.in:
@@ -52,6 +68,7 @@ func (c *Crawler) dispose() error {
 				fail(err)
 				continue
 			}
+			c.deliver()
 			if c.batch.Pages() >= c.opts.Settings.CommitPages || time.Since(c.lastCommit) >= c.opts.Settings.CommitInterval ||
 				len(c.in) == 0 && c.starved() && time.Since(c.lastCommit) >= minStarveCommit {
 				if err := c.commit(); err != nil {
@@ -86,6 +103,7 @@ func (c *Crawler) commit() error {
 		return fmt.Errorf("crawler: commit %d results: %w", c.batch.Pages(), err)
 	}
 	c.batch.Reset()
+	clear(c.injRecent)
 	if c.rc != nil {
 		c.recentMu.Lock()
 		clear(c.recent)
@@ -130,6 +148,9 @@ func (m *skipped) dispose(c *Crawler) error {
 	}
 	c.forget(m.job.ID)
 	c.flushChanges()
+	if err := c.noteSkipped(m); err != nil {
+		return err
+	}
 	c.batch.SetStatus(m.job.ID, m.status, m.reason)
 	for _, id := range m.job.Dropped {
 		c.forget(id)
@@ -193,6 +214,7 @@ func (m *fetched) dispose(c *Crawler) error {
 	}
 	c.forget(job.ID)
 	c.batch.AddFetch(*rec, links)
+	c.noteFetched(m)
 	for _, s := range skips {
 		c.batch.SetStatus(s.id, s.status, s.reason)
 	}
@@ -302,6 +324,9 @@ func (c *Crawler) targets(job frontier.Job, cands []candidate, redirect *candida
 					c.soft[id] = struct{}{}
 				}
 				c.count("skip/"+statusReason(status, reason), 1)
+			case c.inj != nil:
+				// Injection mode: links are stored, only Inject queues.
+				t.Skip = true
 			case isNew:
 				c.queue(id, cd, redirectHops)
 				c.discovered.Add(1)

@@ -91,6 +91,18 @@
 // seeds are injected likewise. Injected seeds and replacements are appended
 // to the cycle record, stored in the commit that holds their cause.
 //
+// # Injection mode
+//
+// With Options.Inject (seedcrawl compare) only URLs given to Inject are
+// queued: fetched pages and their links are stored as usual, link targets
+// are interned but not queued, and every final outcome of an injected URL
+// (fetched, redirected, failed, robots-denied, refused for scope or a
+// budget) is handed to Injection.Deliver with the page's in-scope links.
+// A URL with a final outcome in the database is delivered from there
+// without a request. Workers wait for injections instead of stopping on an
+// empty frontier; Sync commits what was delivered, so a caller stores
+// nothing that refers to an outcome a crash could lose.
+//
 // # Stopping
 //
 // Run returns when the frontier is exhausted, a budget is spent

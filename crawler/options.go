@@ -53,6 +53,10 @@ type Options struct {
 	// Command is stored in the run record: the command line.
 	Command string
 
+	// Inject, when set, runs the crawl in injection mode: only URLs given
+	// to Crawler.Inject are queued (see Injection). nil: a plain crawl.
+	Inject *Injection
+
 	// Logger receives warnings (robots store failures, ...). nil: discard.
 	Logger *slog.Logger
 

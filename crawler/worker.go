@@ -80,8 +80,14 @@ func (c *Crawler) work(f Fetcher) {
 		if !c.reserve() {
 			return
 		}
+		wake := c.injectWake()
 		c.waiting.Add(1)
 		job, err := c.opts.Frontier.Next(c.stopCtx)
+		if err != nil && c.waitInjected(wake, err) {
+			c.waiting.Add(-1)
+			c.release()
+			continue
+		}
 		c.waiting.Add(-1)
 		if err != nil {
 			c.release()

@@ -192,6 +192,8 @@ type crawlExtras struct {
 	logger  *slog.Logger
 	// noSync skips fsync at commit (benchmarks only).
 	noSync bool
+	// inject runs the crawler in injection mode (seedcrawl compare).
+	inject *crawler.Injection
 }
 
 // crawlSession is one open crawl: the db and everything wired to it.
@@ -381,6 +383,7 @@ func (s *crawlSession) newCrawler(rc *crawler.Recrawl, maxPages int64) error {
 		Logger:        s.x.logger,
 		Recorder:      s.recorder(),
 		Archive:       s.archive(),
+		Inject:        s.x.inject,
 	})
 	if err != nil {
 		return err
