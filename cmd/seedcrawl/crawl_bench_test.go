@@ -206,6 +206,9 @@ func BenchmarkCrawl(b *testing.B) {
 //     deleted after parsing; it reaches the .test hosts through the test
 //     web's port as its proxy, since it has no resolve option.
 //
+// With SEEDCRAWL_BENCH_BASE=PATH set, a "base" column runs the seedcrawl
+// binary at PATH the same way (an earlier build, for before/after figures).
+//
 // Pages are counted from the test web's access log, the same way for every
 // crawler: distinct 200 answers other than robots.txt. Each iteration runs
 // the crawlers one after the other on the same web, so a slower or busier
@@ -222,6 +225,10 @@ func BenchmarkCrawlDocs(b *testing.B) {
 					"--pages", strconv.Itoa(size.pages), "--hosts", strconv.Itoa(size.hosts), "--seed", "9",
 					"--access-log", logPath)
 				crawlers := []string{"seedcrawl", "colly"}
+				base := os.Getenv(crawlBenchBaseEnv)
+				if base != "" {
+					crawlers = append([]string{"base"}, crawlers...)
+				}
 				var proxy string
 				if wget2Err == nil {
 					crawlers = append(crawlers, "wget2")
@@ -237,6 +244,9 @@ func BenchmarkCrawlDocs(b *testing.B) {
 						switch name {
 						case "seedcrawl":
 							cmd = crawlBenchSeedcrawlCmd(b, w, workers)
+						case "base":
+							cmd = crawlBenchSeedcrawlCmd(b, w, workers)
+							cmd.Path, cmd.Args[0] = base, base
 						case "colly":
 							cmd = crawlBenchCollyCmd(b, w, workers)
 						case "wget2":
@@ -261,6 +271,9 @@ func BenchmarkCrawlDocs(b *testing.B) {
 		}
 	}
 }
+
+// crawlBenchBaseEnv names a seedcrawl binary to measure beside this tree's.
+const crawlBenchBaseEnv = "SEEDCRAWL_BENCH_BASE"
 
 // crawlBenchRun is one crawler's run in a child process.
 type crawlBenchRun struct {
