@@ -295,6 +295,11 @@ func (c *Crawler) targets(job frontier.Job, cands []candidate, redirect *candida
 	var targets []frontier.Target
 	var links []storage.Link
 	var skipped []skip
+	if n := len(cands); n > 0 || redirect != nil {
+		// Sized once: a documentation page has about 75 links.
+		targets = make([]frontier.Target, 0, n+1)
+		links = make([]storage.Link, 0, n+1)
+	}
 	add := func(cands []candidate, depth int, redirectHops int) error {
 		if len(cands) == 0 {
 			return nil

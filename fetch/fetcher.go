@@ -191,8 +191,9 @@ func New(opts Options) (*Fetcher, error) {
 	f := &Fetcher{c: c, opts: opts, now: now}
 	c.OnResponse(func(r *colly.Response) {
 		if f.cur != nil {
+			// The body of a page is in f.cur.body (limitBody), not in
+			// r.Body, which colly read empty.
 			f.cur.gotResponse = true
-			f.cur.body = r.Body
 		}
 	})
 	return f, nil
