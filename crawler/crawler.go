@@ -31,6 +31,7 @@ type Crawler struct {
 	admission
 	pending
 	cycleState
+	sm sitemaps // the hosts' sitemaps (Settings.Sitemaps)
 }
 
 // lifetime holds the contexts that end a run.

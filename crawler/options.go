@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/seedcrawl/seedcrawl/config"
+	"github.com/seedcrawl/seedcrawl/sitemap"
 	"github.com/seedcrawl/seedcrawl/urlnorm"
 )
 
@@ -52,6 +53,16 @@ type Options struct {
 
 	// Command is stored in the run record: the command line.
 	Command string
+
+	// Sitemaps gives the robots.txt Sitemap: lines of a site
+	// (*robots.Cache); with Settings.Sitemaps each site's sitemaps are
+	// read once per run (see the package documentation, "Sitemaps"). nil:
+	// only /sitemap.xml is read.
+	Sitemaps SitemapSource
+	// SitemapLimits bound the sitemaps read (package sitemap): per file,
+	// index depth, files and entries per site and run. The zero value
+	// gives the package's defaults.
+	SitemapLimits sitemap.Limits
 
 	// Logger receives warnings (robots store failures, ...). nil: discard.
 	Logger *slog.Logger

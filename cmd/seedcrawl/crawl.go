@@ -329,6 +329,7 @@ func (s *crawlSession) newCrawler(rc *crawler.Recrawl, maxPages int64) error {
 		Recrawl:       rc,
 		Command:       s.x.command,
 		Logger:        s.x.logger,
+		Sitemaps:      s.robots,
 	})
 	return err
 }
@@ -430,7 +431,7 @@ func crawlPrintSummary(w io.Writer, db string, s crawler.Summary, asJSON bool) e
 		m    map[string]uint64
 	}{
 		{"fetch outcomes", s.ByStatus}, {"not fetched or not queued", s.Skipped},
-		{"links rejected", s.Rejected}, {"errors", s.Errors}, {"retries", s.Retries},
+		{"links rejected", s.Rejected}, {"errors", s.Errors}, {"retries", s.Retries}, {"sitemaps", s.Sitemaps},
 	} {
 		if len(g.m) > 0 {
 			fmt.Fprintf(w, "  %-26s %s\n", g.name+":", crawlFormatCounts(g.m))
