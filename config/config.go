@@ -80,7 +80,7 @@ type Config struct {
 	// Default true.
 	RespectNoindex bool
 	// Sitemaps reads each host's sitemaps, the robots.txt Sitemap: lines
-	// and /sitemap.xml, once per run or cycle after its robots.txt is
+	// and /sitemap.xml, once per cycle after its robots.txt is
 	// known, and queues the URLs they list as links of kind sitemap, as
 	// Heritrix and Nutch do (key "sitemaps"). The fetches go through the
 	// frontier like any page. Default true.

@@ -56,7 +56,7 @@ type Options struct {
 
 	// Sitemaps gives the robots.txt Sitemap: lines of a site
 	// (*robots.Cache); with Settings.Sitemaps each site's sitemaps are
-	// read once per run (see the package documentation, "Sitemaps"). nil:
+	// read once per cycle (see the package documentation, "Sitemaps"). nil:
 	// only /sitemap.xml is read.
 	Sitemaps SitemapSource
 	// SitemapLimits bound the sitemaps read (package sitemap): per file,

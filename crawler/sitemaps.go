@@ -214,8 +214,9 @@ func (c *Crawler) sitemapSite(origin string) *sitemapSite {
 }
 
 // planSitemaps queues the sitemaps of the site of page pageURL (its
-// robots.txt Sitemap: lines, then /sitemap.xml), once per run: the first
-// time a job of that site is fetched, so its robots.txt is known. They are
+// robots.txt Sitemap: lines, then /sitemap.xml), once per run (and
+// cycle: see queueSitemaps): the first time a page of that site is
+// fetched, so its robots.txt is known. They are
 // queued in the frontier (frontier.Add) at the page's priority and fetched
 // like pages, under the frontier's politeness; a sitemap on another host
 // (robots.txt may name one) must be in the crawl's scope. Disposer only.
