@@ -359,6 +359,10 @@ type sitemapAdder interface {
 func (c *Crawler) sitemapBound(m *fetched) {
 	sr := m.sitemap
 	site := c.sitemapSite(sr.file.Origin)
+	// Read in this run: not queued again, even before its fetch is
+	// committed (a sitemap restored from the stored frontier was queued
+	// by an earlier run, so its site has not seen it).
+	site.seen[m.job.ID] = struct{}{}
 	left := c.opts.sitemapLimits().MaxWalkURLs - site.urls
 	if len(m.links) > left {
 		cut := len(m.links) - max(left, 0)

@@ -1,11 +1,13 @@
 package main
 
 import (
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/seedcrawl/seedcrawl/crawler"
 	"github.com/seedcrawl/seedcrawl/graph"
 	"github.com/seedcrawl/seedcrawl/internal/version"
 	"github.com/seedcrawl/seedcrawl/storage"
@@ -206,4 +208,59 @@ func TestCrawlSitemaps(t *testing.T) {
 			}
 		}
 	})
+}
+
+// TestCrawlSitemapsResume stops crawls of the sitemap web after a few
+// pages, with sitemaps still queued (or already read but not all), and
+// resumes them: the sitemaps left in the stored frontier are read as
+// sitemaps (their mark is stored), none is fetched twice, and the result
+// equals the ground truth with sitemaps.
+func TestCrawlSitemapsResume(t *testing.T) {
+	for _, stopAfter := range []int64{6, 12, 20, 30} {
+		t.Run(fmt.Sprintf("stop after %d pages", stopAfter), func(t *testing.T) {
+			w := crawlStartWeb(t, testweb.GenOptions{Seed: 5, Pages: 40, Hosts: 2, Preset: testweb.Clean, Sitemaps: true}, testweb.Options{})
+			path := filepath.Join(t.TempDir(), "resume.db")
+			cfg := demoConfig(path, w.site.Seeds(), w.srv, 0, 2)
+			cfg.DelayFactor = 0
+			cfg.MaxPages = stopAfter
+			first := crawlRun(t, cfg, crawlExtras{})
+			if first.Stopped != crawler.StopMaxPages || first.Sitemaps["queued"] == 0 || first.Pending == 0 {
+				t.Fatalf("first run: stopped %q, sitemaps %v, %d pending; want max-pages with sitemaps queued", first.Stopped, first.Sitemaps, first.Pending)
+			}
+			cfg.MaxPages = 0
+			second := crawlRun(t, cfg, crawlExtras{})
+			if second.Stopped != crawler.StopExhausted || second.Sitemaps["files"] == 0 {
+				t.Fatalf("second run: stopped %q, sitemaps %v", second.Stopped, second.Sitemaps)
+			}
+			count := map[string]int{}
+			for _, e := range w.log.Entries() {
+				count[e.URL()]++
+			}
+			for u, n := range count {
+				if n > 1 && !strings.HasSuffix(u, "/robots.txt") {
+					t.Errorf("%s requested %d times across the resume", u, n)
+				}
+			}
+			reach, err := w.web.Truth().ReachableWithSitemaps(w.site.Seeds(), version.Token, testweb.SitemapLimits{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			db, err := storage.Open(path, &storage.Options{ReadOnly: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer db.Close()
+			g, err := graph.Load(db)
+			if err != nil {
+				t.Fatal(err)
+			}
+			d, err := truthWithoutSitemapFiles(db, reach.Compare(g))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !d.Empty() {
+				t.Fatalf("resumed crawl differs from the ground truth with sitemaps: %s", d)
+			}
+		})
+	}
 }
