@@ -86,7 +86,9 @@
 // admitted like any link (scope, max-depth, host budget; robots.txt when
 // the frontier hands them out); their lastmod is stored
 // (storage.Batch.SetLastMod, read with storage.DB.LastMod) for the
-// revisit policy. An index's child sitemaps are links of kind sitemap too,
+// revisit policy: in a recrawl, a known page whose lastmod is later than
+// its last fetch is refetched even when the RevisitPolicy says it is not
+// due (the refresh cap still applies). An index's child sitemaps are links of kind sitemap too,
 // and queued as sitemaps one level deeper, as sitemap.Walker would:
 //
 //   - per file: sitemap.Limits.MaxURLs entries, MaxBytes uncompressed,

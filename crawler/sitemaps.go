@@ -431,3 +431,26 @@ func (c *Crawler) currentCycle() uint32 {
 	}
 	return 0
 }
+
+// lastModStore is the optional part of a Store that gives the lastmod a
+// sitemap listed for a page; *storage.DB implements it.
+type lastModStore interface {
+	LastMod(id uint64) (time.Time, bool, error)
+}
+
+// sitemapChanged reports whether a sitemap says page id changed after its
+// last fetch (its lastmod is later): the page is then due for a revisit
+// whatever the revisit policy estimated (sitemaps.org: lastmod lets a
+// crawler skip unchanged pages and find changed ones).
+func (c *Crawler) sitemapChanged(id uint64, prev *storage.Page) bool {
+	st, ok := c.opts.Store.(lastModStore)
+	if !c.opts.Settings.Sitemaps || !ok || prev.FetchedAt.IsZero() {
+		return false
+	}
+	lm, ok, err := st.LastMod(id)
+	if err != nil {
+		c.opts.Logger.Warn("sitemap lastmod", "page", id, "err", err)
+		return false
+	}
+	return ok && lm.After(prev.FetchedAt)
+}
