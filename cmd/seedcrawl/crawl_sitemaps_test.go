@@ -1,6 +1,8 @@
 package main
 
 import (
+	"bytes"
+	"context"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -206,6 +208,17 @@ func TestCrawlSitemaps(t *testing.T) {
 			if l.Kind != storage.LinkSitemap {
 				t.Errorf("pages-1.xml link to %d of kind %v, want sitemap", l.To, l.Kind)
 			}
+		}
+	})
+
+	t.Run("export shows the kind", func(t *testing.T) {
+		var stdout, stderr bytes.Buffer
+		if code := run(context.Background(), []string{"export", "--db", path, "--what", "links", "--format", "tsv"}, &stdout, &stderr); code != 0 {
+			t.Fatalf("export exit %d: %s", code, stderr.String())
+		}
+		want := fmt.Sprintf("%d\t%d\tsitemap\n", pages["http://sitemap.test/maps/pages-2.xml.gz"].ID, pages["http://sitemap.test/only/gz.html"].ID)
+		if !strings.Contains(stdout.String(), want) {
+			t.Errorf("export of links has no line %q", want)
 		}
 	})
 }
