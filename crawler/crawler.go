@@ -32,6 +32,7 @@ type Crawler struct {
 	pending
 	cycleState
 	injectState
+	sm sitemaps // the hosts' sitemaps (Settings.Sitemaps)
 }
 
 // lifetime holds the contexts that end a run.

@@ -198,6 +198,9 @@ func (m *fetched) dispose(c *Crawler) error {
 		// the URL's result is final, its per-URL state goes.
 		hops := c.hops[job.ID]
 		c.forget(job.ID)
+		if m.sitemap != nil {
+			c.sitemapBound(m)
+		}
 		var err error
 		if res.Links, links, skips, err = c.targets(job, m.links, m.redirect, hops); err != nil {
 			return err
@@ -213,6 +216,18 @@ func (m *fetched) dispose(c *Crawler) error {
 		return nil
 	}
 	c.forget(job.ID)
+	if m.sitemap != nil {
+		// The child sitemaps are queued after Done: their frontier
+		// changes follow the job's.
+		if links, err = c.sitemapDone(m, links); err != nil {
+			return err
+		}
+		c.flushChanges()
+	} else if err := c.planSitemaps(job, m.url); err != nil {
+		return err
+	} else {
+		c.flushChanges()
+	}
 	c.batch.AddFetch(*rec, links)
 	c.noteFetched(m)
 	for _, s := range skips {
@@ -271,6 +286,18 @@ func (m *traversed) dispose(c *Crawler) error {
 	}
 	c.count("refresh/"+m.reason, 1)
 	c.markDone(m.job.ID)
+	if c.opts.Settings.Sitemaps {
+		// A cycle that traverses a site's known pages still reads its
+		// sitemaps once.
+		u, err := c.opts.Store.URL(m.job.ID)
+		if err != nil {
+			return fmt.Errorf("crawler: url of page %d: %w", m.job.ID, err)
+		}
+		if err := c.planSitemaps(m.job, u); err != nil {
+			return err
+		}
+		c.flushChanges()
+	}
 	return nil
 }
 

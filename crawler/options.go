@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/seedcrawl/seedcrawl/config"
+	"github.com/seedcrawl/seedcrawl/sitemap"
 	"github.com/seedcrawl/seedcrawl/urlnorm"
 )
 
@@ -56,6 +57,15 @@ type Options struct {
 	// Inject, when set, runs the crawl in injection mode: only URLs given
 	// to Crawler.Inject are queued (see Injection). nil: a plain crawl.
 	Inject *Injection
+	// Sitemaps gives the robots.txt Sitemap: lines of a site
+	// (*robots.Cache); with Settings.Sitemaps each site's sitemaps are
+	// read once per cycle (see the package documentation, "Sitemaps"). nil:
+	// only /sitemap.xml is read.
+	Sitemaps SitemapSource
+	// SitemapLimits bound the sitemaps read (package sitemap): per file,
+	// index depth, files and entries per site and run. The zero value
+	// gives the package's defaults.
+	SitemapLimits sitemap.Limits
 
 	// Logger receives warnings (robots store failures, ...). nil: discard.
 	Logger *slog.Logger

@@ -69,7 +69,7 @@ func (t *limitTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	// together, so colly gets the header without Content-Type (it reads
 	// nothing else from it that we use).
 	resp.Header = withoutContentType(resp.Header)
-	if resp.StatusCode < 200 || resp.StatusCode > 299 || !IsHTML(c.contentType) {
+	if resp.StatusCode < 200 || resp.StatusCode > 299 || !IsHTML(c.contentType) && !c.keepBody {
 		var complete bool
 		resp.Body, complete = dropBody(resp.Body, resp.ContentLength)
 		c.bodyUnread = !complete

@@ -384,6 +384,7 @@ func (s *crawlSession) newCrawler(rc *crawler.Recrawl, maxPages int64) error {
 		Recorder:      s.recorder(),
 		Archive:       s.archive(),
 		Inject:        s.x.inject,
+		Sitemaps:      s.robots,
 	})
 	if err != nil {
 		return err
@@ -493,7 +494,7 @@ func crawlPrintSummary(w io.Writer, db string, s crawler.Summary, asJSON bool) e
 		m    map[string]uint64
 	}{
 		{"fetch outcomes", s.ByStatus}, {"not fetched or not queued", s.Skipped},
-		{"links rejected", s.Rejected}, {"errors", s.Errors}, {"retries", s.Retries},
+		{"links rejected", s.Rejected}, {"errors", s.Errors}, {"retries", s.Retries}, {"sitemaps", s.Sitemaps},
 	} {
 		if len(g.m) > 0 {
 			fmt.Fprintf(w, "  %-26s %s\n", g.name+":", crawlFormatCounts(g.m))
