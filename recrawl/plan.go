@@ -27,9 +27,13 @@ type Plan struct {
 	Start bool
 	// Seeds are a new cycle's seeds, in order.
 	Seeds []crawler.Pick
-	// Refresh lists the known pages to revisit, most important first: by
-	// PageRank on the stored graph (see refreshOrder).
+	// Refresh lists the known pages to revisit, first to refetch first:
+	// under Options.RefreshPolicy (see refreshOrder).
 	Refresh []uint64
+	// Rank is the PageRank of the stored graph as of the previous cycle,
+	// indexed by page id (StateRank: computed once per cycle and stored);
+	// nil in cycle 1. It is the prior of the history schedulers.
+	Rank []float64
 	// MaxPages is the budget left in the cycle: 0 means no limit, -1 that
 	// it is spent (the cycle only needs closing).
 	MaxPages int64
@@ -64,14 +68,17 @@ type crawlState struct {
 	live    []bool   // fetched, alive, HTML, on a host with budget left: candidate seeds
 	settled []bool   // never to be fetched: rejected, out of scope, robots-denied, deferred
 	known   []uint64 // pages fetched (or tried) before: the refresh list
+	last    []uint32 // per page: cycle of its last fetch (0: never)
+	hosts   []string // per page: its host name
 	vanish  []string // per page: why it vanished ("" if it did not), for seeds
 	depth0  []string // URLs at depth 0 found from nothing: the seeds of a plain crawl
 }
 
 // scan reads the page records of the first n pages.
 func scan(st Store, n int) (*crawlState, error) {
-	cs := &crawlState{live: make([]bool, n), vanish: make([]string, n), settled: make([]bool, n)}
+	cs := &crawlState{live: make([]bool, n), vanish: make([]string, n), settled: make([]bool, n), last: make([]uint32, n)}
 	hosts := make([]string, n)
+	cs.hosts = hosts
 	spent := map[string]bool{} // hosts whose page budget (--host-max-pages) ran out
 	err := st.EachPage(func(p *storage.Page) error {
 		if p.ID >= uint64(n) {
@@ -80,6 +87,7 @@ func scan(st Store, n int) (*crawlState, error) {
 		if p.Fetches > 0 {
 			cs.known = append(cs.known, p.ID)
 		}
+		cs.last[p.ID] = p.Cycle
 		cs.live[p.ID] = p.Status.Fetched() && isHTML(p.ContentType)
 		switch p.Status {
 		case storage.StatusRejected, storage.StatusOutOfScope, storage.StatusRobotsDenied, storage.StatusDeferred:
@@ -196,7 +204,7 @@ func (l *loaded) input() seeds.Input {
 // with vanished ones replaced), its refresh list and its budget.
 func (r *Runner) newPlan(ctx context.Context, n uint32, cycles []storage.Cycle) (*Plan, error) {
 	o := &r.o
-	p := &Plan{Start: true, Revisit: o.Revisit}
+	p := &Plan{Start: true, Revisit: o.Revisit.at(n)}
 	p.Cycle = storage.Cycle{N: n, Start: o.Now(), SeedAlgo: AlgoGiven}
 	if o.PagesPerCycle > 0 {
 		p.MaxPages = o.PagesPerCycle
@@ -248,7 +256,12 @@ func (r *Runner) newPlan(ctx context.Context, n uint32, cycles []storage.Cycle) 
 	if len(ids) == 0 {
 		return nil, fmt.Errorf("recrawl: cycle %d: %w", n, ErrNoSeeds)
 	}
-	p.Refresh = refreshOrder(l, ids)
+	if p.Rank, err = r.rank(n-1, l.g); err != nil {
+		return nil, err
+	}
+	if p.Refresh, err = r.refreshOrder(l, ids, p.Rank, n, p.MaxRefresh); err != nil {
+		return nil, err
+	}
 	p.Reseeder = r.newReseeder(n)
 	p.ReseedEvery = o.ReseedEvery
 	return p, r.setInfo(p, inf)
@@ -432,14 +445,17 @@ func nodeOf(g *graph.CSR, u string) (uint32, bool) {
 	return 0, false
 }
 
-// refreshOrder orders the known pages for revisiting, most important first:
-// by PageRank on the stored graph, highest first, ties by id (discovery
-// order). The crawl queues them in this order behind the seeds with equal
-// priorities, so its FIFO tie-break revisits the pages the link graph ranks
-// highest first, and a refresh cap (MaxRefresh) leaves out the least
-// important. The seeds are left out (the crawl queues them first).
-func refreshOrder(l *loaded, seedIDs []uint32) []uint64 {
-	pr, _ := graph.PageRank(l.g, graph.PageRankOptions{})
+// refreshOrder orders the known pages for revisiting in cycle n, seeds
+// left out (the crawl queues them first). The crawl queues them in this
+// order behind the seeds with equal priorities, so its FIFO tie-break
+// revisits them in this order, and a refresh cap (maxRefresh) refetches
+// the head of the list and traverses the rest from storage.
+//
+// RefreshPageRank: by PageRank on the stored graph (pr), highest first,
+// ties by id (discovery order). The other policies allocate maxRefresh
+// refetches per cycle over the known pages (refreshPlan); without a cap
+// every due page is refetched and the order only says which first.
+func (r *Runner) refreshOrder(l *loaded, seedIDs []uint32, pr []float64, n uint32, maxRefresh int64) ([]uint64, error) {
 	seed := make(map[uint64]bool, len(seedIDs))
 	for _, s := range seedIDs {
 		seed[uint64(s)] = true
@@ -450,19 +466,52 @@ func refreshOrder(l *loaded, seedIDs []uint32) []uint64 {
 			out = append(out, id)
 		}
 	}
-	slices.SortFunc(out, func(a, b uint64) int {
-		if c := cmp.Compare(pr[b], pr[a]); c != 0 {
-			return c
+	rank := func(id uint64) float64 {
+		if id < uint64(len(pr)) {
+			return pr[id]
 		}
-		return cmp.Compare(a, b)
-	})
-	return out
+		return 0
+	}
+	policy := r.o.RefreshPolicy
+	if policy == RefreshPageRank || maxRefresh < 0 {
+		slices.SortFunc(out, func(a, b uint64) int {
+			if c := cmp.Compare(rank(b), rank(a)); c != 0 {
+				return c
+			}
+			return cmp.Compare(a, b)
+		})
+		return out, nil
+	}
+	budget := float64(len(out))
+	if maxRefresh > 0 {
+		budget = float64(maxRefresh)
+	}
+	var rate []float64
+	if policy == RefreshOptimal {
+		obs, x, gaps, err := changeStats(r.o.Store, n-1, l.g.N())
+		if err != nil {
+			return nil, err
+		}
+		rate = rates(out, l.cs.hosts, obs, x, gaps)
+	}
+	f, err := allocate(policy, out, pr, rate, budget)
+	if err != nil {
+		return nil, err
+	}
+	return refreshPlan(out, l.cs.last, n, f, pr), nil
 }
 
 // resumePlan continues the stored, unfinished cycle c.
 func (r *Runner) resumePlan(c *storage.Cycle) (*Plan, error) {
 	o := &r.o
-	p := &Plan{Cycle: *c, Revisit: o.Revisit}
+	p := &Plan{Cycle: *c, Revisit: o.Revisit.at(c.N)}
+	if c.N > 1 {
+		rank, err := r.rank(c.N-1, nil)
+		if err != nil {
+			return nil, err
+		}
+		p.Rank = rank
+	}
 	if o.PagesPerCycle > 0 {
 		left := o.PagesPerCycle - int64(c.Stats.Fetches)
 		p.MaxPages = max(left, -1)

@@ -25,6 +25,8 @@ type Store interface {
 	Page(id uint64) (storage.Page, error)
 	Links(src uint64) ([]storage.Link, error)
 	EachPage(fn func(p *storage.Page) error) error
+	EachFetch(cycle uint32, fn func(r storage.FetchRecord) error) error
+	State(name string) ([]byte, error)
 	Commit(b *storage.Batch) error
 	NextID() uint64
 }
@@ -73,6 +75,10 @@ type Options struct {
 	DiscoveryShare float64
 	// Revisit is the adaptive revisit schedule of known pages.
 	Revisit Revisit
+	// RefreshPolicy spreads the refresh share of each cycle's budget over
+	// the known pages: RefreshOptimal (change-aware), RefreshImportance,
+	// RefreshUniform or RefreshPageRank; "" means RefreshPageRank.
+	RefreshPolicy string
 	// ReseedEvery reruns seed selection every ReseedEvery fetched pages
 	// inside a cycle and injects the seeds into the frontier; 0 means never.
 	// It needs a selector (SeedAlgo other than AlgoGiven).
@@ -92,7 +98,8 @@ type Options struct {
 
 // Runner runs the cycles of an incremental crawl on one database.
 type Runner struct {
-	o Options
+	o      Options
+	ranked int // PageRank computations (StateRank): one per cycle planned
 }
 
 // New validates o and returns a Runner.
@@ -115,6 +122,12 @@ func New(o Options) (*Runner, error) {
 	}
 	if o.ReseedEvery > 0 && o.SeedAlgo == AlgoGiven {
 		return nil, fmt.Errorf("%w: reseeding needs a seed selector, not %q", ErrOptions, AlgoGiven)
+	}
+	if o.RefreshPolicy == "" {
+		o.RefreshPolicy = RefreshPageRank
+	}
+	if !slices.Contains(RefreshPolicies(), o.RefreshPolicy) {
+		return nil, fmt.Errorf("%w: refresh policy %q (known: %v)", ErrOptions, o.RefreshPolicy, RefreshPolicies())
 	}
 	if err := o.Revisit.Validate(); err != nil {
 		return nil, err
