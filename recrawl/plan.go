@@ -69,6 +69,7 @@ type crawlState struct {
 	settled []bool   // never to be fetched: rejected, out of scope, robots-denied, deferred
 	known   []uint64 // pages fetched (or tried) before: the refresh list
 	last    []uint32 // per page: cycle of its last fetch (0: never)
+	first   []uint32 // per page: cycle in which its URL was interned
 	hosts   []string // per page: its host name
 	vanish  []string // per page: why it vanished ("" if it did not), for seeds
 	depth0  []string // URLs at depth 0 found from nothing: the seeds of a plain crawl
@@ -76,7 +77,8 @@ type crawlState struct {
 
 // scan reads the page records of the first n pages.
 func scan(st Store, n int) (*crawlState, error) {
-	cs := &crawlState{live: make([]bool, n), vanish: make([]string, n), settled: make([]bool, n), last: make([]uint32, n)}
+	cs := &crawlState{live: make([]bool, n), vanish: make([]string, n), settled: make([]bool, n), last: make([]uint32, n),
+		first: make([]uint32, n)}
 	hosts := make([]string, n)
 	cs.hosts = hosts
 	spent := map[string]bool{} // hosts whose page budget (--host-max-pages) ran out
@@ -87,7 +89,7 @@ func scan(st Store, n int) (*crawlState, error) {
 		if p.Fetches > 0 {
 			cs.known = append(cs.known, p.ID)
 		}
-		cs.last[p.ID] = p.Cycle
+		cs.last[p.ID], cs.first[p.ID] = p.Cycle, p.FirstCycle
 		cs.live[p.ID] = p.Status.Fetched() && isHTML(p.ContentType)
 		switch p.Status {
 		case storage.StatusRejected, storage.StatusOutOfScope, storage.StatusRobotsDenied, storage.StatusDeferred:
@@ -239,8 +241,14 @@ func (r *Runner) newPlan(ctx context.Context, n uint32, cycles []storage.Cycle) 
 	}
 	p.Replacer = r.newReplacer(l, n)
 	var ids []uint32
-	if o.SeedAlgo != AlgoGiven {
+	switch o.SeedAlgo {
+	case AlgoGiven:
+	case AlgoNewPages:
+		ids, err = r.newPages(ctx, l, n, r.firstSeeds(l, cycles), p)
+	default:
 		ids, err = r.selectSeeds(ctx, l, n, p)
+	}
+	if o.SeedAlgo != AlgoGiven {
 		if err != nil {
 			return nil, err
 		}
@@ -308,6 +316,9 @@ func (r *Runner) selectSeeds(ctx context.Context, l *loaded, n uint32, p *Plan) 
 	o := &r.o
 	if !slices.Contains(l.cs.live, true) {
 		return nil, nil
+	}
+	if o.SeedAlgo == AlgoNewPages {
+		return r.newPages(ctx, l, n, nil, p)
 	}
 	so := o.Select
 	so.Algo, so.Candidates, so.Rand = o.SeedAlgo, l.cs.live, r.rng(n, 0)
@@ -392,6 +403,30 @@ func (r *Runner) previousSeeds(ctx context.Context, l *loaded, n uint32, cycles 
 		p.Seeds = append(p.Seeds, crawler.Pick{URL: l.g.URLs[id], Why: firstNonEmpty(w, "given")})
 	}
 	return ids, nil
+}
+
+// firstSeeds returns the seeds of cycle 1 (its replacements applied), or
+// for a db of a plain crawl its given seeds (else its depth-0 pages).
+func (r *Runner) firstSeeds(l *loaded, cycles []storage.Cycle) []uint32 {
+	var out []uint32
+	for _, c := range cycles {
+		if c.N == 1 && len(c.Seeds) > 0 {
+			for _, s := range applyReplacements(c.Seeds, c.Replaced) {
+				out = append(out, uint32(s.ID))
+			}
+			return out
+		}
+	}
+	urls := r.o.Seeds
+	if len(urls) == 0 {
+		urls = l.cs.depth0
+	}
+	for _, u := range urls {
+		if v, ok := nodeOf(l.g, u); ok {
+			out = append(out, v)
+		}
+	}
+	return out
 }
 
 // applyReplacements returns seeds with each replaced seed swapped for its

@@ -48,8 +48,8 @@ type Options struct {
 	// only when the database records no seeds (a db written by seedcrawl
 	// crawl).
 	Seeds []string
-	// SeedAlgo selects the seeds of cycles 2, 3, ...: AlgoGiven or a selector
-	// of package seeds; "" means AlgoGiven.
+	// SeedAlgo selects the seeds of cycles 2, 3, ...: AlgoGiven,
+	// AlgoNewPages or a selector of package seeds; "" means AlgoGiven.
 	SeedAlgo string
 	// Select tunes the selector (K, Hops, Depth, PerHost, hits-core
 	// settings); Algo, Candidates and Rand are set here. K is required.
@@ -117,8 +117,8 @@ func New(o Options) (*Runner, error) {
 	if o.SeedAlgo == "" {
 		o.SeedAlgo = AlgoGiven
 	}
-	if o.SeedAlgo != AlgoGiven && !slices.Contains(seeds.Algos(), o.SeedAlgo) {
-		return nil, fmt.Errorf("%w: seed algo %q (known: %s, %v)", ErrOptions, o.SeedAlgo, AlgoGiven, seeds.Algos())
+	if o.SeedAlgo != AlgoGiven && o.SeedAlgo != AlgoNewPages && !slices.Contains(seeds.Algos(), o.SeedAlgo) {
+		return nil, fmt.Errorf("%w: seed algo %q (known: %s, %s, %v)", ErrOptions, o.SeedAlgo, AlgoGiven, AlgoNewPages, seeds.Algos())
 	}
 	if o.ReseedEvery > 0 && o.SeedAlgo == AlgoGiven {
 		return nil, fmt.Errorf("%w: reseeding needs a seed selector, not %q", ErrOptions, AlgoGiven)

@@ -108,7 +108,7 @@ fetched; freshness of the stored copies after the cycle; requests, 304s and seco
 		}
 	}
 	for _, a := range al {
-		if a != recrawl.AlgoGiven && !seedsKnownAlgo(a) {
+		if a != recrawl.AlgoGiven && a != recrawl.AlgoNewPages && !seedsKnownAlgo(a) {
 			return fmt.Errorf("%w: --seed-algos: unknown selector %q", errUsage, a)
 		}
 	}

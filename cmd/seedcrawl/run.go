@@ -78,7 +78,7 @@ func (f *runFlags) register(fs interface {
 }) {
 	fs.UintVar(&f.cycles, "cycles", 0, "stop once cycle `N` (numbered in the db) is complete; 0: run until interrupted (needs --interval)")
 	fs.DurationVar(&f.interval, "interval", 0, "pause `DURATION` between the end of a cycle and the start of the next")
-	fs.StringVar(&f.seedAlgo, "seed-algo", seeds.AlgoMaxWeight, "seed selector `ALGO` of cycles 2, 3, ...: given (keep the previous seeds), "+strings.Join(seeds.Algos(), ", "))
+	fs.StringVar(&f.seedAlgo, "seed-algo", seeds.AlgoMaxWeight, "seed selector `ALGO` of cycles 2, 3, ...: given (keep the previous seeds), newpages (the most new pages expected, learned from earlier cycles), "+strings.Join(seeds.Algos(), ", "))
 	fs.IntVar(&f.k, "k", 10, "number of seeds `K` selected per cycle")
 	fs.IntVar(&f.hops, "hops", seeds.DefaultHops, "selector crawl horizon `H` (coverage within H hops)")
 	fs.IntVar(&f.depth, "depth", seeds.DefaultDepth, "depth `D` of the maxweight / rootscc weight")
@@ -113,8 +113,8 @@ func (f *runFlags) validate() error {
 		return fmt.Errorf("%w: --pages-per-cycle %d: must be 0 (no limit) or more", errUsage, f.pagesPerCycle)
 	case f.refreshShare < 0 || f.refreshShare > 1:
 		return fmt.Errorf("%w: --refresh-share %g: want a share in 0..1", errUsage, f.refreshShare)
-	case f.seedAlgo != recrawl.AlgoGiven && !seedsKnownAlgo(f.seedAlgo):
-		return fmt.Errorf("%w: --seed-algo %q: want given or one of %s", errUsage, f.seedAlgo, strings.Join(seeds.Algos(), ", "))
+	case f.seedAlgo != recrawl.AlgoGiven && f.seedAlgo != recrawl.AlgoNewPages && !seedsKnownAlgo(f.seedAlgo):
+		return fmt.Errorf("%w: --seed-algo %q: want given, newpages or one of %s", errUsage, f.seedAlgo, strings.Join(seeds.Algos(), ", "))
 	case !slices.Contains(recrawl.RefreshPolicies(), f.refreshPolicy):
 		return fmt.Errorf("%w: --refresh-policy %q: want one of %s", errUsage, f.refreshPolicy, strings.Join(recrawl.RefreshPolicies(), ", "))
 	case f.revisitGone > 1<<20:
