@@ -2,6 +2,7 @@ package crawler
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"time"
 
@@ -113,9 +114,18 @@ func (c *Crawler) startCycle() (int, error) {
 	// sequence numbers in that order, every priority 0 until the scheduler
 	// weighs the seeds.
 	in := map[uint64]bool{}
+	seedIDs := map[uint64]bool{}
+	for i := range seedURLs {
+		seedIDs[ints[i].ID] = true
+	}
 	var seq uint64
 	add := func(e frontier.Entry) {
 		in[e.ID] = true
+		if rc.Prior != nil && e.Prio == 0 && !seedIDs[e.ID] {
+			if x := rc.Prior(e.ID); x > 0 && x < math.MaxFloat64 {
+				e.Prio = x
+			}
+		}
 		e.Seq = seq
 		seq++
 		snap.Entries = append(snap.Entries, e)
@@ -154,7 +164,7 @@ func (c *Crawler) startCycle() (int, error) {
 	}
 	c.batch.PutCycle(rc.Cycle)
 	for _, e := range snap.Entries {
-		c.batch.PutFrontier(storage.Entry{ID: e.ID, Host: e.Host, Seq: e.Seq, Depth: uint32(e.Depth), Attempt: uint32(e.Attempt)})
+		c.batch.PutFrontier(storage.Entry{ID: e.ID, Host: e.Host, Prio: e.Prio, Seq: e.Seq, Depth: uint32(e.Depth), Attempt: uint32(e.Attempt)})
 	}
 	c.batch.SetSchedulerState(nil)
 	if err := c.opts.Frontier.Seed(targets, &c.changes); err != nil {

@@ -32,6 +32,13 @@ type Recrawl struct {
 	// important first: their order is the FIFO tie-break among equal
 	// priorities. Ids that are seeds or already pending are skipped.
 	Refresh []uint64
+	// Prior, when set, is the starting priority of the known pages a new
+	// cycle queues (pending and Refresh; seeds get the scheduler's seed
+	// weight): the history schedulers' prior, the previous cycle's
+	// PageRank, so that a known page is ranked by it from the start rather
+	// than only once a downloaded page links to it. nil means 0, the
+	// cycle's mass flowing from its seeds alone.
+	Prior func(id uint64) float64
 
 	// Policy decides whether a known page is due for a refetch and the
 	// revisit interval stored with each fetch; nil means every known page

@@ -207,7 +207,9 @@ func runSession(ctx context.Context, sess *crawlSession, rf runFlags, progress t
 			}
 			fmt.Fprintf(stderr, "seedcrawl run: %s cycle %d (%s)\n", verb, p.Cycle.N, runPlanNote(p))
 			sess.history = runHistory(cfg.Scheduler, p.Rank)
-			if err := sess.newCrawler(p.Recrawl(), max(p.MaxPages, 0)); err != nil {
+			rc := p.Recrawl()
+			rc.Prior = sess.history.History
+			if err := sess.newCrawler(rc, max(p.MaxPages, 0)); err != nil {
 				return err
 			}
 			sum, err := sess.crawl(ctx, nil, progress, stderr)
