@@ -521,20 +521,40 @@ func (r *Runner) refreshOrder(l *loaded, seedIDs []uint32, pr []float64, n uint3
 	if maxRefresh > 0 {
 		budget = float64(maxRefresh)
 	}
+	// The allocation runs over a pool of the known pages with the highest
+	// PageRank, at least 4 refetches' worth of pages per refetch allowed
+	// and never fewer than minPool, so that its cost (changerate.Optimal
+	// bisects per page) follows the cycle's budget, not the db's size. The
+	// rest get no share of the budget and follow, oldest fetch first.
+	pool, tail := out, []uint64(nil)
+	if size := max(4*int(budget), minPool); len(out) > size {
+		slices.SortFunc(out, func(a, b uint64) int {
+			if c := cmp.Compare(rank(b), rank(a)); c != 0 {
+				return c
+			}
+			return cmp.Compare(a, b)
+		})
+		pool, tail = out[:size], slices.Clone(out[size:])
+		slices.SortStableFunc(tail, func(a, b uint64) int { return cmp.Compare(l.cs.last[a], l.cs.last[b]) })
+	}
 	var rate []float64
 	if policy == RefreshOptimal {
 		obs, x, gaps, err := changeStats(r.o.Store, n-1, l.g.N())
 		if err != nil {
 			return nil, err
 		}
-		rate = rates(out, l.cs.hosts, obs, x, gaps)
+		rate = rates(pool, l.cs.hosts, obs, x, gaps)
 	}
-	f, err := allocate(policy, out, pr, rate, budget)
+	f, err := allocate(policy, pool, pr, rate, budget)
 	if err != nil {
 		return nil, err
 	}
-	return refreshPlan(out, l.cs.last, n, f, pr), nil
+	return append(refreshPlan(pool, l.cs.last, n, f, pr), tail...), nil
 }
+
+// minPool is the smallest pool of known pages the refresh allocation
+// runs over (see refreshOrder).
+const minPool = 5000
 
 // resumePlan continues the stored, unfinished cycle c.
 func (r *Runner) resumePlan(c *storage.Cycle) (*Plan, error) {
