@@ -90,6 +90,9 @@ type cycleState struct {
 	recent    map[uint64]struct{} // ids whose result awaits the next commit
 	seedSet   map[uint64]bool     // the cycle's seeds (disposer only)
 	reseed    reseeder
+	// inCycle is a bitmap of the ids queued in this cycle (Recrawl.Lazy;
+	// disposer only).
+	inCycle []uint64
 }
 
 // New returns a Crawler; it fails with ErrOptions when a required part is
@@ -307,6 +310,9 @@ func (c *Crawler) restore() (int, error) {
 		// Host budgets count URLs, not the fetches of earlier cycles.
 		if _, err := c.scanPages(false); err != nil {
 			return 0, err
+		}
+		for _, e := range snap.Entries {
+			c.markCycle(e.ID)
 		}
 		for _, s := range c.rc.Cycle.Seeds {
 			c.seedSet[s.ID] = true

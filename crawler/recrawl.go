@@ -39,6 +39,16 @@ type Recrawl struct {
 	// than only once a downloaded page links to it. nil means 0, the
 	// cycle's mass flowing from its seeds alone.
 	Prior func(id uint64) float64
+	// Lazy makes the cycle's start cost what Seeds and Refresh hold, not
+	// what the db holds: Refresh need not list every known page, and a
+	// known page (or a URL left pending by an earlier cycle) is queued
+	// when a link of this cycle leads to it, once per cycle, and handled
+	// as if it had been listed (refetched when due, else traversed from
+	// storage). Without Lazy only new URLs are queued from links, so
+	// Refresh must list every known page for the cycle to reach them. The
+	// per-host URL counts (--host-max-pages) still take a pass over the
+	// page records when that limit is set.
+	Lazy bool
 
 	// Policy decides whether a known page is due for a refetch and the
 	// revisit interval stored with each fetch; nil means every known page

@@ -2,6 +2,7 @@ package recrawl
 
 import (
 	"cmp"
+	"container/heap"
 	"context"
 	"encoding/json"
 	"errors"
@@ -44,6 +45,11 @@ type Plan struct {
 	Revisit Revisit
 	// Replacer replaces vanished seeds (a crawler.Replacer).
 	Replacer *Replacer
+	// Lazy is set for a budget-limited cycle: Refresh holds only what the
+	// budget can use (see lazyRefresh), known pages are queued when a link
+	// reaches them (crawler.Recrawl.Lazy), and the frontier entries the
+	// cycle leaves unused are removed when it ends.
+	Lazy bool
 	// Reseeder and ReseedEvery drive --reseed-every; Reseeder is nil
 	// without it.
 	Reseeder    *Reseeder
@@ -270,6 +276,10 @@ func (r *Runner) newPlan(ctx context.Context, n uint32, cycles []storage.Cycle) 
 	if p.Refresh, err = r.refreshOrder(l, ids, p.Rank, n, p.MaxRefresh); err != nil {
 		return nil, err
 	}
+	if o.PagesPerCycle > 0 {
+		p.Lazy = true
+		p.Refresh = lazyRefresh(p.Refresh, p.Rank, int(o.PagesPerCycle))
+	}
 	p.Reseeder = r.newReseeder(n)
 	p.ReseedEvery = o.ReseedEvery
 	return p, r.setInfo(p, inf)
@@ -286,6 +296,7 @@ func (p *Plan) Recrawl() *crawler.Recrawl {
 		Policy:      p.Revisit,
 		MaxRefresh:  p.MaxRefresh,
 		ReseedEvery: p.ReseedEvery,
+		Lazy:        p.Lazy,
 	}
 	if p.Replacer != nil {
 		rc.Replacer = p.Replacer
@@ -578,6 +589,7 @@ func (r *Runner) resumePlan(c *storage.Cycle) (*Plan, error) {
 			p.MaxRefresh = refreshCap(int64(math.Floor((1-o.DiscoveryShare)*float64(o.PagesPerCycle))) - refreshed)
 		}
 	}
+	p.Lazy = o.PagesPerCycle > 0
 	p.Replacer = r.newReplacer(nil, c.N)
 	p.Reseeder = r.newReseeder(c.N)
 	p.ReseedEvery = o.ReseedEvery
@@ -591,4 +603,65 @@ func refreshCap(n int64) int64 {
 		return -1
 	}
 	return n
+}
+
+// lazyRefresh keeps of a budget-limited cycle's refresh list what the
+// budget can use: its first budget pages (the refresh policy's order) and
+// the budget pages with the highest PageRank (those a history scheduler
+// fetches first), in that order. The crawl reaches the other known pages
+// through links (crawler.Recrawl.Lazy).
+func lazyRefresh(order []uint64, pr []float64, budget int) []uint64 {
+	if len(order) <= budget {
+		return order
+	}
+	out := slices.Clone(order[:budget])
+	in := make(map[uint64]bool, 2*budget)
+	for _, id := range out {
+		in[id] = true
+	}
+	rank := func(id uint64) float64 {
+		if id < uint64(len(pr)) {
+			return pr[id]
+		}
+		return 0
+	}
+	// The budget highest ranks among the rest: a min-heap of size budget.
+	h := &rankHeap{rank: rank}
+	for _, id := range order[budget:] {
+		if h.Len() < budget {
+			heap.Push(h, id)
+		} else if rank(id) > rank(h.ids[0]) {
+			h.ids[0] = id
+			heap.Fix(h, 0)
+		}
+	}
+	top := h.ids
+	slices.SortFunc(top, func(a, b uint64) int {
+		if c := cmp.Compare(rank(b), rank(a)); c != 0 {
+			return c
+		}
+		return cmp.Compare(a, b)
+	})
+	for _, id := range top {
+		if !in[id] {
+			out = append(out, id)
+		}
+	}
+	return out
+}
+
+// rankHeap is a min-heap of ids by rank.
+type rankHeap struct {
+	ids  []uint64
+	rank func(uint64) float64
+}
+
+func (h *rankHeap) Len() int           { return len(h.ids) }
+func (h *rankHeap) Less(i, j int) bool { return h.rank(h.ids[i]) < h.rank(h.ids[j]) }
+func (h *rankHeap) Swap(i, j int)      { h.ids[i], h.ids[j] = h.ids[j], h.ids[i] }
+func (h *rankHeap) Push(x any)         { h.ids = append(h.ids, x.(uint64)) }
+func (h *rankHeap) Pop() any {
+	x := h.ids[len(h.ids)-1]
+	h.ids = h.ids[:len(h.ids)-1]
+	return x
 }

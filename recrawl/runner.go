@@ -26,6 +26,7 @@ type Store interface {
 	Links(src uint64) ([]storage.Link, error)
 	EachPage(fn func(p *storage.Page) error) error
 	EachFetch(cycle uint32, fn func(r storage.FetchRecord) error) error
+	LoadFrontier(fn func(e storage.Entry) error) error
 	State(name string) ([]byte, error)
 	Commit(b *storage.Batch) error
 	NextID() uint64
@@ -217,7 +218,39 @@ func (r *Runner) runCycle(ctx context.Context, p *Plan) error {
 			return nil
 		}
 	}
+	if p.Lazy {
+		if err := r.dropFrontier(p.Cycle.N); err != nil {
+			return err
+		}
+	}
 	return r.closeCycle(p.Cycle.N)
+}
+
+// dropChunk is the number of frontier entries one transaction deletes.
+const dropChunk = 10000
+
+// dropFrontier removes the frontier entries a budget-limited cycle left
+// unused, dropChunk per transaction, so that no transaction grows with
+// the db: the next cycle queues those URLs again when a link reaches them
+// (their pages keep the status queued).
+func (r *Runner) dropFrontier(n uint32) error {
+	var ids []uint64
+	if err := r.o.Store.LoadFrontier(func(e storage.Entry) error {
+		ids = append(ids, e.ID)
+		return nil
+	}); err != nil {
+		return fmt.Errorf("recrawl: cycle %d: read frontier: %w", n, err)
+	}
+	for lo := 0; lo < len(ids); lo += dropChunk {
+		var b storage.Batch
+		for _, id := range ids[lo:min(lo+dropChunk, len(ids))] {
+			b.DeleteFrontier(id)
+		}
+		if err := r.o.Store.Commit(&b); err != nil {
+			return fmt.Errorf("recrawl: cycle %d: drop %d unused frontier entries: %w", n, len(ids), err)
+		}
+	}
+	return nil
 }
 
 // closeCycle stores the end of cycle n (its record as the crawl left it)
