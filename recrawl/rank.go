@@ -10,10 +10,11 @@ import (
 )
 
 // StateRank is the storage state holding the PageRank of the stored graph
-// as of the end of one cycle: computed once, when the next cycle is
-// planned, and read back by every later use in that cycle (the refresh
-// order, the history scheduler's prior, a resumed cycle), so a cycle never
-// ranks the graph twice.
+// as of the end of one cycle: computed once, when the cycle is closed (or
+// when the next cycle is planned, if the close did not store it: a db of
+// seedcrawl crawl), and read back by every later use (the refresh order,
+// the history scheduler's prior, a resumed cycle), so the graph is ranked
+// once per cycle and not while the next cycle starts.
 //
 // Layout: cycle (uint32), node count n (uint32), then n float64 values,
 // all big-endian; the values are indexed by page id.
@@ -46,8 +47,9 @@ func StoredRank(st Ranker, asOf uint32) ([]float64, error) {
 	return pr, nil
 }
 
-// storeRank writes pr as the PageRank of the graph as of cycle asOf.
-func storeRank(st Ranker, asOf uint32, pr []float64) error {
+// StoreRank writes pr as the PageRank of the graph as of cycle asOf (what
+// the close of cycle asOf stores).
+func StoreRank(st Ranker, asOf uint32, pr []float64) error {
 	b := make([]byte, 8+8*len(pr))
 	binary.BigEndian.PutUint32(b, asOf)
 	binary.BigEndian.PutUint32(b[4:], uint32(len(pr)))
@@ -81,7 +83,7 @@ func (r *Runner) rank(asOf uint32, g *graph.CSR) ([]float64, error) {
 		g = l.g
 	}
 	pr, _ = graph.PageRank(g, graph.PageRankOptions{})
-	if err := storeRank(r.o.Store, asOf, pr); err != nil {
+	if err := StoreRank(r.o.Store, asOf, pr); err != nil {
 		return nil, err
 	}
 	r.ranked++

@@ -269,6 +269,11 @@ func (r *Runner) closeCycle(n uint32) error {
 	if err := r.o.Store.Commit(&b); err != nil {
 		return fmt.Errorf("recrawl: close cycle %d: %w", n, err)
 	}
+	// Rank the graph the cycle leaves now, so that the next cycle starts
+	// without ranking it.
+	if _, err := r.rank(n, nil); err != nil {
+		return err
+	}
 	if r.o.Report != nil {
 		if rec, err = r.cycle(n); err != nil {
 			return err

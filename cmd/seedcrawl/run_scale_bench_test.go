@@ -13,6 +13,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/seedcrawl/seedcrawl/graph"
+	"github.com/seedcrawl/seedcrawl/recrawl"
 	"github.com/seedcrawl/seedcrawl/storage"
 )
 
@@ -70,6 +72,15 @@ func scaleDB(b *testing.B, path string, n int) {
 	batch.PutCycle(storage.Cycle{N: 1, Start: start, End: start.Add(time.Hour), SeedAlgo: "given",
 		Seeds: []storage.Seed{{ID: 0, Why: "given"}}})
 	if err := db.Commit(&batch); err != nil {
+		b.Fatal(err)
+	}
+	// What closing cycle 1 stores: the PageRank of its graph.
+	g, err := graph.Load(db)
+	if err != nil {
+		b.Fatal(err)
+	}
+	pr, _ := graph.PageRank(g, graph.PageRankOptions{})
+	if err := recrawl.StoreRank(db, 1, pr); err != nil {
 		b.Fatal(err)
 	}
 }
