@@ -212,6 +212,9 @@ func (c *Crawler) refreshDecision(job uint64, prev *storage.Page) (string, bool)
 	if rc.Policy != nil && !rc.Policy.Due(prev, time.Now()) {
 		return refreshNotDue, false
 	}
+	if rc.RefetchHead > 0 && !c.refetchSet[job] {
+		return refreshOverShare, false
+	}
 	if rc.MaxRefresh < 0 {
 		return refreshOverShare, false
 	}

@@ -61,6 +61,12 @@ type Recrawl struct {
 	// storage instead: its stored out-links go to the frontier as if it had
 	// answered 304, without a request.
 	MaxRefresh int64
+	// RefetchHead, when positive, makes Refresh[:RefetchHead] the only
+	// known pages this cycle may refetch (the refresh policy's choice for
+	// the refresh share); every other known page is traversed from storage.
+	// Without it the first due pages the scheduler hands out take the
+	// share, whatever the refresh policy ordered. 0 means no such list.
+	RefetchHead int
 
 	// Replacer picks a replacement for a seed of the cycle that vanished
 	// (404, 410, unreachable); nil records the vanished seed without one. A

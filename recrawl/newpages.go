@@ -22,8 +22,10 @@ const AlgoNewPages = "newpages"
 //     robots-denied): 1, it is new to the crawl;
 //   - a fetched page: the new pages its host grew by per fetched page and
 //     per cycle, observed: (host pages first interned in cycles 2..n-1) /
-//     ((n−2) · fetched pages of the host); 0 before there are two cycles to
-//     compare;
+//     ((n−2) · fetched pages of the host), plus the new pages first found
+//     on the page itself per cycle (new pages attach near the pages that
+//     already led to new ones: hubs, pages that change); 0 before there
+//     are two cycles to compare;
 //   - a settled page: 0, the crawl will not fetch it (this is what keeps
 //     out-of-scope URLs out of the counts).
 func newPageValue(l *loaded, n uint32) []float64 {
@@ -53,6 +55,7 @@ func newPageValue(l *loaded, n uint32) []float64 {
 			if h := byHost[l.cs.hosts[v]]; h.fetched > 0 {
 				val[v] = h.grown / (float64(n-2) * h.fetched)
 			}
+			val[v] += float64(l.cs.spawned[v]) / float64(n-2)
 		}
 	}
 	return val

@@ -45,6 +45,11 @@ type Plan struct {
 	Revisit Revisit
 	// Replacer replaces vanished seeds (a crawler.Replacer).
 	Replacer *Replacer
+	// RefetchHead, when positive, limits refetches to Refresh[:RefetchHead]
+	// (crawler.Recrawl.RefetchHead): a capped refresh share under a policy
+	// other than RefreshPageRank, so that the policy, not the crawl order,
+	// decides which known pages are refetched.
+	RefetchHead int
 	// Lazy is set for a budget-limited cycle: Refresh holds only what the
 	// budget can use (see lazyRefresh), known pages are queued when a link
 	// reaches them (crawler.Recrawl.Lazy), and the frontier entries the
@@ -76,6 +81,7 @@ type crawlState struct {
 	known   []uint64 // pages fetched (or tried) before: the refresh list
 	last    []uint32 // per page: cycle of its last fetch (0: never)
 	first   []uint32 // per page: cycle in which its URL was interned
+	spawned []uint32 // per page: URLs first found on it in cycles 2, 3, ... (new pages it led to)
 	hosts   []string // per page: its host name
 	vanish  []string // per page: why it vanished ("" if it did not), for seeds
 	depth0  []string // URLs at depth 0 found from nothing: the seeds of a plain crawl
@@ -84,7 +90,7 @@ type crawlState struct {
 // scan reads the page records of the first n pages.
 func scan(st Store, n int) (*crawlState, error) {
 	cs := &crawlState{live: make([]bool, n), vanish: make([]string, n), settled: make([]bool, n), last: make([]uint32, n),
-		first: make([]uint32, n)}
+		first: make([]uint32, n), spawned: make([]uint32, n)}
 	hosts := make([]string, n)
 	cs.hosts = hosts
 	spent := map[string]bool{} // hosts whose page budget (--host-max-pages) ran out
@@ -96,6 +102,9 @@ func scan(st Store, n int) (*crawlState, error) {
 			cs.known = append(cs.known, p.ID)
 		}
 		cs.last[p.ID], cs.first[p.ID] = p.Cycle, p.FirstCycle
+		if p.FirstCycle >= 2 && p.From < uint64(n) && p.Status != storage.StatusOutOfScope && p.Status != storage.StatusRejected {
+			cs.spawned[p.From]++
+		}
 		cs.live[p.ID] = p.Status.Fetched() && isHTML(p.ContentType)
 		switch p.Status {
 		case storage.StatusRejected, storage.StatusOutOfScope, storage.StatusRobotsDenied, storage.StatusDeferred:
@@ -276,9 +285,12 @@ func (r *Runner) newPlan(ctx context.Context, n uint32, cycles []storage.Cycle) 
 	if p.Refresh, err = r.refreshOrder(l, ids, p.Rank, n, p.MaxRefresh); err != nil {
 		return nil, err
 	}
+	if p.MaxRefresh > 0 && o.RefreshPolicy != RefreshPageRank {
+		p.RefetchHead = int(min(p.MaxRefresh, int64(len(p.Refresh))))
+	}
 	if o.PagesPerCycle > 0 {
 		p.Lazy = true
-		p.Refresh = lazyRefresh(p.Refresh, p.Rank, int(o.PagesPerCycle))
+		p.Refresh = lazyRefresh(p.Refresh, p.Rank, int(max(o.PagesPerCycle, int64(p.RefetchHead))))
 	}
 	p.Reseeder = r.newReseeder(n)
 	p.ReseedEvery = o.ReseedEvery
@@ -297,6 +309,7 @@ func (p *Plan) Recrawl() *crawler.Recrawl {
 		MaxRefresh:  p.MaxRefresh,
 		ReseedEvery: p.ReseedEvery,
 		Lazy:        p.Lazy,
+		RefetchHead: p.RefetchHead,
 	}
 	if p.Replacer != nil {
 		rc.Replacer = p.Replacer

@@ -46,8 +46,9 @@ type recrawlCurve struct {
 	// NewPages is the number of pages new in the epoch (Truth.New).
 	NewPages int
 	// Fresh is the share of stored pages with a copy (an ETag) whose copy
-	// is the epoch's: same ETag as the page the web serves now.
-	Fresh float64
+	// is the epoch's: same ETag as the page the web serves now; FreshPR
+	// the same share weighted by the epoch's true PageRank.
+	Fresh, FreshPR float64
 }
 
 // runEvalRecrawl runs the recrawl experiment: seedcrawl run, cycle after
@@ -229,6 +230,7 @@ fetched; freshness of the stored copies after the cycle; requests, 304s and seco
 // order), the truth of the epoch it crawled and the db it left.
 func scoreRecrawlCycle(log []testweb.Entry, t *testweb.Truth, db string, budget int64) (recrawlCurve, error) {
 	var c recrawlCurve
+	var err error
 	pr := t.PageRank()
 	best := slices.Clone(pr)
 	slices.SortFunc(best, func(a, b float64) int { return cmp.Compare(b, a) })
@@ -280,40 +282,44 @@ func scoreRecrawlCycle(log []testweb.Entry, t *testweb.Truth, db string, budget 
 		}
 		c.New = append(c.New, share)
 	}
-	fresh, err := recrawlFreshness(db, t)
-	if err != nil {
-		return c, err
-	}
-	c.Fresh = fresh
-	return c, nil
+	c.Fresh, c.FreshPR, err = recrawlFreshness(db, t)
+	return c, err
 }
 
 // recrawlFreshness returns the share of stored pages with a copy (an
-// ETag) whose ETag is the one the web serves at t's epoch.
-func recrawlFreshness(path string, t *testweb.Truth) (float64, error) {
+// ETag) whose ETag is the one the web serves at t's epoch, unweighted and
+// weighted by t's PageRank.
+func recrawlFreshness(path string, t *testweb.Truth) (float64, float64, error) {
 	db, err := storage.Open(path, &storage.Options{ReadOnly: true})
 	if err != nil {
-		return 0, fmt.Errorf("open %s: %w", path, err)
+		return 0, 0, fmt.Errorf("open %s: %w", path, err)
 	}
 	defer db.Close()
+	pr := t.PageRank()
 	var copies, fresh int
+	var wAll, wFresh float64
 	err = db.EachPage(func(p *storage.Page) error {
 		if p.ETag == "" {
 			return nil
 		}
 		copies++
-		if id, ok := t.ID(p.URL); ok && t.Nodes[id].Status == 200 && t.Nodes[id].ETag == p.ETag {
+		id, ok := t.ID(p.URL)
+		if ok {
+			wAll += pr[id]
+		}
+		if ok && t.Nodes[id].Status == 200 && t.Nodes[id].ETag == p.ETag {
 			fresh++
+			wFresh += pr[id]
 		}
 		return nil
 	})
 	if err != nil {
-		return 0, fmt.Errorf("read pages of %s: %w", path, err)
+		return 0, 0, fmt.Errorf("read pages of %s: %w", path, err)
 	}
-	if copies == 0 {
-		return 0, nil
+	if copies == 0 || wAll == 0 {
+		return 0, 0, nil
 	}
-	return float64(fresh) / float64(copies), nil
+	return float64(fresh) / float64(copies), wFresh / wAll, nil
 }
 
 // recrawlKey names a configuration.
@@ -345,6 +351,7 @@ func recrawlMeans(curves []recrawlCurve) ([]string, map[string]*recrawlCurve) {
 			m.New[j] += c.New[j]
 		}
 		m.Fresh += c.Fresh
+		m.FreshPR += c.FreshPR
 		m.Seconds += c.Seconds
 		m.Fetches += c.Fetches
 		m.NotModified += c.NotModified
@@ -357,6 +364,7 @@ func recrawlMeans(curves []recrawlCurve) ([]string, map[string]*recrawlCurve) {
 			m.New[j] /= n
 		}
 		m.Fresh /= n
+		m.FreshPR /= n
 		m.Seconds /= n
 		m.Fetches = int(float64(m.Fetches) / n)
 		m.NotModified = int(float64(m.NotModified) / n)
@@ -373,8 +381,8 @@ func writeRecrawlTables(w io.Writer, curves []recrawlCurve, budget int64, pages,
 	keys, m := recrawlMeans(curves)
 	fmt.Fprintf(w, "recrawl on an EvolveWeb test web of %d pages, %d epochs, budget %d fetches per cycle; cycles 2..%d averaged\n",
 		pages, epochs, budget, epochs)
-	fmt.Fprintf(w, "%-34s %8s %8s %7s %7s %8s %8s %8s %8s %7s %6s %6s\n", "scheduler / seeds / refresh",
-		"PR@5%", "PR@10%", "gap@5", "gap@10", "new@10%", "vsgiven", "PR@100%", "vsgiven", "fresh", "304s", "secs")
+	fmt.Fprintf(w, "%-34s %8s %8s %7s %7s %8s %8s %8s %8s %7s %7s %6s %6s\n", "scheduler / seeds / refresh",
+		"PR@5%", "PR@10%", "gap@5", "gap@10", "new@10%", "vsgiven", "PR@100%", "vsgiven", "fresh", "freshPR", "304s", "secs")
 	for _, k := range keys {
 		c := m[k]
 		gap := func(i int) string {
@@ -394,15 +402,26 @@ func writeRecrawlTables(w io.Writer, curves []recrawlCurve, budget int64, pages,
 		if g := m[c.Scheduler+" / "+recrawl.AlgoGiven+" / "+c.Refresh]; g != nil {
 			newVs, prVs = vs(c.New[1], g.New[1]), vs(c.PR[len(c.PR)-1], g.PR[len(g.PR)-1])
 		}
-		fmt.Fprintf(w, "%-34s %8.4f %8.4f %7s %7s %8.3f %8s %8.4f %8s %7.3f %6d %6.1f\n", k,
-			c.PR[0], c.PR[1], gap(0), gap(1), c.New[1], newVs, c.PR[len(c.PR)-1], prVs, c.Fresh, c.NotModified, c.Seconds)
+		fmt.Fprintf(w, "%-34s %8.4f %8.4f %7s %7s %8.3f %8s %8.4f %8s %7.3f %7.3f %6d %6.1f\n", k,
+			c.PR[0], c.PR[1], gap(0), gap(1), c.New[1], newVs, c.PR[len(c.PR)-1], prVs, c.Fresh, c.FreshPR, c.NotModified, c.Seconds)
 	}
 	fmt.Fprintf(w, "best possible (largest PageRank values): PR@5%% %.4f, PR@10%% %.4f (mean over cycles)\n", firstOmni(m, keys, 0), firstOmni(m, keys, 1))
 	fmt.Fprintln(w, "per cycle:")
-	fmt.Fprintf(w, "%-34s %5s %7s %8s %8s %8s %7s %6s %6s\n", "scheduler / seeds / refresh", "cycle", "fetches", "PR@5%", "PR@10%", "new@10%", "fresh", "304s", "secs")
+	fmt.Fprintf(w, "%-34s %5s %7s %8s %8s %7s %7s %8s %7s %7s %6s %6s\n", "scheduler / seeds / refresh", "cycle", "fetches", "PR@5%", "PR@10%",
+		"gap@5", "gap@10", "new@10%", "fresh", "freshPR", "304s", "secs")
 	for i := range curves {
 		c := &curves[i]
-		fmt.Fprintf(w, "%-34s %5d %7d %8.4f %8.4f %8.3f %7.3f %6d %6.1f\n", recrawlKey(c), c.Cycle, c.Fetches, c.PR[0], c.PR[1], c.New[1], c.Fresh, c.NotModified, c.Seconds)
+		gap := func(j int) string {
+			for k := range curves {
+				b := &curves[k]
+				if b.Scheduler == "bfs" && b.SeedAlgo == c.SeedAlgo && b.Refresh == c.Refresh && b.Cycle == c.Cycle && c.Omni[j] > b.PR[j] {
+					return fmt.Sprintf("%.0f%%", 100*(c.PR[j]-b.PR[j])/(c.Omni[j]-b.PR[j]))
+				}
+			}
+			return "-"
+		}
+		fmt.Fprintf(w, "%-34s %5d %7d %8.4f %8.4f %7s %7s %8.3f %7.3f %7.3f %6d %6.1f\n", recrawlKey(c), c.Cycle, c.Fetches, c.PR[0], c.PR[1],
+			gap(0), gap(1), c.New[1], c.Fresh, c.FreshPR, c.NotModified, c.Seconds)
 	}
 }
 
@@ -417,14 +436,14 @@ func firstOmni(m map[string]*recrawlCurve, keys []string, i int) float64 {
 func writeRecrawlCSV(w io.Writer, curves []recrawlCurve, budget int64) error {
 	cw := csv.NewWriter(w)
 	cw.Write([]string{"scheduler", "seed_algo", "refresh_policy", "cycle", "epoch", "budget_share", "fetches_at",
-		"pagerank", "best_pagerank", "new_share", "new_pages", "freshness", "fetches", "requests", "not_modified", "seconds"})
+		"pagerank", "best_pagerank", "new_share", "new_pages", "freshness", "fetches", "requests", "not_modified", "seconds", "freshness_pagerank"})
 	f := func(x float64) string { return strconv.FormatFloat(x, 'g', 8, 64) }
 	for i := range curves {
 		c := &curves[i]
 		for j, s := range evalRecrawlSteps {
 			cw.Write([]string{c.Scheduler, c.SeedAlgo, c.Refresh, strconv.Itoa(c.Cycle), strconv.Itoa(c.Epoch), f(s),
 				strconv.Itoa(int(s * float64(budget))), f(c.PR[j]), f(c.Omni[j]), f(c.New[j]), strconv.Itoa(c.NewPages),
-				f(c.Fresh), strconv.Itoa(c.Fetches), strconv.Itoa(c.Requests), strconv.Itoa(c.NotModified), f(c.Seconds)})
+				f(c.Fresh), strconv.Itoa(c.Fetches), strconv.Itoa(c.Requests), strconv.Itoa(c.NotModified), f(c.Seconds), f(c.FreshPR)})
 		}
 	}
 	cw.Flush()
