@@ -99,7 +99,19 @@
 // a pending seed gains the weight, a seed fetched earlier in the cycle is
 // traversed again from storage and hands the weight to its out-links.
 //
-// # Budget
+// # Budget and the cost of starting a cycle
+//
+// A budget-limited cycle (PagesPerCycle > 0) is lazy (Plan.Lazy): its
+// refresh list keeps only its first PagesPerCycle pages and the
+// PagesPerCycle pages with the highest stored PageRank; the crawler queues
+// any other known page, or a URL an earlier cycle left pending, when a link
+// of the cycle reaches it, so the cycle still reaches everything it would
+// have. When the cycle ends its unused frontier entries are deleted, 10,000
+// per transaction, so none stays behind and no transaction grows with the
+// db. The PageRank the next cycle needs is computed when this one closes.
+// Planning still takes one pass over the page records and, for selectors
+// other than given, the stored graph (see the benchmark
+// BenchmarkCycleStart in cmd/seedcrawl for what that costs).
 //
 // PagesPerCycle bounds the fetches of a cycle. DiscoveryShare keeps a share
 // of it from refetches: at most (1 − DiscoveryShare) × PagesPerCycle known

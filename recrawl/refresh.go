@@ -37,6 +37,10 @@ func RefreshPolicies() []string {
 // history holds no second fetch, when no page of the db has one either.
 const defaultRate = 0.5
 
+// shrink is the weight, in refetches, of the host's mean rate in a page's
+// estimate (see rates).
+const shrink = 3
+
 // changeStats streams the fetch records of cycles 1..last and returns, per
 // page id below n, the number of refetches that compared the content with
 // an earlier copy (obs), how many of them found it changed (x) and the
@@ -80,7 +84,10 @@ func changeStats(st Store, last uint32, n int) (obs, x []uint16, gaps []uint32, 
 // refetches at their mean interval, floored by changerate.Unseen so that
 // "no change seen yet" never becomes "never changes". A page refetched
 // never gets the mean rate of its host's pages that were (else of all
-// pages, else defaultRate).
+// pages, else defaultRate). With few refetches the estimate is mostly
+// noise (one change seen in one refetch reads as a rate above 1 per
+// cycle, and Optimal then gives the page no refresh at all), so it is
+// shrunk towards the host's mean: (n·λ̂ + shrink·λ_host)/(n + shrink).
 func rates(known []uint64, hosts []string, obs, x []uint16, gaps []uint32) []float64 {
 	out := make([]float64, len(known))
 	type acc struct {
@@ -117,6 +124,10 @@ func rates(known []uint64, hosts []string, obs, x []uint16, gaps []uint32) []flo
 	}
 	for i, id := range known {
 		if out[i] >= 0 {
+			if h := byHost[hosts[id]]; h != nil {
+				n := float64(obs[id])
+				out[i] = (n*out[i] + shrink*h.sum/float64(h.n)) / (n + shrink)
+			}
 			continue
 		}
 		switch h := byHost[hosts[id]]; {

@@ -129,7 +129,12 @@ func TestChangeRatesFromHistory(t *testing.T) {
 		t.Fatalf("obs %v, changes %v, gaps %v", obs, x, gaps)
 	}
 	r := rates([]uint64{0, 1, 2}, []string{"a.test", "a.test", "b.test"}, obs, x, gaps)
-	if !(r[0] > 1 && r[1] > 0 && r[1] < 0.2 && math.Abs(r[2]-(r[0]+r[1])/2) < 1e-12) {
-		t.Errorf("rates %v: want page 0 above 1 per cycle, page 1 small but positive, page 2 the mean", r)
+	// Raw estimates: page 0 ln(9) ≈ 2.20 per cycle, page 1 ln(4.5/4) ≈ 0.118;
+	// shrunk 3 refetches' worth towards their host's mean.
+	raw0, raw1 := math.Log(9), math.Log(4.5/4)
+	mean := (raw0 + raw1) / 2
+	want0, want1 := (4*raw0+3*mean)/7, (4*raw1+3*mean)/7
+	if math.Abs(r[0]-want0) > 1e-9 || math.Abs(r[1]-want1) > 1e-9 || math.Abs(r[2]-mean) > 1e-12 {
+		t.Errorf("rates %v, want %g, %g and the raw mean %g", r, want0, want1, mean)
 	}
 }
