@@ -81,15 +81,16 @@
 // # Seeds that find new pages
 //
 // AlgoNewPages (newpages) is the recrawl objective: a seed is worth the new
-// pages a crawl starting there is expected to find within Hops hops.
-// Unfetched in-scope URLs count 1; a fetched page counts its host's
-// observed growth (pages first seen in later cycles per fetched page per
-// cycle: Zheng et al.'s P_uniq per host, observed); out-of-scope and other
-// settled URLs count 0, also in the explanations. Seeds are chosen by
-// greedy maximum coverage among fetched live HTML pages, at most
+// pages a crawl starting there is expected to find within Hops hops, a page
+// d hops away weighted 0.5^d. Unfetched in-scope URLs count 1 in cycle 2;
+// later a page counts its host's observed growth (pages first seen in
+// later cycles per fetched page per cycle: Zheng et al.'s P_uniq per host,
+// observed) plus the new pages first found on it per cycle; out-of-scope
+// and other settled URLs count 0, also in the explanations. Seeds are
+// chosen by greedy maximum coverage among fetched live HTML pages, at most
 // max(1, round(K × host's share of the value)) per host, and cycle 1's
-// seeds that are still alive are kept unless a selected seed reaches them
-// within Hops hops.
+// seeds that are still alive are kept unless a selected seed is one or
+// links to it.
 //
 // # Reseeding inside a cycle
 //

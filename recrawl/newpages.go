@@ -9,6 +9,9 @@ import (
 	"github.com/seedcrawl/seedcrawl/crawler"
 )
 
+// hopDecay is the weight of a page one hop farther from the seed.
+const hopDecay = 0.5
+
 // AlgoNewPages selects seeds by the new pages they are expected to lead to
 // within Hops hops (the recrawl objective; see newPages).
 const AlgoNewPages = "newpages"
@@ -19,7 +22,10 @@ const AlgoNewPages = "newpages"
 // host; here P_uniq is observed instead of a default of 1):
 //
 //   - a URL never fetched and not settled (out of scope, rejected,
-//     robots-denied): 1, it is new to the crawl;
+//     robots-denied): 1 in cycle 2, when nothing else is known, it is new
+//     to the crawl; from cycle 3 on, when growth has been observed, its
+//     host's growth rate like a fetched page (an old unfetched URL is not
+//     what appears on the web between cycles);
 //   - a fetched page: the new pages its host grew by per fetched page and
 //     per cycle, observed: (host pages first interned in cycles 2..n-1) /
 //     ((n−2) · fetched pages of the host), plus the new pages first found
@@ -49,13 +55,15 @@ func newPageValue(l *loaded, n uint32) []float64 {
 	for v := range val {
 		switch {
 		case l.cs.settled[v]:
-		case !l.fetched[v]:
+		case !l.fetched[v] && n <= 2:
 			val[v] = 1
 		case n > 2:
 			if h := byHost[l.cs.hosts[v]]; h.fetched > 0 {
 				val[v] = h.grown / (float64(n-2) * h.fetched)
 			}
-			val[v] += float64(l.cs.spawned[v]) / float64(n-2)
+			if l.fetched[v] {
+				val[v] += float64(l.cs.spawned[v]) / float64(n-2)
+			}
 		}
 	}
 	return val
@@ -71,10 +79,10 @@ type baller struct {
 	next  []uint32
 }
 
-func (b *baller) ball(s uint32, hops int, fn func(v uint32)) {
+func (b *baller) ball(s uint32, hops int, fn func(v uint32, d int)) {
 	b.stamp++
 	b.mark[s] = b.stamp
-	fn(s)
+	fn(s, 0)
 	b.cur = append(b.cur[:0], s)
 	for h := 0; h < hops && len(b.cur) > 0; h++ {
 		b.next = b.next[:0]
@@ -82,7 +90,7 @@ func (b *baller) ball(s uint32, hops int, fn func(v uint32)) {
 			for _, w := range b.out(u) {
 				if b.mark[w] != b.stamp {
 					b.mark[w] = b.stamp
-					fn(w)
+					fn(w, h+1)
 					b.next = append(b.next, w)
 				}
 			}
@@ -124,8 +132,8 @@ func (h *gainHeap) Pop() any {
 // max(1, K · its share of the total value, rounded) seeds, so one site takes most
 // seeds only when its value dominates. The previous cycle's seeds in keep
 // that are still live stay, unless a selected seed dominates one (reaches
-// it within Hops hops, so covers what it would); they come first and do
-// not count against K.
+// it in one hop, so its crawl starts where the old seed's would); they
+// come first and do not count against K.
 func (r *Runner) newPages(ctx context.Context, l *loaded, n uint32, keep []uint32, p *Plan) ([]uint32, error) {
 	o := &r.o
 	g := l.g
@@ -142,10 +150,13 @@ func (r *Runner) newPages(ctx context.Context, l *loaded, n uint32, keep []uint3
 		total += x
 	}
 	covered := make([]bool, g.N())
+	// A page d hops from the seed counts decay^d: new pages appear on the
+	// pages the crawl refetches, and the farther a page is, the less
+	// likely the crawl reaches and refetches it early.
 	gain := func(s uint32) (x float64, pages int) {
-		b.ball(s, hops, func(v uint32) {
+		b.ball(s, hops, func(v uint32, d int) {
 			if !covered[v] && val[v] > 0 {
-				x += val[v]
+				x += val[v] * math.Pow(hopDecay, float64(d))
 				pages++
 			}
 		})
@@ -195,14 +206,14 @@ func (r *Runner) newPages(ctx context.Context, l *loaded, n uint32, keep []uint3
 			continue
 		}
 		x, pages := gain(it.v)
-		b.ball(it.v, hops, func(v uint32) { covered[v] = true })
+		b.ball(it.v, hops, func(v uint32, _ int) { covered[v] = true })
 		picks = append(picks, pick{it.v, x, pages})
 		perHost[host]++
 	}
 	// Keep the previous seeds that no selected seed dominates.
 	reach := make([]bool, g.N())
 	for _, pk := range picks {
-		b.ball(pk.v, hops, func(v uint32) { reach[v] = true })
+		b.ball(pk.v, 1, func(v uint32, _ int) { reach[v] = true })
 	}
 	chosen := map[uint32]bool{}
 	for _, s := range keep {
@@ -212,7 +223,7 @@ func (r *Runner) newPages(ctx context.Context, l *loaded, n uint32, keep []uint3
 		chosen[s] = true
 		ids = append(ids, s)
 		p.Seeds = append(p.Seeds, crawler.Pick{URL: g.URLs[s],
-			Why: fmt.Sprintf("kept: a seed of cycle %d, alive and not within %d hops of a selected seed", n-1, hops)})
+			Why: "kept: a seed of cycle 1, alive and neither selected nor linked from a selected seed"})
 	}
 	for i, pk := range picks {
 		if chosen[pk.v] {
