@@ -93,6 +93,11 @@ type cycleState struct {
 	recent    map[uint64]struct{} // ids whose result awaits the next commit
 	seedSet   map[uint64]bool     // the cycle's seeds (disposer only)
 	reseed    reseeder
+	// refetchSet holds Recrawl.Refresh[:RefetchHead] (read only).
+	refetchSet map[uint64]bool
+	// inCycle is a bitmap of the ids queued in this cycle (Recrawl.Lazy;
+	// disposer only).
+	inCycle []uint64
 }
 
 // New returns a Crawler; it fails with ErrOptions when a required part is
@@ -115,6 +120,12 @@ func New(opts Options) (*Crawler, error) {
 		tally:      tally{counts: map[string]uint64{}},
 		admission:  admission{scopeHosts: map[string]bool{}, admitted: map[string]int64{}, soft: map[uint64]struct{}{}, hops: map[uint64]int{}},
 		cycleState: cycleState{rc: rc, recent: map[uint64]struct{}{}, seedSet: map[uint64]bool{}},
+	}
+	if rc != nil && rc.RefetchHead > 0 {
+		c.refetchSet = make(map[uint64]bool, rc.RefetchHead)
+		for _, id := range rc.Refresh[:min(rc.RefetchHead, len(rc.Refresh))] {
+			c.refetchSet[id] = true
+		}
 	}
 	// The cap counts distinct links the crawl would follow (in scope), so
 	// long real pages keep theirs while a page of junk costs no more than
@@ -317,6 +328,9 @@ func (c *Crawler) restore() (int, error) {
 		// Host budgets count URLs, not the fetches of earlier cycles.
 		if _, err := c.scanPages(false); err != nil {
 			return 0, err
+		}
+		for _, e := range snap.Entries {
+			c.markCycle(e.ID)
 		}
 		for _, s := range c.rc.Cycle.Seeds {
 			c.seedSet[s.ID] = true

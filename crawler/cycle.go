@@ -1,7 +1,9 @@
 package crawler
 
 import (
+	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"time"
 
@@ -98,7 +100,13 @@ func (c *Crawler) startCycle() (int, error) {
 	if err := c.restoreHosts(&snap, nil); err != nil {
 		return 0, err
 	}
-	tab, err := c.scanPages(true)
+	var tab *pageTable
+	var err error
+	if !rc.Lazy {
+		tab, err = c.scanPages(true)
+	} else if c.opts.Settings.HostMaxPages > 0 {
+		_, err = c.scanPages(false)
+	}
 	if err != nil {
 		return 0, err
 	}
@@ -113,9 +121,18 @@ func (c *Crawler) startCycle() (int, error) {
 	// sequence numbers in that order, every priority 0 until the scheduler
 	// weighs the seeds.
 	in := map[uint64]bool{}
+	seedIDs := map[uint64]bool{}
+	for i := range seedURLs {
+		seedIDs[ints[i].ID] = true
+	}
 	var seq uint64
 	add := func(e frontier.Entry) {
 		in[e.ID] = true
+		if rc.Prior != nil && e.Prio == 0 && !seedIDs[e.ID] {
+			if x := rc.Prior(e.ID); x > 0 && x < math.MaxFloat64 {
+				e.Prio = x
+			}
+		}
 		e.Seq = seq
 		seq++
 		snap.Entries = append(snap.Entries, e)
@@ -141,7 +158,19 @@ func (c *Crawler) startCycle() (int, error) {
 		}
 	}
 	for _, id := range rc.Refresh {
-		if in[id] || id >= uint64(len(tab.host)) {
+		if in[id] {
+			continue
+		}
+		if tab == nil {
+			// Lazy: Refresh is about the cycle's budget; read each record.
+			p, err := c.opts.Store.Page(id)
+			if err != nil {
+				return 0, fmt.Errorf("crawler: refresh page %d: %w", id, err)
+			}
+			add(frontier.Entry{ID: id, Host: urlnorm.Authority(p.URL), Depth: int(p.Depth)})
+			continue
+		}
+		if id >= uint64(len(tab.host)) {
 			continue
 		}
 		add(frontier.Entry{ID: id, Host: tab.names[tab.host[id]], Depth: int(tab.depth[id])})
@@ -154,7 +183,7 @@ func (c *Crawler) startCycle() (int, error) {
 	}
 	c.batch.PutCycle(rc.Cycle)
 	for _, e := range snap.Entries {
-		c.batch.PutFrontier(storage.Entry{ID: e.ID, Host: e.Host, Seq: e.Seq, Depth: uint32(e.Depth), Attempt: uint32(e.Attempt)})
+		c.batch.PutFrontier(storage.Entry{ID: e.ID, Host: e.Host, Prio: e.Prio, Seq: e.Seq, Depth: uint32(e.Depth), Attempt: uint32(e.Attempt)})
 	}
 	c.batch.SetSchedulerState(nil)
 	if err := c.opts.Frontier.Seed(targets, &c.changes); err != nil {
@@ -163,6 +192,9 @@ func (c *Crawler) startCycle() (int, error) {
 	c.flushChanges()
 	for _, s := range rc.Cycle.Seeds {
 		c.seedSet[s.ID] = true
+	}
+	for _, e := range snap.Entries {
+		c.markCycle(e.ID)
 	}
 	c.count("seeds", uint64(len(targets)))
 	c.count("refresh/queued", uint64(len(snap.Entries)-len(targets)))
@@ -179,6 +211,9 @@ func (c *Crawler) refreshDecision(job uint64, prev *storage.Page) (string, bool)
 	}
 	if rc.Policy != nil && !rc.Policy.Due(prev, time.Now()) && !c.sitemapChanged(job, prev) {
 		return refreshNotDue, false
+	}
+	if rc.RefetchHead > 0 && !c.refetchSet[job] {
+		return refreshOverShare, false
 	}
 	if rc.MaxRefresh < 0 {
 		return refreshOverShare, false
@@ -230,4 +265,38 @@ func (c *Crawler) storedLinks(id uint64) ([]candidate, error) {
 		out = append(out, cand)
 	}
 	return out, nil
+}
+
+// markCycle notes that id was queued in this cycle (Recrawl.Lazy).
+func (c *Crawler) markCycle(id uint64) {
+	if c.rc == nil || !c.rc.Lazy {
+		return
+	}
+	w := id / 64
+	if w >= uint64(len(c.inCycle)) {
+		c.inCycle = append(c.inCycle, make([]uint64, w+1-uint64(len(c.inCycle))+uint64(len(c.inCycle))/4)...)
+	}
+	c.inCycle[w] |= 1 << (id % 64)
+}
+
+// lazyQueue reports whether a link of this cycle to id, a URL seen
+// before, queues it (Recrawl.Lazy): not yet queued in this cycle, and a
+// page fetched before or a URL an earlier cycle left pending. Either way
+// id is not considered again in this cycle.
+func (c *Crawler) lazyQueue(id uint64) (bool, error) {
+	if c.rc == nil || !c.rc.Lazy {
+		return false, nil
+	}
+	if w := id / 64; w < uint64(len(c.inCycle)) && c.inCycle[w]&(1<<(id%64)) != 0 {
+		return false, nil
+	}
+	c.markCycle(id)
+	p, err := c.opts.Store.Page(id)
+	if errors.Is(err, storage.ErrNotFound) {
+		return false, nil // interned in this cycle, not committed: queued when it was new
+	}
+	if err != nil {
+		return false, fmt.Errorf("crawler: look up linked page %d: %w", id, err)
+	}
+	return p.Fetches > 0 || p.Status == storage.StatusQueued, nil
 }

@@ -346,6 +346,12 @@ func (c *Crawler) targets(job frontier.Job, cands []candidate, redirect *candida
 			t := frontier.Target{ID: id, Host: cd.host, Depth: depth, New: isNew}
 			status, reason, soft, ok := c.admit(cd, depth, redirectHops)
 			_, wasSoft := c.soft[id]
+			lazy := false
+			if !isNew && ok && !wasSoft {
+				if lazy, err = c.lazyQueue(id); err != nil {
+					return err
+				}
+			}
 			switch {
 			case isNew && !ok:
 				t.Skip = true
@@ -369,6 +375,10 @@ func (c *Crawler) targets(job frontier.Job, cands []candidate, redirect *candida
 				delete(c.soft, id)
 				c.queue(id, cd, redirectHops)
 				skipped = append(skipped, skip{id, storage.StatusQueued, ""})
+			case lazy:
+				// A known page (or a URL an earlier cycle left pending)
+				// reached by a link of this cycle: queued as if listed.
+				t.New = true
 			case !ok:
 				t.Skip = true
 			}
@@ -399,6 +409,7 @@ func (c *Crawler) targets(job frontier.Job, cands []candidate, redirect *candida
 // queue notes a URL about to be queued: its host's budget, its URL for the
 // worker that will take it before the next commit, its redirect hops.
 func (c *Crawler) queue(id uint64, cd *candidate, redirectHops int) {
+	c.markCycle(id)
 	c.admitted[cd.host]++
 	if redirectHops > 0 {
 		c.hops[id] = redirectHops

@@ -32,6 +32,23 @@ type Recrawl struct {
 	// important first: their order is the FIFO tie-break among equal
 	// priorities. Ids that are seeds or already pending are skipped.
 	Refresh []uint64
+	// Prior, when set, is the starting priority of the known pages a new
+	// cycle queues (pending and Refresh; seeds get the scheduler's seed
+	// weight): the history schedulers' prior, the previous cycle's
+	// PageRank, so that a known page is ranked by it from the start rather
+	// than only once a downloaded page links to it. nil means 0, the
+	// cycle's mass flowing from its seeds alone.
+	Prior func(id uint64) float64
+	// Lazy makes the cycle's start cost what Seeds and Refresh hold, not
+	// what the db holds: Refresh need not list every known page, and a
+	// known page (or a URL left pending by an earlier cycle) is queued
+	// when a link of this cycle leads to it, once per cycle, and handled
+	// as if it had been listed (refetched when due, else traversed from
+	// storage). Without Lazy only new URLs are queued from links, so
+	// Refresh must list every known page for the cycle to reach them. The
+	// per-host URL counts (--host-max-pages) still take a pass over the
+	// page records when that limit is set.
+	Lazy bool
 
 	// Policy decides whether a known page is due for a refetch and the
 	// revisit interval stored with each fetch; nil means every known page
@@ -44,6 +61,12 @@ type Recrawl struct {
 	// storage instead: its stored out-links go to the frontier as if it had
 	// answered 304, without a request.
 	MaxRefresh int64
+	// RefetchHead, when positive, makes Refresh[:RefetchHead] the only
+	// known pages this cycle may refetch (the refresh policy's choice for
+	// the refresh share); every other known page is traversed from storage.
+	// Without it the first due pages the scheduler hands out take the
+	// share, whatever the refresh policy ordered. 0 means no such list.
+	RefetchHead int
 
 	// Replacer picks a replacement for a seed of the cycle that vanished
 	// (404, 410, unreachable); nil records the vanished seed without one. A

@@ -23,8 +23,8 @@
 //     trap URL or a page that answered 404. AlgoGiven keeps the previous
 //     cycle's seeds instead, replacing those the stored crawl shows
 //     vanished. The refresh list is every page fetched before, ordered by
-//     importance: PageRank on the stored graph, highest first (ties in
-//     discovery order), so a refresh cap leaves out the least important.
+//     the refresh policy (see Change-aware refresh), so a refresh cap
+//     refetches its head.
 //  2. Crawl (Options.Crawl; cmd wires package crawler). The first commit
 //     stores the cycle record and a new frontier: the seeds first, with the
 //     scheduler's seed weight, then the URLs pending from earlier cycles,
@@ -48,6 +48,50 @@
 // replacements on is again the one as of the previous cycle, so it
 // completes as an uninterrupted cycle would.
 //
+// # Stored PageRank and history-aware ordering
+//
+// Planning cycle n ranks the graph as of cycle n-1 once (graph.PageRank)
+// and stores the vector in the db (StateRank), so the refresh order, a
+// resumed cycle and the crawl's history schedulers (scheduler history and
+// history@M, Baeza-Yates et al. 2005: the previous crawl's ranking is the
+// best practical ordering) read it instead of ranking again. Plan.Rank
+// carries it; cmd gives it to the scheduler as Options.History.
+//
+// # Change-aware refresh
+//
+// The refresh share of the budget (MaxRefresh refetches) is spread over
+// the known pages by Options.RefreshPolicy. Each known page's change rate
+// per cycle is estimated from its fetch history (changerate.BiasReduced
+// over its refetches, floored by changerate.Unseen; a page refetched never
+// takes its host's mean), and RefreshOptimal gives it the refresh
+// frequency of changerate.Optimal with its stored PageRank as the weight:
+// Cho and Garcia-Molina's freshness-optimal allocation. Allocating in
+// proportion to importance × change rate was measured (package changerate's
+// simulation) to keep fewer pages fresh than uniform refresh: it spends
+// most refetches on pages that change so often that they are stale again
+// before the next visit, the paper's counter-intuitive result; Optimal
+// gives such pages few or no refetches and beats both uniform and
+// importance-only allocation. A page with frequency f last fetched in cycle
+// c owes f·(n−c) refetches; the refresh list is ordered by what pages owe,
+// so a capped share refetches each page about f times per cycle.
+//
+// Redirects, 404/410 and robots-denied URLs are refetched every
+// Revisit.GoneCycles cycles instead of every cycle.
+//
+// # Seeds that find new pages
+//
+// AlgoNewPages (newpages) is the recrawl objective: a seed is worth the new
+// pages a crawl starting there is expected to find within Hops hops, a page
+// d hops away weighted 0.5^d. Unfetched in-scope URLs count 1 in cycle 2;
+// later a page counts its host's observed growth (pages first seen in
+// later cycles per fetched page per cycle: Zheng et al.'s P_uniq per host,
+// observed) plus the new pages first found on it per cycle; out-of-scope
+// and other settled URLs count 0, also in the explanations. Seeds are
+// chosen by greedy maximum coverage among fetched live HTML pages, at most
+// max(1, round(K × host's share of the value)) per host, and cycle 1's
+// seeds that are still alive are kept unless a selected seed is one or
+// links to it.
+//
 // # Reseeding inside a cycle
 //
 // With Options.ReseedEvery the crawl reruns the selector every ReseedEvery
@@ -56,7 +100,19 @@
 // a pending seed gains the weight, a seed fetched earlier in the cycle is
 // traversed again from storage and hands the weight to its out-links.
 //
-// # Budget
+// # Budget and the cost of starting a cycle
+//
+// A budget-limited cycle (PagesPerCycle > 0) is lazy (Plan.Lazy): its
+// refresh list keeps only its first PagesPerCycle pages and the
+// PagesPerCycle pages with the highest stored PageRank; the crawler queues
+// any other known page, or a URL an earlier cycle left pending, when a link
+// of the cycle reaches it, so the cycle still reaches everything it would
+// have. When the cycle ends its unused frontier entries are deleted, 10,000
+// per transaction, so none stays behind and no transaction grows with the
+// db. The PageRank the next cycle needs is computed when this one closes.
+// Planning still takes one pass over the page records and, for selectors
+// other than given, the stored graph (see the benchmark
+// BenchmarkCycleStart in cmd/seedcrawl for what that costs).
 //
 // PagesPerCycle bounds the fetches of a cycle. DiscoveryShare keeps a share
 // of it from refetches: at most (1 − DiscoveryShare) × PagesPerCycle known

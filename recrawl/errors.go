@@ -8,3 +8,6 @@ var (
 	// ErrNoSeeds reports a first cycle without seeds.
 	ErrNoSeeds = errors.New("recrawl: no seeds for the first cycle")
 )
+
+// ErrCorrupt reports a stored recrawl state that cannot be decoded.
+var ErrCorrupt = errors.New("recrawl: corrupt stored state")

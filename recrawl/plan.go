@@ -2,6 +2,7 @@ package recrawl
 
 import (
 	"cmp"
+	"container/heap"
 	"context"
 	"encoding/json"
 	"errors"
@@ -27,9 +28,13 @@ type Plan struct {
 	Start bool
 	// Seeds are a new cycle's seeds, in order.
 	Seeds []crawler.Pick
-	// Refresh lists the known pages to revisit, most important first: by
-	// PageRank on the stored graph (see refreshOrder).
+	// Refresh lists the known pages to revisit, first to refetch first:
+	// under Options.RefreshPolicy (see refreshOrder).
 	Refresh []uint64
+	// Rank is the PageRank of the stored graph as of the previous cycle,
+	// indexed by page id (StateRank: computed once per cycle and stored);
+	// nil in cycle 1. It is the prior of the history schedulers.
+	Rank []float64
 	// MaxPages is the budget left in the cycle: 0 means no limit, -1 that
 	// it is spent (the cycle only needs closing).
 	MaxPages int64
@@ -40,6 +45,16 @@ type Plan struct {
 	Revisit Revisit
 	// Replacer replaces vanished seeds (a crawler.Replacer).
 	Replacer *Replacer
+	// RefetchHead, when positive, limits refetches to Refresh[:RefetchHead]
+	// (crawler.Recrawl.RefetchHead): a capped refresh share under a policy
+	// other than RefreshPageRank, so that the policy, not the crawl order,
+	// decides which known pages are refetched.
+	RefetchHead int
+	// Lazy is set for a budget-limited cycle: Refresh holds only what the
+	// budget can use (see lazyRefresh), known pages are queued when a link
+	// reaches them (crawler.Recrawl.Lazy), and the frontier entries the
+	// cycle leaves unused are removed when it ends.
+	Lazy bool
 	// Reseeder and ReseedEvery drive --reseed-every; Reseeder is nil
 	// without it.
 	Reseeder    *Reseeder
@@ -64,14 +79,20 @@ type crawlState struct {
 	live    []bool   // fetched, alive, HTML, on a host with budget left: candidate seeds
 	settled []bool   // never to be fetched: rejected, out of scope, robots-denied, deferred
 	known   []uint64 // pages fetched (or tried) before: the refresh list
+	last    []uint32 // per page: cycle of its last fetch (0: never)
+	first   []uint32 // per page: cycle in which its URL was interned
+	spawned []uint32 // per page: URLs first found on it in cycles 2, 3, ... (new pages it led to)
+	hosts   []string // per page: its host name
 	vanish  []string // per page: why it vanished ("" if it did not), for seeds
 	depth0  []string // URLs at depth 0 found from nothing: the seeds of a plain crawl
 }
 
 // scan reads the page records of the first n pages.
 func scan(st Store, n int) (*crawlState, error) {
-	cs := &crawlState{live: make([]bool, n), vanish: make([]string, n), settled: make([]bool, n)}
+	cs := &crawlState{live: make([]bool, n), vanish: make([]string, n), settled: make([]bool, n), last: make([]uint32, n),
+		first: make([]uint32, n), spawned: make([]uint32, n)}
 	hosts := make([]string, n)
+	cs.hosts = hosts
 	spent := map[string]bool{} // hosts whose page budget (--host-max-pages) ran out
 	err := st.EachPage(func(p *storage.Page) error {
 		if p.ID >= uint64(n) {
@@ -79,6 +100,10 @@ func scan(st Store, n int) (*crawlState, error) {
 		}
 		if p.Fetches > 0 {
 			cs.known = append(cs.known, p.ID)
+		}
+		cs.last[p.ID], cs.first[p.ID] = p.Cycle, p.FirstCycle
+		if p.FirstCycle >= 2 && p.From < uint64(n) && p.Status != storage.StatusOutOfScope && p.Status != storage.StatusRejected {
+			cs.spawned[p.From]++
 		}
 		cs.live[p.ID] = p.Status.Fetched() && isHTML(p.ContentType)
 		switch p.Status {
@@ -196,7 +221,7 @@ func (l *loaded) input() seeds.Input {
 // with vanished ones replaced), its refresh list and its budget.
 func (r *Runner) newPlan(ctx context.Context, n uint32, cycles []storage.Cycle) (*Plan, error) {
 	o := &r.o
-	p := &Plan{Start: true, Revisit: o.Revisit}
+	p := &Plan{Start: true, Revisit: o.Revisit.at(n)}
 	p.Cycle = storage.Cycle{N: n, Start: o.Now(), SeedAlgo: AlgoGiven}
 	if o.PagesPerCycle > 0 {
 		p.MaxPages = o.PagesPerCycle
@@ -231,8 +256,14 @@ func (r *Runner) newPlan(ctx context.Context, n uint32, cycles []storage.Cycle) 
 	}
 	p.Replacer = r.newReplacer(l, n)
 	var ids []uint32
-	if o.SeedAlgo != AlgoGiven {
+	switch o.SeedAlgo {
+	case AlgoGiven:
+	case AlgoNewPages:
+		ids, err = r.newPages(ctx, l, n, r.firstSeeds(l, cycles), p)
+	default:
 		ids, err = r.selectSeeds(ctx, l, n, p)
+	}
+	if o.SeedAlgo != AlgoGiven {
 		if err != nil {
 			return nil, err
 		}
@@ -248,7 +279,19 @@ func (r *Runner) newPlan(ctx context.Context, n uint32, cycles []storage.Cycle) 
 	if len(ids) == 0 {
 		return nil, fmt.Errorf("recrawl: cycle %d: %w", n, ErrNoSeeds)
 	}
-	p.Refresh = refreshOrder(l, ids)
+	if p.Rank, err = r.rank(n-1, l.g); err != nil {
+		return nil, err
+	}
+	if p.Refresh, err = r.refreshOrder(l, ids, p.Rank, n, p.MaxRefresh); err != nil {
+		return nil, err
+	}
+	if p.MaxRefresh > 0 && o.RefreshPolicy != RefreshPageRank {
+		p.RefetchHead = int(min(p.MaxRefresh, int64(len(p.Refresh))))
+	}
+	if o.PagesPerCycle > 0 {
+		p.Lazy = true
+		p.Refresh = lazyRefresh(p.Refresh, p.Rank, int(max(o.PagesPerCycle, int64(p.RefetchHead))))
+	}
 	p.Reseeder = r.newReseeder(n)
 	p.ReseedEvery = o.ReseedEvery
 	return p, r.setInfo(p, inf)
@@ -265,6 +308,8 @@ func (p *Plan) Recrawl() *crawler.Recrawl {
 		Policy:      p.Revisit,
 		MaxRefresh:  p.MaxRefresh,
 		ReseedEvery: p.ReseedEvery,
+		Lazy:        p.Lazy,
+		RefetchHead: p.RefetchHead,
 	}
 	if p.Replacer != nil {
 		rc.Replacer = p.Replacer
@@ -295,6 +340,9 @@ func (r *Runner) selectSeeds(ctx context.Context, l *loaded, n uint32, p *Plan) 
 	o := &r.o
 	if !slices.Contains(l.cs.live, true) {
 		return nil, nil
+	}
+	if o.SeedAlgo == AlgoNewPages {
+		return r.newPages(ctx, l, n, nil, p)
 	}
 	so := o.Select
 	so.Algo, so.Candidates, so.Rand = o.SeedAlgo, l.cs.live, r.rng(n, 0)
@@ -381,6 +429,30 @@ func (r *Runner) previousSeeds(ctx context.Context, l *loaded, n uint32, cycles 
 	return ids, nil
 }
 
+// firstSeeds returns the seeds of cycle 1 (its replacements applied), or
+// for a db of a plain crawl its given seeds (else its depth-0 pages).
+func (r *Runner) firstSeeds(l *loaded, cycles []storage.Cycle) []uint32 {
+	var out []uint32
+	for _, c := range cycles {
+		if c.N == 1 && len(c.Seeds) > 0 {
+			for _, s := range applyReplacements(c.Seeds, c.Replaced) {
+				out = append(out, uint32(s.ID))
+			}
+			return out
+		}
+	}
+	urls := r.o.Seeds
+	if len(urls) == 0 {
+		urls = l.cs.depth0
+	}
+	for _, u := range urls {
+		if v, ok := nodeOf(l.g, u); ok {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
 // applyReplacements returns seeds with each replaced seed swapped for its
 // replacement (a seed whose replacement was not found stays).
 func applyReplacements(ss []storage.Seed, reps []storage.Replacement) []storage.Seed {
@@ -432,14 +504,17 @@ func nodeOf(g *graph.CSR, u string) (uint32, bool) {
 	return 0, false
 }
 
-// refreshOrder orders the known pages for revisiting, most important first:
-// by PageRank on the stored graph, highest first, ties by id (discovery
-// order). The crawl queues them in this order behind the seeds with equal
-// priorities, so its FIFO tie-break revisits the pages the link graph ranks
-// highest first, and a refresh cap (MaxRefresh) leaves out the least
-// important. The seeds are left out (the crawl queues them first).
-func refreshOrder(l *loaded, seedIDs []uint32) []uint64 {
-	pr, _ := graph.PageRank(l.g, graph.PageRankOptions{})
+// refreshOrder orders the known pages for revisiting in cycle n, seeds
+// left out (the crawl queues them first). The crawl queues them in this
+// order behind the seeds with equal priorities, so its FIFO tie-break
+// revisits them in this order, and a refresh cap (maxRefresh) refetches
+// the head of the list and traverses the rest from storage.
+//
+// RefreshPageRank: by PageRank on the stored graph (pr), highest first,
+// ties by id (discovery order). The other policies allocate maxRefresh
+// refetches per cycle over the known pages (refreshPlan); without a cap
+// every due page is refetched and the order only says which first.
+func (r *Runner) refreshOrder(l *loaded, seedIDs []uint32, pr []float64, n uint32, maxRefresh int64) ([]uint64, error) {
 	seed := make(map[uint64]bool, len(seedIDs))
 	for _, s := range seedIDs {
 		seed[uint64(s)] = true
@@ -450,19 +525,72 @@ func refreshOrder(l *loaded, seedIDs []uint32) []uint64 {
 			out = append(out, id)
 		}
 	}
-	slices.SortFunc(out, func(a, b uint64) int {
-		if c := cmp.Compare(pr[b], pr[a]); c != 0 {
-			return c
+	rank := func(id uint64) float64 {
+		if id < uint64(len(pr)) {
+			return pr[id]
 		}
-		return cmp.Compare(a, b)
-	})
-	return out
+		return 0
+	}
+	policy := r.o.RefreshPolicy
+	if policy == RefreshPageRank || maxRefresh < 0 {
+		slices.SortFunc(out, func(a, b uint64) int {
+			if c := cmp.Compare(rank(b), rank(a)); c != 0 {
+				return c
+			}
+			return cmp.Compare(a, b)
+		})
+		return out, nil
+	}
+	budget := float64(len(out))
+	if maxRefresh > 0 {
+		budget = float64(maxRefresh)
+	}
+	// The allocation runs over a pool of the known pages with the highest
+	// PageRank, at least 4 refetches' worth of pages per refetch allowed
+	// and never fewer than minPool, so that its cost (changerate.Optimal
+	// bisects per page) follows the cycle's budget, not the db's size. The
+	// rest get no share of the budget and follow, oldest fetch first.
+	pool, tail := out, []uint64(nil)
+	if size := max(4*int(budget), minPool); len(out) > size {
+		slices.SortFunc(out, func(a, b uint64) int {
+			if c := cmp.Compare(rank(b), rank(a)); c != 0 {
+				return c
+			}
+			return cmp.Compare(a, b)
+		})
+		pool, tail = out[:size], slices.Clone(out[size:])
+		slices.SortStableFunc(tail, func(a, b uint64) int { return cmp.Compare(l.cs.last[a], l.cs.last[b]) })
+	}
+	var rate []float64
+	if policy == RefreshOptimal {
+		obs, x, gaps, err := changeStats(r.o.Store, n-1, l.g.N())
+		if err != nil {
+			return nil, err
+		}
+		rate = rates(pool, l.cs.hosts, obs, x, gaps)
+	}
+	f, err := allocate(policy, pool, pr, rate, budget)
+	if err != nil {
+		return nil, err
+	}
+	return append(refreshPlan(pool, l.cs.last, n, f, pr), tail...), nil
 }
+
+// minPool is the smallest pool of known pages the refresh allocation
+// runs over (see refreshOrder).
+const minPool = 5000
 
 // resumePlan continues the stored, unfinished cycle c.
 func (r *Runner) resumePlan(c *storage.Cycle) (*Plan, error) {
 	o := &r.o
-	p := &Plan{Cycle: *c, Revisit: o.Revisit}
+	p := &Plan{Cycle: *c, Revisit: o.Revisit.at(c.N)}
+	if c.N > 1 {
+		rank, err := r.rank(c.N-1, nil)
+		if err != nil {
+			return nil, err
+		}
+		p.Rank = rank
+	}
 	if o.PagesPerCycle > 0 {
 		left := o.PagesPerCycle - int64(c.Stats.Fetches)
 		p.MaxPages = max(left, -1)
@@ -474,6 +602,7 @@ func (r *Runner) resumePlan(c *storage.Cycle) (*Plan, error) {
 			p.MaxRefresh = refreshCap(int64(math.Floor((1-o.DiscoveryShare)*float64(o.PagesPerCycle))) - refreshed)
 		}
 	}
+	p.Lazy = o.PagesPerCycle > 0
 	p.Replacer = r.newReplacer(nil, c.N)
 	p.Reseeder = r.newReseeder(c.N)
 	p.ReseedEvery = o.ReseedEvery
@@ -487,4 +616,65 @@ func refreshCap(n int64) int64 {
 		return -1
 	}
 	return n
+}
+
+// lazyRefresh keeps of a budget-limited cycle's refresh list what the
+// budget can use: its first budget pages (the refresh policy's order) and
+// the budget pages with the highest PageRank (those a history scheduler
+// fetches first), in that order. The crawl reaches the other known pages
+// through links (crawler.Recrawl.Lazy).
+func lazyRefresh(order []uint64, pr []float64, budget int) []uint64 {
+	if len(order) <= budget {
+		return order
+	}
+	out := slices.Clone(order[:budget])
+	in := make(map[uint64]bool, 2*budget)
+	for _, id := range out {
+		in[id] = true
+	}
+	rank := func(id uint64) float64 {
+		if id < uint64(len(pr)) {
+			return pr[id]
+		}
+		return 0
+	}
+	// The budget highest ranks among the rest: a min-heap of size budget.
+	h := &rankHeap{rank: rank}
+	for _, id := range order[budget:] {
+		if h.Len() < budget {
+			heap.Push(h, id)
+		} else if rank(id) > rank(h.ids[0]) {
+			h.ids[0] = id
+			heap.Fix(h, 0)
+		}
+	}
+	top := h.ids
+	slices.SortFunc(top, func(a, b uint64) int {
+		if c := cmp.Compare(rank(b), rank(a)); c != 0 {
+			return c
+		}
+		return cmp.Compare(a, b)
+	})
+	for _, id := range top {
+		if !in[id] {
+			out = append(out, id)
+		}
+	}
+	return out
+}
+
+// rankHeap is a min-heap of ids by rank.
+type rankHeap struct {
+	ids  []uint64
+	rank func(uint64) float64
+}
+
+func (h *rankHeap) Len() int           { return len(h.ids) }
+func (h *rankHeap) Less(i, j int) bool { return h.rank(h.ids[i]) < h.rank(h.ids[j]) }
+func (h *rankHeap) Swap(i, j int)      { h.ids[i], h.ids[j] = h.ids[j], h.ids[i] }
+func (h *rankHeap) Push(x any)         { h.ids = append(h.ids, x.(uint64)) }
+func (h *rankHeap) Pop() any {
+	x := h.ids[len(h.ids)-1]
+	h.ids = h.ids[:len(h.ids)-1]
+	return x
 }

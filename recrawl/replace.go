@@ -77,7 +77,7 @@ func (x *Replacer) replace(ctx context.Context, old uint64, reason string, isSee
 		return crawler.Pick{}, false, err
 	}
 	algo := x.r.o.SeedAlgo
-	if algo == AlgoGiven {
+	if algo == AlgoGiven || algo == AlgoNewPages {
 		algo = seeds.AlgoPageRank
 	}
 	mask := make([]bool, g.N())

@@ -12,6 +12,9 @@ const (
 	DefaultIncRate     = 0.4
 	DefaultDecRate     = 0.2
 	DefaultMaxInterval = 30 * 24 * time.Hour
+	// DefaultGoneCycles is seedcrawl run's --revisit-gone: a redirect, a
+	// 404/410 or a robots-denied URL is refetched every 4th cycle.
+	DefaultGoneCycles = 4
 )
 
 // Revisit is the adaptive revisit schedule of known pages, after Nutch's
@@ -33,6 +36,12 @@ const (
 // with Last-Modified) is not used: many servers send no Last-Modified, and
 // the content hash is what the crawl compares.
 //
+// A URL that answered with a redirect, 404 or 410, or that robots.txt
+// denied, is refetched on its own schedule, GoneCycles cycles after its
+// last fetch: such answers rarely change, and refetching them in every
+// cycle costs a request each (one host's Crawl-delay can make them the
+// bulk of a refresh cycle's time).
+//
 // The zero value (every page due every cycle) is usable; Revisit
 // implements crawler.RevisitPolicy.
 type Revisit struct {
@@ -44,6 +53,28 @@ type Revisit struct {
 	// IncRate and DecRate are Nutch's db.fetch.schedule.adaptive.inc_rate
 	// and dec_rate; 0 means DefaultIncRate and DefaultDecRate.
 	IncRate, DecRate float64
+	// GoneCycles is the number of cycles between refetches of a redirect,
+	// 404, 410 or robots-denied URL; 0 means those follow the interval
+	// like any page.
+	GoneCycles uint32
+
+	cycle uint32 // the cycle being planned (at); 0: unknown, GoneCycles unused
+}
+
+// at returns v for use in cycle n.
+func (v Revisit) at(n uint32) Revisit {
+	v.cycle = n
+	return v
+}
+
+// goneLike reports whether p's last answer was a redirect, 404 or 410, or
+// robots.txt denied it.
+func goneLike(p *storage.Page) bool {
+	switch p.Status {
+	case storage.StatusRedirect, storage.StatusGone, storage.StatusRobotsDenied:
+		return true
+	}
+	return p.Code == 404 || p.Code == 410
 }
 
 // Validate reports the first field out of range.
@@ -75,8 +106,12 @@ func (v Revisit) withDefaults() Revisit {
 }
 
 // Due reports whether p is due at now: its interval has passed since its
-// last fetch (always, when it has no interval).
+// last fetch (always, when it has no interval); a gone-like page (see
+// GoneCycles) once GoneCycles cycles have passed since its last fetch.
 func (v Revisit) Due(p *storage.Page, now time.Time) bool {
+	if v.GoneCycles > 0 && v.cycle > 0 && goneLike(p) {
+		return v.cycle >= p.Cycle+v.GoneCycles
+	}
 	if p.Interval <= 0 || p.FetchedAt.IsZero() {
 		return true
 	}

@@ -25,6 +25,9 @@ type Store interface {
 	Page(id uint64) (storage.Page, error)
 	Links(src uint64) ([]storage.Link, error)
 	EachPage(fn func(p *storage.Page) error) error
+	EachFetch(cycle uint32, fn func(r storage.FetchRecord) error) error
+	LoadFrontier(fn func(e storage.Entry) error) error
+	State(name string) ([]byte, error)
 	Commit(b *storage.Batch) error
 	NextID() uint64
 }
@@ -46,8 +49,8 @@ type Options struct {
 	// only when the database records no seeds (a db written by seedcrawl
 	// crawl).
 	Seeds []string
-	// SeedAlgo selects the seeds of cycles 2, 3, ...: AlgoGiven or a selector
-	// of package seeds; "" means AlgoGiven.
+	// SeedAlgo selects the seeds of cycles 2, 3, ...: AlgoGiven,
+	// AlgoNewPages or a selector of package seeds; "" means AlgoGiven.
 	SeedAlgo string
 	// Select tunes the selector (K, Hops, Depth, PerHost, hits-core
 	// settings); Algo, Candidates and Rand are set here. K is required.
@@ -73,6 +76,10 @@ type Options struct {
 	DiscoveryShare float64
 	// Revisit is the adaptive revisit schedule of known pages.
 	Revisit Revisit
+	// RefreshPolicy spreads the refresh share of each cycle's budget over
+	// the known pages: RefreshOptimal (change-aware), RefreshImportance,
+	// RefreshUniform or RefreshPageRank; "" means RefreshPageRank.
+	RefreshPolicy string
 	// ReseedEvery reruns seed selection every ReseedEvery fetched pages
 	// inside a cycle and injects the seeds into the frontier; 0 means never.
 	// It needs a selector (SeedAlgo other than AlgoGiven).
@@ -92,7 +99,8 @@ type Options struct {
 
 // Runner runs the cycles of an incremental crawl on one database.
 type Runner struct {
-	o Options
+	o      Options
+	ranked int // PageRank computations (StateRank): one per cycle planned
 }
 
 // New validates o and returns a Runner.
@@ -110,11 +118,17 @@ func New(o Options) (*Runner, error) {
 	if o.SeedAlgo == "" {
 		o.SeedAlgo = AlgoGiven
 	}
-	if o.SeedAlgo != AlgoGiven && !slices.Contains(seeds.Algos(), o.SeedAlgo) {
-		return nil, fmt.Errorf("%w: seed algo %q (known: %s, %v)", ErrOptions, o.SeedAlgo, AlgoGiven, seeds.Algos())
+	if o.SeedAlgo != AlgoGiven && o.SeedAlgo != AlgoNewPages && !slices.Contains(seeds.Algos(), o.SeedAlgo) {
+		return nil, fmt.Errorf("%w: seed algo %q (known: %s, %s, %v)", ErrOptions, o.SeedAlgo, AlgoGiven, AlgoNewPages, seeds.Algos())
 	}
 	if o.ReseedEvery > 0 && o.SeedAlgo == AlgoGiven {
 		return nil, fmt.Errorf("%w: reseeding needs a seed selector, not %q", ErrOptions, AlgoGiven)
+	}
+	if o.RefreshPolicy == "" {
+		o.RefreshPolicy = RefreshPageRank
+	}
+	if !slices.Contains(RefreshPolicies(), o.RefreshPolicy) {
+		return nil, fmt.Errorf("%w: refresh policy %q (known: %v)", ErrOptions, o.RefreshPolicy, RefreshPolicies())
 	}
 	if err := o.Revisit.Validate(); err != nil {
 		return nil, err
@@ -204,7 +218,39 @@ func (r *Runner) runCycle(ctx context.Context, p *Plan) error {
 			return nil
 		}
 	}
+	if p.Lazy {
+		if err := r.dropFrontier(p.Cycle.N); err != nil {
+			return err
+		}
+	}
 	return r.closeCycle(p.Cycle.N)
+}
+
+// dropChunk is the number of frontier entries one transaction deletes.
+const dropChunk = 10000
+
+// dropFrontier removes the frontier entries a budget-limited cycle left
+// unused, dropChunk per transaction, so that no transaction grows with
+// the db: the next cycle queues those URLs again when a link reaches them
+// (their pages keep the status queued).
+func (r *Runner) dropFrontier(n uint32) error {
+	var ids []uint64
+	if err := r.o.Store.LoadFrontier(func(e storage.Entry) error {
+		ids = append(ids, e.ID)
+		return nil
+	}); err != nil {
+		return fmt.Errorf("recrawl: cycle %d: read frontier: %w", n, err)
+	}
+	for lo := 0; lo < len(ids); lo += dropChunk {
+		var b storage.Batch
+		for _, id := range ids[lo:min(lo+dropChunk, len(ids))] {
+			b.DeleteFrontier(id)
+		}
+		if err := r.o.Store.Commit(&b); err != nil {
+			return fmt.Errorf("recrawl: cycle %d: drop %d unused frontier entries: %w", n, len(ids), err)
+		}
+	}
+	return nil
 }
 
 // closeCycle stores the end of cycle n (its record as the crawl left it)
@@ -222,6 +268,11 @@ func (r *Runner) closeCycle(n uint32) error {
 	b.PutCycle(rec)
 	if err := r.o.Store.Commit(&b); err != nil {
 		return fmt.Errorf("recrawl: close cycle %d: %w", n, err)
+	}
+	// Rank the graph the cycle leaves now, so that the next cycle starts
+	// without ranking it.
+	if _, err := r.rank(n, nil); err != nil {
+		return err
 	}
 	if r.o.Report != nil {
 		if rec, err = r.cycle(n); err != nil {

@@ -213,6 +213,8 @@ type crawlSession struct {
 	seedScope bool
 
 	obs observer // --warc, --listen
+	// history is the prior of the history schedulers (run, cycle 2 on).
+	history scheduler.Options
 }
 
 // openCrawl opens the db and wires the frontier, scheduler, robots cache,
@@ -359,6 +361,11 @@ func (s *crawlSession) newCrawler(rc *crawler.Recrawl, maxPages int64) error {
 	sched, err := crawlScheduler(cfg.Scheduler)
 	if err != nil {
 		return err
+	}
+	if s.history.History != nil {
+		if sched, err = scheduler.ByName(cfg.Scheduler, s.history); err != nil {
+			return fmt.Errorf("build scheduler %s: %w", cfg.Scheduler, err)
+		}
 	}
 	s.fr, err = frontier.New(frontier.Options{
 		Scheduler:  sched,

@@ -23,8 +23,11 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		}
 		return nil
 	}
+	if args[0] == "recrawl" {
+		return runEvalRecrawl(ctx, args[1:], stdout, stderr)
+	}
 	if args[0] != "seeds" {
-		return fmt.Errorf("%w: unknown evaluation %q (known: seeds)", errUsage, args[0])
+		return fmt.Errorf("%w: unknown evaluation %q (known: seeds, recrawl)", errUsage, args[0])
 	}
 	return runEvalSeeds(ctx, args[1:], stdout, stderr)
 }

@@ -9,12 +9,14 @@ import (
 	"io"
 	"log/slog"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/seedcrawl/seedcrawl/config"
 	"github.com/seedcrawl/seedcrawl/crawler"
 	"github.com/seedcrawl/seedcrawl/recrawl"
+	"github.com/seedcrawl/seedcrawl/scheduler"
 	"github.com/seedcrawl/seedcrawl/seeds"
 	"github.com/seedcrawl/seedcrawl/storage"
 )
@@ -60,6 +62,8 @@ type runFlags struct {
 	revisitMax     time.Duration
 	revisitInc     float64
 	revisitDec     float64
+	revisitGone    uint
+	refreshPolicy  string
 }
 
 func (f *runFlags) register(fs interface {
@@ -74,7 +78,7 @@ func (f *runFlags) register(fs interface {
 }) {
 	fs.UintVar(&f.cycles, "cycles", 0, "stop once cycle `N` (numbered in the db) is complete; 0: run until interrupted (needs --interval)")
 	fs.DurationVar(&f.interval, "interval", 0, "pause `DURATION` between the end of a cycle and the start of the next")
-	fs.StringVar(&f.seedAlgo, "seed-algo", seeds.AlgoMaxWeight, "seed selector `ALGO` of cycles 2, 3, ...: given (keep the previous seeds), "+strings.Join(seeds.Algos(), ", "))
+	fs.StringVar(&f.seedAlgo, "seed-algo", seeds.AlgoMaxWeight, "seed selector `ALGO` of cycles 2, 3, ...: given (keep the previous seeds), newpages (the most new pages expected, learned from earlier cycles), "+strings.Join(seeds.Algos(), ", "))
 	fs.IntVar(&f.k, "k", 10, "number of seeds `K` selected per cycle")
 	fs.IntVar(&f.hops, "hops", seeds.DefaultHops, "selector crawl horizon `H` (coverage within H hops)")
 	fs.IntVar(&f.depth, "depth", seeds.DefaultDepth, "depth `D` of the maxweight / rootscc weight")
@@ -88,6 +92,8 @@ func (f *runFlags) register(fs interface {
 	fs.DurationVar(&f.revisitMax, "revisit-max", recrawl.DefaultMaxInterval, "longest revisit interval `DURATION`")
 	fs.Float64Var(&f.revisitInc, "revisit-inc", recrawl.DefaultIncRate, "an unchanged page's interval grows by this `RATE` (Nutch inc_rate)")
 	fs.Float64Var(&f.revisitDec, "revisit-dec", recrawl.DefaultDecRate, "a changed page's interval shrinks by this `RATE` (Nutch dec_rate)")
+	fs.UintVar(&f.revisitGone, "revisit-gone", recrawl.DefaultGoneCycles, "refetch a redirect, 404/410 or robots-denied URL every `N`th cycle (0: by its interval like any page)")
+	fs.StringVar(&f.refreshPolicy, "refresh-policy", recrawl.RefreshOptimal, "spread the refresh share over known pages by `POLICY`: "+strings.Join(recrawl.RefreshPolicies(), ", ")+" (optimal: by change rate and stored PageRank)")
 }
 
 // validate checks the run flags against each other.
@@ -107,8 +113,12 @@ func (f *runFlags) validate() error {
 		return fmt.Errorf("%w: --pages-per-cycle %d: must be 0 (no limit) or more", errUsage, f.pagesPerCycle)
 	case f.refreshShare < 0 || f.refreshShare > 1:
 		return fmt.Errorf("%w: --refresh-share %g: want a share in 0..1", errUsage, f.refreshShare)
-	case f.seedAlgo != recrawl.AlgoGiven && !seedsKnownAlgo(f.seedAlgo):
-		return fmt.Errorf("%w: --seed-algo %q: want given or one of %s", errUsage, f.seedAlgo, strings.Join(seeds.Algos(), ", "))
+	case f.seedAlgo != recrawl.AlgoGiven && f.seedAlgo != recrawl.AlgoNewPages && !seedsKnownAlgo(f.seedAlgo):
+		return fmt.Errorf("%w: --seed-algo %q: want given, newpages or one of %s", errUsage, f.seedAlgo, strings.Join(seeds.Algos(), ", "))
+	case !slices.Contains(recrawl.RefreshPolicies(), f.refreshPolicy):
+		return fmt.Errorf("%w: --refresh-policy %q: want one of %s", errUsage, f.refreshPolicy, strings.Join(recrawl.RefreshPolicies(), ", "))
+	case f.revisitGone > 1<<20:
+		return fmt.Errorf("%w: --revisit-gone %d: too many cycles", errUsage, f.revisitGone)
 	case f.reseedEvery > 0 && f.seedAlgo == recrawl.AlgoGiven:
 		return fmt.Errorf("%w: --reseed-every needs a seed selector (--seed-algo), not given", errUsage)
 	}
@@ -121,7 +131,8 @@ func (f *runFlags) revisit() recrawl.Revisit {
 	if !f.initialSet {
 		initial = f.interval
 	}
-	return recrawl.Revisit{Initial: initial, Min: f.revisitMin, Max: f.revisitMax, IncRate: f.revisitInc, DecRate: f.revisitDec}
+	return recrawl.Revisit{Initial: initial, Min: f.revisitMin, Max: f.revisitMax, IncRate: f.revisitInc, DecRate: f.revisitDec,
+		GoneCycles: uint32(f.revisitGone)}
 }
 
 // runCycles implements `seedcrawl run`.
@@ -190,6 +201,7 @@ func runSession(ctx context.Context, sess *crawlSession, rf runFlags, progress t
 		PagesPerCycle:  budget,
 		DiscoveryShare: 1 - rf.refreshShare,
 		Revisit:        rf.revisit(),
+		RefreshPolicy:  rf.refreshPolicy,
 		ReseedEvery:    rf.reseedEvery,
 		Scheduler:      cfg.Scheduler,
 		Logger:         sess.x.logger,
@@ -200,7 +212,10 @@ func runSession(ctx context.Context, sess *crawlSession, rf runFlags, progress t
 				verb = "resuming"
 			}
 			fmt.Fprintf(stderr, "seedcrawl run: %s cycle %d (%s)\n", verb, p.Cycle.N, runPlanNote(p))
-			if err := sess.newCrawler(p.Recrawl(), max(p.MaxPages, 0)); err != nil {
+			sess.history = runHistory(cfg.Scheduler, p.Rank)
+			rc := p.Recrawl()
+			rc.Prior = sess.history.History
+			if err := sess.newCrawler(rc, max(p.MaxPages, 0)); err != nil {
 				return err
 			}
 			sum, err := sess.crawl(ctx, nil, progress, stderr)
@@ -302,4 +317,23 @@ func runPrintCycle(w io.Writer, c storage.Cycle, sum crawler.Summary, asJSON boo
 		fmt.Fprintf(w, "  seed %s vanished (%s): %s\n", url(r.Old), r.Reason, to)
 	}
 	return nil
+}
+
+// runHistory returns the scheduler options that give the history
+// schedulers (history, history@M) the stored PageRank of the previous
+// cycle as their prior; the zero Options for other schedulers and for
+// cycle 1 (rank nil), where history orders as fpr (fpr@M).
+func runHistory(sched string, rank []float64) scheduler.Options {
+	if rank == nil || !strings.HasPrefix(sched, "history") {
+		return scheduler.Options{}
+	}
+	return scheduler.Options{
+		History: func(id uint64) float64 {
+			if id < uint64(len(rank)) {
+				return rank[id]
+			}
+			return 0
+		},
+		HistoryMass: 1, // graph.PageRank sums to 1
+	}
 }

@@ -1,0 +1,68 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/csv"
+	"os"
+	"path/filepath"
+	"strconv"
+	"testing"
+)
+
+// TestEvalRecrawl runs the recrawl experiment on a small evolving web and
+// checks what it reports against what must hold: one CSV row per
+// configuration, cycle and budget step; cumulative PageRank never above
+// the best possible and never decreasing; shares within 0..1; the history
+// scheduler, given the previous cycle's PageRank, ahead of bfs early in
+// cycles 2 and 3.
+func TestEvalRecrawl(t *testing.T) {
+	dir := t.TempDir()
+	csvPath := filepath.Join(dir, "r.csv")
+	var stdout, stderr bytes.Buffer
+	err := runEval(context.Background(), []string{"recrawl", "--pages", "600", "--hosts", "8", "--epochs", "3", "--budget", "200",
+		"--schedulers", "bfs,history", "--csv", csvPath, "--plot", filepath.Join(dir, "r.svg")}, &stdout, &stderr)
+	if err != nil {
+		t.Fatalf("eval recrawl: %v\n%s", err, stderr.String())
+	}
+	f, err := os.Open(csvPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	rows, err := csv.NewReader(f).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := 1 + 2*3*len(evalRecrawlSteps); len(rows) != want {
+		t.Fatalf("%d CSV rows, want %d", len(rows), want)
+	}
+	num := func(s string) float64 {
+		x, err := strconv.ParseFloat(s, 64)
+		if err != nil {
+			t.Fatalf("CSV value %q: %v", s, err)
+		}
+		return x
+	}
+	early := map[string]float64{} // scheduler -> PR at 10% summed over cycles 2, 3
+	prev := -1.0
+	for i, r := range rows[1:] {
+		pr, best, news, fresh := num(r[7]), num(r[8]), num(r[9]), num(r[11])
+		if pr > best+1e-9 || news < 0 || news > 1 || fresh < 0 || fresh > 1 {
+			t.Errorf("row %d: %v: PageRank %g above best %g, or a share out of 0..1", i+1, r, pr, best)
+		}
+		if i%len(evalRecrawlSteps) != 0 && pr < prev {
+			t.Errorf("row %d: cumulative PageRank fell from %g to %g", i+1, prev, pr)
+		}
+		prev = pr
+		if r[3] != "1" && r[5] == "0.1" {
+			early[r[0]] += pr
+		}
+	}
+	if !(early["history"] > early["bfs"]) {
+		t.Errorf("PageRank at 10%% of cycles 2-3: history %g, bfs %g; want history ahead\n%s", early["history"], early["bfs"], stdout.String())
+	}
+	if _, err := os.Stat(filepath.Join(dir, "r.svg")); err != nil {
+		t.Errorf("plot: %v", err)
+	}
+}

@@ -1,0 +1,217 @@
+package recrawl
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+
+	"github.com/seedcrawl/seedcrawl/changerate"
+	"github.com/seedcrawl/seedcrawl/storage"
+)
+
+// Refresh policies (Options.RefreshPolicy): how the refresh share of a
+// cycle's budget is spread over the known pages.
+const (
+	// RefreshPageRank orders the known pages by stored PageRank alone,
+	// every cycle the same order: a capped refresh share refetches the same
+	// most important pages each cycle. The zero value.
+	RefreshPageRank = "pagerank"
+	// RefreshUniform gives every known page the same refresh frequency:
+	// the pages fetched longest ago come first (round robin).
+	RefreshUniform = "uniform"
+	// RefreshImportance gives each page a refresh frequency proportional to
+	// its stored PageRank (changerate.ByScore).
+	RefreshImportance = "importance"
+	// RefreshOptimal gives each page the refresh frequency that maximises
+	// the PageRank-weighted expected freshness given its estimated change
+	// rate (changerate.Optimal): the change-aware policy.
+	RefreshOptimal = "optimal"
+)
+
+// RefreshPolicies lists the refresh policies.
+func RefreshPolicies() []string {
+	return []string{RefreshPageRank, RefreshUniform, RefreshImportance, RefreshOptimal}
+}
+
+// defaultRate is the change rate (per cycle) assumed for a page whose
+// history holds no second fetch, when no page of the db has one either.
+const defaultRate = 0.5
+
+// shrink is the weight, in refetches, of the host's mean rate in a page's
+// estimate (see rates).
+const shrink = 3
+
+// changeStats streams the fetch records of cycles 1..last and returns, per
+// page id below n, the number of refetches that compared the content with
+// an earlier copy (obs), how many of them found it changed (x) and the
+// cycles between those fetches, summed (gaps).
+func changeStats(st Store, last uint32, n int) (obs, x []uint16, gaps []uint32, err error) {
+	obs, x, gaps = make([]uint16, n), make([]uint16, n), make([]uint32, n)
+	prev := make([]uint32, n) // cycle of the previous successful fetch
+	for c := uint32(1); c <= last; c++ {
+		err := st.EachFetch(c, func(r storage.FetchRecord) error {
+			if r.ID >= uint64(n) {
+				return nil
+			}
+			switch r.Change {
+			case storage.ChangeChanged, storage.ChangeUnchanged:
+				if obs[r.ID] < ^uint16(0) {
+					obs[r.ID]++
+					if r.Change == storage.ChangeChanged {
+						x[r.ID]++
+					}
+					if prev[r.ID] > 0 {
+						gaps[r.ID] += c - prev[r.ID]
+					} else {
+						gaps[r.ID]++
+					}
+				}
+				prev[r.ID] = c
+			case storage.ChangeNew:
+				prev[r.ID] = c
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, nil, nil, fmt.Errorf("recrawl: fetch history of cycle %d: %w", c, err)
+		}
+	}
+	return obs, x, gaps, nil
+}
+
+// rates estimates each known page's change rate per cycle from its fetch
+// history: Cho and Garcia-Molina's bias-reduced estimator over its
+// refetches at their mean interval, floored by changerate.Unseen so that
+// "no change seen yet" never becomes "never changes". A page refetched
+// never gets the mean rate of its host's pages that were (else of all
+// pages, else defaultRate). With few refetches the estimate is mostly
+// noise (one change seen in one refetch reads as a rate above 1 per
+// cycle, and Optimal then gives the page no refresh at all), so it is
+// shrunk towards the host's mean: (n·λ̂ + shrink·λ_host)/(n + shrink).
+func rates(known []uint64, hosts []string, obs, x []uint16, gaps []uint32) []float64 {
+	out := make([]float64, len(known))
+	type acc struct {
+		sum float64
+		n   int
+	}
+	byHost := map[string]*acc{}
+	var all acc
+	for i, id := range known {
+		n := int(obs[id])
+		if n == 0 {
+			out[i] = -1
+			continue
+		}
+		iv := float64(gaps[id]) / float64(n)
+		lam, err := changerate.BiasReduced(int(x[id]), n, iv)
+		if err != nil {
+			out[i] = -1
+			continue
+		}
+		if u, err := changerate.Unseen(n, iv); err == nil {
+			lam = max(lam, u)
+		}
+		out[i] = lam
+		h := byHost[hosts[id]]
+		if h == nil {
+			h = &acc{}
+			byHost[hosts[id]] = h
+		}
+		h.sum += lam
+		h.n++
+		all.sum += lam
+		all.n++
+	}
+	for i, id := range known {
+		if out[i] >= 0 {
+			if h := byHost[hosts[id]]; h != nil {
+				n := float64(obs[id])
+				out[i] = (n*out[i] + shrink*h.sum/float64(h.n)) / (n + shrink)
+			}
+			continue
+		}
+		switch h := byHost[hosts[id]]; {
+		case h != nil:
+			out[i] = h.sum / float64(h.n)
+		case all.n > 0:
+			out[i] = all.sum / float64(all.n)
+		default:
+			out[i] = defaultRate
+		}
+	}
+	return out
+}
+
+// allocate returns each known page's refresh frequency (refetches per
+// cycle, at most 1) under policy, for a budget of refetches per cycle.
+func allocate(policy string, known []uint64, pr, rate []float64, budget float64) ([]float64, error) {
+	if len(known) == 0 {
+		return nil, nil
+	}
+	budget = min(budget, float64(len(known)))
+	w := make([]float64, len(known))
+	for i, id := range known {
+		if id < uint64(len(pr)) {
+			w[i] = pr[id]
+		}
+	}
+	var f []float64
+	var err error
+	switch policy {
+	case RefreshUniform:
+		f, err = changerate.Uniform(len(known), budget, 1)
+	case RefreshImportance:
+		f, err = changerate.ByScore(w, budget, 1)
+	case RefreshOptimal:
+		pages := make([]changerate.Page, len(known))
+		for i := range known {
+			pages[i] = changerate.Page{Weight: w[i], Rate: rate[i]}
+		}
+		f, err = changerate.Optimal(pages, budget, 1)
+	default:
+		return nil, fmt.Errorf("%w: refresh policy %q (known: %v)", ErrOptions, policy, RefreshPolicies())
+	}
+	if err != nil {
+		return nil, fmt.Errorf("recrawl: allocate %g refetches over %d pages (%s): %w", budget, len(known), policy, err)
+	}
+	return f, nil
+}
+
+// refreshPlan orders the known pages for cycle n under an allocation: a
+// page given f refetches per cycle and last fetched in cycle c owes
+// f·(n − c) refetches, and the pages owing most come first (ties by
+// PageRank, then id). With the refresh share capped at the budget the
+// allocation was made for, the crawl refetches the head of this list and
+// traverses the rest from storage, so over the cycles each page is
+// refetched about f times per cycle: the fixed-order schedule Cho and
+// Garcia-Molina's freshness formula assumes.
+func refreshPlan(known []uint64, last []uint32, n uint32, f, pr []float64) []uint64 {
+	owe := make([]float64, len(known))
+	for i, id := range known {
+		owe[i] = f[i] * float64(n-min(n, last[id]))
+	}
+	idx := make([]int, len(known))
+	for i := range idx {
+		idx[i] = i
+	}
+	rank := func(id uint64) float64 {
+		if id < uint64(len(pr)) {
+			return pr[id]
+		}
+		return 0
+	}
+	slices.SortFunc(idx, func(a, b int) int {
+		if c := cmp.Compare(owe[b], owe[a]); c != 0 {
+			return c
+		}
+		if c := cmp.Compare(rank(known[b]), rank(known[a])); c != 0 {
+			return c
+		}
+		return cmp.Compare(known[a], known[b])
+	})
+	out := make([]uint64, len(known))
+	for i, j := range idx {
+		out[i] = known[j]
+	}
+	return out
+}
