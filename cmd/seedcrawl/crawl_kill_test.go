@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"fmt"
+	"math/rand/v2"
 	"os/exec"
 	"path/filepath"
 	"sort"
@@ -60,13 +61,15 @@ func TestCrawlBinaryResume(t *testing.T) {
 		}
 	}
 	w.log.Reset()
-	t.Run("kill -9", func(t *testing.T) { crawlKillRuns(t, bin, args, w, ref, total) })
+	t.Run("kill -9", func(t *testing.T) { crawlKillRuns(t, bin, args, w, ref, total, []float64{0.15, 0.3, 0, 0.2}) })
 	w.log.Reset()
 	t.Run("SIGINT", func(t *testing.T) { crawlInterruptRuns(t, bin, args, w, ref, total) })
 }
 
-// crawlKillRuns kills the crawl at several points, then lets it finish.
-func crawlKillRuns(t *testing.T, bin string, args func(string) []string, w *crawlWeb, ref string, total int) {
+// crawlKillRuns kills the crawl once per share (after that share of the
+// reference's requests; 0: during start-up), then lets it finish, and
+// returns the URLs fetched again after a kill.
+func crawlKillRuns(t testing.TB, bin string, args func(string) []string, w *crawlWeb, ref string, total int, shares []float64) int {
 	dir := t.TempDir()
 	// The killed crawl: SIGKILL after further shares of the reference's requests,
 	// then once right at the start, then run to the end.
@@ -75,7 +78,7 @@ func crawlKillRuns(t *testing.T, bin string, args func(string) []string, w *craw
 	var runs []run
 	committed := map[string]int{} // URL -> the killed run after which its fetch was stored
 	var kills []time.Duration     // arrival time of each killed run's last request
-	for _, share := range []float64{0.15, 0.3, 0, 0.2} {
+	for _, share := range shares {
 		before := len(w.log.Entries())
 		want := before + int(share*float64(total))
 		cmd := exec.Command(bin, args(db)...)
@@ -179,6 +182,56 @@ func crawlKillRuns(t *testing.T, bin string, args func(string) []string, w *craw
 	t.Logf("%d URLs, %d fetched again after a kill", len(firstAt), dups)
 	if len(firstAt) < total*9/10 {
 		t.Errorf("%d distinct URLs requested, the reference requested %d", len(firstAt), total)
+	}
+	return dups
+}
+
+// BenchmarkCrawlKill20 kills the crawl of a 5,000-page test web with
+// SIGKILL at 20 random points (including start-up), then lets it finish:
+// the db must equal an uninterrupted run's (pages, statuses, hashes,
+// links), and it reports the URLs fetched again per kill. A benchmark
+// rather than a test because it runs the binary 22 times.
+//
+//	go test -run '^$' -bench CrawlKill20 -benchtime 1x ./cmd/seedcrawl
+func BenchmarkCrawlKill20(b *testing.B) {
+	dir := b.TempDir()
+	bin := filepath.Join(dir, "seedcrawl")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		b.Fatalf("go build: %v\n%s", err, out)
+	}
+	w := crawlStartWeb(b, testweb.GenOptions{Seed: 11, Pages: 5000, Hosts: 20, Preset: testweb.Clean}, testweb.Options{})
+	resolve := filepath.Join(dir, "resolve.txt")
+	if err := w.srv.WriteResolveFile(resolve); err != nil {
+		b.Fatal(err)
+	}
+	args := func(db string) []string {
+		return append([]string{"crawl", "--db", db, "--resolve-file", resolve, "--ca-file", w.srv.CAFile(),
+			"--scope", "hosts:.test", "--delay", "2ms", "--delay-factor", "0", "--workers", "8",
+			"--commit-interval", crawlKillCommit.String(), "--progress", "0", "--json"}, w.site.Seeds()...)
+	}
+	for range b.N {
+		ref := filepath.Join(b.TempDir(), "ref.db")
+		w.log.Reset()
+		if out, err := exec.Command(bin, args(ref)...).CombinedOutput(); err != nil {
+			b.Fatalf("reference crawl: %v\n%s", err, out)
+		}
+		total := 0
+		for _, e := range w.log.Entries() {
+			if e.Target != "/robots.txt" {
+				total++
+			}
+		}
+		w.log.Reset()
+		rng := rand.New(rand.NewPCG(uint64(b.N), 20))
+		shares := make([]float64, 20)
+		for i := range shares {
+			if i%7 != 3 { // every seventh kill lands during start-up
+				shares[i] = 0.01 + 0.03*rng.Float64()
+			}
+		}
+		dups := crawlKillRuns(b, bin, args, w, ref, total, shares)
+		b.ReportMetric(float64(total), "requests")
+		b.ReportMetric(float64(dups)/float64(len(shares)), "refetches/kill")
 	}
 }
 
