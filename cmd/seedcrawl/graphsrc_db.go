@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/seedcrawl/seedcrawl/fetch"
 	"github.com/seedcrawl/seedcrawl/graph"
 	"github.com/seedcrawl/seedcrawl/storage"
 )
@@ -42,4 +43,27 @@ func loadDBNodeFlags(ctx context.Context, dbPath string) (fetched, novel []bool,
 		return nil, nil, fmt.Errorf("read page flags from db %s: %w", dbPath, err)
 	}
 	return fetched, novel, nil
+}
+
+// loadDBCandidates marks the pages of a crawl database that may be seeds:
+// fetched, live HTML pages. A seed is a page to start crawling from, so
+// never a redirect, an error, an image or a sitemap file. n is the graph's
+// node count.
+func loadDBCandidates(dbPath string, n int) ([]bool, error) {
+	db, err := openDBReadOnly(dbPath)
+	if err != nil {
+		return nil, err
+	}
+	defer db.Close()
+	out := make([]bool, n)
+	err = db.EachPage(func(p *storage.Page) error {
+		if p.ID < uint64(n) {
+			out[p.ID] = p.Status.Fetched() && fetch.IsHTML(p.ContentType)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("read pages of db %s: %w", dbPath, err)
+	}
+	return out, nil
 }

@@ -20,12 +20,15 @@ import (
 type seedsFlags struct {
 	graphBase, dbPath, weights string
 	graphFormat                string
-	k, hops, depth             int
-	perHost                    bool
-	coreSize, newMembers       int
-	coverDensity               float64
-	maxHubs                    int
-	seed                       uint64
+	// candidates, with --db: the fetched live HTML pages (seeds are pages
+	// to start from); nil with --graph.
+	candidates           []bool
+	k, hops, depth       int
+	perHost              bool
+	coreSize, newMembers int
+	coverDensity         float64
+	maxHubs              int
+	seed                 uint64
 }
 
 func (f *seedsFlags) register(fs *flag.FlagSet) {
@@ -76,7 +79,7 @@ func (f *seedsFlags) options(algo string) seeds.Options {
 	return seeds.Options{
 		Algo: algo, K: f.k, Hops: f.hops, Depth: f.depth, PerHost: f.perHost,
 		CoreSize: f.coreSize, NewMembers: f.newMembers, CoverDensity: f.coverDensity, MaxHubs: f.maxHubs,
-		Rand: rand.New(rand.NewPCG(f.seed, 0)),
+		Rand: rand.New(rand.NewPCG(f.seed, 0)), Candidates: f.candidates,
 	}
 }
 
@@ -92,6 +95,9 @@ func (f *seedsFlags) input(ctx context.Context, stderr io.Writer) (seeds.Input, 
 	if f.dbPath != "" {
 		if in.Fetched, in.Novel, err = loadNodeFlags(ctx, f.dbPath); err != nil {
 			return seeds.Input{}, fmt.Errorf("load page flags of %s: %w", f.dbPath, err)
+		}
+		if f.candidates, err = loadDBCandidates(f.dbPath, g.N()); err != nil {
+			return seeds.Input{}, err
 		}
 	} else {
 		in.Fetched = seeds.FetchedByOutDegree(g)
