@@ -2,7 +2,6 @@ package extract
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -59,10 +58,7 @@ func BenchmarkLinks(b *testing.B) {
 var benchPages = []string{"library_getopt.html", "library_json.html", "library_io.html", "library_os.html", "genindex-P.html"}
 
 func benchPage(b *testing.B, name string) (string, []byte) {
-	body, err := os.ReadFile(filepath.Join("testdata", "pydocs", name))
-	if err != nil {
-		b.Fatal(err)
-	}
+	body := readGz(b, filepath.Join("testdata", "pydocs", name+".gz"))
 	return "https://docs.python.org/3.11/" + strings.Replace(name, "_", "/", 1), body
 }
 

@@ -1,7 +1,9 @@
 package extract
 
 import (
+	"compress/gzip"
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -78,18 +80,15 @@ func diffPages(got, want Page) string {
 // (Python 3.11 documentation, PSF license) with the URL each was served at.
 func pydocs(t testing.TB) (urls []string, bodies [][]byte) {
 	t.Helper()
-	files, err := filepath.Glob(filepath.Join("testdata", "pydocs", "*.html"))
+	files, err := filepath.Glob(filepath.Join("testdata", "pydocs", "*.html.gz"))
 	if err != nil || len(files) < 20 {
 		t.Fatalf("testdata/pydocs: %d pages, %v", len(files), err)
 	}
 	slices.Sort(files)
 	for _, f := range files {
-		b, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
+		b := readGz(t, f)
 		// The files are the package's paths with the first '/' written '_'.
-		name := strings.Replace(filepath.Base(f), "_", "/", 1)
+		name := strings.Replace(strings.TrimSuffix(filepath.Base(f), ".gz"), "_", "/", 1)
 		urls = append(urls, "https://docs.python.org/3.11/"+name)
 		bodies = append(bodies, b)
 	}
@@ -228,4 +227,24 @@ func TestDifferentialTricky(t *testing.T) {
 			}
 		})
 	}
+}
+
+// readGz reads a gzipped test file. The sample pages are stored gzipped:
+// they are data, 4 MB of HTML, a fifth of that compressed.
+func readGz(t testing.TB, path string) []byte {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	zr, err := gzip.NewReader(f)
+	if err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	b, err := io.ReadAll(zr)
+	if err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	return b
 }
