@@ -178,6 +178,9 @@ func runCompare(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		return err
 	}
 	inj.c = sess.c
+	if err := sess.serve(ctx, "compare", stderr); err != nil {
+		return err
+	}
 	store := &compareStore{db: sess.db, sync: sess.c.Sync}
 	cmp, err := compare.New(store, opts.engine(slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))))
 	if err != nil {
