@@ -324,6 +324,14 @@ func (c *Crawler) restore() (int, error) {
 	if err := c.restoreHosts(&snap, perHost); err != nil {
 		return 0, err
 	}
+	if c.rc == nil && c.opts.Settings.HostMaxPages > 0 {
+		// The host records count fetch attempts, retries included, and not
+		// the URLs admitted but never requested (robots-denied, deferred):
+		// the budget is the admitted URLs, so count them.
+		if err := c.countAdmitted(); err != nil {
+			return 0, err
+		}
+	}
 	if c.rc != nil {
 		// Host budgets count URLs, not the fetches of earlier cycles.
 		if _, err := c.scanPages(false); err != nil {

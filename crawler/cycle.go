@@ -23,6 +23,27 @@ type pageTable struct {
 	names []string
 }
 
+// countAdmitted sets the per-host URL counts of a resumed crawl from the
+// page records: every URL that was queued, whatever became of it (fetched,
+// failed, robots-denied, deferred), counts against --host-max-pages; URLs
+// only discovered, out of scope or rejected by a guard or budget do not.
+// One cursor pass over the page records.
+func (c *Crawler) countAdmitted() error {
+	clear(c.admitted)
+	err := c.opts.Store.EachPage(func(p *storage.Page) error {
+		switch p.Status {
+		case storage.StatusDiscovered, storage.StatusOutOfScope, storage.StatusRejected:
+		default:
+			c.admitted[urlnorm.Authority(p.URL)]++
+		}
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("crawler: count admitted URLs: %w", err)
+	}
+	return nil
+}
+
 // scanPages sets the per-host URL counts of a recrawl (c.admitted: the URLs
 // of the host that were ever queued or fetched; refetches do not count
 // against --host-max-pages) and, when table, returns every page's host and
