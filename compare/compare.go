@@ -356,6 +356,11 @@ type Sequence struct {
 func (c *Compare) Sequences() []Sequence {
 	c.t.mu.RLock()
 	defer c.t.mu.RUnlock()
+	return c.sequences()
+}
+
+// sequences is Sequences with c.t.mu held (read).
+func (c *Compare) sequences() []Sequence {
 	out := make([]Sequence, len(c.crawls))
 	for i, lc := range c.crawls {
 		lc.mu.Lock()
@@ -373,9 +378,14 @@ func (c *Compare) Sequences() []Sequence {
 
 // Pages returns the pages revealed so far.
 func (c *Compare) Pages() []Page {
+	c.t.mu.RLock()
+	defer c.t.mu.RUnlock()
+	return c.pages()
+}
+
+// pages is Pages with c.t.mu held (read).
+func (c *Compare) pages() []Page {
 	t := c.t
-	t.mu.RLock()
-	defer t.mu.RUnlock()
 	var ps []Page
 	for g, p := range t.pages {
 		if p != nil {
@@ -403,7 +413,12 @@ func (c *Compare) Report(o ScoreOptions) (*Report, error) {
 	if o.Damping == 0 {
 		o.Damping = c.o.Damping
 	}
-	r, err := Score(c.Pages(), c.seedURLs, c.Sequences(), o)
+	// One snapshot of pages and sequences: a page revealed (and
+	// downloaded) between two would be a download of no known page.
+	c.t.mu.RLock()
+	pages, seqs := c.pages(), c.sequences()
+	c.t.mu.RUnlock()
+	r, err := Score(pages, c.seedURLs, seqs, o)
 	if err != nil {
 		return nil, err
 	}

@@ -6,9 +6,12 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -52,14 +55,12 @@ func zooCrawl(t *testing.T, bin, resolve string, bound time.Duration, extra []st
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
+	peak := watchPeakRSS(cmd.Process.Pid)
 	if interrupt != nil {
 		interrupt(cmd)
 	}
 	err := cmd.Wait()
-	r := zooRun{wall: time.Since(start), stdout: out.String(), stderr: errb.String(), err: err, db: db}
-	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
-		r.rssKB = ru.Maxrss
-	}
+	r := zooRun{wall: time.Since(start), stdout: out.String(), stderr: errb.String(), err: err, db: db, rssKB: peak()}
 	if ctx.Err() != nil {
 		t.Fatalf("crawl still running after %v; killed.\nstderr:\n%s", bound, zooTail(r.stderr, 40))
 	}
@@ -264,4 +265,55 @@ func TestHostileServers(t *testing.T) {
 			}
 		})
 	})
+}
+
+// watchPeakRSS follows the peak resident set of process pid (VmHWM in
+// /proc/PID/status, a high-water mark, so polling misses nothing but what
+// happens after the last read) until the returned function is called, which
+// returns it in KiB. The child's rusage cannot be used: Go starts children
+// with vfork, and Linux charges the parent's peak at exec to the child's
+// ru_maxrss, so a large test process (-race) would count as the crawl's.
+func watchPeakRSS(pid int) func() int64 {
+	var mu sync.Mutex
+	var peak int64
+	read := func() bool {
+		b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+		if err != nil {
+			return false
+		}
+		for line := range strings.SplitSeq(string(b), "\n") {
+			if v, ok := strings.CutPrefix(line, "VmHWM:"); ok {
+				kb, _ := strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "kB")), 10, 64)
+				mu.Lock()
+				peak = max(peak, kb)
+				mu.Unlock()
+				return true
+			}
+		}
+		return false // exited: a zombie has no memory
+	}
+	done := make(chan struct{})
+	stopped := make(chan struct{})
+	go func() {
+		defer close(stopped)
+		t := time.NewTicker(10 * time.Millisecond)
+		defer t.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-t.C:
+				if !read() {
+					return
+				}
+			}
+		}
+	}()
+	return func() int64 {
+		close(done)
+		<-stopped
+		mu.Lock()
+		defer mu.Unlock()
+		return peak
+	}
 }
