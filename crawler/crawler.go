@@ -72,6 +72,13 @@ type Crawler struct {
 	recent    map[uint64]struct{} // ids whose result awaits the next commit
 	seedSet   map[uint64]bool     // the cycle's seeds (disposer only)
 	reseed    reseeder
+
+	// Cluster state (Options.Cluster).
+	injectMu sync.RWMutex // held to send on in from Inject; Run takes it to close in
+	inClosed bool
+	seeded   atomic.Bool                   // the seeds are committed: Idle may report true
+	dirty    atomic.Bool                   // a message was handled and its effects are not committed yet
+	wake     atomic.Pointer[chan struct{}] // closed when Inject queued URLs: lingering workers retry
 }
 
 // New returns a Crawler; it fails with ErrOptions when a required part is
@@ -87,7 +94,7 @@ func New(opts Options) (*Crawler, error) {
 		cp.Cycle.Replaced = slices.Clone(cp.Cycle.Replaced)
 		rc = &cp
 	}
-	return &Crawler{
+	c := &Crawler{
 		opts:       opts,
 		in:         make(chan message, 2*len(opts.Fetchers)),
 		counts:     map[string]uint64{},
@@ -102,7 +109,10 @@ func New(opts Options) (*Crawler, error) {
 		rc:         rc,
 		recent:     map[uint64]struct{}{},
 		seedSet:    map[uint64]bool{},
-	}, nil
+	}
+	w := make(chan struct{})
+	c.wake.Store(&w)
+	return c, nil
 }
 
 // Stop reasons reported in Summary.Stopped.
@@ -161,12 +171,13 @@ func (c *Crawler) Run(ctx context.Context, seeds []string) (Summary, error) {
 	if err != nil {
 		return c.summary(StopError), err
 	}
-	if pending == 0 && queued == 0 && len(norm) == 0 {
+	if pending == 0 && queued == 0 && len(norm) == 0 && c.opts.Cluster == nil {
 		return c.summary(StopError), ErrNoSeeds
 	}
 	if err := c.commit(); err != nil {
 		return c.summary(StopError), err
 	}
+	c.seeded.Store(true)
 
 	var wg sync.WaitGroup
 	c.live.Store(int64(len(c.opts.Fetchers)))
@@ -181,7 +192,10 @@ func (c *Crawler) Run(ctx context.Context, seeds []string) (Summary, error) {
 	errc := make(chan error, 1)
 	go func() { errc <- c.dispose() }()
 	wg.Wait()
+	c.injectMu.Lock()
+	c.inClosed = true
 	close(c.in)
+	c.injectMu.Unlock()
 	runErr := <-errc
 	c.reseed.stop()
 

@@ -106,6 +106,12 @@ type Options struct {
 	Command string
 	Config  string
 
+	// Cluster, when set, makes this crawl one node of a cluster: URLs of
+	// hosts other nodes own are handed to them, URLs arrive through
+	// Inject, and Run returns when Cluster.Done closes rather than when the
+	// frontier runs dry. nil: a single crawler.
+	Cluster Cluster
+
 	// Logger receives warnings (robots store failures, ...). nil: discard.
 	Logger *slog.Logger
 }

@@ -39,6 +39,9 @@ const (
 	// links (links) go to the frontier as if it had answered 304. reason
 	// says why (a refresh* constant).
 	msgTraverse
+	// msgInject: URLs from other nodes of a cluster (arrivals); the
+	// disposer queues and commits them and answers on done. No job.
+	msgInject
 )
 
 // candidate is one distinct, guard-checked out-link of a fetched page.
@@ -79,6 +82,10 @@ type message struct {
 	deferReason string
 
 	err error // msgFatal
+
+	// msgInject
+	arrivals []Arrival
+	done     chan<- error
 }
 
 // work is one worker's loop: take a job, process it, hand the outcome over.
@@ -88,15 +95,30 @@ func (c *Crawler) work(f Fetcher) {
 			return
 		}
 		c.waiting.Add(1)
+		wake := *c.wake.Load()
 		job, err := c.opts.Frontier.Next(c.stopCtx)
-		c.waiting.Add(-1)
 		if err != nil {
 			c.release()
+			if errors.Is(err, frontier.ErrExhausted) && c.opts.Cluster != nil {
+				// Dry here is not the end of a cluster crawl: wait for
+				// URLs from other nodes or for the cluster's end.
+				select {
+				case <-wake:
+					c.waiting.Add(-1)
+					continue
+				case <-c.opts.Cluster.Done():
+				case <-c.stopCtx.Done():
+					c.waiting.Add(-1)
+					return
+				}
+			}
+			c.waiting.Add(-1)
 			if errors.Is(err, frontier.ErrExhausted) {
 				c.exhausted.Store(true)
 			}
 			return
 		}
+		c.waiting.Add(-1)
 		m := c.process(f, job)
 		if m.kind != msgFetched {
 			c.release()
