@@ -53,34 +53,8 @@ type Config struct {
 	// Workers is the number of concurrent fetchers (key "workers").
 	// Default 16.
 	Workers int
-	// HostConcurrency is the most requests in flight to one host
-	// (key "host-concurrency"). Default 1.
-	HostConcurrency int
-	// Delay is the minimum time between two requests to one host, measured
-	// from the end of one response to the start of the next request
-	// (key "delay"). Default 1s.
-	Delay time.Duration
-	// MaxCrawlDelay caps the robots.txt Crawl-delay honoured
-	// (key "max-crawl-delay"); a host asking for more is deferred, not
-	// crawled, with the reason recorded. Default 30s.
-	MaxCrawlDelay time.Duration
-	// DelayFactor is the adaptive part of the per-host delay: the delay is at
-	// least DelayFactor × the host's last response time (Heritrix's
-	// delayFactor) (key "delay-factor"). 0 turns it off. Default 2.
-	DelayFactor float64
-	// Backoff is the first wait after a transient failure (5xx, timeout,
-	// connection error) or a 429/503 without Retry-After; it doubles with
-	// each further failure of the host (key "backoff"). Default 1s.
-	Backoff time.Duration
-	// MaxBackoff caps the exponential back-off of a host answering 429 or
-	// 503 without Retry-After, and of hosts whose fetches fail
-	// (key "max-backoff"). A Retry-After header is honoured even when
-	// longer. Default 10m.
-	MaxBackoff time.Duration
-	// MaxRetries is how many times a URL whose fetch failed transiently
-	// (429, 5xx, timeout, connection error) is retried before its failure is
-	// recorded (key "max-retries"). Default 3.
-	MaxRetries int
+	// Politeness holds the per-host settings the frontier enforces.
+	Politeness
 
 	// UserAgent is the User-Agent header (key "user-agent").
 	// Default version.UserAgent: seedcrawl, its version and a project URL.
@@ -167,22 +141,59 @@ type Config struct {
 	CommitPages int
 }
 
+// Politeness is the part of a Config that governs how often one host is
+// asked: the frontier takes it as it is (frontier.Options.Politeness), so
+// these settings are defined here once. Its fields are promoted into
+// Config and keep their keys.
+type Politeness struct {
+	// HostConcurrency is the most requests in flight to one host
+	// (key "host-concurrency"). Default 1.
+	HostConcurrency int
+	// Delay is the minimum time between two requests to one host, measured
+	// from the end of one response to the start of the next request
+	// (key "delay"). Default 1s.
+	Delay time.Duration
+	// MaxCrawlDelay caps the robots.txt Crawl-delay honoured
+	// (key "max-crawl-delay"); a host asking for more is deferred, not
+	// crawled, with the reason recorded. Default 30s.
+	MaxCrawlDelay time.Duration
+	// DelayFactor is the adaptive part of the per-host delay: the delay is at
+	// least DelayFactor × the host's last response time (Heritrix's
+	// delayFactor) (key "delay-factor"). 0 turns it off. Default 2.
+	DelayFactor float64
+	// Backoff is the first wait after a transient failure (5xx, timeout,
+	// connection error) or a 429/503 without Retry-After; it doubles with
+	// each further failure of the host (key "backoff"). Default 1s.
+	Backoff time.Duration
+	// MaxBackoff caps the exponential back-off of a host answering 429 or
+	// 503 without Retry-After, and of hosts whose fetches fail
+	// (key "max-backoff"). A Retry-After header is honoured even when
+	// longer. Default 10m.
+	MaxBackoff time.Duration
+	// MaxRetries is how many times a URL whose fetch failed transiently
+	// (429, 5xx, timeout, connection error) is retried before its failure is
+	// recorded (key "max-retries"). Default 3.
+	MaxRetries int
+}
+
 // Default returns the default configuration.
 func Default() Config {
 	return Config{
-		DB:                  "seedcrawl.db",
-		Scope:               "seeds-hosts",
-		Scheduler:           "bfs",
-		MaxDepth:            -1,
-		HostMaxPages:        50000,
-		Workers:             16,
-		HostConcurrency:     1,
-		Delay:               time.Second,
-		MaxCrawlDelay:       30 * time.Second,
-		DelayFactor:         2,
-		Backoff:             time.Second,
-		MaxBackoff:          10 * time.Minute,
-		MaxRetries:          3,
+		DB:           "seedcrawl.db",
+		Scope:        "seeds-hosts",
+		Scheduler:    "bfs",
+		MaxDepth:     -1,
+		HostMaxPages: 50000,
+		Workers:      16,
+		Politeness: Politeness{
+			HostConcurrency: 1,
+			Delay:           time.Second,
+			MaxCrawlDelay:   30 * time.Second,
+			DelayFactor:     2,
+			Backoff:         time.Second,
+			MaxBackoff:      10 * time.Minute,
+			MaxRetries:      3,
+		},
 		UserAgent:           version.UserAgent,
 		RobotsToken:         version.Token,
 		RobotsTTL:           24 * time.Hour,

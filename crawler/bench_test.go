@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"testing"
 
+	"github.com/seedcrawl/seedcrawl/config"
 	"github.com/seedcrawl/seedcrawl/frontier"
 	"github.com/seedcrawl/seedcrawl/scheduler"
 	"github.com/seedcrawl/seedcrawl/storage"
@@ -53,9 +54,10 @@ func BenchmarkLoop(b *testing.B) {
 					b.Fatal(err)
 				}
 				sched, _ := scheduler.ByName("bfs", scheduler.Options{})
-				fr, _ := frontier.New(frontier.Options{Scheduler: sched, HostConcurrency: 2})
+				fr, _ := frontier.New(frontier.Options{Scheduler: sched, Politeness: config.Politeness{HostConcurrency: 2},
+					Robots: RobotsGate{Robots: &fakeRobots{}, URLs: db}})
 				sc, _ := urlnorm.ParseScopeSpec("all", nil)
-				c, err := New(Options{Frontier: fr, Store: db, Robots: &fakeRobots{}, Scope: sc, MaxDepth: -1,
+				c, err := New(Options{Frontier: fr, Store: db, Scope: sc, Settings: config.Config{MaxDepth: -1},
 					Fetchers: []Fetcher{fakeFetcher{web}, fakeFetcher{web}, fakeFetcher{web}, fakeFetcher{web}}})
 				if err != nil {
 					b.Fatal(err)

@@ -6,6 +6,7 @@ import (
 
 	"github.com/seedcrawl/seedcrawl/frontier"
 	"github.com/seedcrawl/seedcrawl/storage"
+	"github.com/seedcrawl/seedcrawl/urlnorm"
 )
 
 // Cluster connects a crawl to the other nodes of a cluster that share the
@@ -14,7 +15,8 @@ import (
 // the others to their owners, takes URLs from them through Inject, and
 // does not stop when its frontier runs dry: it stops when Done closes.
 type Cluster interface {
-	// Owns reports whether this node crawls host (a HostKey).
+	// Owns reports whether this node crawls host (the politeness key,
+	// urlnorm.Authority of the URL).
 	Owns(host string) bool
 	// Handoff passes url (normalized, new to this node's db, in scope) to
 	// the node that owns host, with its link depth and the priority share
@@ -48,7 +50,7 @@ func (c *Crawler) Inject(ctx context.Context, urls []Arrival) error {
 		return ErrStopped
 	}
 	select {
-	case c.in <- message{kind: msgInject, arrivals: urls, done: done}:
+	case c.in <- &injected{arrivals: urls, done: done}:
 	case <-ctx.Done():
 		c.injectMu.RUnlock()
 		return ctx.Err()
@@ -74,9 +76,16 @@ func (c *Crawler) Idle() bool {
 	return st.Pending == 0 && st.InFlight == 0 && len(c.in) == 0 && !c.dirty.Load()
 }
 
-// injectArrivals is the disposer's half of Inject: intern, queue the new URLs
+// injected: URLs from other nodes of a cluster; the disposer queues and
+// commits them, then answers on done.
+type injected struct {
+	arrivals []Arrival
+	done     chan<- error
+}
+
+// dispose is the disposer's half of Inject: intern, queue the new URLs
 // that pass admission, commit.
-func (c *Crawler) injectArrivals(m message) error {
+func (m *injected) dispose(c *Crawler) error {
 	if len(m.arrivals) > 0 {
 		byDepth := map[int][]Arrival{}
 		for _, a := range m.arrivals {
@@ -97,7 +106,7 @@ func (c *Crawler) injectArrivals(m message) error {
 					c.count("cluster/known", 1)
 					continue
 				}
-				cd := candidate{url: urls[i], host: HostKey(urls[i]), inScope: true}
+				cd := candidate{url: urls[i], host: urlnorm.Authority(urls[i]), inScope: true}
 				if status, reason, _, ok := c.admit(&cd, depth, 0); !ok {
 					c.batch.SetStatus(in.ID, status, reason)
 					c.count("skip/"+statusReason(status, reason), 1)

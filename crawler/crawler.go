@@ -2,6 +2,7 @@ package crawler
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -17,14 +18,15 @@ import (
 // Crawler runs one crawl: Run starts the workers and the disposer and
 // returns when the crawl stops. A Crawler runs once.
 type Crawler struct {
-	opts Options
+	opts  Options
+	guard urlnorm.Guard
 
 	stopCtx    context.Context // ends: stop taking jobs (ctx, MaxDuration, fatal error)
 	stopCancel context.CancelFunc
 	workCtx    context.Context // ends: abandon work in flight (fatal error, Run returning)
 	workCancel context.CancelFunc
 
-	in        chan message
+	in        chan outcome
 	live      atomic.Int64 // workers running
 	waiting   atomic.Int64 // workers blocked in Frontier.Next
 	started   atomic.Int64 // MaxPages reservations
@@ -43,12 +45,6 @@ type Crawler struct {
 	countMu sync.Mutex
 	counts  map[string]uint64 // this run's counters (also stored)
 
-	freshMu sync.RWMutex
-	fresh   map[uint64]string // URLs queued since the last commit, by id
-
-	droppedMu sync.RWMutex
-	dropped   map[string]string // hosts given up, with the reason
-
 	scopeMu    sync.RWMutex
 	scopeHosts map[string]bool // hosts brought into scope by seed redirects
 
@@ -57,11 +53,9 @@ type Crawler struct {
 	batch      storage.Batch
 	changes    frontier.Changes
 	lastCommit time.Time
-	hostFail   map[string]int      // consecutive failures per host
 	admitted   map[string]int64    // URLs queued per host (HostMaxPages)
 	soft       map[uint64]struct{} // URLs not queued for a reason a later link may lift
 	hops       map[uint64]int      // redirect hops of queued redirect targets
-	free       map[uint64]int      // requeues that were not failures of the URL
 	run        storage.Run
 	start      time.Time
 
@@ -96,16 +90,13 @@ func New(opts Options) (*Crawler, error) {
 	}
 	c := &Crawler{
 		opts:       opts,
-		in:         make(chan message, 2*len(opts.Fetchers)),
+		guard:      opts.guard(),
+		in:         make(chan outcome, 2*len(opts.Fetchers)),
 		counts:     map[string]uint64{},
-		fresh:      map[uint64]string{},
-		dropped:    map[string]string{},
 		scopeHosts: map[string]bool{},
-		hostFail:   map[string]int{},
 		admitted:   map[string]int64{},
 		soft:       map[uint64]struct{}{},
 		hops:       map[uint64]int{},
-		free:       map[uint64]int{},
 		rc:         rc,
 		recent:     map[uint64]struct{}{},
 		seedSet:    map[uint64]bool{},
@@ -138,8 +129,8 @@ func (c *Crawler) Run(ctx context.Context, seeds []string) (Summary, error) {
 	c.lastCommit = c.start
 	stopParent := ctx
 	var cancelDur context.CancelFunc = func() {}
-	if c.opts.MaxDuration > 0 {
-		stopParent, cancelDur = context.WithTimeout(ctx, c.opts.MaxDuration)
+	if c.opts.Settings.MaxDuration > 0 {
+		stopParent, cancelDur = context.WithTimeout(ctx, c.opts.Settings.MaxDuration)
 	}
 	defer cancelDur()
 	c.stopCtx, c.stopCancel = context.WithCancel(stopParent)
@@ -163,7 +154,11 @@ func (c *Crawler) Run(ctx context.Context, seeds []string) (Summary, error) {
 	if err != nil {
 		return Summary{}, err
 	}
-	c.run, err = c.opts.Store.StartRun(c.start, c.opts.Command, c.opts.Config)
+	settings, err := json.Marshal(c.opts.Settings)
+	if err != nil {
+		return Summary{}, fmt.Errorf("crawler: start run: encode settings: %w", err)
+	}
+	c.run, err = c.opts.Store.StartRun(c.start, c.opts.Command, string(settings))
 	if err != nil {
 		return Summary{}, fmt.Errorf("crawler: start run: %w", err)
 	}
@@ -252,7 +247,7 @@ func normalizeSeeds(seeds []string) ([]string, error) {
 }
 
 // restore loads the stored frontier, host ready times and scheduler state
-// into the (fresh) frontier, and the per-host budgets and dropped hosts. It
+// into the (fresh) frontier, and the per-host budgets. It
 // returns the number of pending URLs restored.
 func (c *Crawler) restore() (int, error) {
 	var snap frontier.Snapshot
@@ -290,19 +285,15 @@ func (c *Crawler) restore() (int, error) {
 	return len(snap.Entries), nil
 }
 
-// restoreHosts adds the stored host ready times to snap, notes hosts dropped
-// for their Crawl-delay, and sets the per-host URL counts from the hosts'
-// fetches plus perHost (pending URLs per host).
+// restoreHosts adds the stored host states to snap (the frontier decides
+// what a ready time or a reason still means), and sets the per-host URL
+// counts from the hosts' fetches plus perHost (pending URLs per host).
 func (c *Crawler) restoreHosts(snap *frontier.Snapshot, perHost map[string]int64) error {
-	now := time.Now()
 	err := c.opts.Store.EachHost(func(h storage.Host) error {
 		c.admitted[h.Name] = int64(h.Fetches) + perHost[h.Name]
 		delete(perHost, h.Name)
-		if h.ReadyAt.After(now) {
+		if !h.ReadyAt.IsZero() || h.Reason != "" {
 			snap.Hosts = append(snap.Hosts, frontier.HostState{Host: h.Name, ReadyAt: h.ReadyAt, Reason: h.Reason})
-			if len(h.Reason) > 11 && h.Reason[:11] == "crawl-delay" {
-				c.dropped[h.Name] = h.Reason
-			}
 		}
 		return nil
 	})
@@ -330,12 +321,9 @@ func (c *Crawler) seed(seeds []string) (int, error) {
 		if !ints[i].New && !c.opts.Refetch {
 			continue
 		}
-		host := HostKey(s)
+		host := urlnorm.Authority(s)
 		targets = append(targets, frontier.Target{ID: ints[i].ID, Host: host, New: true})
 		c.admitted[host]++
-		c.freshMu.Lock()
-		c.fresh[ints[i].ID] = s
-		c.freshMu.Unlock()
 	}
 	if err := c.opts.Frontier.Seed(targets, &c.changes); err != nil {
 		return 0, fmt.Errorf("crawler: seed: %w", err)

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/seedcrawl/seedcrawl/config"
 	"github.com/seedcrawl/seedcrawl/fetch"
 	"github.com/seedcrawl/seedcrawl/robots"
 	"github.com/seedcrawl/seedcrawl/storage"
@@ -88,7 +89,7 @@ func TestRobotsDecisions(t *testing.T) {
 		return robots.Decision{Allowed: true, CrawlDelay: 10 * time.Millisecond}
 	}
 	r.opts.Scope, _ = urlnorm.ParseScopeSpec("all", nil)
-	r.opts.MaxCrawlDelay = time.Minute
+	r.opts.Settings.MaxCrawlDelay = time.Minute
 	s := r.mustRun("http://a.test/")
 
 	for _, tc := range []struct {
@@ -117,36 +118,9 @@ func TestRobotsDecisions(t *testing.T) {
 		t.Errorf("host c.test = %+v, %v, %v; want deferred with the reason", h, ok, err)
 	}
 	// The Crawl-delay of a.test (10ms) is part of its politeness delay.
-	for _, o := range r.fr.outcomes[r.page("http://a.test/ok").ID] {
-		if o.Delay < 10*time.Millisecond {
-			t.Errorf("a.test delay %v, want ≥ its Crawl-delay 10ms", o.Delay)
-		}
-	}
-}
-
-func TestPoliteDelay(t *testing.T) {
-	for _, tc := range []struct {
-		name                   string
-		delay, crawlDelay, dur time.Duration
-		factor                 float64
-		want                   time.Duration
-	}{
-		{"delay wins", time.Second, 0, 10 * time.Millisecond, 2, time.Second},
-		{"crawl-delay wins", time.Second, 3 * time.Second, 0, 2, 3 * time.Second},
-		{"adaptive wins", time.Second, 2 * time.Second, 1500 * time.Millisecond, 2, 3 * time.Second},
-		{"factor off", 0, 0, time.Hour, 0, 0},
-		{"fractional factor", 0, 0, time.Second, 0.5, 500 * time.Millisecond},
-	} {
-		if got := politeDelay(tc.delay, tc.crawlDelay, tc.factor, tc.dur); got != tc.want {
-			t.Errorf("%s: politeDelay = %v, want %v", tc.name, got, tc.want)
-		}
-	}
-	for _, tc := range []struct {
-		n    int
-		want time.Duration
-	}{{1, time.Second}, {2, 2 * time.Second}, {4, 8 * time.Second}, {10, 30 * time.Second}} {
-		if got := backoff(time.Second, 30*time.Second, tc.n); got != tc.want {
-			t.Errorf("backoff(%d) = %v, want %v", tc.n, got, tc.want)
+	for _, d := range r.fr.waits[r.page("http://a.test/ok").ID] {
+		if d < 10*time.Millisecond {
+			t.Errorf("a.test delay %v, want ≥ its Crawl-delay 10ms", d)
 		}
 	}
 }
@@ -155,12 +129,17 @@ func TestDelayPassedToFrontier(t *testing.T) {
 	r := newRig(t)
 	r.web.html("http://a.test/")
 	r.web.dur = 40 * time.Millisecond
-	r.opts.Delay = 30 * time.Millisecond
-	r.opts.DelayFactor = 2
+	r.opts.Settings.Delay = 30 * time.Millisecond
+	r.opts.Settings.DelayFactor = 2
 	r.mustRun("http://a.test/")
-	outs := r.fr.outcomes[r.page("http://a.test/").ID]
-	if len(outs) != 1 || outs[0].Delay != 80*time.Millisecond || !outs[0].Downloaded {
-		t.Fatalf("outcomes = %+v, want one download with delay 2×40ms", outs)
+	id := r.page("http://a.test/").ID
+	outs, waits := r.fr.results[id], r.fr.waits[id]
+	if len(outs) != 1 || outs[0].Duration != 40*time.Millisecond || !outs[0].Downloaded || !outs[0].Requested {
+		t.Fatalf("results = %+v, want one download that took 40ms", outs)
+	}
+	// The frontier keeps the host waiting 2×40ms from Done on.
+	if len(waits) != 1 || waits[0] < 80*time.Millisecond || waits[0] > 80*time.Millisecond+time.Second {
+		t.Fatalf("host waits %v after Done, want 2×40ms", waits)
 	}
 }
 
@@ -203,7 +182,7 @@ func TestRetryAfterAndRetries(t *testing.T) {
 
 func TestRedirects(t *testing.T) {
 	r := newRig(t)
-	r.opts.MaxRedirects = 2
+	r.opts.Settings.MaxRedirects = 2
 	r.web.html("http://a.test/", "/r1", "/loop1")
 	r.web.redirect("http://a.test/r1", "http://a.test/r2")
 	r.web.redirect("http://a.test/r2", "http://a.test/r3")
@@ -280,7 +259,7 @@ func TestBudgets(t *testing.T) {
 	t.Run("max-depth", func(t *testing.T) {
 		r := newRig(t)
 		chain(r)
-		r.opts.MaxDepth = 1
+		r.opts.Settings.MaxDepth = 1
 		s := r.mustRun("http://a.test/")
 		if got := len(r.web.fetched()); got != 5 {
 			t.Errorf("fetched %d pages, want 5 (depth ≤ 1)", got)
@@ -295,7 +274,7 @@ func TestBudgets(t *testing.T) {
 	t.Run("host-max-pages", func(t *testing.T) {
 		r := newRig(t)
 		chain(r)
-		r.opts.HostMaxPages = 3
+		r.opts.Settings.HostMaxPages = 3
 		r.mustRun("http://a.test/")
 		if got := len(r.web.fetched()); got != 3 {
 			t.Errorf("fetched %d pages, want 3", got)
@@ -307,13 +286,13 @@ func TestBudgets(t *testing.T) {
 	t.Run("max-pages then resume", func(t *testing.T) {
 		r := newRig(t)
 		chain(r)
-		r.opts.MaxPages = 2
+		r.opts.Settings.MaxPages = 2
 		s := r.mustRun("http://a.test/")
 		if s.Stopped != StopMaxPages || s.Fetches != 2 || len(r.web.fetched()) != 2 {
 			t.Fatalf("summary %+v, fetched %v; want max-pages after 2", s, r.web.fetched())
 		}
 		r.reopen()
-		r.opts.MaxPages = 0
+		r.opts.Settings.MaxPages = 0
 		s = r.mustRun("http://a.test/")
 		if s.Stopped != StopExhausted || len(r.web.fetched()) != 9 {
 			t.Errorf("resume: %+v, fetched %v", s, r.web.fetched())
@@ -330,8 +309,8 @@ func TestBudgets(t *testing.T) {
 	t.Run("max-duration", func(t *testing.T) {
 		r := newRig(t)
 		chain(r)
-		r.opts.Delay = time.Hour // one page per host, then nothing is ready
-		r.opts.MaxDuration = 50 * time.Millisecond
+		r.opts.Settings.Delay = time.Hour // one page per host, then nothing is ready
+		r.opts.Settings.MaxDuration = 50 * time.Millisecond
 		s := r.mustRun("http://a.test/")
 		if s.Stopped != StopMaxDuration || s.Fetches != 1 || s.Pending != 4 {
 			t.Errorf("summary %+v, want max-duration after one fetch with 4 pending", s)
@@ -344,7 +323,7 @@ func TestGuardRejectionsCounted(t *testing.T) {
 	long := "/" + strings.Repeat("x", 3000)
 	r.web.html("http://a.test/", long, "/a/a/a/a/a", "/ok", "javascript:void(0)")
 	r.web.html("http://a.test/ok")
-	r.opts.MaxOutLinks = 1000
+	r.opts.Settings.MaxOutLinks = 1000
 	s := r.mustRun("http://a.test/")
 	want := map[string]uint64{urlnorm.ReasonTooLong: 1, urlnorm.ReasonRepeatedSegments: 1, urlnorm.ReasonBadScheme: 1}
 	if !reflect.DeepEqual(s.Rejected, want) {
@@ -362,7 +341,7 @@ func TestGuardRejectionsCounted(t *testing.T) {
 func TestMaxOutLinks(t *testing.T) {
 	r := newRig(t)
 	r.web.html("http://a.test/", "/1", "/2", "/3", "/1")
-	r.opts.MaxOutLinks = 2
+	r.opts.Settings.MaxOutLinks = 2
 	s := r.mustRun("http://a.test/")
 	if got := r.links("http://a.test/"); len(got) != 2 || s.Rejected["too-many-links"] != 1 {
 		t.Errorf("links %v rejected %v; want 2 kept, 1 dropped", got, s.Rejected)
@@ -371,23 +350,26 @@ func TestMaxOutLinks(t *testing.T) {
 
 func TestRobotsFetchKeepsGap(t *testing.T) {
 	r := newRig(t)
-	r.web.html("http://a.test/")
-	log := NewHostLog()
-	r.opts.HostLog = log
-	r.opts.Delay = 20 * time.Millisecond
+	var robotsAt, pageAt time.Time
+	r.web.pages["http://a.test/"] = func(fetch.Request, int) fetch.Response {
+		pageAt = time.Now()
+		return fetch.Response{Code: 200, ContentType: "text/html", Body: []byte("<p>ok")}
+	}
+	r.opts.Settings.Delay = 20 * time.Millisecond
 	first := true
 	r.robots.decide = func(u *url.URL) robots.Decision {
+		d := robots.Decision{Allowed: true}
 		if first { // the robots cache fetches robots.txt on the first check
 			first = false
-			log.Note(u.Host, time.Now())
+			robotsAt = time.Now()
+			d.Requests = []robots.Request{{Host: urlnorm.HostOfURL(u), At: robotsAt}}
 		}
-		return robots.Decision{Allowed: true}
+		return d
 	}
 	r.opts.Fetchers = r.opts.Fetchers[:1]
 	s := r.mustRun("http://a.test/")
-	id := r.page("http://a.test/").ID
-	if rq := r.fr.requeues[id]; len(rq) != 1 || rq[0] < 20*time.Millisecond {
-		t.Errorf("requeues %v, want one of ≥ the 20ms delay after the robots.txt fetch", rq)
+	if gap := pageAt.Sub(robotsAt); gap < 20*time.Millisecond {
+		t.Errorf("page fetched %v after robots.txt, want ≥ the 20ms delay", gap)
 	}
 	if p := r.page("http://a.test/"); p.Status != storage.StatusFetched || s.Fetches != 1 {
 		t.Errorf("page %v, %d fetches", p.Status, s.Fetches)
@@ -420,7 +402,7 @@ func TestNotModifiedOnRefetch(t *testing.T) {
 
 func TestInterruptIsGraceful(t *testing.T) {
 	r := newRig(t)
-	r.opts.Delay = 10 * time.Millisecond
+	r.opts.Settings.Delay = 10 * time.Millisecond
 	links := make([]string, 50)
 	for i := range links {
 		u := "http://a.test/p" + string(rune('a'+i%26)) + string(rune('a'+i/26))
@@ -458,9 +440,9 @@ func TestCommitFailureIsFatal(t *testing.T) {
 func TestNewValidates(t *testing.T) {
 	for _, o := range []Options{
 		{},
-		{Frontier: &spyFrontier{}, Store: &storage.DB{}, Robots: &fakeRobots{}},
-		{Frontier: &spyFrontier{}, Store: &storage.DB{}, Robots: &fakeRobots{}, Fetchers: []Fetcher{nil}},
-		{Frontier: &spyFrontier{}, Store: &storage.DB{}, Robots: &fakeRobots{}, Fetchers: []Fetcher{fakeFetcher{}}, Delay: -1},
+		{Frontier: &spyFrontier{}, Store: &storage.DB{}},
+		{Frontier: &spyFrontier{}, Store: &storage.DB{}, Fetchers: []Fetcher{nil}},
+		{Frontier: &spyFrontier{}, Store: &storage.DB{}, Fetchers: []Fetcher{fakeFetcher{}}, Settings: config.Config{Politeness: config.Politeness{Delay: -1}}},
 	} {
 		if _, err := New(o); !errors.Is(err, ErrOptions) {
 			t.Errorf("New(%+v) = %v, want ErrOptions", o, err)
@@ -481,7 +463,7 @@ func TestNoSeeds(t *testing.T) {
 
 func TestTooDeepURLQueuedWhenFoundShallower(t *testing.T) {
 	r := newRig(t)
-	r.opts.MaxDepth = 1
+	r.opts.Settings.MaxDepth = 1
 	r.opts.Scope, _ = urlnorm.ParseScopeSpec("all", nil)
 	r.web.html("http://a.test/", "/a")
 	r.web.html("http://a.test/a", "http://x.test/") // x at depth 2: too deep
@@ -539,7 +521,7 @@ func TestRobotsStoreRoundTrip(t *testing.T) {
 
 func TestProgressWhileRunning(t *testing.T) {
 	r := newRig(t)
-	r.opts.Delay = 5 * time.Millisecond
+	r.opts.Settings.Delay = 5 * time.Millisecond
 	links := make([]string, 30)
 	for i := range links {
 		links[i] = "/p" + strconv.Itoa(i)
@@ -548,7 +530,7 @@ func TestProgressWhileRunning(t *testing.T) {
 	r.web.html("http://a.test/", links...)
 	sc, _ := urlnorm.ParseScopeSpec("seeds-hosts", []string{"http://a.test/"})
 	r.opts.Scope = sc
-	c, err := New(r.opts)
+	c, err := New(r.withFrontier(r.opts))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -30,7 +30,7 @@ func (c *Crawler) scanPages(table bool) (*pageTable, error) {
 	byName := map[string]uint32{}
 	clear(c.admitted)
 	err := c.opts.Store.EachPage(func(p *storage.Page) error {
-		h := HostKey(p.URL)
+		h := urlnorm.Authority(p.URL)
 		if p.Fetches > 0 || p.Status == storage.StatusQueued {
 			c.admitted[h]++
 		}
@@ -127,15 +127,12 @@ func (c *Crawler) startCycle() (int, error) {
 		if in[id] {
 			continue
 		}
-		host := HostKey(u)
+		host := urlnorm.Authority(u)
 		add(frontier.Entry{ID: id, Host: host})
 		targets = append(targets, frontier.Target{ID: id, Host: host, New: true})
 		rc.Cycle.Seeds = append(rc.Cycle.Seeds, storage.Seed{ID: id, Score: picks[i].Score, Why: picks[i].Why})
 		if ints[i].New {
 			c.admitted[host]++
-			c.freshMu.Lock()
-			c.fresh[id] = u
-			c.freshMu.Unlock()
 		}
 	}
 	for _, e := range stored {

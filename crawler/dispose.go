@@ -19,7 +19,7 @@ const minStarveCommit = 100 * time.Millisecond
 // order and commits batches. It returns the first fatal error; after one it
 // keeps draining c.in so workers never block.
 func (c *Crawler) dispose() error {
-	tick := time.NewTicker(min(c.opts.CommitInterval, minStarveCommit))
+	tick := time.NewTicker(min(c.opts.Settings.CommitInterval, minStarveCommit))
 	defer tick.Stop()
 	var fatal error
 	fail := func(err error) {
@@ -37,7 +37,7 @@ func (c *Crawler) dispose() error {
 			if err := c.reseeded(res); err != nil {
 				fail(err)
 			}
-		case m, ok := <-c.in:
+		case o, ok := <-c.in:
 			if !ok {
 				if fatal == nil {
 					fatal = c.commit()
@@ -45,10 +45,11 @@ func (c *Crawler) dispose() error {
 				return fatal
 			}
 			c.dirty.Store(true)
-			if m.kind == msgInject {
+			if m, ok := o.(*injected); ok {
+				// Inject waits for an answer, also after a fatal error.
 				err := fatal
 				if err == nil {
-					if err = c.injectArrivals(m); err != nil {
+					if err = m.dispose(c); err != nil {
 						fail(err)
 					}
 				}
@@ -61,11 +62,11 @@ func (c *Crawler) dispose() error {
 			if fatal != nil {
 				continue
 			}
-			if err := c.handle(m); err != nil {
+			if err := o.dispose(c); err != nil {
 				fail(err)
 				continue
 			}
-			if c.batch.Pages() >= c.opts.CommitPages || time.Since(c.lastCommit) >= c.opts.CommitInterval ||
+			if c.batch.Pages() >= c.opts.Settings.CommitPages || time.Since(c.lastCommit) >= c.opts.Settings.CommitInterval ||
 				len(c.in) == 0 && c.starved() && time.Since(c.lastCommit) >= minStarveCommit {
 				if err := c.commit(); err != nil {
 					fail(err)
@@ -78,7 +79,7 @@ func (c *Crawler) dispose() error {
 			if fatal != nil || c.batch.Empty() {
 				continue
 			}
-			if time.Since(c.lastCommit) >= c.opts.CommitInterval || c.starved() {
+			if time.Since(c.lastCommit) >= c.opts.Settings.CommitInterval || c.starved() {
 				if err := c.commit(); err != nil {
 					fail(err)
 				}
@@ -107,9 +108,6 @@ func (c *Crawler) commit() error {
 		return fmt.Errorf("crawler: commit %d results: %w", c.batch.Pages(), err)
 	}
 	c.batch.Reset()
-	c.freshMu.Lock()
-	clear(c.fresh)
-	c.freshMu.Unlock()
 	if c.rc != nil {
 		c.recentMu.Lock()
 		clear(c.recent)
@@ -149,48 +147,31 @@ func (c *Crawler) flushChanges() {
 	ch.Reset()
 }
 
-// handle applies one worker message.
-func (c *Crawler) handle(m message) error {
-	fr := c.opts.Frontier
-	switch m.kind {
-	case msgFatal:
-		return m.err
-	case msgAbandon:
-		c.count("abandoned", 1)
-		return nil
-	case msgDefer:
-		fr.Defer(m.host, m.deferUntil, "", &c.changes)
-		c.flushChanges()
-		return nil
-	case msgStatus:
-		if err := fr.Complete(m.job, frontier.Outcome{}, &c.changes); err != nil {
-			return fmt.Errorf("crawler: complete %d: %w", m.job.ID, err)
-		}
-		c.forget(m.job.ID)
-		c.flushChanges()
-		c.batch.SetStatus(m.job.ID, m.status, m.reason)
-		c.count("skip/"+statusReason(m.status, m.reason), 1)
-		c.done.Add(1)
-		c.markDone(m.job.ID)
-		if c.seedSet[m.job.ID] && m.status == storage.StatusDeferred && m.reason == robots.ReasonUnreachable {
-			return c.seedVanished(m.job.ID, VanishedUnreachable)
-		}
-	case msgRequeue:
-		if m.deferReason != "" {
-			fr.Defer(m.job.Host, m.deferUntil, m.deferReason, &c.changes)
-		}
-		if err := fr.Requeue(m.job, max(m.after, 0), &c.changes); err != nil {
-			return fmt.Errorf("crawler: requeue %d: %w", m.job.ID, err)
-		}
-		c.free[m.job.ID]++
-		c.flushChanges()
-		c.count("requeue/"+firstNonEmpty(m.deferReason, "robots-fetched"), 1)
-	case msgDropHost:
-		return c.dropHost(m)
-	case msgFetched:
-		return c.fetched(m)
-	case msgTraverse:
-		return c.traverse(m)
+func (f *fatal) dispose(*Crawler) error { return f.err }
+
+func (abandoned) dispose(c *Crawler) error {
+	c.count("abandoned", 1)
+	return nil
+}
+
+// dispose records a job that ends without a request, and the URLs of its
+// host that the frontier dropped with it.
+func (m *skipped) dispose(c *Crawler) error {
+	if _, err := c.opts.Frontier.Done(m.job, frontier.Result{}, &c.changes); err != nil {
+		return fmt.Errorf("crawler: done %d: %w", m.job.ID, err)
+	}
+	c.forget(m.job.ID)
+	c.flushChanges()
+	c.batch.SetStatus(m.job.ID, m.status, m.reason)
+	for _, id := range m.job.Dropped {
+		c.forget(id)
+		c.batch.SetStatus(id, m.status, m.reason)
+	}
+	c.count("skip/"+statusReason(m.status, m.reason), uint64(1+len(m.job.Dropped)))
+	c.done.Add(1)
+	c.markDone(m.job.ID)
+	if c.seedSet[m.job.ID] && m.status == storage.StatusDeferred && m.reason == robots.ReasonUnreachable {
+		return c.seedVanished(m.job.ID, VanishedUnreachable)
 	}
 	return nil
 }
@@ -208,78 +189,42 @@ func statusReason(s storage.Status, reason string) string {
 
 // forget drops the per-URL state of a job that left the frontier.
 func (c *Crawler) forget(id uint64) {
-	delete(c.free, id)
 	delete(c.hops, id)
 }
 
-// dropHost gives up a host whose Crawl-delay is above the cap: the job and
-// every queued URL of the host are recorded as deferred with the reason, and
-// later links to the host are not queued.
-func (c *Crawler) dropHost(m message) error {
+// dispose hands a fetch to the frontier, which retries it or ends it, and
+// stores the page's final record with its links.
+func (m *fetched) dispose(c *Crawler) error {
 	fr := c.opts.Frontier
-	if err := fr.Complete(m.job, frontier.Outcome{}, &c.changes); err != nil {
-		return fmt.Errorf("crawler: complete %d: %w", m.job.ID, err)
-	}
-	c.forget(m.job.ID)
-	ids := fr.DropHost(m.job.Host, m.reason, &c.changes)
-	fr.Defer(m.job.Host, time.Now().Add(c.opts.RobotsTTL), m.reason, &c.changes)
-	c.flushChanges()
-	c.batch.SetStatus(m.job.ID, storage.StatusDeferred, m.reason)
-	for _, id := range ids {
-		c.forget(id)
-		c.batch.SetStatus(id, storage.StatusDeferred, m.reason)
-	}
-	c.droppedMu.Lock()
-	c.dropped[m.job.Host] = m.reason
-	c.droppedMu.Unlock()
-	c.count("skip/crawl-delay-too-long", uint64(1+len(ids)))
-	c.done.Add(1)
-	return nil
-}
-
-// fetched disposes of a fetch: a retry, or the page's final record with
-// its links.
-func (c *Crawler) fetched(m message) error {
-	fr := c.opts.Frontier
-	job, host := m.job, m.job.Host
+	job := m.job
 	rec := &m.rec
 	c.fetches.Add(1)
 	c.bytes.Add(uint64(rec.Length))
-	if m.transient {
-		c.hostFail[host]++
-		wait := max(m.retryAfter, backoff(c.opts.Backoff, c.opts.MaxBackoff, c.hostFail[host]))
-		if job.Attempt-c.free[job.ID] < c.opts.MaxRetries {
-			if err := fr.Requeue(job, wait, &c.changes); err != nil {
-				return fmt.Errorf("crawler: requeue %d: %w", job.ID, err)
-			}
-			c.flushChanges()
-			c.count("retry/"+failureName(rec), 1)
-			return nil
+	res := frontier.Result{Requested: true, Downloaded: true, Transient: m.transient, RetryAfter: m.retryAfter, Duration: rec.Duration}
+	var links []storage.Link
+	var skips []skip
+	if !m.transient {
+		// Only a transient failure may be retried, and it has no links:
+		// the URL's result is final, its per-URL state goes.
+		hops := c.hops[job.ID]
+		c.forget(job.ID)
+		var err error
+		if res.Links, links, skips, err = c.targets(job, m.links, m.redirect, hops); err != nil {
+			return err
 		}
-	} else {
-		delete(c.hostFail, host)
 	}
-	hops := c.hops[job.ID]
-	c.forget(job.ID)
-
-	out := frontier.Outcome{
-		Downloaded: true,
-		Delay:      politeDelay(c.opts.Delay, c.capCrawlDelay(m.crawlDelay), c.opts.DelayFactor, rec.Duration),
-	}
-	if m.transient {
-		out.ReadyAt = time.Now().Add(max(m.retryAfter, backoff(c.opts.Backoff, c.opts.MaxBackoff, c.hostFail[host])))
-	}
-	targets, links, skipped, err := c.targets(m, hops)
+	retried, err := fr.Done(job, res, &c.changes)
 	if err != nil {
-		return err
-	}
-	out.Links = targets
-	if err := fr.Complete(job, out, &c.changes); err != nil {
-		return fmt.Errorf("crawler: complete %d: %w", job.ID, err)
+		return fmt.Errorf("crawler: done %d: %w", job.ID, err)
 	}
 	c.flushChanges()
+	if retried {
+		c.count("retry/"+failureName(rec), 1)
+		return nil
+	}
+	c.forget(job.ID)
 	c.batch.AddFetch(*rec, links)
-	for _, s := range skipped {
+	for _, s := range skips {
 		c.batch.SetStatus(s.id, s.status, s.reason)
 	}
 	c.count("fetch/"+rec.Status.String(), 1)
@@ -314,20 +259,20 @@ func (c *Crawler) fetched(m message) error {
 	return nil
 }
 
-// traverse disposes of a known page that a recrawl does not refetch: its
-// stored links go to the frontier (the scheduler sees the page as
+// dispose hands a known page that a recrawl does not refetch to the
+// frontier: its stored links go on (the scheduler sees the page as
 // downloaded), nothing is stored for the page itself.
-func (c *Crawler) traverse(m message) error {
-	targets, _, skipped, err := c.targets(m, 0)
+func (m *traversed) dispose(c *Crawler) error {
+	targets, _, skips, err := c.targets(m.job, m.links, nil, 0)
 	if err != nil {
 		return err
 	}
-	if err := c.opts.Frontier.Complete(m.job, frontier.Outcome{Downloaded: true, Links: targets}, &c.changes); err != nil {
-		return fmt.Errorf("crawler: complete %d: %w", m.job.ID, err)
+	if _, err := c.opts.Frontier.Done(m.job, frontier.Result{Downloaded: true, Links: targets}, &c.changes); err != nil {
+		return fmt.Errorf("crawler: done %d: %w", m.job.ID, err)
 	}
 	c.forget(m.job.ID)
 	c.flushChanges()
-	for _, s := range skipped {
+	for _, s := range skips {
 		c.batch.SetStatus(s.id, s.status, s.reason)
 	}
 	c.count("refresh/"+m.reason, 1)
@@ -350,17 +295,17 @@ type skip struct {
 	reason string
 }
 
-// targets interns a page's links and decides which are queued.
-func (c *Crawler) targets(m message, hops int) ([]frontier.Target, []storage.Link, []skip, error) {
-	job := m.job
+// targets interns a page's links (and its redirect target) and decides
+// which are queued.
+func (c *Crawler) targets(job frontier.Job, cands []candidate, redirect *candidate, hops int) ([]frontier.Target, []storage.Link, []skip, error) {
 	var targets []frontier.Target
 	var links []storage.Link
 	var skipped []skip
 	// share is the priority mass a page passes to each out-link under FPR
 	// (its priority over its distinct out-links); it travels with URLs
 	// handed to other nodes.
-	nout := len(m.links)
-	if m.redirect != nil {
+	nout := len(cands)
+	if redirect != nil {
 		nout++
 	}
 	share := job.Prio / float64(max(nout, 1))
@@ -422,20 +367,20 @@ func (c *Crawler) targets(m message, hops int) ([]frontier.Target, []storage.Lin
 		}
 		return nil
 	}
-	if err := add(m.links, job.Depth+1, 0); err != nil {
+	if err := add(cands, job.Depth+1, 0); err != nil {
 		return nil, nil, nil, err
 	}
-	if m.redirect != nil {
-		if c.opts.SeedRedirects && job.Depth == 0 && !m.redirect.inScope {
+	if redirect != nil {
+		if c.opts.SeedRedirects && job.Depth == 0 && !redirect.inScope {
 			// A seed (or a seed's redirect target) moved: its target is a
 			// seed too.
-			m.redirect.inScope = true
+			redirect.inScope = true
 			c.scopeMu.Lock()
-			c.scopeHosts[m.redirect.host] = true
+			c.scopeHosts[redirect.host] = true
 			c.scopeMu.Unlock()
 			c.count("scope/seed-redirect", 1)
 		}
-		if err := add([]candidate{*m.redirect}, job.Depth, hops+1); err != nil {
+		if err := add([]candidate{*redirect}, job.Depth, hops+1); err != nil {
 			return nil, nil, nil, err
 		}
 	}
@@ -446,9 +391,6 @@ func (c *Crawler) targets(m message, hops int) ([]frontier.Target, []storage.Lin
 // worker that will take it before the next commit, its redirect hops.
 func (c *Crawler) queue(id uint64, cd *candidate, redirectHops int) {
 	c.admitted[cd.host]++
-	c.freshMu.Lock()
-	c.fresh[id] = cd.url
-	c.freshMu.Unlock()
 	if redirectHops > 0 {
 		c.hops[id] = redirectHops
 	}
@@ -461,16 +403,16 @@ func (c *Crawler) admit(cd *candidate, depth, redirectHops int) (status storage.
 	switch {
 	case !cd.inScope:
 		return storage.StatusOutOfScope, "", false, false
-	case redirectHops > c.opts.MaxRedirects:
+	case redirectHops > c.opts.Settings.MaxRedirects:
 		return storage.StatusRejected, "too-many-redirects", false, false
 	}
-	if r, dropped := c.droppedHost(cd.host); dropped {
+	if r, dropped := c.opts.Frontier.Dropped(cd.host); dropped {
 		return storage.StatusDeferred, r, false, false
 	}
 	switch {
-	case c.opts.MaxDepth >= 0 && depth > c.opts.MaxDepth:
+	case c.opts.Settings.MaxDepth >= 0 && depth > c.opts.Settings.MaxDepth:
 		return storage.StatusRejected, "max-depth", true, false
-	case c.opts.HostMaxPages > 0 && c.admitted[cd.host] >= c.opts.HostMaxPages:
+	case c.opts.Settings.HostMaxPages > 0 && c.admitted[cd.host] >= c.opts.Settings.HostMaxPages:
 		return storage.StatusRejected, "host-max-pages", false, false
 	}
 	return 0, "", false, true

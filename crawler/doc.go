@@ -1,16 +1,20 @@
 // Package crawler is seedcrawl's crawl loop: workers take jobs from the
-// frontier, check robots.txt, fetch, extract and filter links, and a single
-// disposer goroutine hands every outcome back to the frontier and to
-// storage, committing batches that are consistent on disk.
+// frontier, fetch, extract and filter links, and a single disposer
+// goroutine hands every outcome back to the frontier and to storage,
+// committing batches that are consistent on disk. Politeness is not here:
+// the frontier owns it (robots.txt verdicts through RobotsGate, per-host
+// delays, back-off, retries).
 //
 // # Shape
 //
-//	           ┌──────── Next(ctx) ────────┐
-//	frontier ◄─┤                           ├─► worker × N: robots.Check → Fetch → extract → normalize,
-//	           └─ Complete/Requeue/Defer ◄─┐                 guard, scope (pure, parallel)
-//	                                       │                       │ message
-//	                                disposer (one goroutine) ◄─────┘
-//	                                  intern ids → frontier → storage.Batch → Commit
+//	           ┌──────── Next(ctx) ────────┐  (a URL whose host is ready and robots.txt allows,
+//	frontier ◄─┤                           │   or one to record as skipped)
+//	           └──────── Done(result) ◄─┐  ▼
+//	                                    │  worker × N: Fetch → extract → normalize,
+//	                                    │              guard, scope (pure, parallel)
+//	                                    │                       │ outcome (fetched, skipped,
+//	                             disposer (one goroutine) ◄─────┘  traversed, abandoned, fatal)
+//	                               intern ids → frontier.Done → storage.Batch → Commit
 //
 // Workers never touch the frontier's mutating methods or the database's
 // write path: everything that changes state goes through the disposer, in
@@ -22,25 +26,20 @@
 // result, so after kill -9 the URLs whose results were not committed are
 // fetched again and nothing else is.
 //
-// Batches are committed when they hold Options.CommitPages results, when
-// Options.CommitInterval has passed, when every worker is waiting on an
+// Batches are committed when they hold Settings.CommitPages results, when
+// Settings.CommitInterval has passed, when every worker is waiting on an
 // empty frontier (starvation; at most every 100 ms) and when the crawl
 // ends. Commit runs on the disposer; workers keep fetching meanwhile.
 //
 // # Politeness
 //
-// The frontier keeps one ready time per host; the crawl loop sets it on
-// every completion to now + max(Delay, robots Crawl-delay, DelayFactor ×
-// response time) (Heritrix's adaptive rule). A host whose Crawl-delay
-// exceeds MaxCrawlDelay is dropped: its URLs are recorded as deferred with
-// the reason. 429 and 503 answers honour Retry-After and back the host off
-// exponentially (Backoff, doubling per consecutive failure, capped by
-// MaxBackoff, never below Retry-After); 5xx and network failures are
-// retried the same way up to MaxRetries times. robots.txt is fetched by
-// package robots on its own client; HostLog sees those requests, and a job
-// whose host just had its robots.txt fetched is put back until the host's
-// delay has passed, so the gap between any two requests to a host (the
-// robots.txt one included) is at least the delay.
+// The frontier decides when a host may be asked (package frontier,
+// "Politeness"). The crawl loop reports what it saw in frontier.Result:
+// whether a request was made, its response time, a transient failure and
+// Retry-After; the frontier answers whether the URL is retried. A job the
+// frontier hands out with Skip set (robots.txt denied it, its host was
+// dropped for a Crawl-delay above the cap) is recorded without a request,
+// with the URLs dropped along with it.
 //
 // # Links
 //
@@ -65,8 +64,8 @@
 //
 // # Recrawl cycles
 //
-// With Options.Recrawl the crawl is one cycle of seedcrawl run (issue 6;
-// package recrawl plans the cycles). Recrawl.Start begins a cycle in Run's
+// With Options.Recrawl the crawl is one cycle of seedcrawl run (package
+// recrawl plans the cycles). Recrawl.Start begins a cycle in Run's
 // first commit: the cycle record (storage.Batch.PutCycle), and a frontier
 // rebuilt with new sequence numbers in the order seeds, URLs still pending
 // from earlier cycles, known pages to revisit (Recrawl.Refresh), every
@@ -95,7 +94,7 @@
 // # Stopping
 //
 // Run returns when the frontier is exhausted, a budget is spent
-// (MaxPages, MaxDuration) or ctx is cancelled: workers stop taking jobs,
+// (Settings.MaxPages, MaxDuration) or ctx is cancelled: workers stop taking jobs,
 // requests in flight finish, the last batch is committed and the run
 // record is closed. A fatal error (a failed commit) stops the crawl and is
 // returned.

@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/seedcrawl/seedcrawl/config"
 	"github.com/seedcrawl/seedcrawl/fetch"
 	"github.com/seedcrawl/seedcrawl/frontier"
 	"github.com/seedcrawl/seedcrawl/robots"
@@ -109,6 +110,7 @@ func (f fakeFetcher) Fetch(ctx context.Context, req fetch.Request) fetch.Respons
 }
 
 // fakeRobots answers from a function of the URL; nil allows everything.
+// The frontier asks it through a RobotsGate.
 type fakeRobots struct {
 	decide func(u *url.URL) robots.Decision
 }
@@ -120,26 +122,37 @@ func (r *fakeRobots) Check(ctx context.Context, u *url.URL) (robots.Decision, er
 	return r.decide(u), nil
 }
 
-// spyFrontier is a real frontier that records the outcomes it is given.
+// spyFrontier is a real frontier that records, per URL, the results it is
+// given and how long the URL's host then waits (its ready time minus the
+// time of the call): in waits when the job ended, in requeues when the
+// frontier retried it.
 type spyFrontier struct {
 	*frontier.Frontier
 	mu       sync.Mutex
-	outcomes map[uint64][]frontier.Outcome
+	results  map[uint64][]frontier.Result
+	waits    map[uint64][]time.Duration
 	requeues map[uint64][]time.Duration
 }
 
-func (s *spyFrontier) Complete(job frontier.Job, out frontier.Outcome, ch *frontier.Changes) error {
-	s.mu.Lock()
-	s.outcomes[job.ID] = append(s.outcomes[job.ID], out)
-	s.mu.Unlock()
-	return s.Frontier.Complete(job, out, ch)
+func newSpyFrontier(fr *frontier.Frontier) *spyFrontier {
+	return &spyFrontier{Frontier: fr, results: map[uint64][]frontier.Result{},
+		waits: map[uint64][]time.Duration{}, requeues: map[uint64][]time.Duration{}}
 }
 
-func (s *spyFrontier) Requeue(job frontier.Job, after time.Duration, ch *frontier.Changes) error {
+func (s *spyFrontier) Done(job frontier.Job, r frontier.Result, ch *frontier.Changes) (bool, error) {
+	start := time.Now()
+	retried, err := s.Frontier.Done(job, r, ch)
+	h, _ := s.Frontier.Host(job.Host)
+	wait := h.ReadyAt.Sub(start)
 	s.mu.Lock()
-	s.requeues[job.ID] = append(s.requeues[job.ID], after)
-	s.mu.Unlock()
-	return s.Frontier.Requeue(job, after, ch)
+	defer s.mu.Unlock()
+	s.results[job.ID] = append(s.results[job.ID], r)
+	if retried {
+		s.requeues[job.ID] = append(s.requeues[job.ID], wait)
+	} else {
+		s.waits[job.ID] = append(s.waits[job.ID], wait)
+	}
+	return retried, err
 }
 
 // rig is a crawler wired to fakes at the seams and a real bbolt file.
@@ -150,6 +163,7 @@ type rig struct {
 	db     *storage.DB
 	path   string
 	fr     *spyFrontier
+	sched  scheduler.Scheduler
 	opts   Options
 }
 
@@ -174,23 +188,24 @@ func (r *rig) open() {
 	if err != nil {
 		r.t.Fatal(err)
 	}
-	fr, err := frontier.New(frontier.Options{Scheduler: sched})
-	if err != nil {
-		r.t.Fatal(err)
-	}
-	r.fr = &spyFrontier{Frontier: fr, outcomes: map[uint64][]frontier.Outcome{}, requeues: map[uint64][]time.Duration{}}
+	r.fr = nil // built by run, from the settings the test chose
+	r.sched = sched
 	r.opts = Options{
-		Frontier: r.fr, Store: db, Robots: r.robots,
-		Fetchers:        []Fetcher{fakeFetcher{r.web}, fakeFetcher{r.web}, fakeFetcher{r.web}},
-		MaxDepth:        -1,
-		MaxRetries:      2,
-		MaxRedirects:    3,
-		Backoff:         time.Millisecond,
-		MaxBackoff:      5 * time.Millisecond,
-		RespectNofollow: true,
-		RespectNoindex:  true,
-		CommitInterval:  20 * time.Millisecond,
-		CommitPages:     4,
+		Store:    db,
+		Fetchers: []Fetcher{fakeFetcher{r.web}, fakeFetcher{r.web}, fakeFetcher{r.web}},
+		Settings: config.Config{
+			MaxDepth:        -1,
+			MaxRedirects:    3,
+			RespectNofollow: true,
+			RespectNoindex:  true,
+			CommitInterval:  20 * time.Millisecond,
+			CommitPages:     4,
+			Politeness: config.Politeness{
+				MaxRetries: 2,
+				Backoff:    time.Millisecond,
+				MaxBackoff: 5 * time.Millisecond,
+			},
+		},
 	}
 }
 
@@ -213,11 +228,31 @@ func (r *rig) run(ctx context.Context, seeds ...string) (Summary, error) {
 		}
 		o.Scope = sc
 	}
-	c, err := New(o)
+	c, err := New(r.withFrontier(o))
 	if err != nil {
 		r.t.Fatal(err)
 	}
 	return c.Run(ctx, seeds)
+}
+
+// withFrontier returns o with the rig's frontier, built on first use after
+// open from the politeness settings the test chose, with r.robots behind a
+// RobotsGate.
+func (r *rig) withFrontier(o Options) Options {
+	r.t.Helper()
+	if o.Frontier != nil {
+		return o
+	}
+	if r.fr == nil {
+		fr, err := frontier.New(frontier.Options{Scheduler: r.sched, Politeness: o.Settings.Politeness,
+			Robots: RobotsGate{Robots: r.robots, URLs: r.db}, DropFor: o.Settings.RobotsTTL})
+		if err != nil {
+			r.t.Fatal(err)
+		}
+		r.fr = newSpyFrontier(fr)
+	}
+	o.Frontier = r.fr
+	return o
 }
 
 func (r *rig) mustRun(seeds ...string) Summary {

@@ -11,15 +11,18 @@ import (
 	"github.com/seedcrawl/seedcrawl/storage"
 )
 
-// Frontier is what the crawl loop needs from the frontier; *frontier.Frontier
-// implements it. Workers call only Next; the disposer calls the methods that
-// report Changes, in order.
+// Frontier is what the crawl loop needs from the frontier, which owns
+// politeness; *frontier.Frontier implements it. Workers call only Next;
+// the disposer calls the methods that report Changes, in order.
 type Frontier interface {
+	// Next hands out a URL whose host is ready (robots.txt, delay,
+	// back-off), or one to record without a request (Job.Skip).
 	Next(ctx context.Context) (frontier.Job, error)
-	Complete(job frontier.Job, out frontier.Outcome, ch *frontier.Changes) error
-	Requeue(job frontier.Job, after time.Duration, ch *frontier.Changes) error
-	Defer(host string, until time.Time, reason string, ch *frontier.Changes)
-	DropHost(host string, reason string, ch *frontier.Changes) []uint64
+	// Done reports how a job ended; retried is true when the frontier put
+	// the URL back for another attempt.
+	Done(job frontier.Job, r frontier.Result, ch *frontier.Changes) (retried bool, err error)
+	// Dropped reports a host given up, whose links are not queued.
+	Dropped(host string) (reason string, ok bool)
 	Seed(seeds []frontier.Target, ch *frontier.Changes) error
 	Restore(s frontier.Snapshot) error
 	Stats() frontier.Stats
@@ -30,6 +33,8 @@ type Frontier interface {
 type Store interface {
 	Intern(urls []string, from uint64, depth uint32) ([]storage.Interned, error)
 	Commit(b *storage.Batch) error
+	// URL returns the URL of an id, committed or only interned.
+	URL(id uint64) (string, error)
 	Page(id uint64) (storage.Page, error)
 	Links(src uint64) ([]storage.Link, error)
 	EachPage(fn func(p *storage.Page) error) error
@@ -40,6 +45,7 @@ type Store interface {
 }
 
 // Robots answers robots.txt questions; *robots.Cache implements it.
+// RobotsGate asks it on the frontier's behalf.
 type Robots interface {
 	Check(ctx context.Context, u *url.URL) (robots.Decision, error)
 }

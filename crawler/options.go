@@ -5,27 +5,20 @@ import (
 	"log/slog"
 	"time"
 
+	"github.com/seedcrawl/seedcrawl/config"
 	"github.com/seedcrawl/seedcrawl/urlnorm"
 )
 
-// Options configure a Crawler. Frontier, Store, Robots and Fetchers are
+// Options configure a Crawler. Frontier, Store and Fetchers are
 // required; every other zero value is usable and documented.
 type Options struct {
 	// Frontier hands out jobs and takes their outcomes.
 	Frontier Frontier
 	// Store is the crawl database.
 	Store Store
-	// Robots decides whether a URL may be fetched.
-	Robots Robots
 	// Fetchers has one Fetcher per worker; len(Fetchers) is the number of
 	// workers.
 	Fetchers []Fetcher
-	// HostLog, when set, sees the requests package robots makes (wrap the
-	// robots client's transport with HostLog.Wrap), so a job whose host
-	// just had its robots.txt fetched waits for the host's delay. nil: the
-	// robots.txt request and the first page request of a host may follow
-	// each other without a gap.
-	HostLog *HostLog
 
 	// Scope decides which discovered URLs are crawled. The zero Scope
 	// allows nothing but the seeds.
@@ -36,54 +29,16 @@ type Options struct {
 	// seedsRedirectNewSeeds). Pages at depth 0 are the seeds and their
 	// redirect targets.
 	SeedRedirects bool
-	// Guard rejects trap-shaped URLs; the zero Guard uses urlnorm's
-	// defaults.
-	Guard urlnorm.Guard
-	// Token is the robots product token honoured in <meta name=TOKEN>;
-	// "" means version.Token.
-	Token string
-
-	// MaxPages stops the run after this many page fetches; 0: no limit.
-	MaxPages int64
-	// MaxDepth is the largest depth queued (seeds are 0); negative: no
-	// limit. The zero value allows only the seeds.
-	MaxDepth int
-	// MaxDuration stops the run after this long; 0: no limit.
-	MaxDuration time.Duration
-	// HostMaxPages caps the URLs queued per host over the db's life; 0:
-	// no limit.
-	HostMaxPages int64
-
-	// Delay is the minimum gap between requests to one host.
-	Delay time.Duration
-	// MaxCrawlDelay caps the robots.txt Crawl-delay honoured; a host asking
-	// more is dropped with the reason recorded. 0: no cap.
-	MaxCrawlDelay time.Duration
-	// DelayFactor makes the gap at least DelayFactor × the host's last
-	// response time; 0: off.
-	DelayFactor float64
-	// Backoff is the first back-off after a transient failure or a
-	// 429/503 without Retry-After; it doubles per consecutive failure of
-	// the host. 0 means 1s.
-	Backoff time.Duration
-	// MaxBackoff caps the back-off (not Retry-After). 0 means 10m.
-	MaxBackoff time.Duration
-	// MaxRetries is how many times a transiently failing URL is retried.
-	MaxRetries int
-	// MaxRedirects bounds redirect chains: a hop beyond it is stored as a
-	// link but its target is not queued.
-	MaxRedirects int
-	// MaxOutLinks is the most distinct links kept per page; 0 means 1000.
-	MaxOutLinks int
-	// RespectNofollow: links of meta-robots-nofollow pages and rel=nofollow
-	// links are neither followed nor recorded (only counted).
-	RespectNofollow bool
-	// RespectNoindex: pages with meta robots (or X-Robots-Tag) noindex get
-	// Reason "noindex".
-	RespectNoindex bool
-	// RobotsTTL is how long a host dropped for its Crawl-delay stays
-	// deferred in the stored host record. 0 means 24h.
-	RobotsTTL time.Duration
+	// Settings are the crawl's settings, as package config defines and
+	// documents them; the crawler reads the budgets (MaxPages, MaxDepth,
+	// MaxDuration, HostMaxPages), the politeness settings, the link rules
+	// (MaxRedirects, MaxOutLinks, RespectNofollow, RespectNoindex,
+	// RobotsToken, the URL guards), RobotsTTL and the commit settings. A zero
+	// value means: no budget, no delay, the defaults of config.Default for
+	// Backoff, MaxBackoff, MaxOutLinks, RobotsTTL, CommitInterval and
+	// CommitPages, urlnorm's default guards. Settings are stored, as JSON, in
+	// the run record.
+	Settings config.Config
 
 	// Refetch queues seeds that were fetched before again (with
 	// If-None-Match / If-Modified-Since): a recrawl of the seeds.
@@ -95,16 +50,8 @@ type Options struct {
 	// crawl.
 	Recrawl *Recrawl
 
-	// CommitInterval is the longest a result waits to be committed.
-	// 0 means 1s.
-	CommitInterval time.Duration
-	// CommitPages commits once a batch holds this many results. 0 means 256.
-	CommitPages int
-
-	// Command and Config are stored in the run record: the command line
-	// and the effective configuration (JSON).
+	// Command is stored in the run record: the command line.
 	Command string
-	Config  string
 
 	// Cluster, when set, makes this crawl one node of a cluster: URLs of
 	// hosts other nodes own are handed to them, URLs arrive through
@@ -117,17 +64,18 @@ type Options struct {
 }
 
 func (o *Options) setDefaults() error {
-	if o.Frontier == nil || o.Store == nil || o.Robots == nil || len(o.Fetchers) == 0 {
-		return fmt.Errorf("%w: Frontier, Store, Robots and at least one Fetcher are required", ErrOptions)
+	if o.Frontier == nil || o.Store == nil || len(o.Fetchers) == 0 {
+		return fmt.Errorf("%w: Frontier, Store and at least one Fetcher are required", ErrOptions)
 	}
 	for i, f := range o.Fetchers {
 		if f == nil {
 			return fmt.Errorf("%w: Fetchers[%d] is nil", ErrOptions, i)
 		}
 	}
-	if o.MaxPages < 0 || o.MaxDuration < 0 || o.HostMaxPages < 0 || o.Delay < 0 || o.MaxCrawlDelay < 0 ||
-		o.DelayFactor < 0 || o.Backoff < 0 || o.MaxBackoff < 0 || o.MaxRetries < 0 || o.MaxRedirects < 0 ||
-		o.MaxOutLinks < 0 || o.RobotsTTL < 0 || o.CommitInterval < 0 || o.CommitPages < 0 {
+	s := &o.Settings
+	if s.MaxPages < 0 || s.MaxDuration < 0 || s.HostMaxPages < 0 || s.Delay < 0 || s.MaxCrawlDelay < 0 ||
+		s.DelayFactor < 0 || s.Backoff < 0 || s.MaxBackoff < 0 || s.MaxRetries < 0 || s.MaxRedirects < 0 ||
+		s.MaxOutLinks < 0 || s.RobotsTTL < 0 || s.CommitInterval < 0 || s.CommitPages < 0 {
 		return fmt.Errorf("%w: negative limit", ErrOptions)
 	}
 	if r := o.Recrawl; r != nil {
@@ -141,26 +89,28 @@ func (o *Options) setDefaults() error {
 			return fmt.Errorf("%w: Recrawl.ReseedEvery without a Reseeder", ErrOptions)
 		}
 	}
-	if o.Backoff == 0 {
-		o.Backoff = time.Second
+	def := config.Default()
+	for _, d := range []struct{ v, def *time.Duration }{
+		{&s.Backoff, &def.Backoff}, {&s.MaxBackoff, &def.MaxBackoff}, {&s.RobotsTTL, &def.RobotsTTL}, {&s.CommitInterval, &def.CommitInterval},
+	} {
+		if *d.v == 0 {
+			*d.v = *d.def
+		}
 	}
-	if o.MaxBackoff == 0 {
-		o.MaxBackoff = 10 * time.Minute
+	if s.MaxOutLinks == 0 {
+		s.MaxOutLinks = def.MaxOutLinks
 	}
-	if o.MaxOutLinks == 0 {
-		o.MaxOutLinks = 1000
-	}
-	if o.RobotsTTL == 0 {
-		o.RobotsTTL = 24 * time.Hour
-	}
-	if o.CommitInterval == 0 {
-		o.CommitInterval = time.Second
-	}
-	if o.CommitPages == 0 {
-		o.CommitPages = 256
+	if s.CommitPages == 0 {
+		s.CommitPages = def.CommitPages
 	}
 	if o.Logger == nil {
 		o.Logger = slog.New(slog.DiscardHandler)
 	}
 	return nil
+}
+
+// guard is the trap guard the settings ask for.
+func (o *Options) guard() urlnorm.Guard {
+	s := &o.Settings
+	return urlnorm.Guard{MaxLen: s.MaxURLLength, MaxSegments: s.MaxPathSegments, MaxRepeats: s.MaxRepeatedSegments, MaxQueryParams: s.MaxQueryParams}
 }

@@ -7,8 +7,8 @@ import (
 	"github.com/seedcrawl/seedcrawl/storage"
 )
 
-// Recrawl makes a crawl one cycle of an incremental crawler (seedcrawl run,
-// issue 6): it revisits the pages earlier cycles stored, records the cycle,
+// Recrawl makes a crawl one cycle of an incremental crawler (seedcrawl
+// run): it revisits the pages earlier cycles stored, records the cycle,
 // and watches the cycle's seeds. See the package documentation, "Recrawl
 // cycles".
 type Recrawl struct {

@@ -44,7 +44,7 @@ func (r *rig) cycle(ctx context.Context, rc Recrawl) (Summary, error) {
 	}
 	o.Scope = sc
 	o.Recrawl = &rc
-	c, err := New(o)
+	c, err := New(r.withFrontier(o))
 	if err != nil {
 		r.t.Fatal(err)
 	}
@@ -185,7 +185,7 @@ func TestRecrawlCycleRefreshesAndDiscovers(t *testing.T) {
 	}
 	// The 304 of a handed its stored links on: b and c were downloaded as
 	// its out-links, with a's priority flowing to them.
-	if out := r.fr.outcomes[r.page(pa).ID]; len(out) != 1 || len(out[0].Links) != 2 {
+	if out := r.fr.results[r.page(pa).ID]; len(out) != 1 || len(out[0].Links) != 2 {
 		t.Errorf("outcome of the 304 seed: %+v, want its 2 stored links", out)
 	}
 	if n := r.frontierLen(); n != 0 {
@@ -250,7 +250,7 @@ func TestRecrawlTraversesPagesNotRefetched(t *testing.T) {
 				t.Errorf("refresh counts %v, want %v", s.Refresh, tc.counts)
 			}
 			// Traversed or not, b handed its stored link to d on.
-			if out := r.fr.outcomes[r.page(pb).ID]; len(out) != 1 || !out[0].Downloaded || len(out[0].Links) != 1 || out[0].Links[0].ID != r.page(pd).ID {
+			if out := r.fr.results[r.page(pb).ID]; len(out) != 1 || !out[0].Downloaded || len(out[0].Links) != 1 || out[0].Links[0].ID != r.page(pd).ID {
 				t.Errorf("outcome of b: %+v", out)
 			}
 			if st := r.cycleRecord(2).Stats; st.Fetches != uint64(len(tc.fetched)) {
@@ -342,7 +342,7 @@ func TestRecrawlResumesCycle(t *testing.T) {
 	r.reopen()
 	// The cycle stops after 2 fetches (a budget), then is resumed by a new
 	// process without Start.
-	r.opts.MaxPages = 2
+	r.opts.Settings.MaxPages = 2
 	r.opts.Fetchers = r.opts.Fetchers[:1]
 	s := r.mustCycle(Recrawl{Cycle: storage.Cycle{N: 2, SeedAlgo: "given"}, Start: true, Seeds: []Pick{{URL: pa, Why: "kept"}},
 		Refresh: r.ids(pb, pc, pd)})
@@ -351,7 +351,7 @@ func TestRecrawlResumesCycle(t *testing.T) {
 	}
 	rec := r.cycleRecord(2)
 	r.reopen()
-	r.opts.MaxPages = 0
+	r.opts.Settings.MaxPages = 0
 	before := r.web.nreqs()
 	r.mustCycle(Recrawl{Cycle: rec})
 	all, _ := r.web.requestsSince(before)
@@ -437,7 +437,7 @@ func TestRecrawlOptionsValidated(t *testing.T) {
 	} {
 		o := r.opts
 		o.Recrawl = &rc
-		if _, err := New(o); err == nil {
+		if _, err := New(r.withFrontier(o)); err == nil {
 			t.Errorf("New accepted %+v", rc)
 		}
 	}

@@ -113,13 +113,10 @@ func (c *Crawler) inject(picks []Pick) ([]uint64, error) {
 	for i, u := range urls {
 		id := ints[i].ID
 		ids[i] = id
-		host := HostKey(u)
+		host := urlnorm.Authority(u)
 		targets = append(targets, frontier.Target{ID: id, Host: host, New: true})
 		if ints[i].New {
 			c.admitted[host]++
-			c.freshMu.Lock()
-			c.fresh[id] = u
-			c.freshMu.Unlock()
 		}
 		if !c.seedSet[id] {
 			c.seedSet[id] = true

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"strings"
 	"time"
 
 	"github.com/seedcrawl/seedcrawl/extract"
@@ -12,36 +13,7 @@ import (
 	"github.com/seedcrawl/seedcrawl/frontier"
 	"github.com/seedcrawl/seedcrawl/robots"
 	"github.com/seedcrawl/seedcrawl/storage"
-)
-
-// msgKind says what a worker's message asks the disposer to do.
-type msgKind uint8
-
-const (
-	// msgFetched: a page was fetched (any response, or a network failure).
-	msgFetched msgKind = iota
-	// msgStatus: the job ends without a fetch (robots, dropped host ...).
-	msgStatus
-	// msgRequeue: the job goes back without a fetch (robots.txt just
-	// fetched or deferred); not a failure of the URL.
-	msgRequeue
-	// msgDropHost: the host asks for a Crawl-delay above the cap.
-	msgDropHost
-	// msgAbandon: the job was interrupted by shutdown; nothing is recorded
-	// and the URL stays in the stored frontier.
-	msgAbandon
-	// msgFatal: the crawl cannot go on (a database read failed).
-	msgFatal
-	// msgDefer: another host got a request outside the frontier (a
-	// robots.txt redirect); it waits for its delay. No job.
-	msgDefer
-	// msgTraverse: a known page of a recrawl is not refetched; its stored
-	// links (links) go to the frontier as if it had answered 304. reason
-	// says why (a refresh* constant).
-	msgTraverse
-	// msgInject: URLs from other nodes of a cluster (arrivals); the
-	// disposer queues and commits them and answers on done. No job.
-	msgInject
+	"github.com/seedcrawl/seedcrawl/urlnorm"
 )
 
 // candidate is one distinct, guard-checked out-link of a fetched page.
@@ -52,41 +24,50 @@ type candidate struct {
 	inScope bool
 }
 
-// message is what a worker hands the disposer for one job.
-type message struct {
-	kind msgKind
-	job  frontier.Job
-	url  string
+// An outcome is what a worker hands the disposer for one job; dispose
+// applies it on the disposer goroutine, in arrival order.
+type outcome interface {
+	dispose(c *Crawler) error
+}
 
-	// msgFetched
+// fetched: a request was made (any response, or a network failure).
+type fetched struct {
+	job        frontier.Job
+	url        string
 	rec        storage.Fetch
 	links      []candidate
 	redirect   *candidate // 3xx target
-	transient  bool       // the failure may go away: retry if attempts are left
+	transient  bool       // the failure may go away: the frontier retries or backs off
 	retryAfter time.Duration
-	crawlDelay time.Duration
 	rejects    []string // trap-guard and URL rejections, one reason per distinct link
 	nofollow   int      // links not followed (rel=nofollow, meta robots nofollow)
 	refresh    bool     // a refetch of a page fetched in an earlier cycle (recrawl)
+}
 
-	// msgStatus, msgDropHost
+// skipped: the job ends without a request, recorded with a status (robots
+// denied, host dropped, bad URL). dropped are the host's other URLs the
+// frontier gave up with it (Job.Dropped), recorded alike.
+type skipped struct {
+	job    frontier.Job
 	status storage.Status
 	reason string
-
-	// msgDefer
-	host string
-
-	// msgRequeue (and msgDefer)
-	after       time.Duration
-	deferUntil  time.Time
-	deferReason string
-
-	err error // msgFatal
-
-	// msgInject
-	arrivals []Arrival
-	done     chan<- error
 }
+
+// traversed: a known page of a recrawl is not refetched; its stored links
+// go to the frontier as if it had answered 304. reason is a refresh*
+// constant.
+type traversed struct {
+	job    frontier.Job
+	links  []candidate
+	reason string
+}
+
+// abandoned: the job was interrupted by shutdown; nothing is recorded and
+// the URL stays in the stored frontier.
+type abandoned struct{}
+
+// fatal: the crawl cannot go on (a database read failed).
+type fatal struct{ err error }
 
 // work is one worker's loop: take a job, process it, hand the outcome over.
 func (c *Crawler) work(f Fetcher) {
@@ -119,23 +100,23 @@ func (c *Crawler) work(f Fetcher) {
 			return
 		}
 		c.waiting.Add(-1)
-		m := c.process(f, job)
-		if m.kind != msgFetched {
+		o, refresh := c.process(f, job)
+		if _, ok := o.(*fetched); !ok {
 			c.release()
-			if m.refresh {
+			if refresh {
 				c.refreshed.Add(-1)
 			}
 		}
-		c.in <- m
+		c.in <- o
 	}
 }
 
 // reserve takes one page of the MaxPages budget; false when it is spent.
 func (c *Crawler) reserve() bool {
-	if c.opts.MaxPages <= 0 {
+	if c.opts.Settings.MaxPages <= 0 {
 		return true
 	}
-	if c.started.Add(1) > c.opts.MaxPages {
+	if c.started.Add(1) > c.opts.Settings.MaxPages {
 		c.started.Add(-1)
 		c.budgetHit.Store(true)
 		return false
@@ -144,83 +125,40 @@ func (c *Crawler) reserve() bool {
 }
 
 func (c *Crawler) release() {
-	if c.opts.MaxPages > 0 {
+	if c.opts.Settings.MaxPages > 0 {
 		c.started.Add(-1)
 	}
 }
 
 // process runs one job up to the point where the disposer takes over:
-// robots.txt, fetch, link extraction and filtering.
-func (c *Crawler) process(f Fetcher, job frontier.Job) message {
-	m := message{job: job}
+// fetch, link extraction and filtering. refresh reports that a refetch of
+// a known page was counted against Recrawl.MaxRefresh.
+func (c *Crawler) process(f Fetcher, job frontier.Job) (o outcome, refresh bool) {
 	ctx := c.workCtx
-	start := time.Now()
 	u, prev, err := c.lookup(job.ID)
 	if err != nil {
-		return message{kind: msgFatal, job: job, err: err}
+		return &fatal{err}, false
 	}
-	m.url = u
-	if reason, ok := c.droppedHost(job.Host); ok {
-		m.kind, m.status, m.reason = msgStatus, storage.StatusDeferred, reason
-		return m
+	if job.Skip != "" && (c.rc == nil || prev.Fetches == 0 || dropReason(job.Skip)) {
+		return &skipped{job: job, status: skipStatus(job.Skip), reason: job.Skip}, false
 	}
 	if c.rc != nil && prev.Fetches > 0 {
 		why, fetch := c.refreshDecision(job.ID, &prev)
 		if !fetch {
 			links, err := c.storedLinks(job.ID)
 			if err != nil {
-				return message{kind: msgFatal, job: job, err: err}
+				return &fatal{err}, false
 			}
-			m.kind, m.links, m.reason = msgTraverse, links, why
-			return m
+			return &traversed{job: job, links: links, reason: why}, false
 		}
-		m.refresh = true
+		refresh = true
 	}
-	pu, err := url.Parse(u)
-	if err != nil {
-		m.kind, m.status, m.reason = msgStatus, storage.StatusRejected, "bad-url"
-		return m
+	if job.Skip != "" {
+		return &skipped{job: job, status: skipStatus(job.Skip), reason: job.Skip}, refresh
 	}
-	d, err := c.opts.Robots.Check(ctx, pu)
-	if err != nil {
-		if ctx.Err() != nil {
-			m.kind = msgAbandon
-			return m
-		}
-		// A store failure: the decision is still good.
-		c.opts.Logger.Warn("robots.txt cache", "url", u, "err", err)
+	if _, err := url.Parse(u); err != nil {
+		return &skipped{job: job, status: storage.StatusRejected, reason: "bad-url"}, refresh
 	}
-	for _, n := range c.opts.HostLog.drain() {
-		if n.host != job.Host {
-			c.in <- message{kind: msgDefer, host: n.host, deferUntil: n.at.Add(c.opts.Delay)}
-		}
-	}
-	if _, ok := c.opts.HostLog.Since(job.Host, start); ok {
-		// robots.txt of this host was fetched just now: keep the gap.
-		m.kind = msgRequeue
-		m.after = politeDelay(c.opts.Delay, c.capCrawlDelay(d.CrawlDelay), 0, 0)
-		return m
-	}
-	if !d.Allowed {
-		switch d.Reason {
-		case robots.ReasonDeferred:
-			m.kind = msgRequeue
-			m.after = time.Until(d.RetryAt)
-			m.deferUntil, m.deferReason = d.RetryAt, robots.ReasonDeferred
-		case robots.ReasonUnreachable:
-			m.kind, m.status, m.reason = msgStatus, storage.StatusDeferred, robots.ReasonUnreachable
-		default:
-			m.kind, m.status, m.reason = msgStatus, storage.StatusRobotsDenied, robots.ReasonDisallowed
-		}
-		return m
-	}
-	if c.opts.MaxCrawlDelay > 0 && d.CrawlDelay > c.opts.MaxCrawlDelay {
-		m.kind, m.status = msgDropHost, storage.StatusDeferred
-		m.reason = fmt.Sprintf("crawl-delay %v exceeds max-crawl-delay %v", d.CrawlDelay, c.opts.MaxCrawlDelay)
-		return m
-	}
-	m.crawlDelay = d.CrawlDelay
-
 	req := fetch.Request{URL: u}
 	if prev.Status.Fetched() {
 		req.ETag, req.LastModified = prev.ETag, prev.LastModified
@@ -228,10 +166,9 @@ func (c *Crawler) process(f Fetcher, job frontier.Job) message {
 	fetchedAt := time.Now()
 	resp := f.Fetch(ctx, req)
 	if resp.Reason == fetch.ReasonCanceled && ctx.Err() != nil {
-		m.kind = msgAbandon
-		return m
+		return abandoned{}, refresh
 	}
-	m.kind = msgFetched
+	m := &fetched{job: job, url: u, refresh: refresh}
 	m.rec = storage.Fetch{
 		ID:           job.ID,
 		Host:         job.Host,
@@ -253,21 +190,35 @@ func (c *Crawler) process(f Fetcher, job frontier.Job) message {
 			m.rec.LastModified = firstNonEmpty(resp.LastModified, prev.LastModified)
 		}
 	}
-	c.classify(&m, resp, prev)
+	c.classify(m, resp, prev)
 	if m.rec.Status == storage.StatusNotModified {
 		// The page is as stored: so are its links, which the scheduler
 		// and the frontier need again in a recrawl.
 		links, err := c.storedLinks(job.ID)
 		if err != nil {
-			return message{kind: msgFatal, job: job, err: err}
+			return &fatal{err}, refresh
 		}
 		m.links = links
 	}
 	if c.rc != nil && c.rc.Policy != nil {
 		m.rec.Interval = c.rc.Policy.Interval(&prev, &m.rec)
 	}
-	return m
+	return m, refresh
 }
+
+// skipStatus is the status recorded for a job the frontier handed out
+// with Skip set: robots.txt denied it, or the host is deferred (robots.txt
+// unreachable, Crawl-delay above the cap).
+func skipStatus(reason string) storage.Status {
+	if reason == robots.ReasonDisallowed {
+		return storage.StatusRobotsDenied
+	}
+	return storage.StatusDeferred
+}
+
+// dropReason reports whether a Skip reason is a host dropped for its
+// Crawl-delay (the frontier's reasons start with "crawl-delay").
+func dropReason(reason string) bool { return strings.HasPrefix(reason, "crawl-delay") }
 
 // transientReason reports whether a fetch failure may go away on retry.
 func transientReason(r string) bool {
@@ -286,7 +237,7 @@ func firstNonEmpty(a, b string) string {
 }
 
 // classify sets the status of a fetch and, for HTML, its links.
-func (c *Crawler) classify(m *message, resp fetch.Response, prev storage.Page) {
+func (c *Crawler) classify(m *fetched, resp fetch.Response, prev storage.Page) {
 	rec := &m.rec
 	code := resp.Code
 	switch {
@@ -339,8 +290,8 @@ func (c *Crawler) classify(m *message, resp fetch.Response, prev storage.Page) {
 
 // extractLinks parses an HTML body and keeps its distinct, guard-checked
 // links in document order.
-func (c *Crawler) extractLinks(m *message, resp fetch.Response) {
-	page, err := extract.Links(m.url, resp.Body, extract.Options{Token: c.opts.Token})
+func (c *Crawler) extractLinks(m *fetched, resp fetch.Response) {
+	page, err := extract.Links(m.url, resp.Body, extract.Options{Token: c.opts.Settings.RobotsToken})
 	if err != nil {
 		m.rejects = append(m.rejects, "bad-page-url")
 		return
@@ -351,10 +302,10 @@ func (c *Crawler) extractLinks(m *message, resp fetch.Response) {
 		meta.NoFollow = meta.NoFollow || x.NoFollow
 		meta.NoIndex = meta.NoIndex || x.NoIndex
 	}
-	if c.opts.RespectNoindex && meta.NoIndex && m.rec.Reason == "" {
+	if c.opts.Settings.RespectNoindex && meta.NoIndex && m.rec.Reason == "" {
 		m.rec.Reason = "noindex"
 	}
-	allNofollow := c.opts.RespectNofollow && meta.NoFollow
+	allNofollow := c.opts.Settings.RespectNofollow && meta.NoFollow
 	seen := make(map[string]int, len(page.Links))
 	m.links = make([]candidate, 0, len(page.Links))
 	for _, l := range page.Links {
@@ -362,7 +313,7 @@ func (c *Crawler) extractLinks(m *message, resp fetch.Response) {
 			m.rejects = append(m.rejects, l.Reject)
 			continue
 		}
-		if allNofollow || (c.opts.RespectNofollow && l.NoFollow) {
+		if allNofollow || (c.opts.Settings.RespectNofollow && l.NoFollow) {
 			// Not followed and not recorded: the link graph holds the
 			// links a polite crawler follows.
 			m.nofollow++
@@ -371,7 +322,7 @@ func (c *Crawler) extractLinks(m *message, resp fetch.Response) {
 		if _, ok := seen[l.URL]; ok {
 			continue
 		}
-		if len(m.links) >= c.opts.MaxOutLinks {
+		if len(m.links) >= c.opts.Settings.MaxOutLinks {
 			seen[l.URL] = -1
 			m.rejects = append(m.rejects, "too-many-links")
 			continue
@@ -389,13 +340,13 @@ func (c *Crawler) extractLinks(m *message, resp fetch.Response) {
 
 // candidate checks a normalized URL against the trap guards and the scope.
 func (c *Crawler) candidate(u string, kind storage.LinkKind) (candidate, string, bool) {
-	if reason, ok := c.opts.Guard.Check(u); !ok {
+	if reason, ok := c.guard.Check(u); !ok {
 		return candidate{}, reason, false
 	}
 	if len(u) > storage.MaxURLLen {
 		return candidate{}, "url-too-long", false
 	}
-	host := HostKey(u)
+	host := urlnorm.Authority(u)
 	return candidate{url: u, host: host, kind: kind, inScope: c.inScope(u, host)}, "", true
 }
 
@@ -432,33 +383,18 @@ func linkKind(k extract.Kind) storage.LinkKind {
 	return storage.LinkOther
 }
 
-// capCrawlDelay is the Crawl-delay honoured: the robots value, capped.
-func (c *Crawler) capCrawlDelay(d time.Duration) time.Duration {
-	if c.opts.MaxCrawlDelay > 0 {
-		return min(d, c.opts.MaxCrawlDelay)
-	}
-	return d
-}
-
 // lookup returns the URL of page id and its stored record (zero for a URL
 // interned since the last commit).
 func (c *Crawler) lookup(id uint64) (string, storage.Page, error) {
-	c.freshMu.RLock()
-	u, ok := c.fresh[id]
-	c.freshMu.RUnlock()
-	if ok {
-		return u, storage.Page{}, nil
-	}
 	p, err := c.opts.Store.Page(id)
-	if err != nil {
-		return "", storage.Page{}, fmt.Errorf("crawler: look up page %d: %w", id, err)
+	if err == nil {
+		return p.URL, p, nil
 	}
-	return p.URL, p, nil
-}
-
-func (c *Crawler) droppedHost(host string) (string, bool) {
-	c.droppedMu.RLock()
-	defer c.droppedMu.RUnlock()
-	r, ok := c.dropped[host]
-	return r, ok
+	if errors.Is(err, storage.ErrNotFound) {
+		var u string
+		if u, err = c.opts.Store.URL(id); err == nil {
+			return u, storage.Page{}, nil
+		}
+	}
+	return "", storage.Page{}, fmt.Errorf("crawler: look up page %d: %w", id, err)
 }

@@ -1,5 +1,4 @@
-// Package extract finds the links of an HTML page with goquery (the
-// golang.org/x/net/html parser behind it), in document order:
+// Package extract finds the links of an HTML page, in document order:
 //
 //	a[href], area[href]         Kind A, Area
 //	frame[src], iframe[src]     Kind Frame, Iframe
@@ -7,18 +6,56 @@
 //	                            Kind Canonical, Alternate, Next, Prev
 //
 // It honours the first <base href> of the document (resolved against the
-// page URL, as browsers do) and reads the page's robots directives from
-// <meta name="robots"> and <meta name="TOKEN"> (TOKEN is the crawler's
-// robots product token, "seedcrawl" by default): "nofollow", "noindex" and
-// "none" (both). Each link carries its rel=nofollow flag, the attribute
-// value as written and its URL resolved and normalized by
-// urlnorm.Base.Resolve, so the crawler does not parse it again; a link whose
-// URL cannot be normalized (mailto:, javascript:, a broken host) keeps
-// URL == "" and names the reason (urlnorm.Reason), so it can be counted.
+// page URL, as browsers do, and applying to links before it too) and reads
+// the page's robots directives from <meta name="robots"> and <meta
+// name="TOKEN"> (TOKEN is the crawler's robots product token, "seedcrawl"
+// by default): "nofollow", "noindex" and "none" (both). Each link carries
+// its rel=nofollow flag, the attribute value as written and its URL
+// resolved and normalized by urlnorm.Base.Resolve, so the crawler does not
+// parse it again; a link whose URL cannot be normalized (mailto:,
+// javascript:, a broken host) keeps URL == "" and names the reason
+// (urlnorm.Reason), so it can be counted.
 //
-// Extraction never fails on malformed HTML: the HTML5 parsing algorithm
-// accepts any byte string (FuzzExtract checks there is no panic). It fails
-// only when the page URL itself is not an absolute URL.
+// # Streaming
 //
-// Links is pure and safe for concurrent use.
+// Pages are read as a stream of tokens (golang.org/x/net/html's
+// Tokenizer): no tree is built, and each link is resolved, deduplicated
+// and counted against the caps as soon as it is seen. Extractor.Extract
+// keeps each distinct URL once; Options.MaxLinks caps the distinct URLs
+// Options.Keep accepts (DefaultMaxLinks) and Options.MaxOther the rest
+// (DefaultMaxOther); links beyond a cap are counted in Page.Dropped and
+// cost 8 bytes each. A page therefore costs the tokenizer's buffer (the
+// largest single token, at most the body), the decoded links under the
+// caps, and O(links) small hashes, whatever it contains; 100k nested tags
+// cost nothing but their bytes. The streaming walker tracks what the tree
+// builder would decide where that changes which links exist (raw text and
+// CDATA in <svg> and <math>, framesets), and is tested against the goquery
+// tree walker on real documentation pages and the test web.
+//
+// Options.LinkSelector (CSS) restricts the links to those inside matching
+// elements, like Scrapy's LinkExtractor restrict_css. Selectors need a
+// DOM, so only that path parses the page into a goquery tree, at several
+// times the memory and CPU, and it fails with ErrTooDeep on documents the
+// tree builder rejects (nested more than 512 deep).
+//
+// # Encodings
+//
+// Extract takes the raw body and the charset parameter of the response's
+// Content-Type. The encoding is chosen as the HTML standard does: a byte
+// order mark, then the header, then <meta charset> or <meta
+// http-equiv="Content-Type"> in the first 1024 bytes; without any, UTF-8
+// if the whole body is valid UTF-8, else windows-1252. The body is decoded
+// while it is tokenized. Links resolve as the URL standard says for a
+// document in that encoding: the path is UTF-8 percent-encoded, but a
+// non-ASCII query is encoded in the document's encoding first (href="?q=é"
+// on a Latin-1 page gives q=%E9; characters the encoding lacks become
+// "%26%23N%3B").
+//
+// Extraction never fails on malformed HTML: the tokenizer accepts any byte
+// string (FuzzExtract checks there is no panic). It fails only when the
+// page URL itself is not an absolute URL (ErrPageURL), or for the selector
+// errors above.
+//
+// Links, New and the Extractor are pure and safe for concurrent use
+// (Options.Keep is called from the calling goroutine).
 package extract

@@ -1,13 +1,10 @@
 package extract
 
 import (
-	"bytes"
 	"fmt"
 	"strings"
 
-	"github.com/PuerkitoBio/goquery"
-	"golang.org/x/net/html"
-	"golang.org/x/net/html/atom"
+	"github.com/andybalholm/cascadia"
 
 	"github.com/seedcrawl/seedcrawl/internal/version"
 	"github.com/seedcrawl/seedcrawl/urlnorm"
@@ -43,13 +40,15 @@ func (k Kind) String() string {
 type Link struct {
 	// Kind is the element (and rel) the link came from.
 	Kind Kind
-	// Raw is the href or src attribute as written in the page.
+	// Raw is the href or src attribute as written in the page (entities
+	// decoded, in UTF-8 whatever the page's encoding).
 	Raw string
 	// URL is Raw resolved against the page's base and normalized with
 	// urlnorm; "" when that failed, see Reject.
 	URL string
 	// Reject names why URL is empty (urlnorm.ReasonBadURL, ReasonBadScheme,
-	// ReasonBadHost); "" when URL is set.
+	// ReasonBadHost, or ReasonTooLong for an href over Options.MaxHref,
+	// whose Raw is then only its first 256 bytes); "" when URL is set.
 	Reject string
 	// NoFollow is set when the element's rel attribute contains "nofollow".
 	NoFollow bool
@@ -64,189 +63,189 @@ type Robots struct {
 	NoIndex bool
 }
 
-// Page is what Links found in a page.
+// Page is what Links or Extractor.Extract found in a page.
 type Page struct {
-	// Links are the page's links in document order, duplicates included.
+	// Links are the page's links in document order: every occurrence for
+	// Links, each distinct URL once for Extractor.Extract. Links beyond the
+	// caps (see Options) are not included.
 	Links []Link
 	// Base is the URL links were resolved against: the page URL, or the
 	// first <base href> resolved against it.
 	Base string
 	// Canonical is the normalized URL of the first valid
-	// <link rel="canonical">, "" if none.
+	// <link rel="canonical">, "" if none. It is found even when the link
+	// itself is beyond a cap or outside Options.LinkSelector.
 	Canonical string
 	// Title is the text of the first <title>, whitespace collapsed.
 	Title string
 	// Robots are the directives of the page's meta robots elements, merged.
 	Robots Robots
+	// Charset is the name of the encoding the page was decoded with
+	// ("utf-8", "windows-1252", "shift_jis", ...).
+	Charset string
+	// Dropped counts the distinct links left out because a cap
+	// (Options.MaxLinks, Options.MaxOther) was reached. Past 65,536
+	// distinct dropped links (only hostile pages have so many), further
+	// ones are counted per occurrence.
+	Dropped int
+	// NoFollowSkipped counts the rel=nofollow link occurrences left out
+	// because Options.SkipNoFollow is set.
+	NoFollowSkipped int
 }
 
-// Options tunes Links. The zero Options is ready to use.
+// Defaults of the caps in Options.
+const (
+	// DefaultMaxLinks is the default of Options.MaxLinks. Long real pages
+	// (changelogs, indexes of documentation sites) have a few thousand
+	// links; this keeps all of them.
+	DefaultMaxLinks = 10_000
+	// DefaultMaxOther is the default of Options.MaxOther.
+	DefaultMaxOther = 10_000
+	// DefaultMaxHref is the default of Options.MaxHref: four times the
+	// longest URL the crawler's trap guard accepts by default.
+	DefaultMaxHref = 8 << 10
+)
+
+// Options tunes extraction. The zero Options is ready to use.
 type Options struct {
 	// Token is the crawler's robots product token: <meta name="TOKEN">
 	// is honoured like <meta name="robots">. "" means version.Token.
 	Token string
+	// Keep says which normalized URLs count against MaxLinks (for a
+	// crawler: the links it would follow, e.g. those in scope). Links it
+	// rejects are still returned, counted against MaxOther. nil keeps
+	// every URL. Keep is called once per distinct URL, during Extract,
+	// from the calling goroutine.
+	Keep func(url string) bool
+	// MaxLinks caps the distinct URLs Keep accepts; beyond it they are
+	// counted in Page.Dropped. 0 means DefaultMaxLinks.
+	MaxLinks int
+	// MaxOther caps the distinct links Keep rejects plus the distinct
+	// links that cannot be normalized (Link.Reject set); beyond it they are
+	// counted in Page.Dropped. It bounds the memory a page of junk links
+	// costs. 0 means DefaultMaxOther.
+	MaxOther int
+	// MaxHref is the longest href (or src) resolved, in bytes; a longer
+	// one is rejected with urlnorm.ReasonTooLong, so a hostile multi-MB
+	// attribute costs neither the URL parser's time nor a copy. 0 means
+	// DefaultMaxHref.
+	MaxHref int
+	// SkipNoFollow leaves out links whose rel contains "nofollow" (counted
+	// in Page.NoFollowSkipped), so they take no room under the caps.
+	SkipNoFollow bool
+	// LinkSelector, a CSS selector, restricts the links returned to those
+	// inside (or on) elements it matches, like Scrapy's LinkExtractor
+	// restrict_css. Base, robots directives, title and Canonical still come
+	// from the whole document. A selector needs a DOM, so this path parses
+	// the page into a tree with goquery and costs several times the memory
+	// and CPU of the streaming path; "" (the default) streams.
+	LinkSelector string
+}
+
+// Extractor extracts links from pages with fixed Options. It is immutable
+// and safe for concurrent use.
+type Extractor struct {
+	opts Options
+	sel  matcher // nil unless Options.LinkSelector is set
+}
+
+// New validates opts and returns an Extractor. The only error is
+// ErrSelector, for a LinkSelector that does not compile.
+func New(opts Options) (*Extractor, error) {
+	if opts.Token == "" {
+		opts.Token = version.Token
+	}
+	if opts.MaxLinks <= 0 {
+		opts.MaxLinks = DefaultMaxLinks
+	}
+	if opts.MaxOther <= 0 {
+		opts.MaxOther = DefaultMaxOther
+	}
+	if opts.MaxHref <= 0 {
+		opts.MaxHref = DefaultMaxHref
+	}
+	e := &Extractor{opts: opts}
+	if s := strings.TrimSpace(opts.LinkSelector); s != "" {
+		sel, err := cascadia.ParseGroup(s)
+		if err != nil {
+			return nil, fmt.Errorf("extract: compile link selector %q: %w: %v", s, ErrSelector, err)
+		}
+		e.sel = sel
+	}
+	return e, nil
+}
+
+// Extract decodes body (raw bytes as received; see the package
+// documentation for how the encoding is chosen, headerCharset being the
+// charset parameter of the response's Content-Type, "" if none) and
+// returns the page's distinct links in document order, each URL once with
+// the Kind of its first occurrence; NoFollow is set only when every
+// occurrence has rel=nofollow. body is not modified or retained. Errors:
+// ErrPageURL, and ErrTooDeep when a LinkSelector is set and the document
+// is too deeply nested to build a tree.
+func (e *Extractor) Extract(pageURL string, body []byte, headerCharset string) (Page, error) {
+	return e.extract(pageURL, body, headerCharset, false)
 }
 
 // Links parses body as HTML and returns the page's links resolved against
-// pageURL (see the package documentation). body is not modified or
-// retained. The only error is ErrPageURL.
+// pageURL, every occurrence in document order, duplicates included (see
+// the package documentation); the caps of opts apply to distinct links.
+// body is raw bytes: the encoding comes from a BOM or <meta charset>, as
+// if the response had no charset parameter. body is not modified or
+// retained. Each occurrence costs a Link (64 bytes) even past the caps'
+// distinct count, so a crawler wanting memory bounded by the caps uses
+// Extractor.Extract. Errors: ErrPageURL, ErrSelector and ErrTooDeep.
 func Links(pageURL string, body []byte, opts Options) (Page, error) {
+	e, err := New(opts)
+	if err != nil {
+		return Page{}, err
+	}
+	return e.extract(pageURL, body, "", true)
+}
+
+func (e *Extractor) extract(pageURL string, body []byte, headerCharset string, dups bool) (Page, error) {
 	base, err := urlnorm.NewBase(pageURL)
 	if err != nil {
 		return Page{}, fmt.Errorf("extract: page %q: %w: %v", pageURL, ErrPageURL, err)
 	}
-	token := opts.Token
-	if token == "" {
-		token = version.Token
+	doc := decode(body, headerCharset)
+	c := newCollector(&e.opts, base, doc.queryEncoder(), dups)
+	var w walker
+	if e.sel == nil {
+		w = walkTokens(doc.reader(), e.opts.Token, c)
+	} else if w, err = walkDOM(doc.reader(), e.opts.Token, e.sel, c); err != nil {
+		return Page{}, fmt.Errorf("extract: page %q: %w", pageURL, err)
 	}
-	w := walker{token: token}
-	if doc, err := goquery.NewDocumentFromReader(bytes.NewReader(body)); err == nil {
-		for _, n := range doc.Nodes {
-			w.walk(n)
-		}
-	} else {
-		// The tree builder gives up on documents nested deeper than 512
-		// elements (x/net/html's guard against stack exhaustion); the
-		// tokenizer has no such limit and sees the same tags in the same
-		// order.
-		w = walker{token: token}
-		w.tokens(body)
-	}
-	p := Page{Title: w.title, Robots: w.robots, Base: base.String()}
-	if w.baseSet {
-		// The first <base href> applies to every link of the document,
-		// including those before it (HTML, "document base URL").
-		if nb, err := base.Rebase(w.baseHref); err == nil {
-			base = nb
-			p.Base = nb.String()
-		}
-	}
-	p.Links = make([]Link, len(w.links))
-	for i, l := range w.links {
-		u, err := base.Resolve(l.Raw)
-		if err != nil {
-			l.Reject = urlnorm.Reason(err)
-			if l.Reject == "" {
-				l.Reject = urlnorm.ReasonBadURL
-			}
-		} else {
-			l.URL = u
-			if l.Kind == KindCanonical && p.Canonical == "" {
-				p.Canonical = u
-			}
-		}
-		p.Links[i] = l
+	p := Page{
+		Links:           c.links,
+		Base:            c.base.String(),
+		Canonical:       c.canonical,
+		Title:           w.title,
+		Robots:          w.robots,
+		Charset:         doc.name,
+		Dropped:         c.dropped,
+		NoFollowSkipped: c.nofollow,
 	}
 	return p, nil
 }
 
-// walker collects links and page facts in one depth-first pass.
-type walker struct {
-	token    string
-	links    []Link
-	baseHref string
-	baseSet  bool
-	title    string
-	titleSet bool
-	robots   Robots
-	stack    []*html.Node
-}
-
-func (w *walker) walk(root *html.Node) {
-	w.stack = append(w.stack[:0], root)
-	for len(w.stack) > 0 {
-		n := w.stack[len(w.stack)-1]
-		w.stack = w.stack[:len(w.stack)-1]
-		if n.Type == html.ElementNode {
-			w.element(n)
-		}
-		// Push children last-first so they pop in document order.
-		for c := n.LastChild; c != nil; c = c.PrevSibling {
-			w.stack = append(w.stack, c)
+// ParseRobots parses the content of a meta robots element or an
+// X-Robots-Tag header value: comma- or space-separated directives, case
+// insensitive; "none" means nofollow and noindex. Unknown directives
+// (noarchive, max-snippet:...) are ignored.
+func ParseRobots(content string) Robots {
+	var r Robots
+	for _, t := range strings.FieldsFunc(content, func(c rune) bool { return c == ',' || c == ' ' || c == '\t' || c == '\n' || c == '\r' }) {
+		switch strings.ToLower(t) {
+		case "nofollow":
+			r.NoFollow = true
+		case "noindex":
+			r.NoIndex = true
+		case "none":
+			r.NoFollow, r.NoIndex = true, true
 		}
 	}
-}
-
-func (w *walker) element(n *html.Node) {
-	if n.DataAtom == atom.Title {
-		if !w.titleSet && n.Namespace == "" {
-			w.titleSet = true
-			w.title = collapseSpace(textOf(n))
-		}
-		return
-	}
-	w.tag(n.DataAtom, n.Attr)
-}
-
-// tokens is the fallback pass over the token stream, for documents the tree
-// builder rejects.
-func (w *walker) tokens(body []byte) {
-	z := html.NewTokenizer(bytes.NewReader(body))
-	inTitle := false
-	for {
-		switch z.Next() {
-		case html.ErrorToken:
-			return
-		case html.StartTagToken, html.SelfClosingTagToken:
-			tok := z.Token()
-			if tok.DataAtom == atom.Title {
-				inTitle = !w.titleSet
-				w.titleSet = true
-				continue
-			}
-			w.tag(tok.DataAtom, tok.Attr)
-		case html.TextToken:
-			if inTitle {
-				w.title = collapseSpace(string(z.Text()))
-				inTitle = false
-			}
-		case html.EndTagToken:
-			inTitle = false
-		}
-	}
-}
-
-// tag handles one element's start tag.
-func (w *walker) tag(a atom.Atom, attrs []html.Attribute) {
-	switch a {
-	case atom.A:
-		w.addLink(attrs, KindA, "href")
-	case atom.Area:
-		w.addLink(attrs, KindArea, "href")
-	case atom.Frame:
-		w.addLink(attrs, KindFrame, "src")
-	case atom.Iframe:
-		w.addLink(attrs, KindIframe, "src")
-	case atom.Link:
-		if k := linkRelKind(attr(attrs, "rel")); k != 0 {
-			w.addLink(attrs, k, "href")
-		}
-	case atom.Base:
-		if !w.baseSet {
-			if href, ok := attrOK(attrs, "href"); ok {
-				w.baseHref, w.baseSet = href, true
-			}
-		}
-	case atom.Meta:
-		name := strings.TrimSpace(attr(attrs, "name"))
-		if strings.EqualFold(name, "robots") || strings.EqualFold(name, w.token) {
-			r := ParseRobots(attr(attrs, "content"))
-			w.robots.NoFollow = w.robots.NoFollow || r.NoFollow
-			w.robots.NoIndex = w.robots.NoIndex || r.NoIndex
-		}
-	}
-}
-
-func (w *walker) addLink(attrs []html.Attribute, k Kind, key string) {
-	v, ok := attrOK(attrs, key)
-	if !ok {
-		return
-	}
-	l := Link{Kind: k, Raw: v}
-	if k == KindA || k == KindArea {
-		l.NoFollow = hasToken(attr(attrs, "rel"), "nofollow")
-	}
-	w.links = append(w.links, l)
+	return r
 }
 
 // linkRelKind maps a <link rel> value to a Kind; 0 for rels that do not
@@ -279,39 +278,6 @@ func linkRelKind(rel string) Kind {
 	return k
 }
 
-// ParseRobots parses the content of a meta robots element or an
-// X-Robots-Tag header value: comma- or space-separated directives, case
-// insensitive; "none" means nofollow and noindex. Unknown directives
-// (noarchive, max-snippet:...) are ignored.
-func ParseRobots(content string) Robots {
-	var r Robots
-	for _, t := range strings.FieldsFunc(content, func(c rune) bool { return c == ',' || c == ' ' || c == '\t' || c == '\n' || c == '\r' }) {
-		switch strings.ToLower(t) {
-		case "nofollow":
-			r.NoFollow = true
-		case "noindex":
-			r.NoIndex = true
-		case "none":
-			r.NoFollow, r.NoIndex = true, true
-		}
-	}
-	return r
-}
-
-func attr(attrs []html.Attribute, key string) string {
-	v, _ := attrOK(attrs, key)
-	return v
-}
-
-func attrOK(attrs []html.Attribute, key string) (string, bool) {
-	for _, a := range attrs {
-		if a.Key == key && a.Namespace == "" {
-			return a.Val, true
-		}
-	}
-	return "", false
-}
-
 func hasToken(list, tok string) bool {
 	for _, t := range strings.Fields(list) {
 		if strings.EqualFold(t, tok) {
@@ -319,16 +285,6 @@ func hasToken(list, tok string) bool {
 		}
 	}
 	return false
-}
-
-func textOf(n *html.Node) string {
-	var sb strings.Builder
-	for c := n.FirstChild; c != nil; c = c.NextSibling {
-		if c.Type == html.TextNode {
-			sb.WriteString(c.Data)
-		}
-	}
-	return sb.String()
 }
 
 func collapseSpace(s string) string { return strings.Join(strings.Fields(s), " ") }

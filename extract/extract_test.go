@@ -2,8 +2,12 @@ package extract
 
 import (
 	"errors"
+	"fmt"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/seedcrawl/seedcrawl/urlnorm"
 )
 
 type want struct {
@@ -209,50 +213,97 @@ func TestKindString(t *testing.T) {
 	}
 }
 
-// FuzzExtract checks Links never fails or panics on arbitrary bytes, and
-// that every link it returns has either a URL or a reject reason.
+// FuzzExtract checks Extract and Links never fail or panic on arbitrary
+// bytes; that every link has either a URL or a reject reason; that
+// Extract's links are distinct and within the caps, and the distinct links
+// of Links; and, outside the markup where the tree builder rearranges or
+// drops elements (foreign content, framesets, tables, templates), that
+// the goquery walker finds the same set of links.
 func FuzzExtract(f *testing.F) {
 	f.Add([]byte(`<html><head><base href="/b/"><title>t</title></head><body><a href="x">x</a></body></html>`))
 	f.Add([]byte(`<a href="mailto:a"><area href=//h/p><iframe src=é></iframe><link rel=canonical href=../c>`))
 	f.Add([]byte("<meta name=robots content=none><frameset><frame src=f></frameset>"))
 	f.Add([]byte("\x00<a href=\"\xff\">"))
+	f.Add([]byte(`<meta charset=shift_jis><a href="?q=\x93\xfa"><svg><title><a href=s></title></svg>`))
+	f.Add([]byte(`<a href=1 rel=nofollow><a href=2><a href=1><a href=3#x><a href=3#y><a href=javascript:x>`))
+	opts := Options{MaxLinks: 5, MaxOther: 3}
+	e := mustNew(f, opts)
 	f.Fuzz(func(t *testing.T, body []byte) {
-		p, err := Links("http://example.com/dir/page", body, Options{})
+		p, err := e.Extract("http://example.com/dir/page", body, "")
 		if err != nil {
-			t.Fatalf("Links failed: %v", err)
+			t.Fatalf("Extract failed: %v", err)
 		}
+		seen := map[string]bool{}
+		kept, other := 0, 0
 		for _, l := range p.Links {
 			if (l.URL == "") == (l.Reject == "") {
 				t.Fatalf("link %+v has neither or both of URL and Reject", l)
 			}
+			key := l.URL
+			if key == "" {
+				key = "raw:" + rawKey(l.Raw)
+				other++
+			} else {
+				kept++
+			}
+			if seen[key] {
+				t.Fatalf("link %q twice", key)
+			}
+			seen[key] = true
+		}
+		if kept > opts.MaxLinks || other > opts.MaxOther {
+			t.Fatalf("%d kept and %d other links over the caps", kept, other)
+		}
+		all, err := Links("http://example.com/dir/page", body, opts)
+		if err != nil {
+			t.Fatalf("Links failed: %v", err)
+		}
+		for _, l := range all.Links {
+			if l.URL != "" && !seen[l.URL] {
+				t.Fatalf("Links has %q, Extract does not", l.URL)
+			}
+		}
+		lower := strings.ToLower(string(body))
+		for _, s := range []string{"<svg", "<math", "<frame", "<table", "<template", "<base"} {
+			if strings.Contains(lower, s) {
+				return
+			}
+		}
+		ref := mustNew(t, Options{})
+		got, _ := ref.Extract("http://example.com/dir/page", body, "")
+		var c collectorCheck
+		want, ok := c.dom(t, body)
+		if !ok {
+			return
+		}
+		gs, ws := linkSet(got), linkSet(want)
+		if !slices.Equal(gs, ws) {
+			t.Fatalf("stream found %q\ngoquery found %q", gs, ws)
 		}
 	})
 }
 
-// TestTokenFallbackAgrees checks the tokenizer pass (used when the tree
-// builder gives up) finds what the tree pass finds on ordinary pages.
-func TestTokenFallbackAgrees(t *testing.T) {
-	pages := []string{
-		`<html><head><title>T</title><base href="/b/"><link rel=canonical href=c><meta name=robots content=nofollow></head>
-<body><a href=1>1</a><map><area href=2></map><iframe src=3></iframe><a href=4 rel=nofollow>4</a></body></html>`,
-		`<frameset><frame src=l><frame src=r></frameset>`,
-		synthPage(50, 4<<10),
+type collectorCheck struct{}
+
+// dom extracts with the goquery walker, false when the tree builder
+// rejects the document.
+func (collectorCheck) dom(t *testing.T, body []byte) (Page, bool) {
+	e := mustNew(t, Options{})
+	base, _ := urlnorm.NewBase("http://example.com/dir/page")
+	doc := decode(body, "")
+	c := newCollector(&e.opts, base, doc.queryEncoder(), false)
+	w, err := walkDOM(doc.reader(), e.opts.Token, nil, c)
+	if err != nil {
+		return Page{}, false
 	}
-	for i, page := range pages {
-		p, err := Links("http://example.com/x/", []byte(page), Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		tw := walker{token: "seedcrawl"}
-		tw.tokens([]byte(page))
-		if len(tw.links) != len(p.Links) || tw.title != p.Title || tw.robots != p.Robots || tw.baseSet != (p.Base != "http://example.com/x/") {
-			t.Fatalf("page %d: tokens found %d links title %q robots %+v, tree %d links title %q robots %+v",
-				i, len(tw.links), tw.title, tw.robots, len(p.Links), p.Title, p.Robots)
-		}
-		for j := range tw.links {
-			if tw.links[j].Raw != p.Links[j].Raw || tw.links[j].Kind != p.Links[j].Kind || tw.links[j].NoFollow != p.Links[j].NoFollow {
-				t.Fatalf("page %d link %d: tokens %+v, tree %+v", i, j, tw.links[j], p.Links[j])
-			}
-		}
+	return Page{Links: c.links, Title: w.title, Robots: w.robots}, true
+}
+
+func linkSet(p Page) []string {
+	var s []string
+	for _, l := range p.Links {
+		s = append(s, fmt.Sprintf("%v %s %s %s %v", l.Kind, l.URL, l.Reject, rawKey(l.Raw), l.NoFollow))
 	}
+	slices.Sort(s)
+	return s
 }

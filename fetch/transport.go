@@ -8,7 +8,6 @@ import (
 	"net"
 	"net/http"
 	"os"
-	"strings"
 	"syscall"
 	"time"
 
@@ -111,7 +110,7 @@ func NewTransport(opts Options) (*http.Transport, error) {
 		allow:    map[string]bool{},
 	}
 	for _, h := range opts.AllowHosts {
-		g.allow[normHost(h)] = true
+		g.allow[urlnorm.BareName(h)] = true
 	}
 	return &http.Transport{
 		Proxy:                 nil, // a proxy would hide the dialed address from the SSRF guard
@@ -134,12 +133,6 @@ func pick[T int | int64 | time.Duration](v, def T) T {
 		return def
 	}
 	return v
-}
-
-// normHost lower-cases a host and strips IPv6 brackets, the form
-// net.SplitHostPort returns.
-func normHost(h string) string {
-	return strings.ToLower(strings.TrimSuffix(strings.TrimPrefix(h, "["), "]"))
 }
 
 func loadCAFile(path string) (*x509.CertPool, error) {
@@ -178,7 +171,7 @@ func (g *guardDialer) DialContext(ctx context.Context, network, addr string) (ne
 	if to, ok := g.resolve.Lookup(host, port); ok {
 		return g.dialer.DialContext(ctx, network, to)
 	}
-	if g.allowAll || g.allow[normHost(host)] {
+	if g.allowAll || g.allow[urlnorm.BareName(host)] {
 		return g.dialer.DialContext(ctx, network, addr)
 	}
 	d := g.dialer

@@ -128,7 +128,7 @@ func BenchmarkNextComplete(b *testing.B) {
 }
 
 // BenchmarkPriorityUpdate measures one live priority update of a random
-// queued URL (issue 4: "live frontier priority update at 1M pending"): the
+// queued URL ("live frontier priority update at 1M pending"): the
 // host queue's heap fix plus, when the host's best URL changed, the
 // ready-host heap fix, with the Put recorded.
 func BenchmarkPriorityUpdate(b *testing.B) {
@@ -206,7 +206,7 @@ func benchCompleteLinks(b *testing.B, sched string, sz benchSize, perPage int) {
 }
 
 // BenchmarkMemory reports the frontier's heap bytes per queued URL at 1M
-// (issue 3: frontier + seen-set RAM ≤ 150 bytes per discovered URL; the
+// (the budget: frontier + seen-set RAM ≤ 150 bytes per discovered URL; the
 // seen-set is on disk in storage).
 func BenchmarkMemory(b *testing.B) {
 	for _, sz := range []benchSize{{1_000_000, 10}, {1_000_000, 1_000}, {1_000_000, 100_000}} {

@@ -33,18 +33,58 @@
 // or the frontier is exhausted). Each job, passed back unchanged, ends with
 // exactly one of:
 //
+//   - Done(job, Result, ch): the crawl loop reports what happened and the
+//     frontier applies the politeness rules below, then completes or
+//     requeues the URL;
 //   - Complete(job, Outcome, ch): the URL leaves the frontier; the host's
-//     next ready time becomes max(its current one, now+Delay, ReadyAt),
-//     where the crawl loop computes Delay = max(--delay, Crawl-delay,
-//     factor × response time) and ReadyAt from Retry-After or backoff; for a
-//     downloaded page the out-link targets are classified and the
+//     next ready time becomes max(its current one, now+Delay, ReadyAt);
+//     for a downloaded page the out-link targets are classified and the
 //     scheduler's Downloaded is called (see Links below);
-//   - Requeue(job, after, ch): a retryable failure; the URL goes back with
-//     its priority and sequence, Attempt+1, and the host waits after.
+//   - Requeue(job, after, ch): the URL goes back with its priority and
+//     sequence, Attempt+1, and the host waits after.
 //
-// Defer(host, until, reason, ch) postpones a host (robots.txt 5xx, a
-// Crawl-delay above the cap); DropHost(host, reason, ch) gives its queued
-// URLs up.
+// Complete, Requeue, Defer(host, until, reason, ch) and DropHost(host,
+// reason, ch) are the mechanisms Done and Next use; the crawl loop needs
+// only Next and Done.
+//
+// # Politeness
+//
+// The frontier owns all of it, on its Clock, with Options.Politeness
+// (config.Politeness) as the settings:
+//
+//   - robots.txt: before handing a URL out, Next asks Options.Robots. A
+//     denied URL comes out with Job.Skip = the reason, to be recorded
+//     without a request. robots.txt that cannot be fetched yet defers the
+//     host until the verdict's RetryAt (reason recorded) and the URL waits.
+//     Every request the check made (robots.txt and its redirect hops)
+//     counts as a request to its host, which waits its delay from then on;
+//     a URL whose own host was just asked goes back to its queue.
+//   - delay: after a request the host waits max(Delay, Crawl-delay capped
+//     at MaxCrawlDelay, DelayFactor × response time) (Heritrix's adaptive
+//     politeness). A Crawl-delay above MaxCrawlDelay drops the host: the
+//     URL comes out with Skip, its queued URLs with it (Job.Dropped), the
+//     host's stored state keeps the reason for DropFor, and Dropped(host)
+//     tells the crawl loop not to queue links to it.
+//   - back-off and retries: a transient failure (429, 5xx, timeout,
+//     connection error) backs the host off Backoff × 2^(n−1) for its n-th
+//     consecutive failure, capped at MaxBackoff, never less than the
+//     server's Retry-After, and retries the URL while Attempt < MaxRetries.
+//   - concurrency: at most HostConcurrency jobs of a host in flight,
+//     robots.txt checks included.
+//
+// Changes Next makes for a job (hosts delayed, a host dropped) are held
+// and appended to the Changes of that job's Done, so they reach storage in
+// the batch that records the job.
+//
+// # Budgets
+//
+// The run's budgets live in the crawl loop, which owns the counters stored
+// with the run and the hosts: --max-pages and --max-duration stop it
+// calling Next (a ctx deadline ends a blocked Next); --max-depth and
+// --host-max-pages (count of URLs admitted per host, a trap guard) are
+// applied by marking targets Skip, so the scheduler still sees every
+// out-link. The retry budget (MaxRetries) and the Crawl-delay cap are the
+// frontier's.
 //
 // # Links
 //
@@ -107,6 +147,6 @@
 // bytes per URL. Jobs in flight keep their slot (a flag bit), so they cost
 // nothing extra. BenchmarkMemory measures about 44 bytes per queued URL at
 // 1M URLs over 10 hosts, 47 over 1,000 hosts and 67 over 100,000 hosts (the
-// per-host state then dominates), against the budget of 150 bytes
+// per-host state then dominates), against the budget of 150 bytes
 // per discovered URL for frontier and seen-set together.
 package frontier

@@ -4,25 +4,30 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"strings"
 	"sync"
 	"time"
 
+	"github.com/seedcrawl/seedcrawl/config"
 	"github.com/seedcrawl/seedcrawl/internal/pq"
 	"github.com/seedcrawl/seedcrawl/scheduler"
+	"github.com/seedcrawl/seedcrawl/urlnorm"
 )
 
 // Frontier is the crawl frontier: one priority queue per host, a heap of
 // hosts waiting for their ready time and a heap of ready hosts ordered by
 // their best URL. All methods are safe for concurrent use.
 type Frontier struct {
-	mu    sync.Mutex
-	sched scheduler.Scheduler
-	batch scheduler.Batcher  // nil unless sched implements it
-	state scheduler.Stateful // nil unless sched implements it
-	clock Clock
-	conc  int32
-	epoch int64 // unix ns at New: origin of the waiting heap's keys
+	mu      sync.Mutex
+	sched   scheduler.Scheduler
+	batch   scheduler.Batcher  // nil unless sched implements it
+	state   scheduler.Stateful // nil unless sched implements it
+	clock   Clock
+	conc    int32
+	pol     config.Politeness
+	robots  RobotsChecker
+	dropFor time.Duration
+	held    map[uint64]*Changes // changes Next made for a job, until its Done
+	epoch   int64               // unix ns at New: origin of the waiting heap's keys
 
 	hosts   []*host
 	hostIdx map[string]uint32
@@ -51,13 +56,27 @@ func New(opts Options) (*Frontier, error) {
 	if opts.Scheduler == nil {
 		return nil, ErrNoScheduler
 	}
-	if opts.HostConcurrency < 0 || opts.HostConcurrency > math.MaxInt32 {
-		return nil, fmt.Errorf("frontier: host concurrency %d: must be ≥ 0", opts.HostConcurrency)
+	p := opts.Politeness
+	if p.HostConcurrency < 0 || p.HostConcurrency > math.MaxInt32 {
+		return nil, fmt.Errorf("frontier: host concurrency %d: must be ≥ 0", p.HostConcurrency)
+	}
+	if p.Delay < 0 || p.MaxCrawlDelay < 0 || p.DelayFactor < 0 || p.Backoff < 0 || p.MaxBackoff < 0 || p.MaxRetries < 0 || opts.DropFor < 0 {
+		return nil, fmt.Errorf("frontier: politeness %+v: %w", p, ErrNegative)
+	}
+	if p.Backoff == 0 {
+		p.Backoff = DefaultBackoff
+	}
+	if p.MaxBackoff == 0 {
+		p.MaxBackoff = DefaultMaxBackoff
 	}
 	f := &Frontier{
 		sched:      opts.Scheduler,
 		clock:      opts.Clock,
-		conc:       int32(opts.HostConcurrency),
+		conc:       int32(p.HostConcurrency),
+		pol:        p,
+		robots:     opts.Robots,
+		dropFor:    opts.DropFor,
+		held:       make(map[uint64]*Changes),
 		hostIdx:    make(map[string]uint32),
 		retries:    make(map[uint64]int32),
 		epochMark:  1,
@@ -69,6 +88,9 @@ func New(opts Options) (*Frontier, error) {
 	if f.conc == 0 {
 		f.conc = 1
 	}
+	if f.dropFor == 0 {
+		f.dropFor = DefaultDropFor
+	}
 	f.batch, _ = opts.Scheduler.(scheduler.Batcher)
 	f.state, _ = opts.Scheduler.(scheduler.Stateful)
 	f.epoch = f.clock.Now().UnixNano()
@@ -79,14 +101,15 @@ func New(opts Options) (*Frontier, error) {
 // Scheduler returns the scheduler the frontier was made with.
 func (f *Frontier) Scheduler() scheduler.Scheduler { return f.sched }
 
-// Next hands out the best pending URL among hosts that are ready: hosts with
+// next takes the best pending URL among hosts that are ready: hosts with
 // fewer than HostConcurrency jobs in flight whose ready time has passed.
 // Priority never overrides politeness: a better URL of a host that is not
-// ready waits. Next blocks while nothing is ready ("not now") until a host's
+// ready waits. next blocks while nothing is ready ("not now") until a host's
 // ready time comes, a job completes or URLs are added; it returns
 // ErrExhausted when nothing is queued and nothing is in flight ("never"),
-// and ctx.Err() when ctx ends first.
-func (f *Frontier) Next(ctx context.Context) (Job, error) {
+// and ctx.Err() when ctx ends first. A URL of a dropped host comes out with
+// Skip set.
+func (f *Frontier) next(ctx context.Context) (Job, error) {
 	for {
 		if err := ctx.Err(); err != nil {
 			return Job{}, err
@@ -149,7 +172,11 @@ func (f *Frontier) take(now int64) (Job, bool) {
 	}
 	h.inflight++
 	f.reposition(hi, now)
-	return Job{ID: it.id, Host: h.name, Prio: it.prio, Depth: int(depth), Seq: it.seq, Attempt: int(attempt)}, true
+	job := Job{ID: it.id, Host: h.name, Prio: it.prio, Depth: int(depth), Seq: it.seq, Attempt: int(attempt)}
+	if h.dropped {
+		job.Skip = h.reason
+	}
+	return job, true
 }
 
 // Complete ends a job handed out by Next. It removes the URL from the
@@ -161,6 +188,11 @@ func (f *Frontier) take(now int64) (Job, bool) {
 func (f *Frontier) Complete(job Job, out Outcome, ch *Changes) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
+	return f.complete(job, out, ch)
+}
+
+// complete is Complete with mu held.
+func (f *Frontier) complete(job Job, out Outcome, ch *Changes) error {
 	hi, err := f.land(job)
 	if err != nil {
 		return fmt.Errorf("frontier: complete %d: %w", job.ID, err)
@@ -200,8 +232,11 @@ func (f *Frontier) land(job Job) (uint32, error) {
 // downloaded runs the scheduler for the page of job and applies its
 // priorities.
 func (f *Frontier) downloaded(job Job, hi uint32, targets []Target, ch *Changes) error {
-	src := hostName(f.hosts[hi].name)
-	f.classify(targets, func(t *Target) bool { return hostName(t.Host) == src })
+	// FPR@M splits links by host name, port dropped (urlnorm.Host.Name), as
+	// the simulator does with graph.HostOf: a.com:8080 and a.com are one
+	// site for link analysis though two hosts for politeness.
+	src := urlnorm.Host(f.hosts[hi].name).Name()
+	f.classify(targets, func(t *Target) bool { return urlnorm.Host(t.Host).Name() == src })
 	f.sched.Downloaded(scheduler.Link{ID: job.ID, Prio: job.Prio, State: scheduler.Done}, f.links)
 	f.apply(targets, ch)
 	if f.batch != nil && f.batch.Due(f.npending) {
@@ -353,17 +388,6 @@ func (f *Frontier) notify() {
 	close(f.wake)
 	f.wake = nil
 	f.sleepUntil = math.MinInt64
-}
-
-// hostName returns the host name of a host key: the key without a port
-// (":8080"), IPv6 brackets kept. Politeness keys carry the port, but FPR@M
-// splits links by host name (issue 4: the exact lower-cased host name), as
-// the simulator does with graph.HostOf: a.com:8080 and a.com are one host.
-func hostName(key string) string {
-	if i := strings.LastIndexByte(key, ':'); i >= 0 && !strings.HasSuffix(key, "]") {
-		return key[:i]
-	}
-	return key
 }
 
 // timeOf converts unix ns to a time.Time.

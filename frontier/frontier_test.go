@@ -6,6 +6,8 @@ import (
 	"reflect"
 	"testing"
 	"time"
+
+	"github.com/seedcrawl/seedcrawl/config"
 )
 
 func TestNewValidates(t *testing.T) {
@@ -15,7 +17,7 @@ func TestNewValidates(t *testing.T) {
 		want error
 	}{
 		{"no scheduler", Options{}, ErrNoScheduler},
-		{"negative concurrency", Options{Scheduler: bfsSched{}, HostConcurrency: -1}, nil},
+		{"negative concurrency", Options{Scheduler: bfsSched{}, Politeness: config.Politeness{HostConcurrency: -1}}, nil},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

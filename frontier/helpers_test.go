@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/seedcrawl/seedcrawl/config"
 	"github.com/seedcrawl/seedcrawl/scheduler"
 )
 
@@ -164,7 +165,7 @@ func mustNext(t *testing.T, f *Frontier) Job {
 
 func newFrontier(t testing.TB, s scheduler.Scheduler, clk Clock, conc int) *Frontier {
 	t.Helper()
-	f, err := New(Options{Scheduler: s, Clock: clk, HostConcurrency: conc})
+	f, err := New(Options{Scheduler: s, Clock: clk, Politeness: config.Politeness{HostConcurrency: conc}})
 	if err != nil {
 		t.Fatalf("New: %v", err)
 	}
@@ -195,7 +196,7 @@ func (s fixedSched) Downloaded(_ scheduler.Link, out []scheduler.Link) {
 	}
 }
 
-// fprSched is a small Fractional PageRank (issue 4): seeds get (1-d)/|S|,
+// fprSched is a small Fractional PageRank: seeds get (1-d)/|S|,
 // a downloaded page with value f gives d·f/N to each undownloaded target.
 // It counts downloads and is Stateful so Restore can be checked.
 type fprSched struct {

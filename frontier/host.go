@@ -1,6 +1,8 @@
 package frontier
 
 import (
+	"time"
+
 	"github.com/seedcrawl/seedcrawl/internal/pq"
 )
 
@@ -15,13 +17,16 @@ const (
 
 // host is the per-host state: Mercator's back queue plus politeness.
 type host struct {
-	name     string
-	q        queue  // pending URLs of this host by (Prio desc, Seq asc)
-	readyAt  int64  // unix ns; the next request may start at or after it
-	reason   string // reason of the last Defer
-	inflight int32
-	where    where
-	mark     uint32 // touch epoch: the host is in f.touched for this epoch
+	name       string
+	q          queue  // pending URLs of this host by (Prio desc, Seq asc)
+	readyAt    int64  // unix ns; the next request may start at or after it
+	reason     string // reason of the last Defer
+	inflight   int32
+	fails      int32         // consecutive transient failures (back-off)
+	crawlDelay time.Duration // robots.txt Crawl-delay, last verdict
+	dropped    bool          // given up for its Crawl-delay; reason says why
+	where      where
+	mark       uint32 // touch epoch: the host is in f.touched for this epoch
 }
 
 // releaseCap is the queue capacity above which an emptied host queue gives
@@ -90,7 +95,9 @@ func (f *Frontier) reposition(hi uint32, now int64) {
 	h := f.hosts[hi]
 	want := nowhere
 	if h.q.len() > 0 && h.inflight < f.conc {
-		if h.readyAt <= now {
+		// A dropped host's URLs are not fetched, only handed out to be
+		// recorded as skipped: no need to wait for its ready time.
+		if h.readyAt <= now || h.dropped {
 			want = ready
 		} else {
 			want = waiting

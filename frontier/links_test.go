@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/seedcrawl/seedcrawl/scheduler"
+	"github.com/seedcrawl/seedcrawl/urlnorm"
 )
 
 // TestBFSOrder checks FIFO ties: with a scheduler that never changes Prio
@@ -207,8 +208,8 @@ func TestIntraIgnoresPort(t *testing.T) {
 		}
 	}
 	for key, name := range map[string]string{"a.test:80": "a.test", "a.test": "a.test", "[::1]:8080": "[::1]", "[::1]": "[::1]"} {
-		if got := hostName(key); got != name {
-			t.Errorf("hostName(%q) = %q, want %q", key, got, name)
+		if got := urlnorm.Host(key).Name(); got != name {
+			t.Errorf("Host(%q).Name() = %q, want %q", key, got, name)
 		}
 	}
 }

@@ -14,6 +14,11 @@ import (
 func (f *Frontier) Requeue(job Job, after time.Duration, ch *Changes) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
+	return f.requeue(job, after, ch)
+}
+
+// requeue is Requeue with mu held.
+func (f *Frontier) requeue(job Job, after time.Duration, ch *Changes) error {
 	hi, err := f.land(job)
 	if err != nil {
 		return fmt.Errorf("frontier: requeue %d: %w", job.ID, err)
@@ -56,6 +61,15 @@ func (f *Frontier) DropHost(host string, reason string, ch *Changes) []uint64 {
 	if !ok {
 		return nil
 	}
+	ids := f.dropQueued(hi, reason, ch)
+	f.settle(f.clock.Now().UnixNano())
+	f.notify() // the frontier may now be exhausted
+	return ids
+}
+
+// dropQueued removes every queued URL of host hi and returns their ids.
+// Called with mu held; the caller settles.
+func (f *Frontier) dropQueued(hi uint32, reason string, ch *Changes) []uint64 {
 	h := f.hosts[hi]
 	if reason != "" {
 		h.reason = reason
@@ -72,8 +86,6 @@ func (f *Frontier) DropHost(host string, reason string, ch *Changes) []uint64 {
 		ch.Delete = append(ch.Delete, ids...)
 	}
 	f.touch(hi)
-	f.settle(f.clock.Now().UnixNano())
-	f.notify() // the frontier may now be exhausted
 	return ids
 }
 
@@ -95,6 +107,7 @@ func (f *Frontier) Restore(s Snapshot) error {
 			return fmt.Errorf("frontier: restore %s scheduler state: %w", f.sched.Name(), err)
 		}
 	}
+	now := f.clock.Now()
 	for _, hs := range s.Hosts {
 		hi := f.intern(hs.Host)
 		h := f.hosts[hi]
@@ -102,6 +115,7 @@ func (f *Frontier) Restore(s Snapshot) error {
 			h.readyAt = hs.ReadyAt.UnixNano()
 		}
 		h.reason = hs.Reason
+		h.dropped = restoredDrop(hs, now)
 	}
 	for _, e := range s.Entries {
 		if f.queued(e.ID) {

@@ -1,6 +1,6 @@
 package frontier
 
-// Per-URL memory is what bounds a frontier at millions of URLs (issue 3:
+// Per-URL memory is what bounds a frontier at millions of URLs (the budget:
 // frontier + seen-set ≤ 150 bytes per discovered URL). internal/pq indexes
 // each heap with its own map, which costs 30–40 bytes per entry on top of
 // the 24-byte item when there is one heap per host. The host queues below

@@ -3,6 +3,7 @@ package frontier
 import (
 	"time"
 
+	"github.com/seedcrawl/seedcrawl/config"
 	"github.com/seedcrawl/seedcrawl/scheduler"
 )
 
@@ -12,9 +13,19 @@ type Options struct {
 	// Scheduler ranks pending URLs (required). The frontier serialises all
 	// calls to it, so it need not be safe for concurrent use.
 	Scheduler scheduler.Scheduler
-	// HostConcurrency is the number of jobs of one host that may be in
-	// flight at once (issue 3, --host-concurrency). 0 means 1.
-	HostConcurrency int
+	// Politeness are the per-host settings the frontier enforces, as
+	// package config defines them: HostConcurrency (jobs of one host in
+	// flight at once; 0 means 1), Delay, MaxCrawlDelay (0: no cap),
+	// DelayFactor (0: off), Backoff (0 means DefaultBackoff), MaxBackoff
+	// (0 means DefaultMaxBackoff) and MaxRetries. See Done.
+	Politeness config.Politeness
+	// Robots is asked about every URL before Next hands it out; nil allows
+	// everything.
+	Robots RobotsChecker
+	// DropFor is how long a host dropped for its Crawl-delay stays
+	// deferred in its stored state (so a restart keeps it dropped). 0
+	// means DefaultDropFor.
+	DropFor time.Duration
 	// Clock supplies time for host ready times and Next's waits.
 	// nil means SystemClock.
 	Clock Clock
@@ -26,8 +37,9 @@ type Options struct {
 type Target struct {
 	// ID is the storage URL id.
 	ID uint64
-	// Host is the politeness key of the URL: the exact lower-cased host
-	// name (with the port when it is not the scheme's default). One queue,
+	// Host is the politeness key of the URL, its urlnorm.Host: the exact
+	// lower-cased host name (with the port when it is not the scheme's
+	// default). One queue,
 	// one ready time and one concurrency limit per distinct Host; a link is
 	// intra-host (scheduler.Link.Intra) when its Host without the port
 	// equals the source page's byte for byte (www.a.com ≠ a.com, but
@@ -62,8 +74,18 @@ type Job struct {
 	// Seq is the URL's discovery sequence number (FIFO tie-break).
 	Seq uint64
 	// Attempt counts earlier attempts that ended in Requeue (0 for the
-	// first fetch); the crawl loop caps retries with it.
+	// first fetch); Done caps retries with it.
 	Attempt int
+	// Skip, when not "", says the URL must not be fetched, and why: a
+	// robots.txt verdict's Reason, or the reason its host was dropped (it
+	// starts with "crawl-delay "). The crawl loop records it and reports
+	// Done with a zero Result.
+	Skip string
+	// Dropped lists the queued URLs of the job's host that left the
+	// frontier when Next dropped the host; the crawl loop records them with
+	// Skip as reason, in the batch that holds Done's changes (their
+	// Deletes).
+	Dropped []uint64
 }
 
 // Outcome is how a job ended, reported to Complete.

@@ -16,10 +16,19 @@ import (
 // Arcs need not be sorted; each node's targets keep file order. name is used
 // in error messages, which wrap ErrFormat and name name:line.
 //
+// The header is not trusted with memory: nothing is sized from N or M
+// before the data confirms them. Arcs are appended as they arrive (the
+// preallocation from M is capped at MaxPrealloc), node offsets are only
+// allocated once the file has ended with exactly M arcs, and N may be at
+// most 2M+MaxIsolatedNodes: every node is an endpoint of an arc (at most 2M
+// of them) or isolated, and a header claiming more isolated nodes than
+// that is taken for a lie rather than honoured with gigabytes.
+// Memory is thus O(bytes of input): 4 bytes per arc, 8 per node.
+//
 // Input sorted by source, as the shared data format is, is appended straight
-// into the CSR arrays in one pass (one uint32 per arc, preallocated from M);
-// the first source smaller than its predecessor switches to collecting
-// (src, dst) pairs and a counting sort by source at the end.
+// into the target array in one pass, recording where each source's run
+// starts; the first source smaller than its predecessor switches to
+// collecting (src, dst) pairs and a counting sort by source at the end.
 func ReadArcsText(r io.Reader, name string) (*CSR, error) {
 	ar := arcsReader{lr: lineReader{r: r, buf: make([]byte, 1<<20)}, name: name, n: -1, m: -1}
 	return ar.read()
@@ -87,12 +96,24 @@ type arcsReader struct {
 	line int // number of the last line consumed
 	n, m int
 
-	off      []uint64
-	tg       []uint32
-	last     uint32   // source of the last arc (sorted mode)
+	tg []uint32
+	// Sorted mode: runSrc[i] is the i-th distinct source, its arcs start at
+	// tg[runStart[i]]. The runs grow with the data, never with the header.
+	runSrc   []uint32
+	runStart []uint64
 	src      []uint32 // non-nil once the input turned out unsorted
 	unsorted bool
 }
+
+// MaxIsolatedNodes is how many nodes a dataset header may declare beyond
+// the 2M that its M arcs can name: isolated nodes appear on no line, so no
+// data confirms them, and the count is capped to keep a lying header from
+// allocating gigabytes (8 bytes per node). 2^20 nodes cost 8 MiB.
+const MaxIsolatedNodes = 1 << 20
+
+// MaxPrealloc caps how many elements a reader preallocates from a count a
+// header states; beyond it, slices grow as the data arrives.
+const MaxPrealloc = 1 << 20
 
 func (ar *arcsReader) errorf(line int, format string, a ...any) error {
 	return fmt.Errorf("%w: %s:%d: %s", ErrFormat, ar.name, line, fmt.Sprintf(format, a...))
@@ -102,7 +123,7 @@ func (ar *arcsReader) read() (*CSR, error) {
 	for {
 		c, err := ar.lr.chunk()
 		if err != nil {
-			return nil, ar.errorf(ar.line+1, "%v", err)
+			return nil, fmt.Errorf("%w: %s:%d: %w", ErrFormat, ar.name, ar.line+1, err)
 		}
 		if c == nil {
 			break
@@ -130,13 +151,23 @@ func (ar *arcsReader) read() (*CSR, error) {
 	if len(ar.tg) != ar.m {
 		return nil, ar.errorf(ar.line, "file ends after %d arcs, but the header says %d", len(ar.tg), ar.m)
 	}
+	// M is now confirmed by the data, and the header check bounded N by it,
+	// so the N+1 offsets cost at most 16 bytes per arc plus 8 MiB.
 	if ar.unsorted {
 		return buildCSR(ar.n, ar.src, ar.tg), nil
 	}
-	for v := int(ar.last) + 1; v <= ar.n; v++ {
-		ar.off[v] = uint64(len(ar.tg))
+	off := make([]uint64, ar.n+1)
+	v := 0
+	for i, s := range ar.runSrc {
+		for ; v <= int(s); v++ {
+			off[v] = ar.runStart[i]
+		}
 	}
-	return &CSR{Offsets: ar.off, Targets: ar.tg}, nil
+	for ; v <= ar.n; v++ {
+		off[v] = uint64(len(ar.tg))
+	}
+	ar.runSrc, ar.runStart = nil, nil
+	return &CSR{Offsets: off, Targets: ar.tg}, nil
 }
 
 // header checks one of the four header lines and takes N and M from the
@@ -157,11 +188,13 @@ func (ar *arcsReader) header(t string) error {
 	if len(f) != 5 || f[3] != "arcs:" || err1 != nil || err2 != nil || a < 0 || b < 0 || a > 1<<32-1 {
 		return ar.errorf(ar.line, "want \"# nodes: N arcs: M\" with N < 2^32, got %q", t)
 	}
+	if a > MaxIsolatedNodes && (a-MaxIsolatedNodes-1)/2 >= b { // a > 2b+MaxIsolatedNodes without overflow
+		return ar.errorf(ar.line, "header declares %d nodes but only %d arcs: at most 2*%d+%d nodes (endpoints plus isolated nodes) are accepted, so the counts look corrupt", a, b, b, MaxIsolatedNodes)
+	}
 	ar.n, ar.m = a, b
-	ar.off = make([]uint64, a+1)
-	// Preallocate from M, bounded so a corrupt header cannot demand gigabytes
-	// before a single arc is read; append grows beyond the bound.
-	ar.tg = make([]uint32, 0, min(b, 1<<26))
+	// Preallocate from M, bounded so a corrupt header cannot demand memory
+	// before a single arc is read; grow doubles up to M as arcs arrive.
+	ar.tg = make([]uint32, 0, min(b, MaxPrealloc))
 	return nil
 }
 
@@ -217,43 +250,52 @@ func (ar *arcsReader) arcs(c []byte) error {
 		if len(ar.tg) == ar.m {
 			return ar.errorf(ar.line, "more arcs than the %d the header says", ar.m)
 		}
+		if len(ar.tg) == cap(ar.tg) {
+			ar.grow()
+		}
 		src := uint32(s)
 		switch {
 		case ar.unsorted:
 			ar.src = append(ar.src, src)
-		case src < ar.last:
+		case len(ar.runSrc) > 0 && src < ar.runSrc[len(ar.runSrc)-1]:
 			ar.becomeUnsorted()
 			ar.src = append(ar.src, src)
-		case src > ar.last:
-			// Nodes ar.last+1..src start here (those in between are
-			// dangling).
-			p := uint64(len(ar.tg))
-			for v := ar.last + 1; v <= src; v++ {
-				ar.off[v] = p
-			}
-			ar.last = src
+		case len(ar.runSrc) == 0 || src > ar.runSrc[len(ar.runSrc)-1]:
+			ar.runSrc = append(ar.runSrc, src)
+			ar.runStart = append(ar.runStart, uint64(len(ar.tg)))
 		}
 		ar.tg = append(ar.tg, uint32(d))
 	}
 	return nil
 }
 
-// becomeUnsorted switches from appending into CSR arrays to collecting
-// (src, dst) pairs, recovering the sources of the arcs read so far from the
-// offsets.
+// grow doubles the capacity of the arc arrays, but never beyond the M the
+// header states: arcs arrive before memory is committed to them (at most
+// twice what the data holds), and a truthful header ends with exactly M
+// slots, no slack.
+func (ar *arcsReader) grow() {
+	c := min(max(2*cap(ar.tg), 1024), ar.m)
+	ar.tg = append(make([]uint32, 0, c), ar.tg...)
+	if ar.unsorted {
+		ar.src = append(make([]uint32, 0, c), ar.src...)
+	}
+}
+
+// becomeUnsorted switches from appending into runs to collecting (src, dst)
+// pairs, recovering the sources of the arcs read so far from the runs.
 func (ar *arcsReader) becomeUnsorted() {
 	ar.unsorted = true
 	ar.src = make([]uint32, len(ar.tg), cap(ar.tg))
-	for v := uint32(0); v <= ar.last; v++ {
+	for i, s := range ar.runSrc {
 		hi := uint64(len(ar.tg))
-		if v < ar.last {
-			hi = ar.off[v+1]
+		if i+1 < len(ar.runSrc) {
+			hi = ar.runStart[i+1]
 		}
-		for p := ar.off[v]; p < hi; p++ {
-			ar.src[p] = v
+		for p := ar.runStart[i]; p < hi; p++ {
+			ar.src[p] = s
 		}
 	}
-	ar.off = nil
+	ar.runSrc, ar.runStart = nil, nil
 }
 
 func (ar *arcsReader) badLine(c []byte, start int) error {

@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -225,4 +226,62 @@ func TestWriteReadRoundTrip(t *testing.T) {
 		t.Fatalf("read back: %v, URLs %v", err, got.URLs)
 	}
 	sameGraph(t, got, fromArcs(3, [][2]uint32{{2, 1}}))
+}
+
+// TestReadArcsLyingHeader feeds tiny files whose headers claim billions of
+// nodes or arcs: each must fail with an error naming file:line, and the
+// reader must allocate no more than a few MiB doing so (the header alone
+// would have cost about 23 GB when it was trusted).
+func TestReadArcsLyingHeader(t *testing.T) {
+	cases := []struct {
+		name, text, want string
+	}{
+		{"nodes far beyond arcs", "# a\n# b\n# nodes: 2000000000 arcs: 3\n# c\n0\t1\n1\t1\n2\t3\n", "x:3: header declares 2000000000 nodes but only 3 arcs"},
+		{"arcs far beyond the data", "# a\n# b\n# nodes: 2000000000 arcs: 1000000000\n# c\n0\t1\n1\t1\n1999999999\t3\n", "x:7: file ends after 3 arcs, but the header says 1000000000"},
+		{"nodes at the 2^32 limit", "# a\n# b\n# nodes: 4294967295 arcs: 4000000000\n# c\n4294967294\t0\n", "x:5: file ends after 1 arcs, but the header says 4000000000"},
+		{"nodes beyond uint32", "# a\n# b\n# nodes: 4294967296 arcs: 4000000000\n# c\n", "x:3: want \"# nodes: N arcs: M\" with N < 2^32"},
+		{"overflowing count", "# a\n# b\n# nodes: 3 arcs: 99999999999999999999999\n# c\n", "x:3: want \"# nodes: N arcs: M\""},
+		{"negative count", "# a\n# b\n# nodes: -3 arcs: 2\n# c\n", "x:3: want \"# nodes: N arcs: M\""},
+		{"huge arcs, few nodes", "# a\n# b\n# nodes: 2 arcs: 9000000000000000000\n# c\n0\t1\n", "x:5: file ends after 1 arcs, but the header says 9000000000000000000"},
+		{"id beyond the declared nodes", "# a\n# b\n# nodes: 2 arcs: 1\n# c\n0\t2\n", "x:5: node id out of range 0..1"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			data := gz(t, c.text)
+			var before, after runtime.MemStats
+			runtime.ReadMemStats(&before)
+			_, err := ReadArcs(bytes.NewReader(data), "x")
+			runtime.ReadMemStats(&after)
+			if err == nil || !errors.Is(err, ErrFormat) || !strings.Contains(err.Error(), c.want) {
+				t.Fatalf("error %v, want one containing %q", err, c.want)
+			}
+			// The line buffer (1 MiB) and gzip state are the fixed cost.
+			if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 16<<20 {
+				t.Fatalf("allocated %d bytes for a %d-byte file", alloc, len(data))
+			}
+		})
+	}
+}
+
+// TestReadDatasetLyingURLs: a URL file with more or fewer lines than the
+// header's node count is an error naming the file, and N is checked against
+// the arcs before the URL file is read.
+func TestReadDatasetLyingURLs(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, text string) {
+		t.Helper()
+		if err := os.WriteFile(filepath.Join(dir, name), gz(t, text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("big.arcs.tsv.gz", "# a\n# b\n# nodes: 2000000000 arcs: 1\n# c\n0\t1\n")
+	write("big.urls.gz", "http://a/\nhttp://b/\n")
+	if _, err := ReadDataset(filepath.Join(dir, "big")); err == nil || !strings.Contains(err.Error(), "big.arcs.tsv.gz:3: header declares") {
+		t.Fatalf("lying node count: %v", err)
+	}
+	write("more.arcs.tsv.gz", "# a\n# b\n# nodes: 2 arcs: 1\n# c\n0\t1\n")
+	write("more.urls.gz", "http://a/\nhttp://b/\nhttp://c/\n")
+	if _, err := ReadDataset(filepath.Join(dir, "more")); err == nil || !strings.Contains(err.Error(), "more.urls.gz:3: more URL lines than the 2 nodes") {
+		t.Fatalf("extra URL: %v", err)
+	}
 }

@@ -14,12 +14,17 @@ import (
 //
 // URLs, Hosts and HostNames are optional: URLs[v] is node v's URL, Hosts[v]
 // indexes HostNames. A graph without URLs has nil URLs and Hosts.
+//
+// Labels is optional too: Labels[v] is node v's id in the file it was read
+// from when that file used its own, sparse ids (SNAP edge lists), so results
+// can be reported in the file's ids. nil means node ids are the file's ids.
 type CSR struct {
 	Offsets   []uint64
 	Targets   []uint32
 	URLs      []string
 	Hosts     []uint32
 	HostNames []string
+	Labels    []uint64
 }
 
 // N returns the number of nodes.
@@ -45,7 +50,8 @@ func (g *CSR) OutDegree(v uint32) int { return int(g.Offsets[v+1] - g.Offsets[v]
 func (g *CSR) HasHosts() bool { return g.Hosts != nil && len(g.Hosts) == g.N() }
 
 // Transpose returns the reverse graph (arc u→v becomes v→u). In-arcs of each
-// node appear in increasing source order. URLs and hosts are shared, not copied.
+// node appear in increasing source order. URLs, hosts and labels are shared,
+// not copied.
 func (g *CSR) Transpose() *CSR {
 	n := g.N()
 	off := make([]uint64, n+1)
@@ -64,7 +70,7 @@ func (g *CSR) Transpose() *CSR {
 			pos[v]++
 		}
 	}
-	return &CSR{Offsets: off, Targets: tg, URLs: g.URLs, Hosts: g.Hosts, HostNames: g.HostNames}
+	return &CSR{Offsets: off, Targets: tg, URLs: g.URLs, Hosts: g.Hosts, HostNames: g.HostNames, Labels: g.Labels}
 }
 
 // Validate checks the structural invariants: monotone offsets, offsets ending
@@ -95,6 +101,9 @@ func (g *CSR) Validate() error {
 	}
 	if g.URLs != nil && len(g.URLs) != n {
 		return fmt.Errorf("graph: %d URLs for %d nodes", len(g.URLs), n)
+	}
+	if g.Labels != nil && len(g.Labels) != n {
+		return fmt.Errorf("graph: %d labels for %d nodes", len(g.Labels), n)
 	}
 	if g.Hosts != nil {
 		if len(g.Hosts) != n {

@@ -13,8 +13,9 @@ import (
 
 // ReadDataset reads BASENAME.arcs.tsv.gz and, when it exists,
 // BASENAME.urls.gz, in the format of ../shared/data/README.md. The node count
-// comes from the header, so isolated nodes are kept. Errors name the file and
-// line.
+// comes from the header, so isolated nodes are kept; it is checked against
+// the arcs (see ReadArcsText) before the URL list is read, and the URL list
+// must have exactly that many lines. Errors name the file and line.
 func ReadDataset(basename string) (*CSR, error) {
 	arcs := basename + ".arcs.tsv.gz"
 	f, err := os.Open(arcs)
@@ -47,22 +48,24 @@ func ReadDataset(basename string) (*CSR, error) {
 func ReadArcs(r io.Reader, name string) (*CSR, error) {
 	zr, err := gzip.NewReader(r)
 	if err != nil {
-		return nil, fmt.Errorf("%w: %s: not gzip: %v", ErrFormat, name, err)
+		return nil, fmt.Errorf("%w: %s: not gzip: %w", ErrFormat, name, err)
 	}
 	defer zr.Close()
 	return ReadArcsText(zr, name)
 }
 
-// ReadURLs reads a gzip-compressed URL list of exactly n lines.
+// ReadURLs reads a gzip-compressed URL list of exactly n lines. The list
+// grows as lines arrive, so a wrong n costs no memory before the data
+// contradicts it.
 func ReadURLs(r io.Reader, name string, n int) ([]string, error) {
 	zr, err := gzip.NewReader(r)
 	if err != nil {
-		return nil, fmt.Errorf("%w: %s: not gzip: %v", ErrFormat, name, err)
+		return nil, fmt.Errorf("%w: %s: not gzip: %w", ErrFormat, name, err)
 	}
 	defer zr.Close()
 	sc := bufio.NewScanner(zr)
 	sc.Buffer(make([]byte, 1<<16), 1<<20)
-	urls := make([]string, 0, n)
+	urls := make([]string, 0, min(n, MaxPrealloc))
 	for sc.Scan() {
 		if len(urls) == n {
 			return nil, fmt.Errorf("%w: %s:%d: more URL lines than the %d nodes", ErrFormat, name, n+1, n)
@@ -70,7 +73,7 @@ func ReadURLs(r io.Reader, name string, n int) ([]string, error) {
 		urls = append(urls, sc.Text())
 	}
 	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("%w: %s:%d: %v", ErrFormat, name, len(urls)+1, err)
+		return nil, fmt.Errorf("%w: %s:%d: %w", ErrFormat, name, len(urls)+1, err)
 	}
 	if len(urls) != n {
 		return nil, fmt.Errorf("%w: %s: %d URL lines for %d nodes", ErrFormat, name, len(urls), n)

@@ -9,9 +9,22 @@
 // A graph costs 8 bytes per node and 4 per arc; algorithms that need in-arcs
 // build the transpose themselves.
 //
-// Graphs come from the ../shared/data format (ReadDataset, which appends
-// sorted input straight into the CSR arrays) or from any edge stream (Load),
-// such as the link graph stored by package storage.
+// Graphs come from files or from any edge stream (Load), such as the link
+// graph stored by package storage. Three file formats are read:
+//
+//   - the ../shared/data format (ReadDataset: BASENAME.arcs.tsv.gz with a
+//     four-line header, plus BASENAME.urls.gz), sorted input appended
+//     straight into the CSR arrays;
+//   - SNAP-style edge lists (ReadSNAP), whose arbitrary ids are remapped
+//     densely and kept as CSR.Labels;
+//   - LAW WebGraph BVGraph files (ReadBVGraph), decoded from the
+//     compressed bit stream without any library.
+//
+// No reader sizes anything from a count its header states before the data
+// confirms it: memory is bounded by the input, and a header that lies gets
+// an error naming the file and line (or node and bit). Graphs are written
+// back as datasets (WriteDataset) or for networkx and igraph (WriteEdgeList,
+// WriteGraphML, WritePajek).
 //
 // The algorithms and their stop rules:
 //

@@ -1,8 +1,8 @@
 package graph
 
 // Filter returns a new graph with the arcs src→dst for which keep returns
-// true, in their original order. The node set is unchanged, and URLs, Hosts
-// and HostNames are shared with g, not copied. keep is called once per arc,
+// true, in their original order. The node set is unchanged, and URLs, Hosts,
+// HostNames and Labels are shared with g, not copied. keep is called once per arc,
 // in source order.
 func (g *CSR) Filter(keep func(src, dst uint32) bool) *CSR {
 	n := g.N()
@@ -16,11 +16,11 @@ func (g *CSR) Filter(keep func(src, dst uint32) bool) *CSR {
 		}
 		off[v+1] = uint64(len(tg))
 	}
-	return &CSR{Offsets: off, Targets: shrink(tg), URLs: g.URLs, Hosts: g.Hosts, HostNames: g.HostNames}
+	return &CSR{Offsets: off, Targets: shrink(tg), URLs: g.URLs, Hosts: g.Hosts, HostNames: g.HostNames, Labels: g.Labels}
 }
 
-// WithoutSelfLoops returns a new graph without the arcs v→v. URLs and hosts
-// are shared with g.
+// WithoutSelfLoops returns a new graph without the arcs v→v. URLs, hosts and
+// labels are shared with g.
 func (g *CSR) WithoutSelfLoops() *CSR {
 	n := g.N()
 	off := make([]uint64, n+1)
@@ -33,7 +33,7 @@ func (g *CSR) WithoutSelfLoops() *CSR {
 		}
 		off[v+1] = uint64(len(tg))
 	}
-	return &CSR{Offsets: off, Targets: shrink(tg), URLs: g.URLs, Hosts: g.Hosts, HostNames: g.HostNames}
+	return &CSR{Offsets: off, Targets: shrink(tg), URLs: g.URLs, Hosts: g.Hosts, HostNames: g.HostNames, Labels: g.Labels}
 }
 
 // SelfLoops returns the number of arcs v→v.

@@ -1,6 +1,9 @@
 package graph
 
-import "math/rand/v2"
+import (
+	"math/rand/v2"
+	"strconv"
+)
 
 // randomGraph returns a graph with n nodes and m uniformly random arcs,
 // self-loops and parallel arcs included.
@@ -20,3 +23,5 @@ func fromArcs(n int, arcs [][2]uint32) *CSR {
 	}
 	return b.Build()
 }
+
+func strconvU(v uint64) string { return strconv.FormatUint(v, 10) }

@@ -1,5 +1,5 @@
-// Package recrawl runs seedcrawl as an incremental crawler (issue 6,
-// seedcrawl run): cycle after cycle it reruns seed selection on the link
+// Package recrawl runs seedcrawl as an incremental crawler (seedcrawl
+// run): cycle after cycle it reruns seed selection on the link
 // graph it has stored and crawls again from the new seeds, refreshing the
 // pages it knows and discovering new ones.
 //
@@ -23,10 +23,8 @@
 //     trap URL or a page that answered 404. AlgoGiven keeps the previous
 //     cycle's seeds instead, replacing those the stored crawl shows
 //     vanished. The refresh list is every page fetched before, ordered by
-//     importance as the crawl's scheduler sees it: the scheduler is replayed
-//     on the stored graph from the new seeds (package sim, no HTTP) and the
-//     pages come in its download order, the pages it does not reach after
-//     them by stored PageRank.
+//     importance: PageRank on the stored graph, highest first (ties in
+//     discovery order), so a refresh cap leaves out the least important.
 //  2. Crawl (Options.Crawl; cmd wires package crawler). The first commit
 //     stores the cycle record and a new frontier: the seeds first, with the
 //     scheduler's seed weight, then the URLs pending from earlier cycles,

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/seedcrawl/seedcrawl/crawler"
 	"github.com/seedcrawl/seedcrawl/seeds"
 	"github.com/seedcrawl/seedcrawl/storage"
 )
@@ -127,7 +128,7 @@ func (f *fakeCrawl) crawl(ctx context.Context, p *Plan) error {
 	return nil
 }
 
-func seedURLs(ps []Pick) []string {
+func seedURLs(ps []crawler.Pick) []string {
 	out := make([]string, len(ps))
 	for i, p := range ps {
 		out[i] = p.URL
@@ -152,4 +153,4 @@ func newTestRunner(t testing.TB, db *storage.DB, o Options) (*Runner, *fakeCrawl
 }
 
 // urlsOf returns the URLs of picks.
-func urlsOf(ps []Pick) []string { return seedURLs(ps) }
+func urlsOf(ps []crawler.Pick) []string { return seedURLs(ps) }

@@ -11,23 +11,14 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/seedcrawl/seedcrawl/crawler"
 	"github.com/seedcrawl/seedcrawl/graph"
-	"github.com/seedcrawl/seedcrawl/scheduler"
 	"github.com/seedcrawl/seedcrawl/seeds"
-	"github.com/seedcrawl/seedcrawl/sim"
 	"github.com/seedcrawl/seedcrawl/storage"
 )
 
-// Pick is a seed and why it was chosen. It has the fields of crawler.Pick,
-// so cmd converts one into the other.
-type Pick struct {
-	URL   string
-	Score float64
-	Why   string
-}
-
-// Plan is one cycle as the crawl layer runs it (cmd maps it onto
-// crawler.Recrawl).
+// Plan is one cycle as the crawl layer runs it; Recrawl gives the
+// crawler's options for it.
 type Plan struct {
 	// Cycle is the cycle's record: new (Start) or as stored (a resume).
 	Cycle storage.Cycle
@@ -35,10 +26,9 @@ type Plan struct {
 	// builds the frontier from Seeds and Refresh.
 	Start bool
 	// Seeds are a new cycle's seeds, in order.
-	Seeds []Pick
-	// Refresh lists the known pages to revisit, most important first: the
-	// order in which the crawl's scheduler, replayed on the stored graph
-	// from Seeds, downloads them, then the rest by stored PageRank.
+	Seeds []crawler.Pick
+	// Refresh lists the known pages to revisit, most important first: by
+	// PageRank on the stored graph (see refreshOrder).
 	Refresh []uint64
 	// MaxPages is the budget left in the cycle: 0 means no limit, -1 that
 	// it is spent (the cycle only needs closing).
@@ -48,7 +38,7 @@ type Plan struct {
 	MaxRefresh int64
 	// Revisit is the revisit schedule (crawler.RevisitPolicy).
 	Revisit Revisit
-	// Replacer replaces vanished seeds (crawler.Replacer after conversion).
+	// Replacer replaces vanished seeds (a crawler.Replacer).
 	Replacer *Replacer
 	// Reseeder and ReseedEvery drive --reseed-every; Reseeder is nil
 	// without it.
@@ -227,7 +217,7 @@ func (r *Runner) newPlan(ctx context.Context, n uint32, cycles []storage.Cycle) 
 			return nil, ErrNoSeeds
 		}
 		for _, s := range o.Seeds {
-			p.Seeds = append(p.Seeds, Pick{URL: s, Why: "given"})
+			p.Seeds = append(p.Seeds, crawler.Pick{URL: s, Why: "given"})
 		}
 		p.Replacer = r.newReplacer(nil, n)
 		p.Reseeder = r.newReseeder(n)
@@ -258,12 +248,31 @@ func (r *Runner) newPlan(ctx context.Context, n uint32, cycles []storage.Cycle) 
 	if len(ids) == 0 {
 		return nil, fmt.Errorf("recrawl: cycle %d: %w", n, ErrNoSeeds)
 	}
-	if p.Refresh, err = r.refreshOrder(ctx, l, ids); err != nil {
-		return nil, err
-	}
+	p.Refresh = refreshOrder(l, ids)
 	p.Reseeder = r.newReseeder(n)
 	p.ReseedEvery = o.ReseedEvery
 	return p, r.setInfo(p, inf)
+}
+
+// Recrawl returns the crawler's options for the cycle p plans: the crawl
+// is one cycle of the incremental crawler.
+func (p *Plan) Recrawl() *crawler.Recrawl {
+	rc := &crawler.Recrawl{
+		Cycle:       p.Cycle,
+		Start:       p.Start,
+		Seeds:       p.Seeds,
+		Refresh:     p.Refresh,
+		Policy:      p.Revisit,
+		MaxRefresh:  p.MaxRefresh,
+		ReseedEvery: p.ReseedEvery,
+	}
+	if p.Replacer != nil {
+		rc.Replacer = p.Replacer
+	}
+	if p.Reseeder != nil {
+		rc.Reseeder = p.Reseeder
+	}
+	return rc
 }
 
 func (r *Runner) setInfo(p *Plan, inf info) error {
@@ -296,7 +305,7 @@ func (r *Runner) selectSeeds(ctx context.Context, l *loaded, n uint32, p *Plan) 
 	p.Cycle.SeedAlgo = o.SeedAlgo
 	ids := res.Nodes()
 	for _, s := range res.Seeds {
-		p.Seeds = append(p.Seeds, Pick{URL: l.g.URLs[s.Node], Score: s.Score, Why: why(res, &s)})
+		p.Seeds = append(p.Seeds, crawler.Pick{URL: l.g.URLs[s.Node], Score: s.Score, Why: why(res, &s)})
 	}
 	return ids, nil
 }
@@ -367,7 +376,7 @@ func (r *Runner) previousSeeds(ctx context.Context, l *loaded, n uint32, cycles 
 			id, w = v, pick.Why
 		}
 		ids = append(ids, id)
-		p.Seeds = append(p.Seeds, Pick{URL: l.g.URLs[id], Why: firstNonEmpty(w, "given")})
+		p.Seeds = append(p.Seeds, crawler.Pick{URL: l.g.URLs[id], Why: firstNonEmpty(w, "given")})
 	}
 	return ids, nil
 }
@@ -423,51 +432,31 @@ func nodeOf(g *graph.CSR, u string) (uint32, bool) {
 	return 0, false
 }
 
-// refreshOrder orders the known pages for revisiting: the download order of
-// the crawl's scheduler replayed on the stored graph from the seeds
-// (package sim, no HTTP), then the known pages it does not reach, by stored
-// PageRank. The seeds are left out (the crawl queues them first).
-func (r *Runner) refreshOrder(ctx context.Context, l *loaded, seedIDs []uint32) ([]uint64, error) {
-	g := l.g
-	pr, _ := graph.PageRank(g, graph.PageRankOptions{})
-	known := make([]bool, g.N())
-	for _, id := range l.cs.known {
-		known[id] = true
-	}
+// refreshOrder orders the known pages for revisiting, most important first:
+// by PageRank on the stored graph, highest first, ties by id (discovery
+// order). The crawl queues them in this order behind the seeds with equal
+// priorities, so its FIFO tie-break revisits the pages the link graph ranks
+// highest first, and a refresh cap (MaxRefresh) leaves out the least
+// important. The seeds are left out (the crawl queues them first).
+func refreshOrder(l *loaded, seedIDs []uint32) []uint64 {
+	pr, _ := graph.PageRank(l.g, graph.PageRankOptions{})
+	seed := make(map[uint64]bool, len(seedIDs))
 	for _, s := range seedIDs {
-		known[s] = false
+		seed[uint64(s)] = true
 	}
 	out := make([]uint64, 0, len(l.cs.known))
-	sch, err := scheduler.ByName(r.o.Scheduler, scheduler.Options{Nodes: g.N(),
-		Truth: func(id uint64) float64 { return pr[id] }})
-	if err != nil {
-		return nil, fmt.Errorf("recrawl: scheduler: %w", err)
-	}
-	s, err := sim.New(g, sim.Options{Seeds: seedIDs, PageRank: pr, Grid: 1})
-	if err != nil {
-		return nil, fmt.Errorf("recrawl: replay %s on the stored graph: %w", r.o.Scheduler, err)
-	}
-	order, err := s.Order(ctx, sch)
-	if err != nil {
-		return nil, fmt.Errorf("recrawl: replay %s on the stored graph: %w", r.o.Scheduler, err)
-	}
-	for _, v := range order {
-		if known[v] {
-			known[v] = false
-			out = append(out, uint64(v))
-		}
-	}
-	rest := make([]uint32, 0, len(l.cs.known)-len(out))
 	for _, id := range l.cs.known {
-		if known[id] {
-			rest = append(rest, uint32(id))
+		if !seed[id] {
+			out = append(out, id)
 		}
 	}
-	slices.SortStableFunc(rest, func(a, b uint32) int { return cmp.Compare(pr[b], pr[a]) })
-	for _, v := range rest {
-		out = append(out, uint64(v))
-	}
-	return out, nil
+	slices.SortFunc(out, func(a, b uint64) int {
+		if c := cmp.Compare(pr[b], pr[a]); c != 0 {
+			return c
+		}
+		return cmp.Compare(a, b)
+	})
+	return out
 }
 
 // resumePlan continues the stored, unfinished cycle c.

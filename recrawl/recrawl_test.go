@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/seedcrawl/seedcrawl/graph"
 	"github.com/seedcrawl/seedcrawl/seeds"
 	"github.com/seedcrawl/seedcrawl/storage"
 )
@@ -164,18 +165,35 @@ func (x *Replacer) mustID(t testing.TB, u string) uint64 {
 	return uint64(v)
 }
 
-func TestRefreshOrderFollowsTheScheduler(t *testing.T) {
+func TestRefreshOrderByPageRank(t *testing.T) {
 	db := selDB(t)
 	r, fc := newTestRunner(t, db, Options{Cycles: 2, Seeds: []string{"http://a.test/"}, Scheduler: "bfs"})
 	if err := r.Run(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	// BFS from the hub on the stored graph: p1, p2, gone, (hot), p6, pdf;
-	// then the known pages it does not reach by PageRank: new (linked from
-	// old) before old. Unfetched URLs and the seed are not listed.
-	if got, want := fc.plans[0].Refresh, []uint64{1, 2, 3, 6, 4, 9, 8}; !reflect.DeepEqual(got, want) {
-		t.Errorf("refresh order %v, want %v", got, want)
+	// Every known page but the seed (id 0), unfetched URLs left out, by
+	// PageRank on the stored graph, highest first, ties by id.
+	got := fc.plans[0].Refresh
+	if want := []uint64{1, 2, 3, 4, 6, 8, 9}; !reflect.DeepEqual(sortedIDs(got), want) {
+		t.Fatalf("refresh list %v, want the pages %v", got, want)
 	}
+	l, err := r.load(1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pr, _ := graph.PageRank(l.g, graph.PageRankOptions{})
+	for i := 1; i < len(got); i++ {
+		a, b := got[i-1], got[i]
+		if pr[a] < pr[b] || pr[a] == pr[b] && a > b {
+			t.Errorf("refresh order %v: %d (PageRank %g) before %d (%g)", got, a, pr[a], b, pr[b])
+		}
+	}
+}
+
+func sortedIDs(ids []uint64) []uint64 {
+	out := slices.Clone(ids)
+	slices.Sort(out)
+	return out
 }
 
 func TestReplacerNearestSurvivingNeighbour(t *testing.T) {

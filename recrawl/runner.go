@@ -77,8 +77,8 @@ type Options struct {
 	// inside a cycle and injects the seeds into the frontier; 0 means never.
 	// It needs a selector (SeedAlgo other than AlgoGiven).
 	ReseedEvery uint64
-	// Scheduler is the crawl's scheduler name; the refresh list of a cycle
-	// is ordered by replaying it on the stored graph. "" means bfs.
+	// Scheduler is the crawl's scheduler name, recorded with each cycle.
+	// "" means bfs.
 	Scheduler string
 
 	// Report is called after each completed cycle with its stored record;

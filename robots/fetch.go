@@ -7,7 +7,10 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"sync"
 	"time"
+
+	"github.com/seedcrawl/seedcrawl/urlnorm"
 )
 
 // record is an entry with its rules parsed for our token.
@@ -24,15 +27,44 @@ func (c *Cache) record(e Entry) *record {
 	return r
 }
 
+// flight is what one refresh of an origin hands every caller waiting on it:
+// the record and the requests made to get it (none when it came from memory
+// or the Store).
+type flight struct {
+	rec      *record
+	requests []Request
+}
+
+// requestLog collects the requests of one robots.txt fetch, redirect hops
+// included; it travels in the request's context, so the client's
+// CheckRedirect, shared by concurrent fetches, finds the right one.
+type requestLog struct {
+	mu   sync.Mutex
+	reqs []Request
+}
+
+type requestLogKey struct{}
+
+// noteRequest records req in the requestLog of its context, if any.
+func noteRequest(req *http.Request, at time.Time) {
+	l, ok := req.Context().Value(requestLogKey{}).(*requestLog)
+	if !ok {
+		return
+	}
+	l.mu.Lock()
+	l.reqs = append(l.reqs, Request{Host: urlnorm.HostOfURL(req.URL), At: at})
+	l.mu.Unlock()
+}
+
 // refresh finds a fresh record for origin: in memory (another flight may
 // have just finished), in the Store, or by fetching. It always returns a
-// record; the error reports a Store failure.
+// flight; the error reports a Store failure.
 func (c *Cache) refresh(origin string) (any, error) {
 	now := c.opts.Now()
 	var prev Entry
 	if r, ok := c.lru.get(origin); ok {
 		if now.Before(r.entry.Expires) {
-			return r, nil
+			return flight{rec: r}, nil
 		}
 		prev = r.entry
 	}
@@ -45,12 +77,13 @@ func (c *Cache) refresh(origin string) (any, error) {
 		case ok && now.Before(e.Expires):
 			r := c.record(e)
 			c.lru.put(origin, r)
-			return r, nil
+			return flight{rec: r}, nil
 		case ok:
 			prev = e
 		}
 	}
-	e := c.fetch(origin, prev)
+	var log requestLog
+	e := c.fetch(origin, prev, &log)
 	r := c.record(e)
 	c.lru.put(origin, r)
 	if c.opts.Store != nil {
@@ -58,15 +91,16 @@ func (c *Cache) refresh(origin string) (any, error) {
 			storeErr = fmt.Errorf("robots: save %s: %w", origin, err)
 		}
 	}
-	return r, storeErr
+	return flight{rec: r, requests: log.reqs}, storeErr
 }
 
 // fetch gets origin's robots.txt and turns the outcome into an entry; prev
 // is the previous entry (zero if none), whose failure count it continues.
-func (c *Cache) fetch(origin string, prev Entry) Entry {
+// Every request made, redirects included, is noted in log.
+func (c *Cache) fetch(origin string, prev Entry, log *requestLog) Entry {
 	// The fetch is shared by every caller waiting on this origin, so it
 	// runs on its own deadline rather than on the first caller's context.
-	ctx, cancel := context.WithTimeout(context.Background(), c.opts.Timeout)
+	ctx, cancel := context.WithTimeout(context.WithValue(context.Background(), requestLogKey{}, log), c.opts.Timeout)
 	defer cancel()
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, origin+"/robots.txt", nil)
 	if err != nil {
@@ -74,6 +108,7 @@ func (c *Cache) fetch(origin string, prev Entry) Entry {
 	}
 	req.Header.Set("User-Agent", c.opts.UserAgent)
 	req.Header.Set("Accept", "text/plain, */*;q=0.5")
+	noteRequest(req, c.opts.Now())
 	resp, err := c.client.Do(req)
 	if err != nil {
 		if errors.Is(err, errTooManyRedirects) {

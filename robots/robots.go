@@ -5,12 +5,12 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
-	"strings"
 	"time"
 
 	"golang.org/x/sync/singleflight"
 
 	"github.com/seedcrawl/seedcrawl/internal/version"
+	"github.com/seedcrawl/seedcrawl/urlnorm"
 )
 
 // Decision reasons, stable strings for counting.
@@ -38,6 +38,20 @@ type Decision struct {
 	RetryAt time.Time
 	// Reason says why Allowed is false (a Reason constant); "" if allowed.
 	Reason string
+	// Requests are the requests this Check made to answer: the robots.txt
+	// request and each redirect hop, in order; empty when the answer came
+	// from the cache or the Store. Every caller waiting on one fetch gets
+	// them. They count for the politeness of the hosts they went to, which
+	// the caller enforces.
+	Requests []Request
+}
+
+// Request is one request a Check made.
+type Request struct {
+	// Host is the host the request went to.
+	Host urlnorm.Host
+	// At is when it started, on Options.Now.
+	At time.Time
 }
 
 // Defaults for Options' zero fields.
@@ -129,10 +143,12 @@ func New(opts Options) (*Cache, error) {
 		client = *opts.Client // shallow copy: same Transport, own CheckRedirect
 	}
 	maxRedirects := opts.MaxRedirects
+	now := opts.Now
 	client.CheckRedirect = func(req *http.Request, via []*http.Request) error {
 		if len(via) > maxRedirects {
 			return errTooManyRedirects
 		}
+		noteRequest(req, now())
 		return nil
 	}
 	return &Cache{opts: opts, client: &client, lru: newLRU(opts.MaxCached)}, nil
@@ -144,22 +160,6 @@ func setDefault[T int | int64 | time.Duration](v *T, def T) {
 	}
 }
 
-// Origin returns the robots.txt scope of u (RFC 9309 2.3: scheme, host and
-// port): "scheme://host" with the port only when it is not the scheme's
-// default. It is the key of Store.
-func Origin(u *url.URL) string {
-	scheme := strings.ToLower(u.Scheme)
-	host := strings.ToLower(u.Hostname())
-	if strings.Contains(host, ":") {
-		host = "[" + host + "]"
-	}
-	port := u.Port()
-	if port == "" || (scheme == "http" && port == "80") || (scheme == "https" && port == "443") {
-		return scheme + "://" + host
-	}
-	return scheme + "://" + host + ":" + port
-}
-
 // Check decides whether u may be fetched, fetching the origin's robots.txt
 // first if nothing fresh is known about it. Concurrent calls for one origin
 // share a single fetch; each caller stops waiting when its own ctx ends.
@@ -169,7 +169,7 @@ func (c *Cache) Check(ctx context.Context, u *url.URL) (Decision, error) {
 	if u == nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return Decision{}, fmt.Errorf("robots: check %v: %w", u, ErrURL)
 	}
-	origin := Origin(u)
+	origin := urlnorm.Origin(u)
 	now := c.opts.Now()
 	if r, ok := c.lru.get(origin); ok && now.Before(r.entry.Expires) {
 		return c.decide(r, u), nil
@@ -181,8 +181,9 @@ func (c *Cache) Check(ctx context.Context, u *url.URL) (Decision, error) {
 	case <-ctx.Done():
 		return Decision{}, fmt.Errorf("robots: check %s: %w", origin, ctx.Err())
 	case res := <-ch:
-		r := res.Val.(*record)
-		d := c.decide(r, u)
+		fl := res.Val.(flight)
+		d := c.decide(fl.rec, u)
+		d.Requests = fl.requests
 		if res.Err != nil {
 			return d, res.Err
 		}

@@ -11,6 +11,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/seedcrawl/seedcrawl/urlnorm"
 )
 
 // fakeClock is a settable clock for TTL and backoff tests.
@@ -349,7 +351,7 @@ func TestHugeRobotsIsCapped(t *testing.T) {
 	if d := check(t, c, s.URL+"/edge-rule-cut-in-half"); !d.Allowed {
 		t.Errorf("a rule cut by the size limit was applied")
 	}
-	e, ok, _ := store.LoadRobots(Origin(mustURL(t, s.URL)))
+	e, ok, _ := store.LoadRobots(urlnorm.Origin(mustURL(t, s.URL)))
 	if !ok || len(e.Body) > DefaultMaxSize {
 		t.Errorf("stored body %d bytes (ok=%v), want at most %d", len(e.Body), ok, DefaultMaxSize)
 	}
@@ -494,21 +496,6 @@ func TestNewRejectsNegative(t *testing.T) {
 	}
 }
 
-func TestOrigin(t *testing.T) {
-	for in, want := range map[string]string{
-		"http://Example.com/a":        "http://example.com",
-		"http://example.com:80/a":     "http://example.com",
-		"https://example.com:443/":    "https://example.com",
-		"https://example.com:8443/":   "https://example.com:8443",
-		"http://[::1]:8080/x":         "http://[::1]:8080",
-		"http://user@example.com:81/": "http://example.com:81",
-	} {
-		if got := Origin(mustURL(t, in)); got != want {
-			t.Errorf("Origin(%s) = %s, want %s", in, got, want)
-		}
-	}
-}
-
 func TestEntryBinaryRoundTrip(t *testing.T) {
 	now := time.Unix(1700000000, 123456789)
 	for _, e := range []Entry{
@@ -534,5 +521,33 @@ func TestEntryBinaryRoundTrip(t *testing.T) {
 		if err := e.UnmarshalBinary(bad); !errors.Is(err, ErrCorrupt) {
 			t.Errorf("UnmarshalBinary(%v) = %v, want ErrCorrupt", bad, err)
 		}
+	}
+}
+
+// The requests a Check makes are reported, redirect hops on other hosts
+// included, so the caller can count them against those hosts' politeness;
+// an answer from the cache reports none.
+func TestCheckReportsRequests(t *testing.T) {
+	b := newRobotsServer(t, serve(http.StatusOK, "User-agent: *\nDisallow: /secret\n"))
+	a := newRobotsServer(t, func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, b.URL+"/robots.txt", http.StatusMovedPermanently)
+	})
+	clk := newClock()
+	c := newCache(t, Options{Now: clk.Now})
+	d := check(t, c, a.URL+"/x")
+	want := []Request{
+		{Host: urlnorm.HostOf(a.URL), At: clk.Now()},
+		{Host: urlnorm.HostOf(b.URL), At: clk.Now()},
+	}
+	if len(d.Requests) != len(want) {
+		t.Fatalf("Requests = %+v, want %+v", d.Requests, want)
+	}
+	for i := range want {
+		if d.Requests[i].Host != want[i].Host || !d.Requests[i].At.Equal(want[i].At) {
+			t.Errorf("Requests[%d] = %+v, want %+v", i, d.Requests[i], want[i])
+		}
+	}
+	if d := check(t, c, a.URL+"/y"); len(d.Requests) != 0 {
+		t.Errorf("a cached answer reports requests %+v", d.Requests)
 	}
 }

@@ -3,6 +3,8 @@ package robots
 import (
 	"bytes"
 	"math"
+	"net/url"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -45,6 +47,28 @@ type rawGroup struct {
 
 type file struct {
 	groups []*rawGroup
+	// Sitemaps are the file's Sitemap: lines (RFC 9309 2.2.4 leaves them
+	// to other records; sitemaps.org defines them): absolute http(s) URLs,
+	// in file order, duplicates and other values dropped, at most
+	// MaxSitemaps of them.
+	Sitemaps []string
+}
+
+// MaxSitemaps bounds the Sitemap: lines kept from one robots.txt, so a
+// hostile file cannot make a crawler queue unbounded sitemap fetches.
+const MaxSitemaps = 64
+
+// Sitemaps returns the sitemap URLs a robots.txt body lists on Sitemap:
+// lines: absolute http or https URLs, in file order, without duplicates,
+// at most MaxSitemaps. Sitemap lines may appear anywhere in the file and
+// belong to no group.
+func Sitemaps(body []byte) []string { return parse(body).Sitemaps }
+
+// sitemapURL reports whether v is an absolute http(s) URL with a host, the
+// only form sitemaps.org allows on a Sitemap: line.
+func sitemapURL(v string) bool {
+	u, err := url.Parse(v)
+	return err == nil && (u.Scheme == "http" || u.Scheme == "https") && u.Host != "" && u.Opaque == ""
 }
 
 // group is the merged set of rules that applies to one product token,
@@ -99,9 +123,15 @@ func parse(body []byte) *file {
 					cur.crawlDelay, cur.hasDelay = d, true
 				}
 			}
+		case "sitemap", "site-map":
+			// A comment cut the line at '#': a URL with a fragment is
+			// still kept without it, which is what a crawler fetches.
+			if len(f.Sitemaps) < MaxSitemaps && sitemapURL(val) && !slices.Contains(f.Sitemaps, val) {
+				f.Sitemaps = append(f.Sitemaps, val)
+			}
+			continue
 		default:
-			// Sitemap, Host and unknown keys neither belong to a group nor
-			// end one.
+			// Host and unknown keys neither belong to a group nor end one.
 			continue
 		}
 		lastWasAgent = false

@@ -1,6 +1,8 @@
 package robots
 
 import (
+	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -205,4 +207,41 @@ func TestMatchLongPathIsLinear(t *testing.T) {
 	if match(pattern, path) {
 		t.Fatal("matched a path ending in b")
 	}
+}
+
+func TestSitemaps(t *testing.T) {
+	var many strings.Builder
+	for i := range MaxSitemaps + 10 {
+		fmt.Fprintf(&many, "Sitemap: http://a.test/s%d.xml\n", i)
+	}
+	tests := []struct {
+		name string
+		body string
+		want []string
+	}{
+		{"none", "User-agent: *\nDisallow: /x\n", nil},
+		{"anywhere in the file, any case", "sitemap: http://a.test/1.xml\nUser-agent: *\nSITEMAP:https://a.test/2.xml.gz\nDisallow: /x\n",
+			[]string{"http://a.test/1.xml", "https://a.test/2.xml.gz"}},
+		{"relative, other schemes and empty values dropped", "Sitemap: /rel.xml\nSitemap: ftp://a.test/s.xml\nSitemap:\nSitemap: http:///nohost.xml\nSitemap: http://b.test/ok.xml\n",
+			[]string{"http://b.test/ok.xml"}},
+		{"duplicates dropped", "Sitemap: http://a.test/s.xml\nSitemap: http://a.test/s.xml # again\n", []string{"http://a.test/s.xml"}},
+		{"CRLF and BOM", "\xef\xbb\xbfSitemap: http://a.test/s.xml\r\nUser-agent: *\r\n", []string{"http://a.test/s.xml"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := Sitemaps([]byte(tc.body)); !slices.Equal(got, tc.want) {
+				t.Errorf("Sitemaps = %q, want %q", got, tc.want)
+			}
+		})
+	}
+	t.Run("bounded", func(t *testing.T) {
+		got := Sitemaps([]byte(many.String()))
+		if len(got) != MaxSitemaps || got[0] != "http://a.test/s0.xml" {
+			t.Errorf("got %d sitemaps starting %q, want the first %d", len(got), got[0], MaxSitemaps)
+		}
+	})
+	t.Run("a sitemap line between agents keeps the group", func(t *testing.T) {
+		runRules(t, "User-agent: other\nSitemap: http://a.test/s.xml\nUser-agent: seedcrawl\nDisallow: /x\n", "seedcrawl",
+			[]pathCase{{"/x", false}})
+	})
 }

@@ -57,7 +57,7 @@ type Entry struct {
 }
 
 // Store persists entries between runs. Keys are origins as returned by
-// Origin ("https://example.com", "http://example.com:8080"). Package
+// urlnorm.Origin ("https://example.com", "http://example.com:8080"). Package
 // storage implements it in the hosts bucket of the bbolt file;
 // MemStore implements it in memory. Implementations must be safe for
 // concurrent use.

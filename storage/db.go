@@ -54,6 +54,8 @@ type DB struct {
 	readOnly bool
 	closed   atomic.Bool
 
+	advertised atomic.Bool // Advertise wrote a holder record; Close removes it
+
 	// mu guards the id allocator: ids below committed are in the file; ids
 	// committed..committed+len(pend)-1 are interned and waiting for the next
 	// Commit (pend[i] has id committed+i). byURL indexes pend.
@@ -76,9 +78,10 @@ type pending struct {
 // Open opens (creating when needed) the seedcrawl database at path.
 //
 // Errors: ErrLocked (another process or DB holds it; the message names the
-// path and the holder's pid when /proc/locks tells it), ErrCorrupt (not a
-// bbolt file, truncated, or pages bbolt cannot read), ErrSchema (a bbolt
-// file that is not a seedcrawl database, or a newer schema).
+// path, the holder's pid when /proc/locks tells it and its status address
+// when it advertised one), ErrCorrupt (not a bbolt file, truncated, or
+// pages bbolt cannot read), ErrSchema (a bbolt file that is not a
+// seedcrawl database, or a newer schema).
 func Open(path string, opts *Options) (*DB, error) {
 	var o Options
 	if opts != nil {
@@ -145,10 +148,7 @@ func openBolt(path string, bo *bolt.Options) (bdb *bolt.DB, err error) {
 	case err == nil:
 		return bdb, nil
 	case errors.Is(err, berrors.ErrTimeout):
-		if pid := lockHolder(path); pid > 0 {
-			return nil, fmt.Errorf("%w: %s: locked by another seedcrawl (pid %d); stop it or use another --db", ErrLocked, path, pid)
-		}
-		return nil, fmt.Errorf("%w: %s: locked by another process; stop it or use another --db", ErrLocked, path)
+		return nil, lockedError(path)
 	case errors.Is(err, berrors.ErrInvalid), errors.Is(err, berrors.ErrChecksum),
 		errors.Is(err, berrors.ErrVersionMismatch):
 		return nil, fmt.Errorf("%w: %s: %v", ErrCorrupt, path, err)
@@ -167,10 +167,11 @@ func (db *DB) Close() error {
 	if db.closed.Swap(true) {
 		return nil
 	}
+	uerr := db.unadvertise() // while the lock still makes the record ours
 	if err := db.bolt.Close(); err != nil {
 		return fmt.Errorf("storage: close %s: %w", db.path, err)
 	}
-	return nil
+	return uerr
 }
 
 // view runs fn in a read transaction. A panic inside bbolt (a corrupt page)

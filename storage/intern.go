@@ -111,6 +111,31 @@ func (db *DB) Lookup(urls []string) ([]uint64, error) {
 	return out, nil
 }
 
+// URL returns the URL of page id, whether it is committed or only interned
+// and waiting for the next Commit, so a caller needs no copy of what it
+// interned. ErrNotFound if no URL has id.
+func (db *DB) URL(id uint64) (string, error) {
+	db.mu.Lock()
+	if id >= db.committed {
+		i := id - db.committed
+		var u string
+		if i < uint64(len(db.pend)) {
+			u = db.pend[i].url
+		}
+		db.mu.Unlock()
+		if u == "" {
+			return "", fmt.Errorf("storage: url of %d: %w", id, ErrNotFound)
+		}
+		return u, nil
+	}
+	db.mu.Unlock()
+	p, err := db.Page(id)
+	if err != nil {
+		return "", err
+	}
+	return p.URL, nil
+}
+
 // NextID returns the id the next new URL will get: the number of pages
 // committed plus those interned and pending.
 func (db *DB) NextID() uint64 {

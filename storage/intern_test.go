@@ -198,3 +198,23 @@ func TestInternConcurrent(t *testing.T) {
 		}
 	}
 }
+
+// URL answers for interned URLs before and after their Commit, and
+// ErrNotFound for ids never given.
+func TestURLPendingAndCommitted(t *testing.T) {
+	db, _ := openTest(t, nil)
+	ids := intern(t, db, storage.NoPage, 0, "http://a.test/", "http://a.test/x")
+	check := func(when string) {
+		for i, want := range []string{"http://a.test/", "http://a.test/x"} {
+			if got, err := db.URL(ids[i]); err != nil || got != want {
+				t.Errorf("%s: URL(%d) = %q, %v; want %q", when, ids[i], got, err, want)
+			}
+		}
+		if _, err := db.URL(ids[1] + 1); !errors.Is(err, storage.ErrNotFound) {
+			t.Errorf("%s: URL of an unknown id: err = %v, want ErrNotFound", when, err)
+		}
+	}
+	check("pending")
+	commit(t, db, nil)
+	check("committed")
+}

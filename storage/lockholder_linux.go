@@ -8,22 +8,23 @@ import (
 	"syscall"
 )
 
-// lockHolder returns the pid holding an flock on the file at path, from
-// /proc/locks ("1: FLOCK  ADVISORY  WRITE 4242 08:01:1234 0 EOF"), or 0 if
-// it cannot tell. Lines are matched on the inode number; the device field
-// can differ from stat's on overlay file systems, so it is not compared.
-func lockHolder(path string) int {
+// lockOwner returns the pid holding an flock on the file at path, from
+// /proc/locks ("1: FLOCK  ADVISORY  WRITE 4242 08:01:1234 0 EOF"); known
+// is false when it cannot tell (no such file, no /proc), and then pid is
+// 0. Lines are matched on the inode number; the device field can differ
+// from stat's on overlay file systems, so it is not compared.
+func lockOwner(path string) (pid int, known bool) {
 	fi, err := os.Stat(path)
 	if err != nil {
-		return 0
+		return 0, false
 	}
 	st, ok := fi.Sys().(*syscall.Stat_t)
 	if !ok {
-		return 0
+		return 0, false
 	}
 	f, err := os.Open("/proc/locks")
 	if err != nil {
-		return 0
+		return 0, false
 	}
 	defer f.Close()
 	ino := ":" + strconv.FormatUint(st.Ino, 10)
@@ -36,8 +37,11 @@ func lockHolder(path string) int {
 			continue
 		}
 		if pid, err := strconv.Atoi(fs[4]); err == nil && pid > 0 {
-			return pid
+			return pid, true
 		}
 	}
-	return 0
+	if sc.Err() != nil {
+		return 0, false
+	}
+	return 0, true
 }

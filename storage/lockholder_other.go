@@ -2,5 +2,6 @@
 
 package storage
 
-// lockHolder cannot tell the holder of a lock on this platform.
-func lockHolder(string) int { return 0 }
+// lockOwner cannot tell the holder of a lock on this platform: known is
+// always false, so Holder takes the holder record at its word.
+func lockOwner(string) (pid int, known bool) { return 0, false }

@@ -247,7 +247,7 @@ type Page struct {
 
 // Host returns the lower-cased host of p.URL without userinfo and port (an
 // IPv6 literal keeps its brackets), the rule of urlnorm.Host.
-func (p *Page) Host() string { return urlnorm.Host(p.URL) }
+func (p *Page) Host() string { return urlnorm.HostName(p.URL) }
 
 // Fetch is the outcome of one fetch of a page, given to Batch.AddFetch.
 type Fetch struct {

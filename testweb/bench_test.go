@@ -25,21 +25,33 @@ import (
 // http.Client (what a crawler pays on top). Metrics: pages/s (wall clock,
 // the goal is at least 20,000 on a 2-core machine), pages/cpu-s (pages per
 // second of process CPU time, client included: independent of other load
-// on the machine) and B/page.
+// on the machine), B/page and B/s (body bytes per second). The
+// profile=docs cases serve documentation-site pages (ProfileDocs).
 func BenchmarkServe(b *testing.B) {
 	for _, c := range []struct {
 		pages, hosts int
 		client       string
+		profile      Profile
 	}{
-		{1000, 20, "raw"},
-		{100000, 200, "raw"},
-		{1000, 20, "net-http"},
-		{100000, 200, "net-http"},
-		{1000, 20, "net-http-tls"},
+		{1000, 20, "raw", ProfileDefault},
+		{100000, 200, "raw", ProfileDefault},
+		{1000, 20, "net-http", ProfileDefault},
+		{100000, 200, "net-http", ProfileDefault},
+		{1000, 20, "net-http-tls", ProfileDefault},
+		// Documentation-site pages: about 30 KB and 75 links each.
+		{1000, 20, "raw", ProfileDocs},
+		{100000, 200, "raw", ProfileDocs},
+		{1000, 20, "net-http", ProfileDocs},
+		{1000, 20, "net-http-tls", ProfileDocs},
 	} {
-		b.Run(fmt.Sprintf("pages=%d/%s", c.pages, c.client), func(b *testing.B) {
+		name := fmt.Sprintf("pages=%d/%s", c.pages, c.client)
+		if c.profile != ProfileDefault {
+			name += "/profile=" + c.profile.String()
+		}
+		b.Run(name, func(b *testing.B) {
 			tls := c.client == "net-http-tls"
-			site := mustGenerate(b, GenOptions{Seed: 1, Pages: c.pages, Hosts: c.hosts, Preset: Clean, NoHTTPS: !tls})
+			site := mustGenerate(b, GenOptions{Seed: 1, Pages: c.pages, Hosts: c.hosts, Preset: Clean, NoHTTPS: !tls,
+				Profile: c.profile})
 			_, srv := startWeb(b, site, Options{})
 			truth, err := site.Truth(0)
 			if err != nil {
@@ -193,6 +205,7 @@ func benchFetch(b *testing.B, urls []string, workers int, get func(worker int, u
 		b.ReportMetric(float64(b.N)/cpu.Seconds(), "pages/cpu-s")
 	}
 	b.ReportMetric(float64(total.Load())/float64(b.N), "B/page")
+	b.ReportMetric(float64(total.Load())/b.Elapsed().Seconds(), "B/s")
 }
 
 // discardWriter is a minimal http.ResponseWriter for handler benchmarks.

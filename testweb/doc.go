@@ -30,6 +30,12 @@
 // spelling. Every spelling normalizes to the target's canonical URL
 // (Canonical), which is how the truth writes URLs.
 //
+// GenOptions.Profile = ProfileDocs (--profile docs) makes generated pages
+// look like a documentation site's instead: about 30 KB (10% above 100
+// KB), about 75 links of which 66 are a navigation block repeated on every
+// page of a host, and a few index pages with thousands of links. The
+// navigation links are arcs of the truth like any other.
+//
 // Every 200 answer carries an ETag and a Last-Modified, and a conditional
 // GET (If-None-Match, else If-Modified-Since) gets 304. Responses carry no
 // Date header and bodies never depend on the clock: the same seed and epoch
@@ -57,7 +63,14 @@
 //	big.test            a 50 MiB page and a gzip bomb (1 GiB decompressed)
 //	secure.test         https only; http answers 301 to https
 //
-// and, on regular pages, malformed HTML (upper-case tags, unquoted and
+// GenOptions.Sitemaps (off by default, either preset) adds sitemap.test,
+// linked from the first seed: robots.txt Sitemap: lines, a sitemap index,
+// gzipped and text sitemaps, a sitemap of 60,000 entries, an index chain
+// deeper than a reader's usual bound, a gzip-bomb sitemap, lastmod values,
+// and pages only sitemaps lead to (Truth.SitemapEntries,
+// Truth.ReachableWithSitemaps, Truth.SitemapOnly).
+//
+// The Hostile preset also puts, on regular pages, malformed HTML (upper-case tags, unquoted and
 // single-quoted attributes, unclosed elements, fake links in comments and
 // scripts), rel=nofollow links, meta robots nofollow,noindex, rel=canonical
 // self-links, mailto:/javascript:/ftp: links and broken links.

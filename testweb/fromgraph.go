@@ -36,6 +36,10 @@ type GraphOptions struct {
 	// CrawlDelay is the Crawl-delay of rules.test (Hostile only); 0 means
 	// 500ms, negative means none.
 	CrawlDelay time.Duration
+	// Sitemaps adds sitemap.test, linked from the first seed, as
+	// GenOptions.Sitemaps does; Truth(0).Graph then has its nodes and arcs
+	// after the graph's.
+	Sitemaps bool
 }
 
 // FromGraph serves a web graph: node v becomes one page whose links are its
@@ -110,6 +114,9 @@ func FromGraph(g *graph.CSR, o GraphOptions) (*Site, error) {
 	baseHrefs(b, rng, groups)
 	if o.Preset == Hostile {
 		buildZoo(b, s.seeds[0])
+	}
+	if o.Sitemaps {
+		buildSitemaps(b, s.seeds[0])
 	}
 	return b.finish(), nil
 }

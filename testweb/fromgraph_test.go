@@ -140,7 +140,7 @@ func TestFromGraphWithoutURLs(t *testing.T) {
 	if len(hostile.HostsWith(RoleTrap)) != 1 || ht.Graph.N() <= n {
 		t.Errorf("hostile graph site: %d nodes, trap hosts %v", ht.Graph.N(), hostile.HostsWith(RoleTrap))
 	}
-	if len(hostile.Hosts()) != 4+int(numRoles)-1 {
+	if len(hostile.Hosts()) != 4+int(RoleSitemap)-1 { // the zoo: every role but regular and the opt-in sitemap
 		t.Errorf("hostile graph site has %d hosts", len(hostile.Hosts()))
 	}
 }

@@ -47,6 +47,17 @@ type GenOptions struct {
 	// CrawlDelay is the Crawl-delay rules.test asks of seedcrawl; 0 means
 	// 500ms, negative means no Crawl-delay line.
 	CrawlDelay time.Duration
+	// Sitemaps adds sitemap.test, linked from the first seed, in either
+	// preset: robots.txt Sitemap: lines, a sitemap index, gzipped, text,
+	// huge and bomb sitemaps, an index chain deeper than the usual bound,
+	// and pages only sitemaps lead to (see Truth.SitemapEntries and
+	// Truth.SitemapOnly). Off by default: nothing else changes either way,
+	// except the first seed's link to sitemap.test.
+	Sitemaps bool
+	// Profile is what regular pages look like: ProfileDefault (the zero
+	// value, small pages) or ProfileDocs (documentation-site pages: about
+	// 30 KB and 75 links, most of them navigation; see ProfileDocs).
+	Profile Profile
 }
 
 // regions of generated pages.
@@ -127,11 +138,19 @@ func Generate(o GenOptions) (*Site, error) {
 			o.DanglingFraction+o.InFraction+o.IslandFraction)
 	case o.Preset > Clean:
 		return nil, fmt.Errorf("%w: preset %d", ErrOptions, o.Preset)
+	case o.Profile > ProfileDocs:
+		return nil, fmt.Errorf("%w: profile %d", ErrOptions, o.Profile)
 	}
 	if err := o.Evolution.validate(); err != nil {
 		return nil, err
 	}
 	name := fmt.Sprintf("seedcrawl-testweb generated seed=%d pages=%d hosts=%d preset=%s", o.Seed, o.Pages, o.Hosts, o.Preset)
+	if o.Sitemaps {
+		name += " sitemaps=on"
+	}
+	if o.Profile != ProfileDefault {
+		name += " profile=" + o.Profile.String()
+	}
 	s := newSite(o.Seed, name, o.Preset, o.Evolution, crawlDelayDefault(o.CrawlDelay))
 	g := &generator{o: o, b: &siteBuilder{s: s}, rng: rand.New(rand.NewPCG(uint64(o.Seed), 0x7e57_0eb0_0000_0001))}
 	g.hostsAndPages()
@@ -142,6 +161,12 @@ func Generate(o GenOptions) (*Site, error) {
 	baseHrefs(g.b, g.rng, g.pages)
 	if o.Preset == Hostile {
 		buildZoo(g.b, g.roots[0])
+	}
+	if o.Sitemaps {
+		buildSitemaps(g.b, g.roots[0])
+	}
+	if o.Profile == ProfileDocs {
+		g.docsProfile()
 	}
 	addDormantHosts(g.b, o)
 	for h := 0; h < len(g.roots) && h < 3; h++ {

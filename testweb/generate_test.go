@@ -95,7 +95,7 @@ func TestGeneratedShape(t *testing.T) {
 
 func TestPresetsAndRoles(t *testing.T) {
 	hostile := mustGenerate(t, GenOptions{Seed: 1, Pages: 200, Hosts: 10})
-	for r := RoleRegular; r < numRoles; r++ {
+	for r := RoleRegular; r < RoleSitemap; r++ { // RoleSitemap is opt-in
 		if len(hostile.HostsWith(r)) == 0 {
 			t.Errorf("hostile web has no %v host", r)
 		}

@@ -78,8 +78,11 @@ type Web struct {
 	rateLast []time.Duration // per host; 0 = never
 	bombOnce sync.Once
 	bomb     []byte
-	filler   []byte // a chunk of the huge page
-	bufs     sync.Pool
+	// The sitemap bomb of sitemap.test, built on first request.
+	smBombOnce sync.Once
+	smBomb     []byte
+	filler     []byte // a chunk of the huge page
+	bufs       sync.Pool
 
 	// Header values shared by all responses; never modified.
 	hHTML, hText, hNoDate []string
@@ -222,6 +225,10 @@ func (w *Web) serve(rw http.ResponseWriter, r *http.Request) {
 	}
 	if body, ok := spec.files[target]; ok {
 		w.plain(rw, http.StatusOK, body)
+		return
+	}
+	if f, ok := spec.sitemapFile(target); ok {
+		w.serveSitemap(rw, r, spec, f)
 		return
 	}
 	switch spec.Role {

@@ -22,6 +22,8 @@ func TestOracleCrawlMatchesTruth(t *testing.T) {
 		{"hostile epoch 1", GenOptions{Seed: 2, Pages: 400, Hosts: 8}, "seedcrawl", 1, true, 300},
 		{"hostile other token", GenOptions{Seed: 3, Pages: 300, Hosts: 5}, "examplebot", 0, true, 200},
 		{"hostile star group", GenOptions{Seed: 3, Pages: 300, Hosts: 5}, "somebot", 0, true, 200},
+		{"clean docs profile", GenOptions{Seed: 4, Pages: 600, Hosts: 6, Preset: Clean, Profile: ProfileDocs}, "seedcrawl", 0, false, 450},
+		{"hostile docs profile epoch 1", GenOptions{Seed: 4, Pages: 600, Hosts: 6, Profile: ProfileDocs}, "seedcrawl", 1, true, 450},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -310,6 +310,7 @@ func (s *Site) renderPage(buf []byte, st *state, id uint32) []byte {
 		return append(buf, h.Name...)
 	}
 
+	start := len(buf)
 	buf = append(buf, "<!DOCTYPE html>\n"...)
 	if mal {
 		buf = append(buf, "<HTML><HEAD>\n<META charset=utf-8>\n<TITLE>"...)
@@ -351,6 +352,10 @@ func (s *Site) renderPage(buf []byte, st *state, id uint32) []byte {
 	buf = append(buf, ". Revision "...)
 	buf = strconv.AppendUint(buf, uint64(n.ver), 10)
 	buf = append(buf, ".</p>\n"...)
+	nav := s.navOf(n)
+	if nav != nil {
+		buf = s.appendNav(buf, &ctx, nav)
+	}
 	if mal {
 		buf = append(buf, "<!-- <a href=\"/fake/comment.html\">not a link</a> -->\n</div>\n<p>unclosed paragraph\n"...)
 	}
@@ -375,6 +380,9 @@ func (s *Site) renderPage(buf []byte, st *state, id uint32) []byte {
 		buf = append(buf, "<p>See also "...)
 		buf = s.appendLink(buf, &ctx, &g, links[0], false, wrapNone, 0)
 		buf = append(buf, "</p>\n"...)
+	}
+	if nav != nil {
+		buf = s.appendPadding(buf, start, g.next())
 	}
 	if n.flags&flagJunkLinks != 0 {
 		buf = append(buf, "<p><a href=\"mailto:webmaster@"...)

@@ -52,11 +52,12 @@ func ParsePreset(s string) (Preset, error) {
 	return 0, fmt.Errorf("%w: preset %q (want clean or hostile)", ErrOptions, s)
 }
 
-// Role says what a host is for. Every role but RoleRegular belongs to the
-// hostile zoo; Site.HostsWith finds a role's hosts.
+// Role says what a host is for. Every role but RoleRegular and RoleSitemap
+// belongs to the hostile zoo; Site.HostsWith finds a role's hosts.
 type Role uint8
 
-// The roles; the hostile zoo has one host of each role but RoleRegular.
+// The roles; the hostile zoo has one host of each role but RoleRegular and
+// RoleSitemap, which GenOptions.Sitemaps adds in either preset.
 const (
 	RoleRegular        Role = iota // generated or graph pages; robots.txt forbids /private/ (or is missing)
 	RoleRules                      // rules.test: groups, Allow/Disallow, '*', '$', fractional Crawl-delay
@@ -71,11 +72,12 @@ const (
 	RoleTrap                       // trap.test: infinite calendar and ever-deeper relative paths
 	RoleBig                        // big.test: a 50 MB page and a gzip bomb
 	RoleSecure                     // secure.test: https only; http answers 301 to https
+	RoleSitemap                    // sitemap.test (GenOptions.Sitemaps): pages reachable only through sitemaps
 	numRoles
 )
 
 var roleNames = [numRoles]string{"regular", "rules", "norobots", "robots503", "robotsredirect",
-	"redirects", "slow", "flaky", "ratelimit", "drop", "trap", "big", "secure"}
+	"redirects", "slow", "flaky", "ratelimit", "drop", "trap", "big", "secure", "sitemap"}
 
 // String returns the role's name, e.g. "ratelimit".
 func (r Role) String() string {
@@ -212,6 +214,7 @@ type hostSpec struct {
 	robotsTo    string            // robotsRedirect: absolute Location
 	rules       *robotsRules      // effective rules for the truth; nil allows everything
 	files       map[string]string // extra text/plain files by path
+	sitemaps    *sitemapSet       // sitemap files, nil for hosts without
 	disallowAll bool              // robots.txt fails: nothing is fetched
 }
 
@@ -284,6 +287,11 @@ type Site struct {
 	seeds      []uint32
 	regular    []uint32 // regular hosts, for evolution
 	dormant    []uint32 // EvolveWeb: hosts without pages until epoch i+1 (dormant[i])
+	// ProfileDocs: per host the navigation every page carries (nil for
+	// hosts without), and the paragraphs pages are padded with.
+	profile Profile
+	nav     [][]uint32
+	corpus  [][]byte
 
 	mu     sync.Mutex
 	states map[int]*state

@@ -127,9 +127,13 @@ func (s *Site) buildTruth(st *state) *Truth {
 			tg = append(tg, nd.target)
 		case KindPage:
 			start := len(tg)
+			nav := s.navOf(nd) // ProfileDocs: navigation links come first
 			if nd.flags&flagMetaNofollow != 0 {
 				if nd.flags&flagCanonical != 0 {
 					t.Nofollow = append(t.Nofollow, Arc{v, v})
+				}
+				for _, to := range nav {
+					t.Nofollow = append(t.Nofollow, Arc{v, to})
 				}
 				for _, l := range nd.links {
 					t.Nofollow = append(t.Nofollow, Arc{v, l.to})
@@ -139,8 +143,15 @@ func (s *Site) buildTruth(st *state) *Truth {
 			if nd.flags&flagCanonical != 0 {
 				tg = append(tg, v)
 			}
+			for _, to := range nav {
+				if !containsU32(tg[start:], to) {
+					tg = append(tg, to)
+				}
+			}
 			for _, l := range nd.links {
 				switch {
+				case l.nofollow && containsU32(nav, l.to):
+					// Also a navigation link, which is followed.
 				case l.nofollow:
 					t.Nofollow = append(t.Nofollow, Arc{v, l.to})
 				case !containsU32(tg[start:], l.to):

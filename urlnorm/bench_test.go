@@ -2,6 +2,8 @@ package urlnorm
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -64,4 +66,46 @@ func BenchmarkGuard(b *testing.B) {
 			}
 		})
 	}
+}
+
+// realLinks loads testdata/links.tsv: the distinct hrefs of 30 pages of
+// the Python documentation (extract/testdata/pydocs), one "page URL, tab,
+// href" per line.
+func realLinks(b *testing.B) (bases []*Base, refs []string) {
+	data, err := os.ReadFile(filepath.Join("testdata", "links.tsv"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	byPage := map[string]*Base{}
+	for line := range strings.Lines(string(data)) {
+		page, ref, ok := strings.Cut(strings.TrimSuffix(line, "\n"), "\t")
+		if !ok {
+			continue
+		}
+		base := byPage[page]
+		if base == nil {
+			if base, err = NewBase(page); err != nil {
+				b.Fatal(err)
+			}
+			byPage[page] = base
+		}
+		bases = append(bases, base)
+		refs = append(refs, ref)
+	}
+	return bases, refs
+}
+
+// BenchmarkResolveReal resolves the links of real documentation pages
+// against their page; ns/link is the per-link cost of normalization in
+// extraction.
+func BenchmarkResolveReal(b *testing.B) {
+	bases, refs := realLinks(b)
+	b.ReportAllocs()
+	for b.Loop() {
+		for i, ref := range refs {
+			bases[i].Resolve(ref)
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(refs)), "ns/link")
+	b.ReportMetric(0, "ns/op")
 }

@@ -1,7 +1,6 @@
 package urlnorm
 
 import (
-	"net/url"
 	"strings"
 
 	wurl "github.com/nlnwa/whatwg-url/url"
@@ -174,22 +173,39 @@ func hasDotSegment(p string) bool {
 	return false
 }
 
-// fastBase returns the base in net/url form (from its normal form) when
-// fastResolve may use it, nil otherwise.
-func fastBase(u *wurl.Url) *url.URL {
+// fastBase is a base URL in normal form, split once so that relative
+// references are resolved by string operations on its parts, without
+// net/url and with one allocation (the result).
+type fastBase struct {
+	prefix string // "scheme://host[:port]"
+	scheme string
+	path   string // normalized, starts with '/'
+	query  string // normalized, without '?'; "" if none
+}
+
+// newFastBase returns the fast form of a base, nil when fastResolve may
+// not use it: not http(s), with userinfo, or with an empty path segment
+// (WHATWG keeps those, RFC 3986 dot-segment removal treats them
+// differently).
+func newFastBase(u *wurl.Url) *fastBase {
 	s, err := serialize(u)
-	if err != nil {
+	if err != nil || u.Username() != "" || u.Password() != "" {
 		return nil
 	}
-	n, err := url.Parse(s)
-	if err != nil || n.User != nil {
+	scheme, rest, _ := strings.Cut(s, "://")
+	slash := strings.IndexByte(rest, '/')
+	if slash < 0 {
 		return nil
 	}
-	return n
+	path, query, _ := strings.Cut(rest[slash:], "?")
+	if strings.Contains(path, "//") {
+		return nil
+	}
+	return &fastBase{prefix: s[:len(scheme)+3+slash], scheme: scheme, path: path, query: query}
 }
 
 // fastResolve resolves simple references against an eligible base.
-func fastResolve(base *url.URL, ref string) (string, bool) {
+func fastResolve(base *fastBase, ref string) (string, bool) {
 	if base == nil || !refSafeOnly(ref) {
 		return "", false
 	}
@@ -200,32 +216,92 @@ func fastResolve(base *url.URL, ref string) (string, bool) {
 		return "", false
 	}
 	if strings.HasPrefix(ref, "//") {
-		return fastNormalize(base.Scheme + ":" + ref)
+		return fastNormalize(base.scheme + ":" + ref)
 	}
-	if refPath, _, _ := strings.Cut(ref, "?"); strings.Contains(refPath, "//") || strings.Contains(base.EscapedPath(), "//") {
-		// An empty path segment: net/url's resolvePath collapses a
-		// resolved path that starts with "//", WHATWG keeps it
-		// ("..//" against "http://a/" is "http://a//").
+	if i := strings.IndexByte(ref, '#'); i >= 0 {
+		ref = ref[:i]
+	}
+	refPath, query, hasQuery := strings.Cut(ref, "?")
+	if strings.Contains(refPath, "//") {
+		// An empty path segment: RFC 3986 resolution and WHATWG differ
+		// ("..//" against "http://a/" is "http://a//" for WHATWG).
 		return "", false
 	}
 	if strings.Contains(ref, "%2e") || strings.Contains(ref, "%2E") {
-		// Possibly a dot segment spelled with escapes, which net/url
-		// does not treat as one.
+		// Possibly a dot segment spelled with escapes, which only WHATWG
+		// removes.
 		return "", false
 	}
-	r, err := url.Parse(ref)
-	if err != nil {
-		return "", false
+	if !hasQuery && refPath == "" {
+		query = base.query
 	}
-	return fastNormalizeResolved(base.ResolveReference(r))
+	var sb strings.Builder
+	sb.Grow(len(base.prefix) + len(base.path) + len(ref) + 8)
+	sb.WriteString(base.prefix)
+	switch {
+	case refPath == "":
+		sb.WriteString(base.path)
+	case refPath[0] == '/':
+		writePath(&sb, "", refPath)
+	default:
+		writePath(&sb, base.path[:strings.LastIndexByte(base.path, '/')+1], refPath)
+	}
+	if query != "" {
+		sb.WriteByte('?')
+		writeComponent(&sb, query, queryKeep)
+	}
+	return sb.String(), true
 }
 
-// fastNormalizeResolved normalizes a URL net/url resolved (dot segments
-// already removed by RFC 3986 5.2.4, which agrees with WHATWG for ASCII
-// paths).
-func fastNormalizeResolved(u *url.URL) (string, bool) {
-	u.Fragment, u.RawFragment = "", ""
-	return fastNormalize(u.String())
+// writePath writes dir+ref (dir empty or ending in '/', ref relative to it
+// or absolute) with dot segments removed (RFC 3986 section 5.2.4, which
+// agrees with WHATWG for these ASCII paths without empty segments) and
+// percent-encoding normalized. The segments are substrings of dir and ref,
+// so nothing is allocated but the result.
+func writePath(sb *strings.Builder, dir, ref string) {
+	var buf [32]string
+	segs := buf[:0]
+	trailing := false
+	add := func(p string, last bool) {
+		for p != "" || last {
+			seg, rest, more := strings.Cut(p, "/")
+			end := last && !more
+			switch seg {
+			case ".":
+			case "..":
+				if len(segs) > 0 {
+					segs = segs[:len(segs)-1]
+				}
+			default:
+				if !more && !last {
+					// dir's final empty segment: ref takes its place.
+					return
+				}
+				segs = append(segs, seg)
+			}
+			if end {
+				trailing = seg == "." || seg == ".."
+				return
+			}
+			p = rest
+			if !more {
+				return
+			}
+		}
+	}
+	add(strings.TrimPrefix(dir, "/"), false)
+	add(strings.TrimPrefix(ref, "/"), true)
+	if len(segs) == 0 {
+		sb.WriteByte('/')
+		return
+	}
+	for _, seg := range segs {
+		sb.WriteByte('/')
+		writeComponent(sb, seg, pathKeep)
+	}
+	if trailing {
+		sb.WriteByte('/')
+	}
 }
 
 // hasScheme reports whether ref starts with a URL scheme and ':'.

@@ -2,7 +2,6 @@ package urlnorm
 
 import (
 	"fmt"
-	"net/url"
 	"strings"
 
 	wurl "github.com/nlnwa/whatwg-url/url"
@@ -47,9 +46,9 @@ func Resolve(base, ref string) (string, error) {
 // it once per page with NewBase and call Resolve for each link. A Base is
 // immutable and safe for concurrent use.
 type Base struct {
-	raw string    // the base as given
-	u   *wurl.Url // parsed once; used only as the base of ParseRef-style parses
-	net *url.URL  // the base in net/url form, for the fast path; nil if not eligible
+	raw  string    // the base as given
+	u    *wurl.Url // parsed once; used only as the base of ParseRef-style parses
+	fast *fastBase // the base split for fastResolve; nil if not eligible
 }
 
 // NewBase parses raw as an absolute URL to resolve references against. Any
@@ -62,7 +61,7 @@ func NewBase(raw string) (*Base, error) {
 		return nil, fmt.Errorf("urlnorm: parse base %q: %w: %v", clip(raw), ErrParse, err)
 	}
 	b := &Base{raw: raw, u: u}
-	b.net = fastBase(u)
+	b.fast = newFastBase(u)
 	return b, nil
 }
 
@@ -71,7 +70,7 @@ func (b *Base) String() string { return b.u.Href(false) }
 
 // Resolve resolves ref against b and normalizes the result.
 func (b *Base) Resolve(ref string) (string, error) {
-	if s, ok := fastResolve(b.net, ref); ok {
+	if s, ok := fastResolve(b.fast, ref); ok {
 		return s, nil
 	}
 	u, err := parser.BasicParser(ref, b.u, nil, wurl.NoState)
@@ -94,15 +93,15 @@ func (b *Base) Rebase(ref string) (*Base, error) {
 		return nil, fmt.Errorf("urlnorm: rebase %q against %q: %w: %v", clip(ref), clip(b.raw), ErrParse, err)
 	}
 	nb := &Base{raw: u.Href(false), u: u}
-	nb.net = fastBase(u)
+	nb.fast = newFastBase(u)
 	return nb, nil
 }
 
-// Host returns the lower-cased host of the absolute URL u, without userinfo
-// and port; an IPv6 literal keeps its brackets ("[::1]"). It does not parse
-// u and is exact for the output of Normalize and Resolve; "" if u has no
-// "://".
-func Host(u string) string { return hostOf(u) }
+// HostName returns the host name of the absolute URL u: HostOf(u).Name(),
+// lower-cased, without userinfo and port, an IPv6 literal in brackets
+// ("[::1]"). It does not parse u and is exact for the output of Normalize
+// and Resolve; "" if u has no authority.
+func HostName(u string) string { return hostOf(u) }
 
 // serialize writes the normal form of a WHATWG-parsed URL.
 func serialize(u *wurl.Url) (string, error) {

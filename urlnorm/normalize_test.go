@@ -175,7 +175,7 @@ func TestRebase(t *testing.T) {
 	}
 }
 
-func TestHost(t *testing.T) {
+func TestHostName(t *testing.T) {
 	tests := []struct{ in, want string }{
 		{"http://example.com/a", "example.com"},
 		{"http://Example.COM:8080/a", "example.com"},
@@ -186,8 +186,8 @@ func TestHost(t *testing.T) {
 		{"not a url", ""},
 	}
 	for _, tt := range tests {
-		if got := Host(tt.in); got != tt.want {
-			t.Errorf("Host(%q) = %q, want %q", tt.in, got, tt.want)
+		if got := HostName(tt.in); got != tt.want {
+			t.Errorf("HostName(%q) = %q, want %q", tt.in, got, tt.want)
 		}
 	}
 }

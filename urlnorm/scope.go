@@ -177,37 +177,3 @@ func (s Scope) AllowsHost(h string) bool {
 	}
 	return false
 }
-
-// Authority returns the lower-cased authority of a URL without userinfo:
-// the host with its port when the URL has one (normalized URLs never carry a
-// default port, so this is the per-host key of politeness). An IPv6 literal
-// keeps its brackets.
-func Authority(u string) string {
-	i := strings.Index(u, "://")
-	if i < 0 {
-		return ""
-	}
-	a := u[i+3:]
-	if j := strings.IndexAny(a, "/?#"); j >= 0 {
-		a = a[:j]
-	}
-	if j := strings.LastIndexByte(a, '@'); j >= 0 {
-		a = a[j+1:]
-	}
-	return strings.ToLower(a)
-}
-
-// hostOf is Authority without the port.
-func hostOf(u string) string {
-	a := Authority(u)
-	if strings.HasPrefix(a, "[") {
-		if j := strings.IndexByte(a, ']'); j >= 0 {
-			return a[:j+1]
-		}
-		return a
-	}
-	if j := strings.IndexByte(a, ':'); j >= 0 {
-		a = a[:j]
-	}
-	return a
-}

@@ -100,13 +100,9 @@ func runNode(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if *nodes < 1 || *id < 0 || *id >= *nodes {
 		return fmt.Errorf("%w: --node-id %d must be in 0..--nodes-1 (--nodes %d)", errUsage, *id, *nodes)
 	}
-	cfg, err := crawlResolveConfig(*configPath, &flagCfg, fs)
+	cfg, err := loadSettings(*configPath, &flagCfg, fs, "no seed URLs: give SEED_URL arguments or --seeds FILE (or --db of a node to resume)")
 	if err != nil {
 		return err
-	}
-	cfg.Seeds = append(cfg.Seeds, fs.Args()...)
-	if err := cfg.Validate(); err != nil {
-		return fmt.Errorf("%w: %v", errUsage, err)
 	}
 	return nodeCrawl(ctx, cfg, nodeOptions{url: *url, name: *name, id: *id, nodes: *nodes,
 		command: "seedcrawl node " + strings.Join(args, " "), progress: *progress, json: *jsonOut}, stdout, stderr)
@@ -144,7 +140,7 @@ func nodeCrawl(ctx context.Context, cfg config.Config, o nodeOptions, stdout, st
 	// Every node gets every seed; each queues those of its own hosts.
 	var own []string
 	for _, s := range sess.seeds {
-		if n, err := urlnorm.Normalize(s); err == nil && node.Owns(crawler.HostKey(n)) {
+		if n, err := urlnorm.Normalize(s); err == nil && node.Owns(urlnorm.Authority(n)) {
 			own = append(own, s)
 		}
 	}

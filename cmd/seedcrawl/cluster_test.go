@@ -13,7 +13,7 @@ import (
 	"time"
 
 	"github.com/seedcrawl/seedcrawl/cluster"
-	"github.com/seedcrawl/seedcrawl/crawler"
+	"github.com/seedcrawl/seedcrawl/urlnorm"
 	"github.com/seedcrawl/seedcrawl/testweb"
 )
 
@@ -220,6 +220,6 @@ func TestClusterNodeKilled(t *testing.T) {
 	defer func() { t.Logf("%d URLs requested again after the kill", dups) }()
 	s.checkLog(t, func(u string, first time.Duration) bool {
 		dups++
-		return ring.Owner(crawler.HostKey(u)) == victim && killAt-first <= crawlKillWindow
+		return ring.Owner(urlnorm.Authority(u)) == victim && killAt-first <= crawlKillWindow
 	})
 }

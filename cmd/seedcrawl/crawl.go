@@ -57,18 +57,9 @@ func runCrawl(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
-	cfg, err := crawlResolveConfig(*configPath, &flagCfg, fs)
+	cfg, err := loadSettings(*configPath, &flagCfg, fs, "no seed URLs: give SEED_URL arguments or --seeds FILE (or --db of a crawl to resume)")
 	if err != nil {
 		return err
-	}
-	cfg.Seeds = append(cfg.Seeds, fs.Args()...)
-	if err := cfg.Validate(); err != nil {
-		return fmt.Errorf("%w: %v", errUsage, err)
-	}
-	if len(cfg.Seeds) == 0 {
-		if _, err := os.Stat(cfg.DB); errors.Is(err, os.ErrNotExist) {
-			return fmt.Errorf("%w: no seed URLs: give SEED_URL arguments or --seeds FILE (or --db of a crawl to resume)", errUsage)
-		}
 	}
 	if *clusterURL != "" {
 		return nodeCrawl(ctx, cfg, nodeOptions{url: *clusterURL, name: "seedcrawl", id: 0, nodes: 1,
@@ -90,18 +81,22 @@ func runCrawl(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	return crawlPrintSummary(stdout, cfg.DB, sum, *jsonOut)
 }
 
-// crawlResolveConfig applies defaults, then the file (if any), then the flags
-// that were set, and reads --seeds FILE into Seeds.
-func crawlResolveConfig(path string, flagCfg *config.Config, fs *flag.FlagSet) (config.Config, error) {
+// loadSettings is the one loader of the crawl settings, shared by every
+// subcommand that crawls (crawl, run): the defaults, then the file at path
+// (if any), then the flags that were set, then --seeds FILE and the
+// positional arguments as seeds; the result is validated. With no seed at
+// all, the db must exist (a crawl to resume), else the error is errUsage
+// with noSeeds.
+func loadSettings(path string, flagCfg *config.Config, fs *flag.FlagSet, noSeeds string) (config.Config, error) {
 	cfg := config.Default()
 	if path != "" {
 		var err error
 		if cfg, err = config.Load(path); err != nil {
-			return cfg, fmt.Errorf("%w: %v", errUsage, err)
+			return cfg, fmt.Errorf("%w: %w", errUsage, err)
 		}
 	}
 	if err := config.Overlay(&cfg, flagCfg, config.SetKeys(fs)); err != nil {
-		return cfg, fmt.Errorf("%w: %v", errUsage, err)
+		return cfg, fmt.Errorf("%w: %w", errUsage, err)
 	}
 	if cfg.SeedsFile != "" {
 		seeds, err := crawlReadSeedsFile(cfg.SeedsFile)
@@ -109,6 +104,15 @@ func crawlResolveConfig(path string, flagCfg *config.Config, fs *flag.FlagSet) (
 			return cfg, err
 		}
 		cfg.Seeds = append(cfg.Seeds, seeds...)
+	}
+	cfg.Seeds = append(cfg.Seeds, fs.Args()...)
+	if err := cfg.Validate(); err != nil {
+		return cfg, fmt.Errorf("%w: %w", errUsage, err)
+	}
+	if len(cfg.Seeds) == 0 {
+		if _, err := os.Stat(cfg.DB); errors.Is(err, os.ErrNotExist) {
+			return cfg, fmt.Errorf("%w: %s", errUsage, noSeeds)
+		}
 	}
 	return cfg, nil
 }
@@ -171,10 +175,8 @@ type crawlSession struct {
 	// Built once, shared by the crawlers of successive cycles (run).
 	fetchers  []crawler.Fetcher
 	robots    *robots.Cache
-	hostLog   *crawler.HostLog
 	scope     urlnorm.Scope
 	seedScope bool
-	effective string // the configuration as JSON, for the run records
 }
 
 // openCrawl opens the db and wires the frontier, scheduler, robots cache,
@@ -248,7 +250,7 @@ func openCrawlBase(cfg config.Config, x crawlExtras) (*crawlSession, error) {
 	var seedHosts []string
 	for _, u := range scopeSeeds {
 		if n, err := urlnorm.Normalize(u); err == nil {
-			seedHosts = append(seedHosts, urlnorm.Host(n))
+			seedHosts = append(seedHosts, urlnorm.HostName(n))
 		}
 	}
 	fopts := fetch.Options{
@@ -280,9 +282,8 @@ func openCrawlBase(cfg config.Config, x crawlExtras) (*crawlSession, error) {
 		}
 		s.fetchers[i] = f
 	}
-	s.hostLog = crawler.NewHostLog()
 	s.robots, err = robots.New(robots.Options{
-		Client:    &http.Client{Transport: s.hostLog.Wrap(s.tr)},
+		Client:    &http.Client{Transport: s.tr},
 		UserAgent: cfg.UserAgent,
 		Token:     cfg.RobotsToken,
 		Store:     crawler.RobotsStore{DB: db},
@@ -293,8 +294,6 @@ func openCrawlBase(cfg config.Config, x crawlExtras) (*crawlSession, error) {
 	if err != nil {
 		return nil, fmt.Errorf("build robots cache: %w", err)
 	}
-	eff, _ := json.Marshal(cfg)
-	s.effective = string(eff)
 	ok = true
 	return s, nil
 }
@@ -317,42 +316,28 @@ func (s *crawlSession) newCrawler(rc *crawler.Recrawl, maxPages int64) error {
 	if err != nil {
 		return err
 	}
-	if s.fr, err = frontier.New(frontier.Options{Scheduler: sched, HostConcurrency: cfg.HostConcurrency}); err != nil {
+	s.fr, err = frontier.New(frontier.Options{
+		Scheduler:  sched,
+		Politeness: cfg.Politeness,
+		Robots:     crawler.RobotsGate{Robots: s.robots, URLs: s.db, Logger: s.x.logger},
+		DropFor:    cfg.RobotsTTL,
+	})
+	if err != nil {
 		return fmt.Errorf("build frontier: %w", err)
 	}
+	cfg.MaxPages = maxPages
 	s.c, err = crawler.New(crawler.Options{
-		Frontier:        s.fr,
-		Store:           s.db,
-		Robots:          s.robots,
-		Fetchers:        s.fetchers,
-		HostLog:         s.hostLog,
-		Scope:           s.scope,
-		SeedRedirects:   s.seedScope,
-		Guard:           urlnorm.Guard{MaxLen: cfg.MaxURLLength, MaxSegments: cfg.MaxPathSegments, MaxRepeats: cfg.MaxRepeatedSegments, MaxQueryParams: cfg.MaxQueryParams},
-		Token:           cfg.RobotsToken,
-		MaxPages:        maxPages,
-		MaxDepth:        cfg.MaxDepth,
-		MaxDuration:     cfg.MaxDuration,
-		HostMaxPages:    cfg.HostMaxPages,
-		Delay:           cfg.Delay,
-		MaxCrawlDelay:   cfg.MaxCrawlDelay,
-		DelayFactor:     cfg.DelayFactor,
-		Backoff:         cfg.Backoff,
-		MaxBackoff:      cfg.MaxBackoff,
-		MaxRetries:      cfg.MaxRetries,
-		MaxRedirects:    cfg.MaxRedirects,
-		MaxOutLinks:     cfg.MaxOutLinks,
-		RespectNofollow: cfg.RespectNofollow,
-		RespectNoindex:  cfg.RespectNoindex,
-		RobotsTTL:       cfg.RobotsTTL,
-		Refetch:         s.x.refetch,
-		Recrawl:         rc,
-		CommitInterval:  cfg.CommitInterval,
-		CommitPages:     cfg.CommitPages,
-		Command:         s.x.command,
-		Config:          s.effective,
-		Logger:          s.x.logger,
-		Cluster:         s.x.cluster,
+		Frontier:      s.fr,
+		Store:         s.db,
+		Fetchers:      s.fetchers,
+		Scope:         s.scope,
+		SeedRedirects: s.seedScope,
+		Settings:      cfg,
+		Refetch:       s.x.refetch,
+		Recrawl:       rc,
+		Command:       s.x.command,
+		Logger:        s.x.logger,
+		Cluster:       s.x.cluster,
 	})
 	return err
 }

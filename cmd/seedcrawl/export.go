@@ -16,14 +16,19 @@ import (
 	"github.com/seedcrawl/seedcrawl/storage"
 )
 
-const exportUsage = `usage: seedcrawl export [--db FILE] --what pages|links|graph|fetches [--format tsv|jsonl] [--out FILE]
+const exportUsage = `usage: seedcrawl export [--db FILE] --what pages|links|graph|fetches [--format tsv|jsonl|edgelist|graphml|pajek] [--out FILE]
 
   --what pages   one record per URL: id, url, status, code, content type, length,
                  truncated, hash, ETag, Last-Modified, fetched at, response time,
                  depth, found on (page id), reason
   --what links   one record per link: source id, target id, kind (a, redirect, ...)
   --what graph   --out BASENAME writes BASENAME.arcs.tsv.gz and BASENAME.urls.gz in
-                 the ../shared/data format (--cycle N: the graph as of cycle N)
+                 the ../shared/data format (--cycle N: the graph as of cycle N);
+                 --format edgelist|graphml|pajek writes one file that networkx and
+                 igraph read instead: BASENAME.edgelist ("src<TAB>dst" page ids, no
+                 header; isolated pages are lost), BASENAME.graphml (with a url
+                 attribute) or BASENAME.net (Pajek, URLs as names); --out - or no
+                 --out writes it to stdout
   --what fetches one record per page and cycle (seedcrawl run's history): cycle, id,
                  url, status, code, change (new, changed, unchanged, gone, none), hash,
                  length, fetched at, response time (--cycle N: that cycle only)
@@ -38,7 +43,7 @@ func runExport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	fs := newFlagSet("export", stderr)
 	dbPath := fs.String("db", "seedcrawl.db", "crawl database `FILE`")
 	what := fs.String("what", "", "what to export: pages, links, graph or fetches")
-	format := fs.String("format", "tsv", "record format for pages and links: tsv or jsonl")
+	format := fs.String("format", "tsv", "record format: tsv or jsonl (pages, links, fetches); for graph, tsv (the dataset files), edgelist, graphml or pajek")
 	out := fs.String("out", "", "output `FILE` (pages, links; default stdout) or BASENAME (graph)")
 	cycle := fs.Uint("cycle", 0, "export the graph as of cycle `N`, or the fetches of cycle N (seedcrawl run); 0: the current graph, every cycle's fetches")
 	fs.Usage = func() {
@@ -56,10 +61,14 @@ func runExport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	default:
 		return fmt.Errorf("%w: --what %q: want pages, links, graph or fetches", errUsage, *what)
 	}
-	if *format != "tsv" && *format != "jsonl" {
+	graphFile := *what == "graph" && (*format == "edgelist" || *format == "graphml" || *format == "pajek")
+	switch {
+	case *what == "graph" && !graphFile && *format != "tsv":
+		return fmt.Errorf("%w: --format %q: --what graph wants tsv (the dataset files), edgelist, graphml or pajek", errUsage, *format)
+	case *what != "graph" && *format != "tsv" && *format != "jsonl":
 		return fmt.Errorf("%w: --format %q: want tsv or jsonl", errUsage, *format)
 	}
-	if *what == "graph" && *out == "" {
+	if *what == "graph" && !graphFile && *out == "" {
 		return fmt.Errorf("%w: --what graph writes two files: give --out BASENAME", errUsage)
 	}
 	if *cycle != 0 && *what != "graph" && *what != "fetches" {
@@ -73,6 +82,9 @@ func runExport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return fmt.Errorf("open db: %w", err)
 	}
 	defer db.Close()
+	if graphFile {
+		return exportGraphFile(db, *format, *out, uint32(*cycle), stdout, stderr)
+	}
 	if *what == "graph" {
 		return exportGraph(db, *out, uint32(*cycle), stderr)
 	}
@@ -204,9 +216,8 @@ func exportLinkList(db *storage.DB, w *bufio.Writer, format string) error {
 	})
 }
 
-// exportGraph writes the stored link graph (or the graph as of a cycle) in
-// the ../shared/data format.
-func exportGraph(db *storage.DB, base string, cycle uint32, stderr io.Writer) error {
+// exportLoadGraph loads the stored link graph, or the graph as of a cycle.
+func exportLoadGraph(db *storage.DB, cycle uint32) (*graph.CSR, error) {
 	var view *storage.View
 	var err error
 	if cycle == 0 {
@@ -215,11 +226,21 @@ func exportGraph(db *storage.DB, base string, cycle uint32, stderr io.Writer) er
 		view, err = db.AsOf(cycle)
 	}
 	if err != nil {
-		return fmt.Errorf("export graph: %w", err)
+		return nil, fmt.Errorf("export graph: %w", err)
 	}
 	g, err := graph.Load(view)
 	if err != nil {
-		return fmt.Errorf("export graph of %s: %w", db.Path(), err)
+		return nil, fmt.Errorf("export graph of %s: %w", db.Path(), err)
+	}
+	return g, nil
+}
+
+// exportGraph writes the stored link graph (or the graph as of a cycle) in
+// the ../shared/data format.
+func exportGraph(db *storage.DB, base string, cycle uint32, stderr io.Writer) error {
+	g, err := exportLoadGraph(db, cycle)
+	if err != nil {
+		return err
 	}
 	source := "seedcrawl crawl db " + db.Path()
 	if cycle != 0 {
@@ -299,5 +320,44 @@ func exportFetchList(db *storage.DB, w *bufio.Writer, format string, cycle uint3
 			return err
 		}
 	}
+	return nil
+}
+
+// exportGraphFile writes the graph in one of the formats networkx and
+// igraph read, to BASENAME plus the format's extension (BASENAME as given
+// when it already ends in it), or to stdout for "" and "-". A file that
+// fails half-way is removed rather than left truncated.
+func exportGraphFile(db *storage.DB, format, base string, cycle uint32, stdout, stderr io.Writer) error {
+	g, err := exportLoadGraph(db, cycle)
+	if err != nil {
+		return err
+	}
+	write, ext := graph.WriteEdgeList, ".edgelist"
+	switch format {
+	case "graphml":
+		write, ext = graph.WriteGraphML, ".graphml"
+	case "pajek":
+		write, ext = graph.WritePajek, ".net"
+	}
+	if base == "" || base == "-" {
+		return write(stdout, g)
+	}
+	path := base
+	if !strings.HasSuffix(path, ext) {
+		path += ext
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		return fmt.Errorf("export graph: %w", err)
+	}
+	err = write(f, g)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		os.Remove(path)
+		return fmt.Errorf("export graph to %s: %w", path, err)
+	}
+	fmt.Fprintf(stderr, "wrote %s (%s): %d nodes, %d arcs\n", path, format, g.N(), g.M())
 	return nil
 }

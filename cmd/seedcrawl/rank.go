@@ -21,7 +21,7 @@ import (
 // every line; --header adds a first row naming the columns.
 func runRank(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("rank", stderr)
-	graphBase := fs.String("graph", "", "dataset `BASENAME` (BASENAME.arcs.tsv.gz [+ .urls.gz], ../shared/data format)")
+	graphBase, graphFormat := graphFlags(fs)
 	dbPath := fs.String("db", "", "crawl database `FILE`: rank the link graph it stores")
 	algo := fs.String("algo", "", "ranking `ALGO`: pagerank or hits (required)")
 	noLoops := fs.Bool("no-self-loops", false, "ignore links from a page to itself")
@@ -70,7 +70,7 @@ func runRank(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	log := slog.New(slog.NewTextHandler(logw, &slog.HandlerOptions{Level: slog.LevelInfo}))
 
 	start := time.Now()
-	g, err := loadGraph(ctx, *graphBase, *dbPath)
+	g, err := loadGraphFormat(ctx, *graphBase, *graphFormat, *dbPath)
 	if errors.Is(err, errUsage) {
 		return err
 	}

@@ -9,7 +9,6 @@ import (
 	"io"
 	"log/slog"
 	"math/rand/v2"
-	"os"
 	"strings"
 	"time"
 
@@ -146,18 +145,9 @@ func runCycles(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if err := rf.validate(); err != nil {
 		return err
 	}
-	cfg, err := crawlResolveConfig(*configPath, &flagCfg, fs)
+	cfg, err := loadSettings(*configPath, &flagCfg, fs, "no seed URLs for cycle 1: give SEED_URL arguments or --seeds FILE (or --db of an earlier crawl)")
 	if err != nil {
 		return err
-	}
-	cfg.Seeds = append(cfg.Seeds, fs.Args()...)
-	if err := cfg.Validate(); err != nil {
-		return fmt.Errorf("%w: %v", errUsage, err)
-	}
-	if len(cfg.Seeds) == 0 {
-		if _, err := os.Stat(cfg.DB); errors.Is(err, os.ErrNotExist) {
-			return fmt.Errorf("%w: no seed URLs for cycle 1: give SEED_URL arguments or --seeds FILE (or --db of an earlier crawl)", errUsage)
-		}
 	}
 	if err := rf.revisit().Validate(); err != nil {
 		return fmt.Errorf("%w: %v", errUsage, err)
@@ -204,7 +194,7 @@ func runSession(ctx context.Context, sess *crawlSession, rf runFlags, progress t
 				verb = "resuming"
 			}
 			fmt.Fprintf(stderr, "seedcrawl run: %s cycle %d (%s)\n", verb, p.Cycle.N, runPlanNote(p))
-			if err := sess.newCrawler(runRecrawl(p), max(p.MaxPages, 0)); err != nil {
+			if err := sess.newCrawler(p.Recrawl(), max(p.MaxPages, 0)); err != nil {
 				return err
 			}
 			sum, err := sess.crawl(ctx, nil, progress, stderr)
@@ -244,46 +234,6 @@ func runSession(ctx context.Context, sess *crawlSession, rf runFlags, progress t
 		}
 	}
 	return nil
-}
-
-// runRecrawl maps a cycle plan onto the crawler's recrawl options.
-func runRecrawl(p *recrawl.Plan) *crawler.Recrawl {
-	rc := &crawler.Recrawl{
-		Cycle:       p.Cycle,
-		Start:       p.Start,
-		Refresh:     p.Refresh,
-		Policy:      p.Revisit,
-		MaxRefresh:  p.MaxRefresh,
-		Replacer:    runReplacer{p.Replacer},
-		ReseedEvery: p.ReseedEvery,
-	}
-	for _, s := range p.Seeds {
-		rc.Seeds = append(rc.Seeds, crawler.Pick(s))
-	}
-	if p.Reseeder != nil {
-		rc.Reseeder = runReseeder{p.Reseeder}
-	}
-	return rc
-}
-
-// runReplacer and runReseeder adapt the recrawl layer to the crawler's
-// interfaces (the two packages do not import each other).
-type runReplacer struct{ r *recrawl.Replacer }
-
-func (a runReplacer) Replace(ctx context.Context, old uint64, reason string, isSeed func(uint64) bool) (crawler.Pick, bool, error) {
-	p, ok, err := a.r.Replace(ctx, old, reason, isSeed)
-	return crawler.Pick(p), ok, err
-}
-
-type runReseeder struct{ r *recrawl.Reseeder }
-
-func (a runReseeder) Reseed(ctx context.Context, fetched uint64, seeds []uint64) ([]crawler.Pick, error) {
-	ps, err := a.r.Reseed(ctx, fetched, seeds)
-	out := make([]crawler.Pick, len(ps))
-	for i, p := range ps {
-		out[i] = crawler.Pick(p)
-	}
-	return out, err
 }
 
 func runPlanNote(p *recrawl.Plan) string {

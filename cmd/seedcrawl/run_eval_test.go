@@ -11,7 +11,7 @@ import (
 	"github.com/seedcrawl/seedcrawl/testweb"
 )
 
-// BenchmarkRecrawlSeeds is the experiment of issue 6: on a generated test web
+// BenchmarkRecrawlSeeds is the seed-reselection experiment: on a generated test web
 // with epochs, cycle 1 crawls epoch 0 from the site's seeds; cycle 2 crawls
 // epoch 1 with the same budget from seeds reselected on the stored graph
 // (maxweight, hits-core, pagerank; random for reference) or from cycle 1's

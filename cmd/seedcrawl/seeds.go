@@ -19,6 +19,7 @@ import (
 // seedsFlags are the selector flags `seeds` and `eval seeds` share.
 type seedsFlags struct {
 	graphBase, dbPath, weights string
+	graphFormat                string
 	k, hops, depth             int
 	perHost                    bool
 	coreSize, newMembers       int
@@ -28,7 +29,7 @@ type seedsFlags struct {
 }
 
 func (f *seedsFlags) register(fs *flag.FlagSet) {
-	fs.StringVar(&f.graphBase, "graph", "", "dataset `BASENAME` (BASENAME.arcs.tsv.gz [+ .urls.gz], ../shared/data format)")
+	graphFlagsVar(fs, &f.graphBase, &f.graphFormat)
 	fs.StringVar(&f.dbPath, "db", "", "crawl database `FILE`: select on the graph a crawl stored")
 	fs.IntVar(&f.k, "k", 10, "number of seeds `N`")
 	fs.IntVar(&f.hops, "hops", seeds.DefaultHops, "crawl horizon `H`: coverage counts pages within H hops of a seed")
@@ -83,7 +84,7 @@ func (f *seedsFlags) options(algo string) seeds.Options {
 // --db; for --graph, pages without out-arcs count as the uncrawled frontier
 // (seeds.FetchedByOutDegree).
 func (f *seedsFlags) input(ctx context.Context, stderr io.Writer) (seeds.Input, error) {
-	g, err := loadGraph(ctx, f.graphBase, f.dbPath)
+	g, err := loadGraphFormat(ctx, f.graphBase, f.graphFormat, f.dbPath)
 	if err != nil {
 		return seeds.Input{}, fmt.Errorf("load graph: %w", err)
 	}

@@ -20,7 +20,7 @@ const simDefaultSchedulers = "bfs,fpr,fpr@2,fpr@20,fpr@100,opic,omniscient"
 // cumulative PageRank they download.
 func runSim(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("sim", stderr)
-	graphBase := fs.String("graph", "", "dataset `BASENAME` (BASENAME.arcs.tsv.gz [+ .urls.gz], ../shared/data format)")
+	graphBase, graphFormat := graphFlags(fs)
 	dbPath := fs.String("db", "", "crawl database `FILE`: simulate on the graph a crawl stored")
 	histBase := fs.String("history", "", "older graph `BASENAME` (e.g. the previous cycle's): its PageRank is the prior of history and history@M, matched by URL (by id without URLs)")
 	hostsPath := fs.String("hosts", "", "host map `FILE`: one host name or URL per node, line i = node i (.gz ok); for graphs without URLs")
@@ -89,7 +89,7 @@ curve minus bfs's, so that schedulers whose curves coincide above can be told ap
 	}
 	log := slog.New(slog.NewTextHandler(logw, &slog.HandlerOptions{Level: slog.LevelInfo}))
 
-	g, err := loadGraph(ctx, *graphBase, *dbPath)
+	g, err := loadGraphFormat(ctx, *graphBase, *graphFormat, *dbPath)
 	if err != nil {
 		return fmt.Errorf("load graph: %w", err)
 	}

@@ -38,6 +38,8 @@ func runTestweb(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	graphBase := fs.String("graph", "", "serve the graph `BASENAME`.arcs.tsv.gz (+ .urls.gz) instead of generating one")
 	preset := fs.String("preset", "hostile", "clean (regular hosts only) or hostile (plus traps, bombs, failing hosts, ...)")
 	epoch := fs.Int("epoch", 0, "epoch to serve first (the control endpoint changes it)")
+	profile := fs.String("profile", "default", "regular pages: default (small) or docs (documentation-site pages: ~30 KB, ~75 links, mostly navigation)")
+	sitemaps := fs.Bool("sitemaps", false, "add sitemap.test: robots.txt Sitemap: lines, index, gzipped, text, huge and bomb sitemaps, pages only sitemaps lead to")
 	// Behaviour.
 	slow := fs.Duration("slow-latency", 500*time.Millisecond, "delay of every answer of slow.test")
 	rate := fs.Duration("rate-interval", time.Second, "minimum gap between requests ratelimit.test allows")
@@ -52,8 +54,8 @@ for seedcrawl crawl --resolve-file/--ca-file; runs until interrupted.
 	}
 	set := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
-	if *graphBase != "" && (set["pages"] || set["inter-host"]) {
-		return fmt.Errorf("%w: --pages and --inter-host apply to generated webs, not to --graph", errUsage)
+	if *graphBase != "" && (set["pages"] || set["inter-host"] || set["profile"]) {
+		return fmt.Errorf("%w: --pages, --inter-host and --profile apply to generated webs, not to --graph", errUsage)
 	}
 	// Generate and FromGraph read 0 as "default" and negative fractions as
 	// "none"; on the command line those are typos, so they are refused here
@@ -76,6 +78,10 @@ for seedcrawl crawl --resolve-file/--ca-file; runs until interrupted.
 	if err != nil {
 		return fmt.Errorf("%w: --preset: %v", errUsage, err)
 	}
+	prof, err := testweb.ParseProfile(*profile)
+	if err != nil {
+		return fmt.Errorf("%w: --profile: %v", errUsage, err)
+	}
 	if *crawlDelay == 0 {
 		*crawlDelay = -1 // testweb: negative means no Crawl-delay line
 	}
@@ -91,13 +97,13 @@ for seedcrawl crawl --resolve-file/--ca-file; runs until interrupted.
 			h = 0
 		}
 		site, err = testweb.FromGraph(g, testweb.GraphOptions{Seed: *seed, Name: filepath.Base(*graphBase),
-			Hosts: h, Preset: p, CrawlDelay: *crawlDelay})
+			Hosts: h, Preset: p, CrawlDelay: *crawlDelay, Sitemaps: *sitemaps})
 		if err != nil {
 			return fmt.Errorf("serve graph %s: %w", *graphBase, err)
 		}
 	} else {
 		site, err = testweb.Generate(testweb.GenOptions{Seed: *seed, Pages: *pages, Hosts: *hosts,
-			InterHostFraction: interHostFlag(*interHost), Preset: p, CrawlDelay: *crawlDelay})
+			InterHostFraction: interHostFlag(*interHost), Preset: p, CrawlDelay: *crawlDelay, Sitemaps: *sitemaps, Profile: prof})
 		if err != nil {
 			return fmt.Errorf("generate web: %w", err)
 		}

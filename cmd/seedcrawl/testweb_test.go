@@ -86,6 +86,8 @@ func TestTestwebBadInput(t *testing.T) {
 		{"negative inter-host", []string{"--inter-host", "-0.2"}, 2, []string{"--inter-host -0.2"}},
 		{"NaN inter-host", []string{"--inter-host", "NaN"}, 2, []string{"--inter-host NaN"}},
 		{"negative crawl-delay", []string{"--crawl-delay", "-1s"}, 2, []string{"--crawl-delay -1s"}},
+		{"bad profile", []string{"--profile", "huge"}, 2, []string{"--profile", "huge"}},
+		{"profile with graph", []string{"--graph", malformed, "--profile", "docs"}, 2, []string{"--profile"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -243,7 +245,10 @@ func TestTestwebDump(t *testing.T) {
 		noURLs bool
 	}{
 		{"generated", []string{"--pages", "150", "--hosts", "5", "--preset", "clean", "--epoch", "1"}, 0, 0, false},
+		{"generated docs profile", []string{"--pages", "150", "--hosts", "5", "--profile", "docs"}, 0, 0, false},
 		{"hollins", []string{"--graph", filepath.Join("..", "..", "..", "shared", "data", "hollins"), "--preset", "clean"}, 6012, 23875, false},
+		// sitemap.test: 14 pages, 17 arcs (one of them from the first seed).
+		{"hollins with sitemaps", []string{"--graph", filepath.Join("..", "..", "..", "shared", "data", "hollins"), "--preset", "clean", "--sitemaps"}, 6012 + 14, 23875 + 17, false},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
