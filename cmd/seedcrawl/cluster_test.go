@@ -13,8 +13,8 @@ import (
 	"time"
 
 	"github.com/seedcrawl/seedcrawl/cluster"
-	"github.com/seedcrawl/seedcrawl/urlnorm"
 	"github.com/seedcrawl/seedcrawl/testweb"
+	"github.com/seedcrawl/seedcrawl/urlnorm"
 )
 
 // clusterDelay is the per-host delay of the cluster tests: every gap
