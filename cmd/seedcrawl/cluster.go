@@ -73,6 +73,9 @@ type nodeReport struct {
 	Nodes   int             `json:"nodes"`
 	Cluster cluster.Stats   `json:"cluster"`
 	Summary crawler.Summary `json:"summary"`
+	// CPUSeconds is the node process's user+system CPU time, filled in by
+	// seedcrawl cluster when the process has exited.
+	CPUSeconds float64 `json:"cpu_seconds,omitempty"`
 }
 
 // runNode implements `seedcrawl node`.
@@ -251,6 +254,7 @@ func runCluster(ctx context.Context, args []string, stdout, stderr io.Writer) er
 			if err := json.Unmarshal(buf.Bytes(), &reps[i]); err != nil {
 				errs[i] = fmt.Errorf("node %d: read its summary: %w", i, err)
 			}
+			reps[i].CPUSeconds = (cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()).Seconds()
 		}()
 	}
 	wg.Wait()
