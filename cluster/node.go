@@ -404,7 +404,15 @@ func (n *Node) watch(ctx context.Context, local Local) error {
 		if err := n.report(ctx, local); err != nil {
 			return err
 		}
-		done, err := n.quiescent(ctx)
+		// Node 0 alone runs the check (K+1 reads per Poll), the others read
+		// the done flag it sets (one read): K nodes polling K records each
+		// would cost O(K²) requests per Poll. A crawl whose node 0 is down
+		// cannot end anyway: its record stays busy until it restarts.
+		check := n.quiescent
+		if n.opts.NodeID != 0 {
+			check = n.doneFlag
+		}
+		done, err := check(ctx)
 		if err != nil {
 			return err
 		}
@@ -437,10 +445,8 @@ func (n *Node) report(ctx context.Context, local Local) error {
 // record around a read of the stream's message count see all nodes idle
 // at unchanged epochs and no message.
 func (n *Node) quiescent(ctx context.Context) (bool, error) {
-	if _, err := n.nodes.Get(ctx, doneKey); err == nil {
-		return true, nil
-	} else if !errors.Is(err, jetstream.ErrKeyNotFound) {
-		return false, fmt.Errorf("cluster: read done flag: %w", err)
+	if done, err := n.doneFlag(ctx); done || err != nil {
+		return done, err
 	}
 	first, ok, err := n.records(ctx)
 	if err != nil || !ok {
@@ -466,6 +472,18 @@ func (n *Node) quiescent(ctx context.Context) (bool, error) {
 		return false, fmt.Errorf("cluster: set done flag: %w", err)
 	}
 	return true, nil
+}
+
+// doneFlag reports whether node 0 found the crawl done.
+func (n *Node) doneFlag(ctx context.Context) (bool, error) {
+	_, err := n.nodes.Get(ctx, doneKey)
+	switch {
+	case err == nil:
+		return true, nil
+	case errors.Is(err, jetstream.ErrKeyNotFound):
+		return false, nil
+	}
+	return false, fmt.Errorf("cluster: read done flag: %w", err)
 }
 
 // records reads every node's record; ok is false unless all K exist and
