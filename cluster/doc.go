@@ -18,8 +18,8 @@
 // the owner dies either: it is redelivered and the owner's seen-set drops
 // what it already has.
 //
-// Termination (Node.Done): node 0 checks, the others wait for the done
-// flag it sets. Each node keeps a record in a key-value bucket:
+// Termination (Node.Done): node 0 checks every Poll, the others every
+// 16th and otherwise wait for the done flag it sets. Each node keeps a record in a key-value bucket:
 // idle or busy, and an epoch that grows every time the node leaves the
 // idle state. A node turns busy (synchronously, before it acknowledges
 // anything) when URLs arrive, and reports idle when its local crawl has

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"slices"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -97,9 +98,17 @@ type Node struct {
 type record struct {
 	Idle  bool   `json:"idle"`
 	Epoch uint64 `json:"epoch"`
+	// Stopped: the node left the crawl on purpose (a budget, a deadline,
+	// SIGINT). The others may finish without it; the URLs sent to it stay
+	// in the stream for its next run.
+	Stopped bool `json:"stopped,omitempty"`
 }
 
 const doneKey = "done"
+
+// checkEvery is how many Polls apart a node other than node 0 runs the
+// full quiescence check itself.
+const checkEvery = 16
 
 // Open connects to NATS and creates (or joins) the cluster's stream, this
 // node's durable consumer and the nodes bucket. The node starts busy.
@@ -160,8 +169,16 @@ func (n *Node) setup(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("cluster: create stream %s_urls: %w", o.Name, err)
 	}
+	// A new consumer per run: messages the previous run of this node had
+	// pulled and not acknowledged (it was killed, or stopped with a batch
+	// in hand) are delivered again at once instead of after the ack wait.
+	// The work-queue stream keeps every unacknowledged message meanwhile.
+	durable := fmt.Sprintf("node-%d", o.NodeID)
+	if err := n.stream.DeleteConsumer(ctx, durable); err != nil && !errors.Is(err, jetstream.ErrConsumerNotFound) {
+		return fmt.Errorf("cluster: reset consumer %s: %w", durable, err)
+	}
 	n.cons, err = n.stream.CreateOrUpdateConsumer(ctx, jetstream.ConsumerConfig{
-		Durable:       fmt.Sprintf("node-%d", o.NodeID),
+		Durable:       durable,
 		FilterSubject: n.subject(o.NodeID),
 		AckPolicy:     jetstream.AckExplicitPolicy,
 		AckWait:       2 * time.Minute,
@@ -185,7 +202,15 @@ func (n *Node) setup(ctx context.Context) error {
 		return fmt.Errorf("cluster: read node %d record: %w", o.NodeID, err)
 	}
 	n.epoch++
-	return n.put(ctx, record{Idle: false, Epoch: n.epoch})
+	if err := n.put(ctx, record{Idle: false, Epoch: n.epoch}); err != nil {
+		return err
+	}
+	// A node (re)joining a finished crawl (new seeds, a resumed budget)
+	// reopens it; the check sets the flag again once all are idle.
+	if err := n.nodes.Delete(ctx, doneKey); err != nil && !errors.Is(err, jetstream.ErrKeyNotFound) {
+		return fmt.Errorf("cluster: clear done flag: %w", err)
+	}
+	return nil
 }
 
 func (n *Node) subject(node int) string { return n.opts.Name + ".urls." + strconv.Itoa(node) }
@@ -366,6 +391,11 @@ func (n *Node) consume(ctx context.Context, local Local) error {
 			}
 			n.received.Add(uint64(len(msgs)))
 		} else {
+			// Not acknowledged: offer them again at once (to this node's
+			// next run) rather than after the ack wait.
+			for _, m := range msgs {
+				m.Nak()
+			}
 			err = fmt.Errorf("cluster: node %d: inject %d URLs: %w", n.opts.NodeID, len(urls), err)
 		}
 		n.stateMu.Lock()
@@ -395,7 +425,7 @@ func (n *Node) busy(ctx context.Context) error {
 func (n *Node) watch(ctx context.Context, local Local) error {
 	tick := time.NewTicker(n.opts.Poll)
 	defer tick.Stop()
-	for {
+	for polls := 1; ; polls++ {
 		select {
 		case <-ctx.Done():
 			return ctx.Err()
@@ -404,12 +434,12 @@ func (n *Node) watch(ctx context.Context, local Local) error {
 		if err := n.report(ctx, local); err != nil {
 			return err
 		}
-		// Node 0 alone runs the check (K+1 reads per Poll), the others read
-		// the done flag it sets (one read): K nodes polling K records each
-		// would cost O(K²) requests per Poll. A crawl whose node 0 is down
-		// cannot end anyway: its record stays busy until it restarts.
+		// Node 0 runs the check (2K+1 reads) every Poll, the others read
+		// the done flag it sets (one read) and run the check only every
+		// checkEvery-th Poll, for when node 0 has left or exited: K nodes
+		// checking every Poll would cost O(K²) reads per Poll.
 		check := n.quiescent
-		if n.opts.NodeID != 0 {
+		if n.opts.NodeID != 0 && polls%checkEvery != 0 {
 			check = n.doneFlag
 		}
 		done, err := check(ctx)
@@ -440,10 +470,21 @@ func (n *Node) report(ctx context.Context, local Local) error {
 	return nil
 }
 
+// Leave records that this node stopped before the end of the crawl (a
+// budget, a deadline, an interrupt): the others may finish without it. Its
+// unread URLs stay in the stream for its next run, which rejoins.
+func (n *Node) Leave(ctx context.Context) error {
+	n.stateMu.Lock()
+	defer n.stateMu.Unlock()
+	n.epoch++
+	return n.put(ctx, record{Stopped: true, Epoch: n.epoch})
+}
+
 // quiescent reports whether the crawl is done (see the package
 // documentation): the done flag is set, or two reads of every node's
-// record around a read of the stream's message count see all nodes idle
-// at unchanged epochs and no message.
+// record around a read of the stream see every node idle or stopped, the
+// same records twice, and no message stored for a node that is not
+// stopped.
 func (n *Node) quiescent(ctx context.Context) (bool, error) {
 	if done, err := n.doneFlag(ctx); done || err != nil {
 		return done, err
@@ -452,21 +493,21 @@ func (n *Node) quiescent(ctx context.Context) (bool, error) {
 	if err != nil || !ok {
 		return false, err
 	}
-	info, err := n.stream.Info(ctx)
+	info, err := n.stream.Info(ctx, jetstream.WithSubjectFilter(n.opts.Name+".urls.*"))
 	if err != nil {
 		return false, fmt.Errorf("cluster: stream info: %w", err)
 	}
-	if info.State.Msgs > 0 {
-		return false, nil
+	for i, r := range first {
+		if !r.Stopped && info.State.Subjects[n.subject(i)] > 0 {
+			return false, nil
+		}
 	}
 	second, ok, err := n.records(ctx)
 	if err != nil || !ok {
 		return false, err
 	}
-	for i := range first {
-		if first[i] != second[i] {
-			return false, nil
-		}
+	if !slices.Equal(first, second) {
+		return false, nil
 	}
 	if _, err := n.nodes.Put(ctx, doneKey, []byte(strconv.Itoa(n.opts.NodeID))); err != nil {
 		return false, fmt.Errorf("cluster: set done flag: %w", err)
@@ -487,10 +528,10 @@ func (n *Node) doneFlag(ctx context.Context) (bool, error) {
 }
 
 // records reads every node's record; ok is false unless all K exist and
-// are idle.
-func (n *Node) records(ctx context.Context) ([]uint64, bool, error) {
-	epochs := make([]uint64, n.opts.Nodes)
-	for i := range epochs {
+// are idle or stopped.
+func (n *Node) records(ctx context.Context) ([]record, bool, error) {
+	recs := make([]record, n.opts.Nodes)
+	for i := range recs {
 		e, err := n.nodes.Get(ctx, n.key(i))
 		if errors.Is(err, jetstream.ErrKeyNotFound) {
 			return nil, false, nil
@@ -502,10 +543,10 @@ func (n *Node) records(ctx context.Context) ([]uint64, bool, error) {
 		if err := json.Unmarshal(e.Value(), &r); err != nil {
 			return nil, false, fmt.Errorf("cluster: node %d record %q: %w", i, e.Value(), err)
 		}
-		if !r.Idle {
+		if !r.Idle && !r.Stopped {
 			return nil, false, nil
 		}
-		epochs[i] = r.Epoch
+		recs[i] = r
 	}
-	return epochs, true, nil
+	return recs, true, nil
 }

@@ -311,3 +311,34 @@ func TestElect(t *testing.T) {
 		t.Fatalf("Elect after release = %d, %v; want leader 1", leader, err)
 	}
 }
+
+// TestQuiescenceStoppedNode: a node that left (budget, deadline, SIGINT)
+// does not hold the others back; the URLs sent to it stay stored.
+func TestQuiescenceStoppedNode(t *testing.T) {
+	s := startServer(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	a, b := openNode(t, s.URL(), 0, 2), openNode(t, s.URL(), 1, 2)
+	host := ""
+	for i := 0; host == ""; i++ {
+		if h := fmt.Sprintf("x%d.test", i); b.Owns(h) {
+			host = h
+		}
+	}
+	if err := a.Handoff("http://"+host+"/", host, 1, 0); err != nil {
+		t.Fatal(err)
+	}
+	if err := a.Flush(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Leave(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if err := a.Run(ctx, &recordLocal{}); err != nil {
+		t.Fatalf("Run with the other node stopped: %v", err)
+	}
+	info, err := a.stream.Info(ctx)
+	if err != nil || info.State.Msgs != 1 {
+		t.Fatalf("stream after the end: %d messages, %v; want the stopped node's 1 kept", info.State.Msgs, err)
+	}
+}

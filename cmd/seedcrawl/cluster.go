@@ -162,9 +162,20 @@ func nodeCrawl(ctx context.Context, cfg config.Config, o nodeOptions, stdout, st
 	cancelNode()
 	runErr := <-nerr
 	if err != nil {
-		return err
+		return err // the node stays "busy": the others wait for it to be fixed and restarted
 	}
-	if runErr != nil && !errors.Is(runErr, context.Canceled) {
+	if sum.Stopped != crawler.StopExhausted {
+		// A budget, a deadline or SIGINT: leave, so the others can finish.
+		lctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
+		err := node.Leave(lctx)
+		cancel()
+		if err != nil {
+			return err
+		}
+	}
+	// ErrStopped: URLs arrived after the crawl stopped; they stay in the
+	// stream for the next run.
+	if runErr != nil && !errors.Is(runErr, context.Canceled) && !errors.Is(runErr, crawler.ErrStopped) {
 		return fmt.Errorf("node %d: %w", o.id, runErr)
 	}
 	if err := node.Flush(ctx); err != nil {
@@ -241,6 +252,10 @@ func runCluster(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		cmdArgs := append([]string{"node", "--cluster", *url, "--cluster-name", *name, "--node-id", strconv.Itoa(i),
 			"--nodes", strconv.Itoa(*nodes), "--db", dbs[i], "--json"}, pass...)
 		cmd := exec.CommandContext(ctx, bin, cmdArgs...)
+		// Ctrl-C stops the nodes gracefully (they commit and leave), not
+		// with the SIGKILL CommandContext sends by default.
+		cmd.Cancel = func() error { return cmd.Process.Signal(os.Interrupt) }
+		cmd.WaitDelay = time.Minute
 		var buf bytes.Buffer
 		cmd.Stdout = &buf
 		cmd.Stderr = &prefixWriter{w: stderr, prefix: fmt.Sprintf("node %d: ", i)}
