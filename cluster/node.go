@@ -106,6 +106,15 @@ type record struct {
 
 const doneKey = "done"
 
+const (
+	// flushAt is how many unacknowledged publishes Handoff lets pile up
+	// before it waits for them: a commit batch of pages with thousands of
+	// links each must not hit the client's limit on pending publishes.
+	flushAt = 1024
+	// publishTimeout bounds the wait for one publish acknowledgement.
+	publishTimeout = 30 * time.Second
+)
+
 // checkEvery is how many Polls apart a node other than node 0 runs the
 // full quiescence check itself.
 const checkEvery = 16
@@ -153,7 +162,10 @@ func Open(ctx context.Context, o Options) (*Node, error) {
 func (n *Node) setup(ctx context.Context) error {
 	o := n.opts
 	var err error
-	if n.js, err = jetstream.New(n.nc, jetstream.WithPublishAsyncMaxPending(4096)); err != nil {
+	// A publish whose ack never comes fails after publishTimeout, so Flush
+	// cannot wait forever on a lost server.
+	if n.js, err = jetstream.New(n.nc, jetstream.WithPublishAsyncMaxPending(4*flushAt),
+		jetstream.WithPublishAsyncTimeout(publishTimeout)); err != nil {
 		return fmt.Errorf("cluster: jetstream on %s: %w", o.URL, err)
 	}
 	// One work-queue stream: a message is removed when its owner
@@ -240,7 +252,8 @@ func (n *Node) Owns(host string) bool { return n.ring.Owner(host) == n.opts.Node
 func (n *Node) Owner(host string) int { return n.ring.Owner(host) }
 
 // Handoff publishes url (normalized, of host, which another node owns) to
-// its owner. It does not wait for the stream: Flush does.
+// its owner. It does not wait for the stream (Flush does) unless flushAt
+// publishes are unacknowledged.
 func (n *Node) Handoff(url, host string, depth int, mass float64) error {
 	u := URL{URL: url, Depth: depth, Mass: mass}
 	m := &nats.Msg{Subject: n.subject(n.ring.Owner(host)), Data: u.encode(nil)}
@@ -250,7 +263,13 @@ func (n *Node) Handoff(url, host string, depth int, mass float64) error {
 	}
 	n.pubMu.Lock()
 	n.futures = append(n.futures, f)
+	full := len(n.futures) >= flushAt
 	n.pubMu.Unlock()
+	if full {
+		ctx, cancel := context.WithTimeout(context.Background(), 2*publishTimeout)
+		defer cancel()
+		return n.Flush(ctx)
+	}
 	return nil
 }
 

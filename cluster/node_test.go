@@ -342,3 +342,43 @@ func TestQuiescenceStoppedNode(t *testing.T) {
 		t.Fatalf("stream after the end: %d messages, %v; want the stopped node's 1 kept", info.State.Msgs, err)
 	}
 }
+
+// TestHandoffMany: more URLs between two Flushes than the client allows
+// pending publishes are all stored, once each.
+func TestHandoffMany(t *testing.T) {
+	s := startServer(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	a := openNode(t, s.URL(), 0, 2)
+	const n = 5*flushAt + 7
+	sent, first, firstHost := 0, "", ""
+	for i := 0; sent < n; i++ {
+		h := fmt.Sprintf("h%d.test", i%50)
+		if a.Owns(h) {
+			continue
+		}
+		u := fmt.Sprintf("http://%s/%d", h, i)
+		if err := a.Handoff(u, h, 1, 0); err != nil {
+			t.Fatal(err)
+		}
+		if sent == 0 {
+			first, firstHost = u, h
+		}
+		sent++
+	}
+	// The first URL again: dropped by the stream as a repeat.
+	if err := a.Handoff(first, firstHost, 1, 0); err != nil {
+		t.Fatal(err)
+	}
+	if err := a.Flush(ctx); err != nil {
+		t.Fatal(err)
+	}
+	info, err := a.stream.Info(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := a.Stats()
+	if info.State.Msgs != n || st.Published != n || st.Duplicates != 1 {
+		t.Fatalf("stream holds %d messages, %d published, %d repeats; want %d, %d, 1", info.State.Msgs, st.Published, st.Duplicates, n, n)
+	}
+}
