@@ -150,7 +150,7 @@ func Open(ctx context.Context, o Options) (*Node, error) {
 	n.nc, err = nats.Connect(o.URL, nats.Name(fmt.Sprintf("%s-node-%d", o.Name, o.NodeID)),
 		nats.MaxReconnects(-1))
 	if err != nil {
-		return nil, fmt.Errorf("cluster: connect to %s: %w", o.URL, err)
+		return nil, fmt.Errorf("cluster: connect to %s (is a NATS server with JetStream running there? seedcrawl cluster starts one): %w", o.URL, err)
 	}
 	if err := n.setup(ctx); err != nil {
 		n.nc.Close()
