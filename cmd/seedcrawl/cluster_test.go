@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/seedcrawl/seedcrawl/cluster"
+	"github.com/seedcrawl/seedcrawl/internal/version"
 	"github.com/seedcrawl/seedcrawl/testweb"
 	"github.com/seedcrawl/seedcrawl/urlnorm"
 )
@@ -222,4 +223,41 @@ func TestClusterNodeKilled(t *testing.T) {
 		dups++
 		return ring.Owner(urlnorm.Authority(u)) == victim && killAt-first <= crawlKillWindow
 	})
+}
+
+// TestCrawlClusterSingleNode: `crawl --cluster URL` is one node owning
+// every host; it ends when its frontier is empty, like a plain crawl.
+func TestCrawlClusterSingleNode(t *testing.T) {
+	w := crawlStartWeb(t, testweb.GenOptions{Seed: 3, Pages: 120, Hosts: 3, Preset: testweb.Clean}, testweb.Options{})
+	srv, err := cluster.StartServer(cluster.ServerOptions{Dir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Shutdown()
+	dir := t.TempDir()
+	resolve := filepath.Join(dir, "resolve.txt")
+	if err := w.srv.WriteResolveFile(resolve); err != nil {
+		t.Fatal(err)
+	}
+	args := append([]string{"--cluster", srv.URL(), "--db", filepath.Join(dir, "one.db"), "--resolve-file", resolve,
+		"--ca-file", w.srv.CAFile(), "--scope", "hosts:.test", "--delay", "0", "--delay-factor", "0",
+		"--progress", "0", "--json"}, w.site.Seeds()...)
+	var stdout, stderr bytes.Buffer
+	if err := runCrawl(t.Context(), args, &stdout, &stderr); err != nil {
+		t.Fatalf("crawl --cluster: %v\n%s", err, stderr.String())
+	}
+	var rep nodeReport
+	if err := json.Unmarshal(stdout.Bytes(), &rep); err != nil {
+		t.Fatalf("summary: %v\n%s", err, stdout.String())
+	}
+	reach, err := w.web.Truth().Reachable(w.site.Seeds(), version.Token)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := reach.Compare(crawlGraph(t, filepath.Join(dir, "one.db"))); !d.Empty() {
+		t.Fatalf("crawl --cluster differs from the ground truth: %s", d)
+	}
+	if rep.Summary.Stopped != "exhausted" || rep.Cluster.Published != 0 || rep.Nodes != 1 {
+		t.Fatalf("report %+v: want exhausted, 1 node, nothing handed off", rep)
+	}
 }
