@@ -5,8 +5,11 @@ import (
 	"net"
 	"net/url"
 	"regexp"
+	"strconv"
 	"strings"
 	"time"
+
+	"github.com/andybalholm/cascadia"
 
 	"github.com/seedcrawl/seedcrawl/internal/version"
 )
@@ -39,7 +42,10 @@ type Config struct {
 	// (key "max-pages"). 0 (default) means no limit.
 	MaxPages int64
 	// MaxDepth is the largest link distance from a seed that is fetched
-	// (key "max-depth"); seeds have depth 0. -1 (default) means no limit.
+	// (key "max-depth"); seeds have depth 0; -1 means no limit. Default
+	// 20, Heritrix's default hop limit: real sites are shallow (large
+	// documentation sites go 8 links deep), while crawler traps (calendars,
+	// session-id loops, ever-deeper paths) go on for ever.
 	MaxDepth int
 	// MaxDuration stops the crawl after this long (key "max-duration").
 	// 0 (default) means no limit.
@@ -67,8 +73,12 @@ type Config struct {
 	RobotsTTL time.Duration
 	// RobotsBackoff is the first wait after a robots.txt fetch failed (5xx,
 	// timeout); the host is deferred and the wait doubles per failure, and
-	// after 5 failures the host counts as disallowed until robots-ttl
-	// (RFC 9309 2.3.1.4) (key "robots-backoff"). Default 1m.
+	// after 4 failures the host counts as disallowed until robots-ttl
+	// (RFC 9309 2.3.1.4) (key "robots-backoff"): 30+60+120 s by default. A
+	// failure to connect at all (refused, no such host, TLS) waits a third
+	// of it, so such a host is given up after about a minute; an address
+	// the SSRF guard refuses is given up at once (private-address).
+	// Default 30s.
 	RobotsBackoff time.Duration
 	// RespectNofollow skips the links of pages with meta robots nofollow and
 	// links marked rel=nofollow (key "respect-nofollow"). Default true.
@@ -129,9 +139,19 @@ type Config struct {
 	// MaxQueryParams rejects URLs with more query parameters
 	// (key "max-query-params"). Default 32.
 	MaxQueryParams int
-	// MaxOutLinks is the most links taken from one page
-	// (key "max-out-links"); the rest are counted and dropped. Default 1000.
+	// MaxOutLinks is the most distinct in-scope links taken from one page
+	// (key "max-out-links"); the rest are counted (too-many-links) and
+	// dropped. Out-of-scope links are recorded up to as many again. The cap
+	// is applied while the page is parsed, so a page costs memory bounded
+	// by it. Default 10000: long real pages (changelogs, indexes) keep
+	// their links.
 	MaxOutLinks int
+	// LinkSelector, a CSS selector, makes the crawl follow only links
+	// inside elements it matches, like Scrapy's LinkExtractor restrict_css
+	// (key "link-selector"). Such pages are parsed into a DOM (goquery),
+	// which costs several times the CPU and memory of the default
+	// streaming extraction. Default "" (every link).
+	LinkSelector string
 
 	// CommitInterval is the longest time fetched results wait before they
 	// are committed to the db (key "commit-interval"). Default 1s.
@@ -139,6 +159,15 @@ type Config struct {
 	// CommitPages commits a batch once it holds this many results
 	// (key "commit-pages"). Default 256.
 	CommitPages int
+
+	// WARC is the directory the crawl writes WARC/1.1 files (and their
+	// CDXJ indexes) to, keeping the exact bytes of every response (key
+	// "warc"). Recording speaks HTTP/1.1 only. Default "": none.
+	WARC string
+	// Listen is the address (host:port; port 0 picks one) the crawl
+	// serves its status on while it runs: /metrics, /status, /debug/pprof
+	// and a status page (key "listen"). Default "": none.
+	Listen string
 }
 
 // Politeness is the part of a Config that governs how often one host is
@@ -182,7 +211,7 @@ func Default() Config {
 		DB:           "seedcrawl.db",
 		Scope:        "seeds-hosts",
 		Scheduler:    "bfs",
-		MaxDepth:     -1,
+		MaxDepth:     20,
 		HostMaxPages: 50000,
 		Workers:      16,
 		Politeness: Politeness{
@@ -197,7 +226,7 @@ func Default() Config {
 		UserAgent:           version.UserAgent,
 		RobotsToken:         version.Token,
 		RobotsTTL:           24 * time.Hour,
-		RobotsBackoff:       time.Minute,
+		RobotsBackoff:       30 * time.Second,
 		RespectNofollow:     true,
 		RespectNoindex:      true,
 		ConnectTimeout:      10 * time.Second,
@@ -211,7 +240,7 @@ func Default() Config {
 		MaxPathSegments:     32,
 		MaxRepeatedSegments: 3,
 		MaxQueryParams:      32,
-		MaxOutLinks:         1000,
+		MaxOutLinks:         10000,
 		CommitInterval:      time.Second,
 		CommitPages:         256,
 	}
@@ -256,8 +285,10 @@ func (c *Config) Validate() error {
 		{"max-repeated-segments", c.MaxRepeatedSegments < 1, fmt.Sprintf("must be at least 1, got %d", c.MaxRepeatedSegments)},
 		{"max-query-params", c.MaxQueryParams < 1, fmt.Sprintf("must be at least 1, got %d", c.MaxQueryParams)},
 		{"max-out-links", c.MaxOutLinks < 1, fmt.Sprintf("must be at least 1, got %d", c.MaxOutLinks)},
+		{"link-selector", selectorErr(c.LinkSelector) != nil, fmt.Sprintf("must be a CSS selector: %v", selectorErr(c.LinkSelector))},
 		{"commit-interval", c.CommitInterval <= 0, fmt.Sprintf("must be positive, got %v", c.CommitInterval)},
 		{"commit-pages", c.CommitPages < 1, fmt.Sprintf("must be at least 1, got %d", c.CommitPages)},
+		{"listen", c.Listen != "" && listenErr(c.Listen) != nil, fmt.Sprintf("must be HOST:PORT: %v", listenErr(c.Listen))},
 	}
 	for _, ch := range checks {
 		if ch.bad {
@@ -353,6 +384,28 @@ func checkResolve(s string) error {
 	}
 	if net.ParseIP(ip) == nil {
 		return fmt.Errorf("%q: address %q is not an IP or IP:PORT", s, addr)
+	}
+	return nil
+}
+
+// selectorErr reports why a --link-selector does not compile; "" is valid
+// (no selector).
+func selectorErr(sel string) error {
+	if strings.TrimSpace(sel) == "" {
+		return nil
+	}
+	_, err := cascadia.ParseGroup(sel)
+	return err
+}
+
+// listenErr checks a --listen address.
+func listenErr(addr string) error {
+	_, port, err := net.SplitHostPort(addr)
+	if err != nil {
+		return err
+	}
+	if _, err := strconv.ParseUint(port, 10, 16); err != nil {
+		return fmt.Errorf("port %q: not a number in 0..65535", port)
 	}
 	return nil
 }

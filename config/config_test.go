@@ -31,7 +31,7 @@ func TestDefaultIsValid(t *testing.T) {
 	if c.Delay != time.Second || c.MaxCrawlDelay != 30*time.Second || c.HostConcurrency != 1 ||
 		c.MaxBody != 10*MiB || c.MaxURLLength != 2048 || c.RobotsTTL != 24*time.Hour ||
 		c.UserAgent != version.UserAgent || c.DB != "seedcrawl.db" || c.Scheduler != "bfs" ||
-		c.Scope != "seeds-hosts" || !c.RespectNofollow || !c.RespectNoindex || c.MaxDepth != -1 {
+		c.Scope != "seeds-hosts" || !c.RespectNofollow || !c.RespectNoindex || c.MaxDepth != 20 || c.MaxOutLinks != 10000 {
 		t.Errorf("defaults differ from the documented ones: %+v", c)
 	}
 }
@@ -186,6 +186,8 @@ func TestValidateBad(t *testing.T) {
 		{"max-out-links", func(c *Config) { c.MaxOutLinks = 0 }},
 		{"commit-interval", func(c *Config) { c.CommitInterval = 0 }},
 		{"commit-pages", func(c *Config) { c.CommitPages = 0 }},
+		{"listen", func(c *Config) { c.Listen = "localhost" }},
+		{"listen", func(c *Config) { c.Listen = "127.0.0.1:http" }},
 		{"scope", func(c *Config) { c.Scope = "everything" }},
 		{"scope", func(c *Config) { c.Scope = "regexp:(" }},
 		{"scope", func(c *Config) { c.Scope = "hosts:," }},

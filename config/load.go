@@ -66,7 +66,7 @@ func (c *Config) apply(path string, entries []entry) error {
 		}
 		for _, t := range e.texts {
 			if err := v.Set(t); err != nil {
-				return &KeyError{File: path, Line: e.line, Key: e.key, Err: fmt.Errorf("%w: %v", ErrBadValue, err)}
+				return &KeyError{File: path, Line: e.line, Key: e.key, Err: fmt.Errorf("%w: %w", ErrBadValue, err)}
 			}
 		}
 	}
@@ -76,7 +76,7 @@ func (c *Config) apply(path string, entries []entry) error {
 func (c *Config) loadYAML(path string, data []byte) error {
 	var doc yaml.Node
 	if err := yaml.Unmarshal(data, &doc); err != nil {
-		return fmt.Errorf("config: %s: %w: %v", path, ErrFormat, err)
+		return fmt.Errorf("config: %s: %w: %w", path, ErrFormat, err)
 	}
 	if doc.Kind == 0 { // empty file
 		return nil
@@ -120,7 +120,7 @@ func (c *Config) loadTOML(path string, data []byte) error {
 		if pe, ok := err.(toml.ParseError); ok {
 			return fmt.Errorf("config: %s:%d: %w: %s", path, pe.Position.Line, ErrFormat, pe.Message)
 		}
-		return fmt.Errorf("config: %s: %w: %v", path, ErrFormat, err)
+		return fmt.Errorf("config: %s: %w: %w", path, ErrFormat, err)
 	}
 	lines := tomlKeyLines(data)
 	known := map[string]bool{}

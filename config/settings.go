@@ -63,9 +63,12 @@ func settings() []setting {
 		{"max-path-segments", "reject URLs with more than `N` path segments", func(c *Config) value { return (*intVal)(&c.MaxPathSegments) }},
 		{"max-repeated-segments", "reject URLs repeating a path segment run more than `N` times", func(c *Config) value { return (*intVal)(&c.MaxRepeatedSegments) }},
 		{"max-query-params", "reject URLs with more than `N` query parameters", func(c *Config) value { return (*intVal)(&c.MaxQueryParams) }},
+		{"link-selector", "follow only links inside elements matching the CSS `SELECTOR` (like Scrapy's restrict_css)", func(c *Config) value { return (*strVal)(&c.LinkSelector) }},
 		{"max-out-links", "most links `N` taken from one page", func(c *Config) value { return (*intVal)(&c.MaxOutLinks) }},
 		{"commit-interval", "longest wait `DURATION` before fetched results are committed", func(c *Config) value { return (*durVal)(&c.CommitInterval) }},
 		{"commit-pages", "commit once a batch holds `N` results", func(c *Config) value { return (*intVal)(&c.CommitPages) }},
+		{"warc", "write WARC/1.1 files of every response, with CDXJ indexes, to `DIR` (HTTP/1.1 only)", func(c *Config) value { return (*strVal)(&c.WARC) }},
+		{"listen", "serve /metrics, /status, /debug/pprof and a status page on `ADDR` (host:port) while crawling", func(c *Config) value { return (*strVal)(&c.Listen) }},
 	}
 }
 
@@ -166,7 +169,7 @@ func (c *Config) Set(key, text string) error {
 	for _, s := range settings() {
 		if s.key == key {
 			if err := s.val(c).Set(text); err != nil {
-				return &KeyError{Key: key, Err: fmt.Errorf("%w: %v", ErrBadValue, err)}
+				return &KeyError{Key: key, Err: fmt.Errorf("%w: %w", ErrBadValue, err)}
 			}
 			return nil
 		}

@@ -10,32 +10,48 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/seedcrawl/seedcrawl/extract"
 	"github.com/seedcrawl/seedcrawl/frontier"
 	"github.com/seedcrawl/seedcrawl/storage"
 	"github.com/seedcrawl/seedcrawl/urlnorm"
 )
 
 // Crawler runs one crawl: Run starts the workers and the disposer and
-// returns when the crawl stops. A Crawler runs once.
+// returns when the crawl stops. A Crawler runs once. Its state is grouped
+// by who touches it.
 type Crawler struct {
-	opts  Options
-	guard urlnorm.Guard
+	opts      Options
+	guard     urlnorm.Guard
+	extractor *extract.Extractor // links of a page, capped while parsing
+	in        chan outcome       // workers → disposer
+	ran       atomic.Bool
 
+	lifetime
+	tally
+	admission
+	pending
+	cycleState
+}
+
+// lifetime holds the contexts that end a run.
+type lifetime struct {
 	stopCtx    context.Context // ends: stop taking jobs (ctx, MaxDuration, fatal error)
 	stopCancel context.CancelFunc
 	workCtx    context.Context // ends: abandon work in flight (fatal error, Run returning)
 	workCancel context.CancelFunc
+}
 
-	in        chan outcome
+// tally holds the worker and progress counters, safe to read from any
+// goroutine (Progress).
+type tally struct {
 	live      atomic.Int64 // workers running
 	waiting   atomic.Int64 // workers blocked in Frontier.Next
 	started   atomic.Int64 // MaxPages reservations
 	exhausted atomic.Bool
 	budgetHit atomic.Bool
-	ran       atomic.Bool
 	startNs   atomic.Int64 // Run's start, for Progress
 
-	// Progress counters, read by Progress from any goroutine.
+	fetching   atomic.Int64  // requests on the wire now (at most one per worker)
 	fetches    atomic.Uint64 // requests for pages, retries included
 	done       atomic.Uint64 // URLs whose outcome was recorded
 	discovered atomic.Uint64 // new URLs queued
@@ -44,22 +60,31 @@ type Crawler struct {
 
 	countMu sync.Mutex
 	counts  map[string]uint64 // this run's counters (also stored)
+}
 
+// admission decides which links are queued: the disposer's, but for the
+// scope, which workers read.
+type admission struct {
 	scopeMu    sync.RWMutex
-	scopeHosts map[string]bool // hosts brought into scope by seed redirects
-
-	// Disposer state: touched only by the disposer goroutine (and by Run
-	// before it starts and after it ends).
-	batch      storage.Batch
-	changes    frontier.Changes
-	lastCommit time.Time
+	scopeHosts map[string]bool     // hosts brought into scope by seed redirects
 	admitted   map[string]int64    // URLs queued per host (HostMaxPages)
 	soft       map[uint64]struct{} // URLs not queued for a reason a later link may lift
 	hops       map[uint64]int      // redirect hops of queued redirect targets
+}
+
+// pending is the batch the disposer builds and commits (touched only by
+// the disposer goroutine, and by Run before it starts and after it ends).
+type pending struct {
+	batch      storage.Batch
+	changes    frontier.Changes
+	lastCommit time.Time
 	run        storage.Run
 	start      time.Time
+}
 
-	// Recrawl state (Options.Recrawl; nil for a plain crawl).
+// cycleState is the state of a recrawl cycle (Options.Recrawl; rc is nil
+// for a plain crawl).
+type cycleState struct {
 	rc        *Recrawl
 	refreshed atomic.Int64        // refetches of known pages (MaxRefresh)
 	recentMu  sync.RWMutex        //
@@ -92,19 +117,35 @@ func New(opts Options) (*Crawler, error) {
 		opts:       opts,
 		guard:      opts.guard(),
 		in:         make(chan outcome, 2*len(opts.Fetchers)),
-		counts:     map[string]uint64{},
-		scopeHosts: map[string]bool{},
-		admitted:   map[string]int64{},
-		soft:       map[uint64]struct{}{},
-		hops:       map[uint64]int{},
-		rc:         rc,
-		recent:     map[uint64]struct{}{},
-		seedSet:    map[uint64]bool{},
+		tally:      tally{counts: map[string]uint64{}},
+		admission:  admission{scopeHosts: map[string]bool{}, admitted: map[string]int64{}, soft: map[uint64]struct{}{}, hops: map[uint64]int{}},
+		cycleState: cycleState{rc: rc, recent: map[uint64]struct{}{}, seedSet: map[uint64]bool{}},
 	}
+	// The cap counts distinct links the crawl would follow (in scope), so
+	// long real pages keep theirs while a page of junk costs no more than
+	// the caps; out-of-scope links are recorded up to as many again.
+	ex, err := extract.New(extract.Options{
+		Token:        opts.Settings.RobotsToken,
+		Keep:         func(u string) bool { return c.inScope(u, urlnorm.Authority(u)) },
+		MaxLinks:     opts.Settings.MaxOutLinks,
+		MaxOther:     opts.Settings.MaxOutLinks,
+		SkipNoFollow: opts.Settings.RespectNofollow,
+		LinkSelector: opts.Settings.LinkSelector,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrOptions, err)
+	}
+	c.extractor = ex
 	w := make(chan struct{})
 	c.wake.Store(&w)
 	return c, nil
 }
+
+// StopGrace is how long requests in flight may go on after the crawl was
+// told to stop (Ctrl-C, SIGTERM, --max-duration) before they are
+// cancelled. Within it most requests finish and are stored; past it a
+// request is abandoned and its URL fetched again by the next run.
+const StopGrace = 500 * time.Millisecond
 
 // Stop reasons reported in Summary.Stopped.
 const (
@@ -137,6 +178,18 @@ func (c *Crawler) Run(ctx context.Context, seeds []string) (Summary, error) {
 	defer c.stopCancel()
 	c.workCtx, c.workCancel = context.WithCancel(context.WithoutCancel(ctx))
 	defer c.workCancel()
+	// A stop (ctx, MaxDuration) lets the requests in flight finish for
+	// StopGrace, then cancels them: a hanging server cannot hold the crawl
+	// past it, and the abandoned URLs stay in the stored frontier.
+	stopTimer := make(chan *time.Timer, 1)
+	defer context.AfterFunc(c.stopCtx, func() { stopTimer <- time.AfterFunc(StopGrace, c.workCancel) })()
+	defer func() {
+		select {
+		case t := <-stopTimer:
+			t.Stop()
+		default:
+		}
+	}()
 
 	norm, err := normalizeSeeds(seeds)
 	if err != nil {
@@ -196,6 +249,9 @@ func (c *Crawler) Run(ctx context.Context, seeds []string) (Summary, error) {
 
 	stop := c.stopReason(ctx, runErr)
 	if runErr == nil {
+		// The run record keeps why it ended ("stop/interrupted", ...), so
+		// a run stopped by Ctrl-C is told from one that finished.
+		c.count("stop/"+stop, 1)
 		c.batch.PutRun(c.runRecord(time.Now()))
 		if err := c.opts.Store.Commit(&c.batch); err != nil {
 			runErr = fmt.Errorf("crawler: close run %d: %w", c.run.ID, err)
@@ -236,7 +292,7 @@ func normalizeSeeds(seeds []string) ([]string, error) {
 	for _, s := range seeds {
 		n, err := urlnorm.Normalize(s)
 		if err != nil {
-			return nil, fmt.Errorf("%w: %q: %v", ErrSeed, s, err)
+			return nil, fmt.Errorf("%w: %q: %w", ErrSeed, s, err)
 		}
 		if !seen[n] {
 			seen[n] = true

@@ -12,6 +12,7 @@ import (
 
 	"github.com/seedcrawl/seedcrawl/config"
 	"github.com/seedcrawl/seedcrawl/fetch"
+	"github.com/seedcrawl/seedcrawl/frontier"
 	"github.com/seedcrawl/seedcrawl/robots"
 	"github.com/seedcrawl/seedcrawl/storage"
 	"github.com/seedcrawl/seedcrawl/urlnorm"
@@ -467,11 +468,19 @@ func TestTooDeepURLQueuedWhenFoundShallower(t *testing.T) {
 	r.opts.Scope, _ = urlnorm.ParseScopeSpec("all", nil)
 	r.web.html("http://a.test/", "/a")
 	r.web.html("http://a.test/a", "http://x.test/") // x at depth 2: too deep
+	// b answers once the frontier has been told of /a's result, so b's
+	// link to x (depth 1) arrives after /a's.
+	aDone := make(chan struct{})
 	r.web.pages["http://b.test/"] = func(fetch.Request, int) fetch.Response {
-		time.Sleep(150 * time.Millisecond) // b's link to x (depth 1) arrives after a's
+		<-aDone
 		return fetch.Response{Code: 200, ContentType: "text/html", Body: []byte(`<a href="http://x.test/">x</a>`)}
 	}
 	r.web.html("http://x.test/")
+	r.withFrontier(r.opts).Frontier.(*spyFrontier).onDone = func(j frontier.Job) {
+		if u, _ := r.db.URL(j.ID); u == "http://a.test/a" {
+			close(aDone)
+		}
+	}
 	s := r.mustRun("http://a.test/", "http://b.test/")
 	if s.Skipped["max-depth"] != 1 {
 		t.Fatalf("skipped %v: the test wants x first found too deep", s.Skipped)
@@ -481,41 +490,6 @@ func TestTooDeepURLQueuedWhenFoundShallower(t *testing.T) {
 	}
 	if p := r.page("http://x.test/"); p.Status != storage.StatusFetched {
 		t.Errorf("x: %v %q", p.Status, p.Reason)
-	}
-}
-
-func TestRobotsStoreRoundTrip(t *testing.T) {
-	r := newRig(t)
-	rs := RobotsStore{DB: r.db}
-	now := time.Unix(1700000000, 0)
-	for _, e := range []robots.Entry{
-		{State: robots.StateRules, FetchedAt: now, Expires: now.Add(time.Hour), Status: 200, Body: []byte("User-agent: *\nDisallow: /x\n")},
-		{State: robots.StateAllowAll, FetchedAt: now, Expires: now.Add(time.Hour), Status: 404},
-		{State: robots.StateAllowAll, FetchedAt: now, Expires: now.Add(time.Hour), Err: "too many redirects"},
-		{State: robots.StateDeferred, FetchedAt: now, Expires: now.Add(time.Minute), Status: 503, Failures: 2, Err: "503 Service Unavailable"},
-		{State: robots.StateDisallowAll, FetchedAt: now, Expires: now.Add(time.Hour), Failures: robots.DefaultMaxFailures, Err: "timeout"},
-	} {
-		origin := "http://h" + e.State.String() + e.Err[:min(len(e.Err), 3)] + ".test"
-		if err := rs.SaveRobots(origin, e); err != nil {
-			t.Fatal(err)
-		}
-		got, ok, err := rs.LoadRobots(origin)
-		if err != nil || !ok {
-			t.Fatalf("LoadRobots(%s) = %v, %v", origin, ok, err)
-		}
-		if !reflect.DeepEqual(got, e) {
-			t.Errorf("%s: round trip\n got %+v\nwant %+v", origin, got, e)
-		}
-	}
-	if _, ok, err := rs.LoadRobots("http://none.test"); ok || err != nil {
-		t.Errorf("LoadRobots(unknown) = %v, %v", ok, err)
-	}
-	// A record without a known state is treated as absent (fetch again).
-	if err := r.db.SaveRobots("http://nostate.test", storage.Robots{Code: 200, Body: []byte("User-agent: *\nDisallow: /\n")}); err != nil {
-		t.Fatal(err)
-	}
-	if _, ok, err := rs.LoadRobots("http://nostate.test"); ok || err != nil {
-		t.Errorf("LoadRobots(state 0) = %v, %v; want absent", ok, err)
 	}
 }
 

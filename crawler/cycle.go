@@ -70,7 +70,7 @@ func (c *Crawler) startCycle() (int, error) {
 	for _, s := range rc.Seeds {
 		n, err := urlnorm.Normalize(s.URL)
 		if err != nil {
-			return 0, fmt.Errorf("%w: %q: %v", ErrSeed, s.URL, err)
+			return 0, fmt.Errorf("%w: %q: %w", ErrSeed, s.URL, err)
 		}
 		if !seen[n] {
 			seen[n] = true

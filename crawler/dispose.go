@@ -3,6 +3,7 @@ package crawler
 import (
 	"fmt"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/seedcrawl/seedcrawl/frontier"
@@ -170,7 +171,7 @@ func (m *skipped) dispose(c *Crawler) error {
 	c.count("skip/"+statusReason(m.status, m.reason), uint64(1+len(m.job.Dropped)))
 	c.done.Add(1)
 	c.markDone(m.job.ID)
-	if c.seedSet[m.job.ID] && m.status == storage.StatusDeferred && m.reason == robots.ReasonUnreachable {
+	if c.seedSet[m.job.ID] && m.status == storage.StatusDeferred && strings.HasPrefix(m.reason, robots.ReasonUnreachable) {
 		return c.seedVanished(m.job.ID, VanishedUnreachable)
 	}
 	return nil
@@ -200,7 +201,8 @@ func (m *fetched) dispose(c *Crawler) error {
 	rec := &m.rec
 	c.fetches.Add(1)
 	c.bytes.Add(uint64(rec.Length))
-	res := frontier.Result{Requested: true, Downloaded: true, Transient: m.transient, RetryAfter: m.retryAfter, Duration: rec.Duration}
+	c.observeFetch(rec)
+	res := frontier.Result{Requested: true, Downloaded: true, Transient: m.transient, RetryAfter: m.retryAfter, Duration: m.serverTime}
 	var links []storage.Link
 	var skips []skip
 	if !m.transient {
@@ -236,6 +238,9 @@ func (m *fetched) dispose(c *Crawler) error {
 	}
 	for _, r := range m.rejects {
 		c.count("reject/"+r, 1)
+	}
+	if m.tooMany > 0 {
+		c.count("reject/too-many-links", uint64(m.tooMany))
 	}
 	if m.nofollow > 0 {
 		c.count("skip/nofollow", uint64(m.nofollow))
@@ -424,4 +429,7 @@ func (c *Crawler) count(name string, n uint64) {
 	c.countMu.Lock()
 	c.counts[name] += n
 	c.countMu.Unlock()
+	if r := c.opts.Recorder; r != nil {
+		r.Count(name, n)
+	}
 }

@@ -98,4 +98,16 @@
 // requests in flight finish, the last batch is committed and the run
 // record is closed. A fatal error (a failed commit) stops the crawl and is
 // returned.
+//
+// # Watching and keeping
+//
+// Two optional seams let a command watch the crawl and keep what it
+// fetched. Options.Recorder is told of every request (code, bytes,
+// duration) and every counter increment, from the very calls that update
+// the run's stored counters, so live metrics equal them by construction.
+// Options.Archive gets each request's exact wire bytes from the worker
+// that made it, before the outcome is committed (for a 304, with the time
+// the page was last fetched in full); a failure to archive stops the
+// crawl like a failed commit. Counters and Progress are safe to read while
+// Run goes on.
 package crawler

@@ -132,6 +132,8 @@ type spyFrontier struct {
 	results  map[uint64][]frontier.Result
 	waits    map[uint64][]time.Duration
 	requeues map[uint64][]time.Duration
+	// onDone, when set, is called after each Done (on the disposer).
+	onDone func(job frontier.Job)
 }
 
 func newSpyFrontier(fr *frontier.Frontier) *spyFrontier {
@@ -151,6 +153,9 @@ func (s *spyFrontier) Done(job frontier.Job, r frontier.Result, ch *frontier.Cha
 		s.requeues[job.ID] = append(s.requeues[job.ID], wait)
 	} else {
 		s.waits[job.ID] = append(s.waits[job.ID], wait)
+	}
+	if s.onDone != nil {
+		s.onDone(job)
 	}
 	return retried, err
 }

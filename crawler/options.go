@@ -61,6 +61,14 @@ type Options struct {
 
 	// Logger receives warnings (robots store failures, ...). nil: discard.
 	Logger *slog.Logger
+
+	// Recorder, when set, is told of every request and counter increment
+	// (live metrics, --listen). nil: nothing is told.
+	Recorder Recorder
+	// Archive, when set, keeps the exact bytes of every request that got
+	// a response (WARC, --warc); the Fetchers must record
+	// (fetch.Options.Record). nil: nothing is kept.
+	Archive Archive
 }
 
 func (o *Options) setDefaults() error {
@@ -112,5 +120,9 @@ func (o *Options) setDefaults() error {
 // guard is the trap guard the settings ask for.
 func (o *Options) guard() urlnorm.Guard {
 	s := &o.Settings
-	return urlnorm.Guard{MaxLen: s.MaxURLLength, MaxSegments: s.MaxPathSegments, MaxRepeats: s.MaxRepeatedSegments, MaxQueryParams: s.MaxQueryParams}
+	// Calendars link to next month for ever: a dated URL more than a year
+	// past the current one is a trap page (urlnorm.ReasonCalendarDate).
+	// The year changes too slowly for the frontier's clock to matter.
+	return urlnorm.Guard{MaxLen: s.MaxURLLength, MaxSegments: s.MaxPathSegments, MaxRepeats: s.MaxRepeatedSegments,
+		MaxQueryParams: s.MaxQueryParams, MaxYear: time.Now().Year() + 1}
 }

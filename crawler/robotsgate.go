@@ -4,6 +4,8 @@ import (
 	"context"
 	"log/slog"
 	"net/url"
+	"sync"
+	"time"
 
 	"github.com/seedcrawl/seedcrawl/frontier"
 	"github.com/seedcrawl/seedcrawl/robots"
@@ -21,9 +23,52 @@ type URLSource interface {
 type RobotsGate struct {
 	Robots Robots
 	URLs   URLSource
-	// Logger receives robots store failures (the verdict is still good).
-	// nil: discard.
+	// Logger receives robots store failures (the verdict is still good)
+	// and, when the gate was made by NewRobotsGate, one line per origin
+	// each time its robots.txt state changes (deferred, given up, refused,
+	// reachable again), with the cause. nil: discard.
 	Logger *slog.Logger
+
+	states *sync.Map // origin -> last logged state; nil: no state lines
+}
+
+// NewRobotsGate returns a RobotsGate that also reports each origin's
+// changes of robots.txt state on Logger: a host that cannot be reached is
+// said at once, with why, not found later in the counters. It keeps one
+// small entry per origin that had a problem.
+func NewRobotsGate(r Robots, urls URLSource, logger *slog.Logger) RobotsGate {
+	return RobotsGate{Robots: r, URLs: urls, Logger: logger, states: &sync.Map{}}
+}
+
+// noteState logs d's state for u's origin if it differs from the last one
+// logged. Only origins that had a problem are remembered.
+func (g RobotsGate) noteState(u *url.URL, d robots.Decision) {
+	if g.states == nil || g.Logger == nil {
+		return
+	}
+	origin := u.Scheme + "://" + u.Host
+	state := d.Reason
+	if state == robots.ReasonDisallowed {
+		state = "" // rules are known: the origin is fine
+	}
+	prev, had := g.states.Load(origin)
+	if (!had && state == "") || (had && prev.(string) == state) {
+		return
+	}
+	g.states.Store(origin, state)
+	switch state {
+	case "":
+		g.Logger.Warn("robots.txt reachable again", "origin", origin)
+	case robots.ReasonDeferred:
+		g.Logger.Warn("robots.txt unreachable; host deferred", "origin", origin, "cause", d.Cause,
+			"retry_at", d.RetryAt.Format(time.TimeOnly))
+	case robots.ReasonUnreachable:
+		g.Logger.Warn("robots.txt unreachable; host given up until the robots TTL", "origin", origin, "cause", d.Cause)
+	case robots.ReasonPrivateAddress:
+		g.Logger.Warn("address refused (private or special-purpose); host skipped", "origin", origin, "cause", d.Cause)
+	default:
+		g.Logger.Warn("robots.txt", "origin", origin, "state", state, "cause", d.Cause)
+	}
 }
 
 // Check implements frontier.RobotsChecker. A URL it cannot look up or
@@ -47,7 +92,12 @@ func (g RobotsGate) Check(ctx context.Context, id uint64, _ string) (frontier.Ve
 			g.Logger.Warn("robots.txt cache", "url", raw, "err", err)
 		}
 	}
+	g.noteState(u, d)
 	v := frontier.Verdict{Allowed: d.Allowed, Reason: d.Reason, CrawlDelay: d.CrawlDelay}
+	if class := d.CauseClass(); class != "" && (d.Reason == robots.ReasonDeferred || d.Reason == robots.ReasonUnreachable) {
+		// Stored and counted per cause: "robots-unreachable: refused".
+		v.Reason = d.Reason + ": " + class
+	}
 	switch {
 	case d.Reason == robots.ReasonDeferred:
 		v.RetryAt = d.RetryAt

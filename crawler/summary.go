@@ -14,6 +14,12 @@ type Summary struct {
 	End     time.Time `json:"end"`
 	Seconds float64   `json:"seconds"`
 
+	Totals
+	Breakdown
+}
+
+// Totals are a run's totals (JSON: flattened into Summary).
+type Totals struct {
 	Fetches     uint64  `json:"fetches"`       // page requests, retries included
 	Pages       uint64  `json:"pages"`         // URLs whose outcome was recorded
 	PagesPerSec float64 `json:"pages_per_sec"` // Pages / Seconds
@@ -22,7 +28,11 @@ type Summary struct {
 	Truncated   uint64  `json:"truncated"`     // bodies cut at the size limit
 	Commits     uint64  `json:"commits"`       // transactions written
 	Pending     int     `json:"pending"`       // URLs left in the frontier
+}
 
+// Breakdown counts a run's outcomes by reason (JSON: flattened into
+// Summary).
+type Breakdown struct {
 	ByStatus map[string]uint64 `json:"by_status"` // fetch outcomes: fetched, redirect, http-error ...
 	Skipped  map[string]uint64 `json:"skipped"`   // URLs not fetched or not queued, by reason
 	Rejected map[string]uint64 `json:"rejected"`  // links refused by the URL checks and trap guards, by reason
@@ -50,6 +60,10 @@ type Progress struct {
 	InFlight   int
 	Hosts      int
 	Ready      int // hosts ready now
+	Waiting    int // hosts with URLs whose politeness delay runs
+	Deferred   int // hosts held back for a reason (robots.txt unreachable, Retry-After)
+	Failing    int // hosts whose last request failed transiently (backing off)
+	Dropped    int // hosts given up for their Crawl-delay
 }
 
 // Progress returns a snapshot of the crawl; safe to call from any goroutine
@@ -70,7 +84,8 @@ func (c *Crawler) Progress() Progress {
 	}
 	return Progress{
 		Elapsed: el, Fetches: c.fetches.Load(), Pages: c.done.Load(), Discovered: c.discovered.Load(),
-		Bytes: c.bytes.Load(), Errors: errs, Pending: fs.Pending, InFlight: fs.InFlight, Hosts: fs.Hosts, Ready: fs.Ready,
+		Bytes: c.bytes.Load(), Errors: errs, Pending: fs.Pending, InFlight: int(c.fetching.Load()), Hosts: fs.Hosts, Ready: fs.Ready,
+		Waiting: fs.Waiting, Deferred: fs.Deferred, Failing: fs.Failing, Dropped: fs.Dropped,
 	}
 }
 
@@ -78,10 +93,10 @@ func (c *Crawler) summary(stop string) Summary {
 	end := time.Now()
 	s := Summary{
 		Run: c.run.ID, Stopped: stop, Start: c.start, End: end, Seconds: end.Sub(c.start).Seconds(),
-		Fetches: c.fetches.Load(), Pages: c.done.Load(), Discovered: c.discovered.Load(), Bytes: c.bytes.Load(),
-		Commits: c.commits.Load(), Pending: c.opts.Frontier.Stats().Pending,
-		ByStatus: map[string]uint64{}, Skipped: map[string]uint64{}, Rejected: map[string]uint64{},
-		Errors: map[string]uint64{}, Retries: map[string]uint64{}, Refresh: map[string]uint64{}, Seeds: map[string]uint64{},
+		Totals: Totals{Fetches: c.fetches.Load(), Pages: c.done.Load(), Discovered: c.discovered.Load(), Bytes: c.bytes.Load(),
+			Commits: c.commits.Load(), Pending: c.opts.Frontier.Stats().Pending},
+		Breakdown: Breakdown{ByStatus: map[string]uint64{}, Skipped: map[string]uint64{}, Rejected: map[string]uint64{},
+			Errors: map[string]uint64{}, Retries: map[string]uint64{}, Refresh: map[string]uint64{}, Seeds: map[string]uint64{}},
 	}
 	if s.Seconds > 0 {
 		s.PagesPerSec = float64(s.Pages) / s.Seconds

@@ -41,7 +41,12 @@ type fetched struct {
 	retryAfter time.Duration
 	rejects    []string // trap-guard and URL rejections, one reason per distinct link
 	nofollow   int      // links not followed (rel=nofollow, meta robots nofollow)
-	refresh    bool     // a refetch of a page fetched in an earlier cycle (recrawl)
+	tooMany    int      // distinct links beyond --max-out-links
+	// serverTime is the server's time to first byte, for the adaptive
+	// per-host delay: the whole fetch time would include this process's
+	// own CPU starvation and slow the crawl down when the client is busy.
+	serverTime time.Duration
+	refresh    bool // a refetch of a page fetched in an earlier cycle (recrawl)
 }
 
 // skipped: the job ends without a request, recorded with a status (robots
@@ -164,11 +169,19 @@ func (c *Crawler) process(f Fetcher, job frontier.Job) (o outcome, refresh bool)
 		req.ETag, req.LastModified = prev.ETag, prev.LastModified
 	}
 	fetchedAt := time.Now()
+	c.fetching.Add(1)
 	resp := f.Fetch(ctx, req)
+	c.fetching.Add(-1)
 	if resp.Reason == fetch.ReasonCanceled && ctx.Err() != nil {
 		return abandoned{}, refresh
 	}
-	m := &fetched{job: job, url: u, refresh: refresh}
+	if err := c.archive(ctx, job.ID, &resp, &prev); err != nil {
+		return &fatal{err}, refresh
+	}
+	m := &fetched{job: job, url: u, refresh: refresh, serverTime: resp.TTFB}
+	if m.serverTime <= 0 {
+		m.serverTime = resp.Dur // no response arrived: the time spent trying
+	}
 	m.rec = storage.Fetch{
 		ID:           job.ID,
 		Host:         job.Host,
@@ -210,8 +223,11 @@ func (c *Crawler) process(f Fetcher, job frontier.Job) (o outcome, refresh bool)
 // with Skip set: robots.txt denied it, or the host is deferred (robots.txt
 // unreachable, Crawl-delay above the cap).
 func skipStatus(reason string) storage.Status {
-	if reason == robots.ReasonDisallowed {
+	switch reason {
+	case robots.ReasonDisallowed:
 		return storage.StatusRobotsDenied
+	case robots.ReasonPrivateAddress:
+		return storage.StatusRejected
 	}
 	return storage.StatusDeferred
 }
@@ -291,7 +307,9 @@ func (c *Crawler) classify(m *fetched, resp fetch.Response, prev storage.Page) {
 // extractLinks parses an HTML body and keeps its distinct, guard-checked
 // links in document order.
 func (c *Crawler) extractLinks(m *fetched, resp fetch.Response) {
-	page, err := extract.Links(m.url, resp.Body, extract.Options{Token: c.opts.Settings.RobotsToken})
+	page, err := c.extractor.Extract(m.url, resp.Body, resp.Charset)
+	m.nofollow += page.NoFollowSkipped
+	m.tooMany = page.Dropped
 	if err != nil {
 		m.rejects = append(m.rejects, "bad-page-url")
 		return
@@ -320,11 +338,6 @@ func (c *Crawler) extractLinks(m *fetched, resp fetch.Response) {
 			continue
 		}
 		if _, ok := seen[l.URL]; ok {
-			continue
-		}
-		if len(m.links) >= c.opts.Settings.MaxOutLinks {
-			seen[l.URL] = -1
-			m.rejects = append(m.rejects, "too-many-links")
 			continue
 		}
 		cand, reason, ok := c.candidate(l.URL, linkKind(l.Kind))

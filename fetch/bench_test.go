@@ -57,19 +57,26 @@ func BenchmarkFetch(b *testing.B) {
 		if c.gz {
 			name += "-gzip"
 		}
-		b.Run(name+"/seedcrawl", func(b *testing.B) {
-			f := newFetcher(b, Options{})
-			ctx := context.Background()
-			b.ReportAllocs()
-			start := cpuTime()
-			for b.Loop() {
-				r := f.Fetch(ctx, Request{URL: srv.URL + "/"})
-				if r.Err != nil || r.Code != 200 || len(r.Body) == 0 {
-					b.Fatalf("code %d err %v", r.Code, r.Err)
-				}
+		for _, record := range []bool{false, true} {
+			variant := "/seedcrawl"
+			if record {
+				// With the wire capture a WARC writer needs.
+				variant = "/seedcrawl-record"
 			}
-			b.ReportMetric(float64(cpuTime()-start)/float64(b.N), "cpu-ns/op")
-		})
+			b.Run(name+variant, func(b *testing.B) {
+				f := newFetcher(b, Options{Record: record})
+				ctx := context.Background()
+				b.ReportAllocs()
+				start := cpuTime()
+				for b.Loop() {
+					r := f.Fetch(ctx, Request{URL: srv.URL + "/"})
+					if r.Err != nil || r.Code != 200 || len(r.Body) == 0 || (record && r.Capture == nil) {
+						b.Fatalf("code %d err %v", r.Code, r.Err)
+					}
+				}
+				b.ReportMetric(float64(cpuTime()-start)/float64(b.N), "cpu-ns/op")
+			})
+		}
 		b.Run(name+"/colly", func(b *testing.B) {
 			col := colly.NewCollector(colly.AllowURLRevisit())
 			var got int

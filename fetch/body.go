@@ -7,8 +7,11 @@ import (
 	"compress/zlib"
 	"io"
 	"mime"
+	"net"
 	"net/http"
+	"net/http/httptrace"
 	"strings"
+	"time"
 )
 
 // acceptEncoding is what we ask for. Setting it ourselves stops net/http
@@ -38,15 +41,21 @@ type limitTransport struct {
 }
 
 func (t *limitTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	c, _ := req.Context().Value(callKey{}).(*call)
+	if c != nil {
+		req = req.WithContext(httptrace.WithClientTrace(req.Context(), c.trace()))
+	}
 	resp, err := t.next.RoundTrip(req)
 	if err != nil {
 		return nil, err
 	}
-	c, _ := req.Context().Value(callKey{}).(*call)
 	if c == nil {
 		return resp, nil
 	}
 	c.gotHeaders = true
+	if c.rec != nil && resp.ContentLength > 0 {
+		c.recConn.reserve(c.rec, resp.ContentLength)
+	}
 	c.code = resp.StatusCode
 	c.header = resp.Header
 	c.contentType = mediaType(resp.Header.Get("Content-Type"))
@@ -54,14 +63,22 @@ func (t *limitTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	// colly decodes gzip itself when Uncompressed is false, without a
 	// bound on the decoded size; everything it sees from us is plain.
 	resp.Uncompressed = true
+	// colly converts the body to UTF-8 when Content-Type declares a
+	// charset. The extractor decodes instead, from header, BOM and <meta>
+	// together, so colly gets the header without Content-Type (it reads
+	// nothing else from it that we use).
+	resp.Header = withoutContentType(resp.Header)
 	if resp.StatusCode < 200 || resp.StatusCode > 299 || !IsHTML(c.contentType) {
-		resp.Body = dropBody(resp.Body, resp.ContentLength)
+		var complete bool
+		resp.Body, complete = dropBody(resp.Body, resp.ContentLength)
+		c.bodyUnread = !complete
 		resp.ContentLength = 0
-		resp.Header.Del("Content-Encoding")
+		c.header.Del("Content-Encoding")
 		return resp, nil
 	}
 	c.wantBody = true
-	enc := strings.ToLower(strings.TrimSpace(resp.Header.Get("Content-Encoding")))
+	enc := strings.ToLower(strings.TrimSpace(c.header.Get("Content-Encoding")))
+	c.header.Del("Content-Encoding")
 	resp.Header.Del("Content-Encoding")
 	resp.ContentLength = -1
 	raw := &countReader{r: resp.Body}
@@ -77,7 +94,9 @@ func (t *limitTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 		lb.encoded = true
 	default:
 		c.badEncoding = enc
-		resp.Body = dropBody(resp.Body, -1)
+		var complete bool
+		resp.Body, complete = dropBody(resp.Body, -1)
+		c.bodyUnread = !complete
 		return resp, nil
 	}
 	resp.Body = lb
@@ -123,12 +142,84 @@ func mediaType(ct string) string {
 // length up to drainMax, or unknown length) is read up to drainMax bytes: if
 // it ends by then, the connection goes back to the pool. Anything longer is
 // closed unread, which closes the connection rather than download it.
-func dropBody(b io.ReadCloser, length int64) io.ReadCloser {
-	if length <= drainMax {
-		_, _ = io.Copy(io.Discard, io.LimitReader(b, drainMax))
+// complete reports whether the whole body was read.
+func dropBody(b io.ReadCloser, length int64) (_ io.ReadCloser, complete bool) {
+	if length == 0 {
+		complete = true
+	} else if length <= drainMax {
+		n, err := io.Copy(io.Discard, io.LimitReader(b, drainMax+1))
+		complete = err == nil && n <= drainMax
 	}
 	b.Close()
-	return http.NoBody
+	return http.NoBody, complete
+}
+
+// withoutContentType returns a shallow copy of h without Content-Type.
+func withoutContentType(h http.Header) http.Header {
+	out := make(http.Header, len(h))
+	for k, v := range h {
+		if k != "Content-Type" {
+			out[k] = v
+		}
+	}
+	return out
+}
+
+// charsetOf returns the lower-cased charset parameter of a Content-Type
+// value, "" if there is none or the value does not parse.
+func charsetOf(ct string) string {
+	if ct == "" {
+		return ""
+	}
+	_, params, err := mime.ParseMediaType(ct)
+	if err != nil {
+		return ""
+	}
+	return strings.ToLower(strings.TrimSpace(params["charset"]))
+}
+
+// trace returns the httptrace hooks of one Fetch: the connection used
+// (its address, and the recorder attached to it when recording) and the
+// moments the request was written and the first response byte arrived.
+// GotConn runs on the caller's goroutine; WroteRequest and
+// GotFirstResponseByte run on the transport's write and read loops, hence
+// the atomics.
+func (c *call) trace() *httptrace.ClientTrace {
+	return &httptrace.ClientTrace{
+		GotConn: func(info httptrace.GotConnInfo) {
+			if a, ok := info.Conn.RemoteAddr().(*net.TCPAddr); ok {
+				c.remoteAddr = a.IP.String()
+			}
+			if !c.record {
+				return
+			}
+			// net/http may retry an idempotent request on a fresh
+			// connection when a reused one turns out dead; only the last
+			// attempt's bytes count.
+			if c.recConn != nil {
+				c.recConn.detach(c.rec)
+				c.recConn, c.rec = nil, nil
+			}
+			rc, ok := info.Conn.(*recConn)
+			if !ok {
+				c.notRec = true
+				return
+			}
+			c.notRec = false
+			c.rec = &recorder{
+				req:  limitBuf{max: MaxHeaderBytes},
+				resp: limitBuf{max: int(c.maxCapture)},
+			}
+			c.recConn = rc
+			rc.attach(c.rec)
+		},
+		WroteRequest: func(httptrace.WroteRequestInfo) {
+			c.wrote.Store(int64(time.Since(c.start)))
+		},
+		GotFirstResponseByte: func() {
+			c.firstByte.Store(int64(time.Since(c.start)))
+		},
+	}
 }
 
 // openDeflate handles both forms servers send as "deflate": zlib-wrapped

@@ -5,13 +5,17 @@
 // through (pages and robots.txt): a resolver override like curl --resolve
 // (ResolveMap), connect, TLS-handshake and response-header timeouts,
 // keep-alive, HTTP/2 when the server offers it, extra trusted roots from a
-// PEM file, no proxy, and an SSRF guard in the dialer that refuses
-// loopback, private, link-local and multicast addresses (urlnorm.IsPrivate)
-// unless the host is in the resolve map, in Options.AllowHosts (the
-// crawler passes its seed hosts) or Options.AllowPrivate is set. The guard
-// checks the address actually dialed, so DNS rebinding cannot slip past it.
+// PEM file, no proxy, and an SSRF guard in the dialer that refuses the
+// special-purpose addresses of the IANA registries (loopback, private,
+// link-local, multicast, documentation/TEST-NET, benchmarking, 6to4 and
+// Teredo, private IPv4 in IPv4-mapped and NAT64 form; the tables come from
+// code.dny.dev/ssrf) unless the host is in the resolve map, in
+// Options.AllowHosts (the crawler passes its seed hosts) or
+// Options.AllowPrivate is set. The guard checks the address actually
+// dialed, so DNS rebinding cannot slip past it.
 //
-// A Fetcher wraps one colly.Collector used strictly as a fetch engine: no
+// A Fetcher wraps one colly.Collector used strictly as a fetch engine,
+// immune to colly's COLLY_* environment variables: no
 // robots check (package robots owns it), revisits allowed (the frontier
 // owns the seen-set), no depth or domain filters, no async mode, no Visit
 // from callbacks. Fetch sends one GET (with If-None-Match and
@@ -29,7 +33,18 @@
 // deflate) are decoded here rather than by net/http so the decoded size is
 // bounded too: decoding stops at MaxBody, and a body that expands more than
 // MaxRatio times past that point is refused as a decompression bomb
-// (Reason "decompression-bomb"), never fully inflated.
+// (Reason "decompression-bomb"), never fully inflated. Bodies are not
+// converted to UTF-8: Response.Charset reports the header's charset and the
+// extractor decides from header, BOM and <meta>.
+//
+// Every stage of a fetch ends when its ctx is canceled (connect, TLS,
+// headers, body), and within Options.Timeout whatever the server does:
+// lying Content-Length, endless or trickled bodies and headers. Response.TTFB
+// is the server's time to first byte, for politeness delays.
+//
+// With Options.Record the transport speaks HTTP/1.1 only and the Response
+// carries a Capture of the exact request and response bytes (before any
+// decoding, bounded by MaxBody+MaxHeaderBytes), for package warc.
 //
 // A Fetcher is not safe for concurrent use: each crawl worker owns one.
 // Fetchers built on one shared Transport share its connection pool.

@@ -214,12 +214,28 @@ func TestGzipBombRefused(t *testing.T) {
 	}
 }
 
-func TestCharsetConverted(t *testing.T) {
+// TestCharsetNotConverted: the body keeps the document's own bytes and
+// the header's charset is reported beside it, for the extractor to weigh
+// against the BOM and <meta>. (Bodies used to be converted to UTF-8 here
+// when the header named a charset.)
+func TestCharsetNotConverted(t *testing.T) {
 	s := newTestServer(t, 1<<10)
 	f := newFetcher(t, Options{})
-	r := fetch(t, f, s.URL+"/latin1")
-	if r.Err != nil || string(r.Body) != "<title>café</title>" {
-		t.Fatalf("latin1: err %v body %q", r.Err, r.Body)
+	tests := []struct {
+		path, body, charset string
+	}{
+		{"/latin1", "<title>caf\xe9</title>", "iso-8859-1"},
+		{"/html", page, "utf-8"},
+		{"/xhtml", page, ""},
+	}
+	for _, tt := range tests {
+		r := fetch(t, f, s.URL+tt.path)
+		if r.Err != nil || string(r.Body) != tt.body || r.Charset != tt.charset {
+			t.Errorf("%s: err %v body %q charset %q; want body %q charset %q", tt.path, r.Err, r.Body, r.Charset, tt.body, tt.charset)
+		}
+		if r.Header.Get("Content-Type") == "" {
+			t.Errorf("%s: Content-Type header lost", tt.path)
+		}
 	}
 }
 

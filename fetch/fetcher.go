@@ -8,6 +8,7 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/gocolly/colly/v2"
@@ -40,17 +41,43 @@ type Response struct {
 	Header http.Header
 	// ContentType is the media type, lower-case, without parameters.
 	ContentType string
-	// Body is the (decoded, UTF-8 converted by colly when the charset is
-	// declared) body, only for 2xx HTML responses; at most MaxBody bytes.
+	// Body is the body with its Content-Encoding (gzip, deflate) removed
+	// but its bytes otherwise as sent, in the document's own character
+	// encoding: no conversion to UTF-8 happens here, because the charset
+	// can also come from a BOM or a <meta> tag only a parser sees (see
+	// Charset). Only for 2xx HTML responses; at most MaxBody bytes.
 	Body []byte
+	// Charset is the charset parameter of the Content-Type header,
+	// lower-cased and trimmed ("iso-8859-1", "utf-8"); "" if the header
+	// names none. It is the transport-level claim a decoder weighs against
+	// the BOM and <meta> (the WHATWG encoding sniffing order).
+	Charset string
 	// Length is the body size: the decoded bytes read for 2xx HTML
 	// responses, the Content-Length header otherwise (-1 if unknown; such
 	// bodies are not downloaded).
 	Length int64
 	// Truncated reports that the body was longer than MaxBody and was cut.
 	Truncated bool
+	// Start is when Fetch began (wall clock): the date of the capture, for
+	// WARC-Date.
+	Start time.Time
 	// Dur is the time from sending the request to having the whole body.
 	Dur time.Duration
+	// TTFB is the server's time to first byte: from the request being
+	// completely written to the first byte of the response arriving
+	// (httptrace WroteRequest to GotFirstResponseByte). Unlike Dur it
+	// leaves out connecting, TLS and reading the body, and is measured by
+	// the transport's own goroutines at the moment bytes move, so it
+	// reflects how long the server took rather than how busy this process
+	// is; a per-host politeness delay should scale with it. 0 if no
+	// response byte arrived.
+	TTFB time.Duration
+	// RemoteAddr is the IP address the request went to ("" if no
+	// connection was made), for WARC-IP-Address.
+	RemoteAddr string
+	// Capture holds the exact bytes of the exchange when Options.Record is
+	// set (nil otherwise, and nil if no connection was made).
+	Capture *Capture
 	// Location is the redirect target of a 3xx, resolved against URL and
 	// normalized; "" if absent or invalid (Reason says which).
 	Location string
@@ -88,6 +115,7 @@ const (
 	ReasonBadBody        = "bad-body" // a compressed body that does not decode
 	ReasonBadLocation    = "bad-location"
 	ReasonBadURL         = "bad-url"
+	ReasonNotRecording   = "not-recording"
 )
 
 // call is the state of one Fetch, shared by the colly callbacks and the
@@ -106,6 +134,21 @@ type call struct {
 	badBody     bool
 	body        []byte
 	gotResponse bool
+	// bodyUnread: part of the body was left unread (dropped or cut).
+	bodyUnread bool
+
+	// Timing and connection, set by httptrace callbacks, which run on
+	// the transport's goroutines: times are nanoseconds since start,
+	// atomically stored.
+	start      time.Time
+	wrote      atomic.Int64
+	firstByte  atomic.Int64
+	remoteAddr string
+	record     bool
+	rec        *recorder
+	recConn    *recConn
+	notRec     bool
+	maxCapture int64
 }
 
 // Fetcher fetches one URL per call through a colly collector. It is NOT
@@ -142,22 +185,9 @@ func New(opts Options) (*Fetcher, error) {
 		}
 		tr = t
 	}
-	c := colly.NewCollector(
-		colly.UserAgent(opts.UserAgent),
-		colly.IgnoreRobotsTxt(),
-		colly.AllowURLRevisit(),
-		colly.ParseHTTPErrorResponse(),
-		// Our limitTransport bounds the body; colly's own limit would cut
-		// silently and hide truncation.
-		colly.MaxBodySize(0),
-	)
+	c := newCollector(opts.UserAgent)
 	c.WithTransport(&limitTransport{next: tr, maxBody: opts.MaxBody, maxRatio: opts.MaxRatio})
-	c.DisableCookies()
 	c.SetRequestTimeout(opts.Timeout)
-	c.SetRedirectHandler(func(*http.Request, []*http.Request) error {
-		// The crawler records the hop and queues the target itself.
-		return http.ErrUseLastResponse
-	})
 	f := &Fetcher{c: c, opts: opts, now: now}
 	c.OnResponse(func(r *colly.Response) {
 		if f.cur != nil {
@@ -168,11 +198,45 @@ func New(opts Options) (*Fetcher, error) {
 	return f, nil
 }
 
+// newCollector builds the colly collector as a bare fetch engine. It calls
+// Init instead of colly.NewCollector because NewCollector then applies
+// COLLY_* environment variables (COLLY_MAX_BODY_SIZE would cut bodies
+// silently, COLLY_CACHE_DIR would answer from disk, COLLY_USER_AGENT would
+// change who we say we are); the crawl's settings come from its own
+// flags. Every field colly lets the environment override is then set
+// explicitly, so a future colly that reads the environment in Init too
+// still gets our values.
+func newCollector(userAgent string) *colly.Collector {
+	c := &colly.Collector{}
+	c.Init()
+	c.UserAgent = userAgent
+	c.AllowedDomains = nil
+	c.DisallowedDomains = nil
+	c.CacheDir = ""
+	c.DetectCharset = false
+	c.IgnoreRobotsTxt = true // package robots owns robots.txt
+	c.AllowURLRevisit = true // the frontier owns the seen-set
+	c.MaxDepth = 0
+	c.MaxRequests = 0
+	// Our limitTransport bounds the body; colly's own limit would cut
+	// silently and hide truncation.
+	c.MaxBodySize = 0
+	c.ParseHTTPErrorResponse = true
+	c.TraceHTTP = false
+	c.Async = false
+	c.DisableCookies()
+	c.SetRedirectHandler(func(*http.Request, []*http.Request) error {
+		// The crawler records the hop and queues the target itself.
+		return http.ErrUseLastResponse
+	})
+	return c
+}
+
 // Fetch GETs req.URL once and reports the outcome; it never follows
 // redirects. ctx cancels the request at any stage.
 func (f *Fetcher) Fetch(ctx context.Context, req Request) Response {
 	start := time.Now()
-	res := Response{URL: req.URL, Length: -1}
+	res := Response{URL: req.URL, Length: -1, Start: start}
 	if !strings.HasPrefix(req.URL, "http://") && !strings.HasPrefix(req.URL, "https://") {
 		res.Err = fmt.Errorf("fetch: %q: %w", req.URL, urlnorm.ErrScheme)
 		res.Reason = ReasonBadURL
@@ -183,7 +247,7 @@ func (f *Fetcher) Fetch(ctx context.Context, req Request) Response {
 		res.Reason = ReasonBadURL
 		return res
 	}
-	c := &call{length: -1}
+	c := &call{length: -1, start: start, record: f.opts.Record, maxCapture: f.opts.MaxBody + MaxHeaderBytes}
 	f.cur = c
 	defer func() { f.cur = nil }()
 	hdr := http.Header{}
@@ -203,11 +267,31 @@ func (f *Fetcher) Fetch(ctx context.Context, req Request) Response {
 	err := f.c.Request(http.MethodGet, req.URL, nil, nil, hdr)
 	f.c.Context = context.Background()
 	res.Dur = time.Since(start)
+	res.RemoteAddr = c.remoteAddr
+	if w, fb := c.wrote.Load(), c.firstByte.Load(); w > 0 && fb > 0 {
+		// A server may answer before the request is fully written; that
+		// is no time at all on its side.
+		res.TTFB = time.Duration(max(fb-w, 0))
+	}
+	if c.rec != nil {
+		c.recConn.detach(c.rec)
+		res.Capture = &Capture{
+			Request:   c.rec.req.b,
+			Response:  c.rec.resp.b,
+			Truncated: c.rec.resp.over || c.rec.req.over || c.bodyUnread || c.truncated || c.bomb || err != nil,
+		}
+	}
+	if f.opts.Record && c.notRec {
+		res.Err = fmt.Errorf("fetch: get %s: %w", req.URL, ErrNotRecording)
+		res.Reason = ReasonNotRecording
+		return res
+	}
 
 	if c.gotHeaders {
 		res.Code = c.code
 		res.Header = c.header
 		res.ContentType = c.contentType
+		res.Charset = charsetOf(c.header.Get("Content-Type"))
 		res.Length = c.length
 		res.ETag = c.header.Get("ETag")
 		res.LastModified = c.header.Get("Last-Modified")

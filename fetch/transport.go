@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"net/netip"
 	"os"
 	"syscall"
 	"time"
@@ -24,6 +25,9 @@ const (
 	DefaultMaxIdlePerHost = 2
 	DefaultMaxBody        = 10 << 20
 	DefaultMaxRatio       = 100
+	// MaxHeaderBytes bounds the status line and headers of a response; a
+	// longer head is an error rather than unbounded memory.
+	MaxHeaderBytes = 1 << 20
 )
 
 // Options configure NewTransport and New. The zero value of each field
@@ -75,6 +79,16 @@ type Options struct {
 	// Default 100.
 	MaxRatio int64
 
+	// Record asks for the exact bytes of each exchange (Response.Capture),
+	// for WARC. NewTransport then wraps every connection above TLS so the
+	// bytes are seen as HTTP/1.1 text, and speaks HTTP/1.1 only: HTTP/2
+	// frames are not the HTTP/1.1 messages a WARC response record holds
+	// (wget and warcprox make the same choice). A Fetcher with Record needs
+	// a transport built with Record (its own, or opts.Transport from
+	// NewTransport with Record set); otherwise each Fetch fails with
+	// ErrNotRecording. false: no capture, HTTP/2 when offered.
+	Record bool
+
 	// Now is the clock used for Retry-After dates. nil: time.Now.
 	Now func() time.Time
 }
@@ -108,24 +122,35 @@ func NewTransport(opts Options) (*http.Transport, error) {
 		resolve:  opts.Resolve,
 		allowAll: opts.AllowPrivate,
 		allow:    map[string]bool{},
+		guard:    newAddrGuard(),
 	}
 	for _, h := range opts.AllowHosts {
 		g.allow[urlnorm.BareName(h)] = true
 	}
-	return &http.Transport{
-		Proxy:                 nil, // a proxy would hide the dialed address from the SSRF guard
-		DialContext:           g.DialContext,
-		TLSClientConfig:       tlsConf,
-		TLSHandshakeTimeout:   pick(opts.TLSTimeout, DefaultTLSTimeout),
-		ResponseHeaderTimeout: pick(opts.HeaderTimeout, DefaultHeaderTimeout),
-		IdleConnTimeout:       pick(opts.IdleTimeout, DefaultIdleTimeout),
-		MaxIdleConns:          1024,
-		MaxIdleConnsPerHost:   pick(opts.MaxIdlePerHost, DefaultMaxIdlePerHost),
-		ExpectContinueTimeout: time.Second,
+	tr := &http.Transport{
+		Proxy:                  nil, // a proxy would hide the dialed address from the SSRF guard
+		DialContext:            g.DialContext,
+		TLSClientConfig:        tlsConf,
+		TLSHandshakeTimeout:    pick(opts.TLSTimeout, DefaultTLSTimeout),
+		ResponseHeaderTimeout:  pick(opts.HeaderTimeout, DefaultHeaderTimeout),
+		IdleConnTimeout:        pick(opts.IdleTimeout, DefaultIdleTimeout),
+		MaxIdleConns:           1024,
+		MaxIdleConnsPerHost:    pick(opts.MaxIdlePerHost, DefaultMaxIdlePerHost),
+		MaxResponseHeaderBytes: MaxHeaderBytes,
+		ExpectContinueTimeout:  time.Second,
 		// A custom DialContext and TLSClientConfig turn HTTP/2 off unless
 		// asked for; servers that offer h2 in ALPN get it.
 		ForceAttemptHTTP2: true,
-	}, nil
+	}
+	if opts.Record {
+		rd := &recordDialer{guard: g, tls: tlsConf, tlsTimeout: pick(opts.TLSTimeout, DefaultTLSTimeout)}
+		tr.DialContext = rd.DialContext
+		tr.DialTLSContext = rd.DialTLSContext
+		tr.ForceAttemptHTTP2 = false
+		// A non-nil empty map is how net/http is told not to speak h2.
+		tr.TLSNextProto = map[string]func(string, *tls.Conn) http.RoundTripper{}
+	}
+	return tr, nil
 }
 
 func pick[T int | int64 | time.Duration](v, def T) T {
@@ -156,11 +181,12 @@ type guardDialer struct {
 	resolve  ResolveMap
 	allowAll bool
 	allow    map[string]bool // read-only after NewTransport
+	guard    addrGuard
 }
 
 // DialContext dials addr ("host:port"), through the resolve map when it
 // names the host. Other hosts are dialed normally, but unless they are
-// allowed, a connection to a private address (urlnorm.IsPrivate) is refused
+// allowed, a connection to a special-purpose address (addrGuard) is refused
 // at the socket, after resolution, so every address the resolver returns is
 // checked.
 func (g *guardDialer) DialContext(ctx context.Context, network, addr string) (net.Conn, error) {
@@ -176,12 +202,12 @@ func (g *guardDialer) DialContext(ctx context.Context, network, addr string) (ne
 	}
 	d := g.dialer
 	d.Control = func(_, address string, _ syscall.RawConn) error {
-		ipStr, _, err := net.SplitHostPort(address)
+		ap, err := netip.ParseAddrPort(address)
 		if err != nil {
-			return err
+			return fmt.Errorf("%w: %s dialed as %q: %w", ErrPrivateAddress, host, address, err)
 		}
-		if ip := net.ParseIP(ipStr); urlnorm.IsPrivate(ip) {
-			return fmt.Errorf("%w: %s is %s", ErrPrivateAddress, host, ipStr)
+		if err := g.guard.check(ap.Addr()); err != nil {
+			return fmt.Errorf("%w: %s is %s: %w", ErrPrivateAddress, host, ap.Addr(), err)
 		}
 		return nil
 	}

@@ -149,4 +149,14 @@
 // 1M URLs over 10 hosts, 47 over 1,000 hosts and 67 over 100,000 hosts (the
 // per-host state then dominates), against the budget of 150 bytes
 // per discovered URL for frontier and seen-set together.
+//
+// # Watching
+//
+// Stats is cheap enough for a progress line: it first promotes the hosts
+// whose ready time has come (as Next would, so Ready is right even while
+// every worker is busy), counts deferred hosts from a third heap keyed by
+// the end of their deferral, and failing and dropped hosts from counters
+// kept as those states change. Hosts, for a status page, is the one call
+// that looks at every host: the longest queues and a count per state, in
+// O(hosts × log limit) under the lock.
 package frontier

@@ -35,6 +35,8 @@ type Frontier struct {
 	waiting pq.Heap // host index by -readyAt
 	hostCap int     // hosts the heaps' array indexes cover
 
+	hostCounts // hosts deferred, failing, dropped (Stats)
+
 	slots     slots            // every queued URL and job in flight
 	npending  int              // number of queued URLs
 	ninflight int              // number of jobs handed out

@@ -52,7 +52,7 @@ func (f *Frontier) intern(name string) uint32 {
 // for n hosts (no map lookups on the hot path). Items are pushed in heap
 // order, so none moves: O(hosts).
 func (f *Frontier) growHostHeaps(n int) {
-	for _, hp := range []*pq.Heap{&f.ready, &f.waiting} {
+	for _, hp := range []*pq.Heap{&f.ready, &f.waiting, &f.deferred} {
 		grown := pq.NewDense(n)
 		for _, it := range hp.Items() {
 			grown.Push(it)
@@ -169,6 +169,7 @@ func (f *Frontier) delayHost(hi uint32, until int64, reason string, ch *Changes)
 	if until > h.readyAt {
 		h.readyAt = until
 	}
+	f.noteDeferred(hi)
 	f.touch(hi)
 	if ch != nil {
 		ch.Hosts = append(ch.Hosts, HostState{Host: h.name, ReadyAt: f.timeOf(h.readyAt), Reason: h.reason})

@@ -115,7 +115,8 @@ func (f *Frontier) Restore(s Snapshot) error {
 			h.readyAt = hs.ReadyAt.UnixNano()
 		}
 		h.reason = hs.Reason
-		h.dropped = restoredDrop(hs, now)
+		f.setDropped(h, restoredDrop(hs, now))
+		f.noteDeferred(hi)
 	}
 	for _, e := range s.Entries {
 		if f.queued(e.ID) {
@@ -142,15 +143,25 @@ func (f *Frontier) Len() int {
 }
 
 // Stats returns counts for progress reports.
+// Hosts whose ready time has come are moved to the ready heap first (as
+// Next would), so Ready counts the hosts that may be fetched now even while
+// every worker is busy and no Next call promoted them. O(k log hosts) for
+// k hosts promoted or deferrals expired.
 func (f *Frontier) Stats() Stats {
 	f.mu.Lock()
 	defer f.mu.Unlock()
+	now := f.clock.Now().UnixNano()
+	f.promote(now)
+	f.expireDeferred(now)
 	return Stats{
 		Pending:  f.npending,
 		InFlight: f.ninflight,
 		Hosts:    len(f.hosts),
 		Ready:    f.ready.Len(),
 		Waiting:  f.waiting.Len(),
+		Deferred: f.deferred.Len(),
+		Failing:  f.nfailing,
+		Dropped:  f.ndropped,
 	}
 }
 

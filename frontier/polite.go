@@ -67,7 +67,8 @@ type Result struct {
 	// RetryAfter is the server's Retry-After (429, 503); it wins over a
 	// shorter back-off.
 	RetryAfter time.Duration
-	// Duration is the response time, for Politeness.DelayFactor.
+	// Duration is the server's response time (time to first byte, so a
+	// busy client does not slow its own crawl), for Politeness.DelayFactor.
 	Duration time.Duration
 }
 
@@ -153,7 +154,7 @@ func (f *Frontier) judge(job *Job, v Verdict) bool {
 // record keeps the reason for DropFor, so a restart honours it.
 func (f *Frontier) drop(hi uint32, reason string, now int64, ch *Changes) []uint64 {
 	h := f.hosts[hi]
-	h.dropped = true
+	f.setDropped(h, true)
 	ids := f.dropQueued(hi, reason, ch)
 	f.delayHost(hi, now+int64(f.dropFor), reason, ch)
 	return ids
@@ -196,9 +197,9 @@ func (f *Frontier) Done(job Job, r Result, ch *Changes) (retried bool, err error
 	var readyAt time.Time
 	if r.Requested {
 		if r.Transient {
-			h.fails++
+			f.setFails(h, h.fails+1)
 		} else {
-			h.fails = 0
+			f.setFails(h, 0)
 		}
 	}
 	if r.Transient {

@@ -149,6 +149,15 @@ type Stats struct {
 	Hosts    int // hosts ever seen (interned)
 	Ready    int // hosts with a URL that may be handed out now
 	Waiting  int // hosts with URLs whose ready time has not come
+	// Deferred counts hosts held back for a reason (robots.txt
+	// unreachable, Retry-After, a dropped host's deferral) whose ready
+	// time has not come, with or without queued URLs.
+	Deferred int
+	// Failing counts hosts whose last request failed transiently
+	// (timeout, connection refused, 5xx, 429): they are backing off.
+	Failing int
+	// Dropped counts hosts given up for their Crawl-delay.
+	Dropped int
 }
 
 // HostInfo describes one host for progress reports and tests.

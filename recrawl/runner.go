@@ -123,7 +123,7 @@ func New(o Options) (*Runner, error) {
 		o.Scheduler = "bfs"
 	}
 	if _, err := scheduler.ByName(o.Scheduler, scheduler.Options{Truth: func(uint64) float64 { return 0 }}); err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrOptions, err)
+		return nil, fmt.Errorf("%w: %w", ErrOptions, err)
 	}
 	if o.Logger == nil {
 		o.Logger = slog.New(slog.DiscardHandler)

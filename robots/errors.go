@@ -7,9 +7,6 @@ var (
 	ErrURL = errors.New("robots: URL is not absolute http or https")
 	// ErrOptions reports invalid Options given to New.
 	ErrOptions = errors.New("robots: invalid options")
-	// ErrCorrupt reports bytes Entry.UnmarshalBinary cannot decode, so a
-	// Store can tell a damaged record from an I/O failure.
-	ErrCorrupt = errors.New("robots: corrupt entry encoding")
 )
 
 // errTooManyRedirects stops the robots.txt client after MaxRedirects hops;

@@ -3,11 +3,15 @@ package robots
 import (
 	"bytes"
 	"context"
+	"crypto/tls"
+	"crypto/x509"
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/seedcrawl/seedcrawl/urlnorm"
@@ -21,7 +25,7 @@ type record struct {
 
 func (c *Cache) record(e Entry) *record {
 	r := &record{entry: e}
-	if e.State == StateRules {
+	if State(e.State) == StateRules {
 		r.group = parse(e.Body).group(c.opts.Token)
 	}
 	return r
@@ -74,6 +78,8 @@ func (c *Cache) refresh(origin string) (any, error) {
 		switch {
 		case err != nil:
 			storeErr = fmt.Errorf("robots: load %s: %w", origin, err)
+		case ok && !known(e):
+			// Not a state this version knows: fetch again.
 		case ok && now.Before(e.Expires):
 			r := c.record(e)
 			c.lru.put(origin, r)
@@ -116,7 +122,14 @@ func (c *Cache) fetch(origin string, prev Entry, log *requestLog) Entry {
 			// assume robots.txt is unavailable.
 			return c.done(StateAllowAll, 0, nil, "too many redirects")
 		}
-		return c.failed(prev, 0, err.Error())
+		if c.opts.Refused != nil && c.opts.Refused(err) {
+			return c.done(StateRefused, 0, nil, err.Error())
+		}
+		msg := causeClass(err) + ": " + err.Error()
+		if connFailure(err) {
+			return c.failedAfter(prev, 0, msg, c.opts.ConnBackoff)
+		}
+		return c.failed(prev, 0, msg)
 	}
 	defer resp.Body.Close()
 	switch code := resp.StatusCode; {
@@ -131,7 +144,7 @@ func (c *Cache) fetch(origin string, prev Entry, log *requestLog) Entry {
 		// asking us to slow down has not said "no rules": treat it like a
 		// server error (Google does the same).
 		drain(resp.Body)
-		return c.failed(prev, code, resp.Status)
+		return c.failed(prev, code, fmt.Sprintf("http-%d: %s", code, resp.Status))
 	case code >= 300 && code < 500:
 		// 4xx: unavailable, allow everything (RFC 9309 2.3.1.3). A 3xx
 		// reaching here had no usable Location.
@@ -139,37 +152,90 @@ func (c *Cache) fetch(origin string, prev Entry, log *requestLog) Entry {
 		return c.done(StateAllowAll, code, nil, "")
 	default:
 		drain(resp.Body)
-		return c.failed(prev, code, resp.Status)
+		return c.failed(prev, code, fmt.Sprintf("http-%d: %s", code, resp.Status))
 	}
 }
 
 func (c *Cache) done(s State, status int, body []byte, msg string) Entry {
 	now := c.opts.Now()
-	return Entry{State: s, FetchedAt: now, Expires: now.Add(c.opts.TTL), Status: status, Body: body, Err: msg}
+	return Entry{State: uint8(s), FetchedAt: now, Expires: now.Add(c.opts.TTL), Code: status, Body: body, Err: msg}
 }
 
 // failed records one more failed attempt: deferred with exponential backoff,
 // or disallow-all until TTL once MaxFailures is reached (RFC 9309 2.3.1.4).
 func (c *Cache) failed(prev Entry, status int, msg string) Entry {
+	return c.failedAfter(prev, status, msg, c.opts.Backoff)
+}
+
+// failedAfter is failed with first as the first wait.
+func (c *Cache) failedAfter(prev Entry, status int, msg string, first time.Duration) Entry {
 	n := 1
-	if prev.State == StateDeferred {
-		n = prev.Failures + 1
+	if State(prev.State) == StateDeferred {
+		n = int(prev.Failures) + 1
 	}
 	now := c.opts.Now()
-	e := Entry{FetchedAt: now, Status: status, Failures: n, Err: msg}
+	e := Entry{FetchedAt: now, Code: status, Failures: uint32(n), Err: msg}
 	if n >= c.opts.MaxFailures {
-		e.State = StateDisallowAll
+		e.State = uint8(StateDisallowAll)
 		e.Expires = now.Add(c.opts.TTL)
 		return e
 	}
-	e.State = StateDeferred
-	e.Expires = now.Add(c.backoff(n))
+	e.State = uint8(StateDeferred)
+	e.Expires = now.Add(c.backoff(first, n))
 	return e
 }
 
-// backoff returns Backoff * 2^(n-1), capped at MaxBackoff.
-func (c *Cache) backoff(n int) time.Duration {
-	d := c.opts.Backoff
+// connFailure reports an error of connecting at all, as opposed to a
+// server that answered badly or slowly: refused or reset connections, a
+// host name that does not resolve, a TLS handshake or certificate failure.
+func connFailure(err error) bool {
+	var dns *net.DNSError
+	var cert *tls.CertificateVerificationError
+	var hostErr x509.HostnameError
+	var authErr x509.UnknownAuthorityError
+	var recErr tls.RecordHeaderError
+	switch {
+	case errors.Is(err, syscall.ECONNREFUSED), errors.Is(err, syscall.ECONNRESET),
+		errors.Is(err, syscall.EHOSTUNREACH), errors.Is(err, syscall.ENETUNREACH):
+		return true
+	case errors.As(err, &dns):
+		return !dns.IsTimeout && !dns.IsTemporary
+	case errors.As(err, &cert), errors.As(err, &hostErr), errors.As(err, &authErr), errors.As(err, &recErr):
+		return true
+	}
+	return false
+}
+
+// causeClass names the kind of a fetch error in one stable word, so that
+// failures can be counted by cause: refused, reset, unreachable, dns, tls,
+// timeout or network.
+func causeClass(err error) string {
+	var dns *net.DNSError
+	var cert *tls.CertificateVerificationError
+	var hostErr x509.HostnameError
+	var authErr x509.UnknownAuthorityError
+	var recErr tls.RecordHeaderError
+	var nerr net.Error
+	switch {
+	case errors.Is(err, syscall.ECONNREFUSED):
+		return "refused"
+	case errors.Is(err, syscall.ECONNRESET):
+		return "reset"
+	case errors.Is(err, syscall.EHOSTUNREACH), errors.Is(err, syscall.ENETUNREACH):
+		return "unreachable"
+	case errors.As(err, &dns):
+		return "dns"
+	case errors.As(err, &cert), errors.As(err, &hostErr), errors.As(err, &authErr), errors.As(err, &recErr):
+		return "tls"
+	case errors.Is(err, context.DeadlineExceeded), errors.As(err, &nerr) && nerr.Timeout():
+		return "timeout"
+	}
+	return "network"
+}
+
+// backoff returns first * 2^(n-1), capped at MaxBackoff.
+func (c *Cache) backoff(first time.Duration, n int) time.Duration {
+	d := first
 	for i := 1; i < n && d < c.opts.MaxBackoff; i++ {
 		d *= 2
 	}

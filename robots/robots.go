@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"strings"
 	"time"
 
 	"golang.org/x/sync/singleflight"
@@ -23,6 +24,10 @@ const (
 	// ReasonUnreachable: robots.txt stayed unreachable for MaxFailures
 	// attempts; the whole origin is disallowed until the TTL passes.
 	ReasonUnreachable = "robots-unreachable"
+	// ReasonPrivateAddress: the origin's address was refused
+	// (Options.Refused): a private, loopback or otherwise special-purpose
+	// address the crawl may not fetch. Decided at the first attempt.
+	ReasonPrivateAddress = "private-address"
 )
 
 // Decision is Check's answer for one URL.
@@ -38,6 +43,11 @@ type Decision struct {
 	RetryAt time.Time
 	// Reason says why Allowed is false (a Reason constant); "" if allowed.
 	Reason string
+	// Cause is the failure behind ReasonDeferred, ReasonUnreachable and
+	// ReasonPrivateAddress, as the last attempt saw it, led by its class
+	// ("refused: dial tcp ...: connection refused", "http-503: 503 Service
+	// Unavailable"); "" otherwise. CauseClass returns the class.
+	Cause string
 	// Requests are the requests this Check made to answer: the robots.txt
 	// request and each redirect hop, in order; empty when the answer came
 	// from the cache or the Store. Every caller waiting on one fetch gets
@@ -59,8 +69,8 @@ const (
 	DefaultTTL          = 24 * time.Hour
 	DefaultMaxSize      = 500 << 10
 	DefaultMaxRedirects = 5
-	DefaultMaxFailures  = 5
-	DefaultBackoff      = time.Minute
+	DefaultMaxFailures  = 4
+	DefaultBackoff      = 30 * time.Second
 	DefaultMaxBackoff   = time.Hour
 	DefaultTimeout      = 30 * time.Second
 	DefaultMaxCached    = 4096
@@ -89,11 +99,23 @@ type Options struct {
 	// MaxRedirects is how many redirect hops are followed. Default 5.
 	MaxRedirects int
 	// MaxFailures is how many consecutive failed fetches defer an origin
-	// before it is treated as disallow-all until TTL. Default 5.
+	// before it is treated as disallow-all until TTL. Default 4.
 	MaxFailures int
 	// Backoff is the wait after the first failure; each further failure
-	// doubles it, up to MaxBackoff. Default 1m.
+	// doubles it, up to MaxBackoff. Default 30s: a robots.txt answering
+	// 5xx or timing out is given up after 30+60+120 s.
 	Backoff time.Duration
+	// ConnBackoff replaces Backoff after a failure to connect at all
+	// (connection refused or reset, no such host, TLS handshake or
+	// certificate failure): such hosts rarely come back within minutes, so
+	// they are given up sooner. Default Backoff/3 (10s: given up after
+	// 10+20+40 s, about a minute).
+	ConnBackoff time.Duration
+	// Refused, when set, reports a fetch error that refuses the origin for
+	// good, such as the SSRF guard refusing a private address: the origin
+	// is decided at once (ReasonPrivateAddress) without retries. nil:
+	// every error is retried.
+	Refused func(error) bool
 	// MaxBackoff caps the wait between attempts. Default 1h.
 	MaxBackoff time.Duration
 	// Timeout bounds one robots.txt fetch, redirects included. Default 30s.
@@ -118,7 +140,7 @@ type Cache struct {
 // durations.
 func New(opts Options) (*Cache, error) {
 	if opts.TTL < 0 || opts.MaxSize < 0 || opts.MaxRedirects < 0 || opts.MaxFailures < 0 ||
-		opts.Backoff < 0 || opts.MaxBackoff < 0 || opts.Timeout < 0 || opts.MaxCached < 0 {
+		opts.Backoff < 0 || opts.ConnBackoff < 0 || opts.MaxBackoff < 0 || opts.Timeout < 0 || opts.MaxCached < 0 {
 		return nil, fmt.Errorf("robots: new cache: %w: negative limit", ErrOptions)
 	}
 	setDefault(&opts.TTL, DefaultTTL)
@@ -126,6 +148,7 @@ func New(opts Options) (*Cache, error) {
 	setDefault(&opts.MaxRedirects, DefaultMaxRedirects)
 	setDefault(&opts.MaxFailures, DefaultMaxFailures)
 	setDefault(&opts.Backoff, DefaultBackoff)
+	setDefault(&opts.ConnBackoff, opts.Backoff/3)
 	setDefault(&opts.MaxBackoff, DefaultMaxBackoff)
 	setDefault(&opts.Timeout, DefaultTimeout)
 	setDefault(&opts.MaxCached, DefaultMaxCached)
@@ -193,13 +216,15 @@ func (c *Cache) Check(ctx context.Context, u *url.URL) (Decision, error) {
 
 // decide answers for u from a known record.
 func (c *Cache) decide(r *record, u *url.URL) Decision {
-	switch r.entry.State {
+	switch State(r.entry.State) {
 	case StateAllowAll:
 		return Decision{Allowed: true}
 	case StateDeferred:
-		return Decision{RetryAt: r.entry.Expires, Reason: ReasonDeferred}
+		return Decision{RetryAt: r.entry.Expires, Reason: ReasonDeferred, Cause: r.entry.Err}
 	case StateDisallowAll:
-		return Decision{Reason: ReasonUnreachable}
+		return Decision{Reason: ReasonUnreachable, Cause: r.entry.Err}
+	case StateRefused:
+		return Decision{Reason: ReasonPrivateAddress, Cause: r.entry.Err}
 	}
 	d := Decision{CrawlDelay: r.group.crawlDelay}
 	if r.group.allowed(pathQuery(u)) {
@@ -221,4 +246,15 @@ func pathQuery(u *url.URL) string {
 		p += "?" + u.RawQuery
 	}
 	return p
+}
+
+// CauseClass returns the class of d.Cause, one stable word to count
+// failures by: refused, reset, unreachable, dns, tls, timeout, network or
+// http-NNN; "" when there is no cause or it has no class.
+func (d Decision) CauseClass() string {
+	class, _, ok := strings.Cut(d.Cause, ": ")
+	if !ok || strings.ContainsAny(class, " \t") {
+		return ""
+	}
+	return class
 }

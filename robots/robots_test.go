@@ -6,12 +6,15 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"path/filepath"
+	"reflect"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/seedcrawl/seedcrawl/storage"
 	"github.com/seedcrawl/seedcrawl/urlnorm"
 )
 
@@ -358,17 +361,26 @@ func TestHugeRobotsIsCapped(t *testing.T) {
 }
 
 func TestConcurrentChecksFetchOnce(t *testing.T) {
+	// The answer waits until every check has started, so they overlap the
+	// fetch (those that reach the cache after it are served from it).
+	release := make(chan struct{})
 	s := newRobotsServer(t, func(w http.ResponseWriter, r *http.Request) {
-		time.Sleep(50 * time.Millisecond)
+		<-release
 		_, _ = w.Write([]byte("User-agent: *\nDisallow: /no\n"))
 	})
 	c := newCache(t, Options{})
-	var wg sync.WaitGroup
+	var wg, started sync.WaitGroup
 	var wrong atomic.Int64
+	started.Add(32)
+	go func() {
+		started.Wait()
+		close(release)
+	}()
 	for i := 0; i < 32; i++ {
 		wg.Add(1)
 		go func(i int) {
 			defer wg.Done()
+			started.Done()
 			path, want := "/yes", true
 			if i%2 == 0 {
 				path, want = "/no", false
@@ -496,31 +508,47 @@ func TestNewRejectsNegative(t *testing.T) {
 	}
 }
 
-func TestEntryBinaryRoundTrip(t *testing.T) {
-	now := time.Unix(1700000000, 123456789)
+// The crawl database is a Store as it is: entries round-trip through a real
+// bbolt file, and a record whose state this version does not know is
+// fetched again rather than trusted.
+func TestStorageIsAStore(t *testing.T) {
+	db, err := storage.Open(filepath.Join(t.TempDir(), "robots.db"), &storage.Options{NoSync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	var _ Store = db
+	now := time.Unix(1700000000, 0)
 	for _, e := range []Entry{
-		{State: StateRules, FetchedAt: now, Expires: now.Add(time.Hour), Status: 200, Body: []byte("User-agent: *\nDisallow: /\n")},
-		{State: StateDeferred, FetchedAt: now, Expires: now.Add(time.Minute), Failures: 2, Err: "503 Service Unavailable"},
-		{State: StateAllowAll},
+		{State: uint8(StateRules), FetchedAt: now, Expires: now.Add(time.Hour), Code: 200, Body: []byte("User-agent: *\nDisallow: /x\n")},
+		{State: uint8(StateAllowAll), FetchedAt: now, Expires: now.Add(time.Hour), Code: 404},
+		{State: uint8(StateDeferred), FetchedAt: now, Expires: now.Add(time.Minute), Code: 503, Failures: 2, Err: "503 Service Unavailable"},
+		{State: uint8(StateDisallowAll), FetchedAt: now, Expires: now.Add(time.Hour), Failures: DefaultMaxFailures, Err: "timeout"},
 	} {
-		b, err := e.MarshalBinary()
-		if err != nil {
+		origin := "http://h" + State(e.State).String() + ".test"
+		if err := db.SaveRobots(origin, e); err != nil {
 			t.Fatal(err)
 		}
-		var got Entry
-		if err := got.UnmarshalBinary(b); err != nil {
-			t.Fatal(err)
-		}
-		if got.State != e.State || !got.FetchedAt.Equal(e.FetchedAt) || !got.Expires.Equal(e.Expires) ||
-			got.Status != e.Status || got.Failures != e.Failures || string(got.Body) != string(e.Body) || got.Err != e.Err {
-			t.Errorf("round trip: got %+v, want %+v", got, e)
+		got, ok, err := db.LoadRobots(origin)
+		if err != nil || !ok || !reflect.DeepEqual(got, e) {
+			t.Errorf("%s: round trip = %+v, %v, %v; want %+v", origin, got, ok, err, e)
 		}
 	}
-	for _, bad := range [][]byte{nil, {9, 1}, {entryVersion, 1, 0x80}, {entryVersion, 0, 0, 0, 0, 0, 0, 0}} {
-		var e Entry
-		if err := e.UnmarshalBinary(bad); !errors.Is(err, ErrCorrupt) {
-			t.Errorf("UnmarshalBinary(%v) = %v, want ErrCorrupt", bad, err)
-		}
+
+	srv := newRobotsServer(t, serve(http.StatusOK, "User-agent: *\nDisallow: /private\n"))
+	origin := urlnorm.Origin(mustURL(t, srv.URL))
+	// A stored record without a known state (it says "disallow all").
+	if err := db.SaveRobots(origin, Entry{Code: 200, Expires: time.Now().Add(time.Hour), Body: []byte("User-agent: *\nDisallow: /\n")}); err != nil {
+		t.Fatal(err)
+	}
+	c := newCache(t, Options{Store: db})
+	if d := check(t, c, srv.URL+"/open"); !d.Allowed || srv.hits.Load() != 1 {
+		t.Errorf("/open: %+v after %d fetches; want allowed by the fetched robots.txt", d, srv.hits.Load())
+	}
+	// The fetched entry replaced it: a second cache trusts the store.
+	c2 := newCache(t, Options{Store: db})
+	if d := check(t, c2, srv.URL+"/private/x"); d.Allowed || srv.hits.Load() != 1 {
+		t.Errorf("/private/x: %+v after %d fetches; want denied from the store", d, srv.hits.Load())
 	}
 }
 

@@ -256,7 +256,7 @@ func (c *committer) getPage(id uint64, p *Page) error {
 		return fmt.Errorf("%w: %s: page %d below next id %d has no record", ErrCorrupt, c.db.path, id, c.limit)
 	}
 	if err := decodePage(id, v, p); err != nil {
-		return fmt.Errorf("%w: %s: page %d: %v", ErrCorrupt, c.db.path, id, err)
+		return fmt.Errorf("%w: %s: page %d: %w", ErrCorrupt, c.db.path, id, err)
 	}
 	return nil
 }

@@ -95,8 +95,14 @@ func Open(path string, opts *Options) (*DB, error) {
 		timeout = 0 // bbolt: wait indefinitely
 	}
 	if o.ReadOnly {
-		if _, err := os.Stat(path); err != nil {
+		fi, err := os.Stat(path)
+		if err != nil {
 			return nil, fmt.Errorf("storage: open %s read-only: %w", path, err)
+		}
+		if fi.Size() == 0 {
+			// bbolt would try to initialise it and fail on the read-only
+			// descriptor ("bad file descriptor").
+			return nil, fmt.Errorf("storage: open %s read-only: %w: the file is empty, not a seedcrawl db", path, ErrCorrupt)
 		}
 	}
 	if err := preflight(path); err != nil {

@@ -357,3 +357,14 @@ func must(t testing.TB, err error) {
 		t.Fatal(err)
 	}
 }
+
+func TestOpenEmptyFileReadOnly(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "empty.db")
+	if err := os.WriteFile(path, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err := storage.Open(path, &storage.Options{ReadOnly: true})
+	if !errors.Is(err, storage.ErrCorrupt) || !strings.Contains(err.Error(), "empty") {
+		t.Fatalf("Open(empty, read-only) = %v; want ErrCorrupt saying the file is empty", err)
+	}
+}

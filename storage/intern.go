@@ -161,6 +161,8 @@ func checkURL(u string) error {
 	return nil
 }
 
-// keyOf returns the bytes of u without copying, for bbolt lookups (which do
-// not keep or modify the key). Never pass it to Put.
+// keyOf returns the bytes of u without copying. bbolt never modifies a key
+// and keeps one no longer than the transaction, so keyOf(u) serves lookups,
+// and Put while u stays referenced until the transaction ends (Commit keeps
+// the pending URLs for that). The bytes must never be written to.
 func keyOf(u string) []byte { return unsafe.Slice(unsafe.StringData(u), len(u)) }

@@ -121,7 +121,7 @@ func preflight(path string) error {
 		return fmt.Errorf("%w: %s: truncated: %d bytes, its meta page says %d", ErrCorrupt, path, size, need)
 	}
 	if err := checkFreelist(f, best); err != nil {
-		return fmt.Errorf("%w: %s: %v", ErrCorrupt, path, err)
+		return fmt.Errorf("%w: %s: %w", ErrCorrupt, path, err)
 	}
 	return nil
 }
@@ -139,7 +139,7 @@ func checkFreelist(f *os.File, m boltMeta) error {
 	ps := int64(m.pageSize)
 	var hdr [boltPageHeader + 8]byte
 	if _, err := f.ReadAt(hdr[:], int64(m.freelist)*ps); err != nil {
-		return fmt.Errorf("read freelist page %d: %v", m.freelist, err)
+		return fmt.Errorf("read freelist page %d: %w", m.freelist, err)
 	}
 	le := binary.LittleEndian
 	id, flags := le.Uint64(hdr[0:]), le.Uint16(hdr[8:])
@@ -160,7 +160,7 @@ func checkFreelist(f *os.File, m boltMeta) error {
 	}
 	buf := make([]byte, (skip+count)*8)
 	if _, err := f.ReadAt(buf, int64(m.freelist)*ps+boltPageHeader); err != nil {
-		return fmt.Errorf("read freelist page %d: %v", m.freelist, err)
+		return fmt.Errorf("read freelist page %d: %w", m.freelist, err)
 	}
 	for i := skip; i < skip+count; i++ {
 		if p := le.Uint64(buf[i*8:]); p < 2 || p >= m.pgid {

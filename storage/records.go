@@ -310,8 +310,8 @@ type Host struct {
 }
 
 // Robots is the cached robots.txt of one origin (or host: the key is the
-// caller's). Its fields mirror package robots' Entry, which storage does not
-// import; the crawl loop converts.
+// caller's). Package robots uses it as its Entry, so *DB is a robots.Store
+// without conversion.
 type Robots struct {
 	State     uint8     // robots.State: rules, allow-all, deferred, disallow-all
 	Code      int       // HTTP status of the last response; 0 if none arrived

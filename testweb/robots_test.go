@@ -88,9 +88,9 @@ func TestRulesHost(t *testing.T) {
 }
 
 // TestRobotsAgreeWithLibrary checks the truth's own RFC 9309 matcher
-// against temoto/robotstxt (the library seedcrawl's crawler uses) on every
-// URL of a hostile web, for several tokens, fetching the robots.txt files
-// over HTTP the way a crawler does.
+// against temoto/robotstxt (a widely used Go library; the crawler itself
+// uses package robots' matcher) on every URL of a hostile web, for several
+// tokens, fetching the robots.txt files over HTTP the way a crawler does.
 func TestRobotsAgreeWithLibrary(t *testing.T) {
 	site := mustGenerate(t, GenOptions{Seed: 4, Pages: 300, Hosts: 10})
 	w, srv := startWeb(t, site, testOptions())

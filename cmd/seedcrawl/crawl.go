@@ -11,6 +11,7 @@ import (
 	"log/slog"
 	"net/http"
 	"os"
+	"runtime/debug"
 	"sort"
 	"strings"
 	"time"
@@ -74,8 +75,14 @@ func runCrawl(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return err
 	}
 	defer sess.close()
+	if err := sess.serve(ctx, "crawl", stderr); err != nil {
+		return err
+	}
 	sum, err := sess.run(ctx, *progress, stderr)
 	if err != nil {
+		return err
+	}
+	if err := sess.closeObserver(); err != nil {
 		return err
 	}
 	return crawlPrintSummary(stdout, cfg.DB, sum, *jsonOut)
@@ -92,6 +99,10 @@ func loadSettings(path string, flagCfg *config.Config, fs *flag.FlagSet, noSeeds
 	if path != "" {
 		var err error
 		if cfg, err = config.Load(path); err != nil {
+			var pe *os.PathError
+			if errors.As(err, &pe) {
+				return cfg, err // a file that cannot be read is not a usage error
+			}
 			return cfg, fmt.Errorf("%w: %w", errUsage, err)
 		}
 	}
@@ -117,18 +128,34 @@ func loadSettings(path string, flagCfg *config.Config, fs *flag.FlagSet, noSeeds
 	return cfg, nil
 }
 
-// crawlReadSeedsFile reads one URL per line; '#' starts a comment.
+// crawlReadSeedsFile reads a seeds file: one URL per line, '#' starts a
+// comment, a UTF-8 byte-order mark and CRLF line ends are accepted. A file
+// with bad lines is refused with every bad line listed (up to
+// maxSeedErrors), not only the first, so one edit fixes them all.
 func crawlReadSeedsFile(path string) ([]string, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("read seeds: %w", err)
 	}
 	defer f.Close()
+	return parseSeeds(f, path)
+}
+
+// maxSeedErrors bounds the bad lines a seeds-file error lists.
+const maxSeedErrors = 20
+
+// parseSeeds parses a seeds file's content; name is used in errors.
+func parseSeeds(r io.Reader, name string) ([]string, error) {
 	var out []string
-	sc := bufio.NewScanner(f)
+	var bad []string
+	nbad := 0
+	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 0, 64<<10), 1<<20)
 	for n := 1; sc.Scan(); n++ {
 		line := sc.Text()
+		if n == 1 {
+			line = strings.TrimPrefix(line, "\uFEFF")
+		}
 		if i := strings.IndexByte(line, '#'); i >= 0 {
 			line = line[:i]
 		}
@@ -136,16 +163,29 @@ func crawlReadSeedsFile(path string) ([]string, error) {
 		if line == "" {
 			continue
 		}
+		var why string
 		if strings.ContainsAny(line, " \t") {
-			return nil, fmt.Errorf("%w: seeds file %s:%d: want one URL per line, got %q", errUsage, path, n, line)
+			why = fmt.Sprintf("want one URL per line, got %q", line)
+		} else if _, err := urlnorm.Normalize(line); err != nil {
+			why = err.Error()
 		}
-		if _, err := urlnorm.Normalize(line); err != nil {
-			return nil, fmt.Errorf("%w: seeds file %s:%d: %v", errUsage, path, n, err)
+		if why != "" {
+			if nbad++; nbad <= maxSeedErrors {
+				bad = append(bad, fmt.Sprintf("  %s:%d: %s", name, n, why))
+			}
+			continue
 		}
 		out = append(out, line)
 	}
 	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("read seeds file %s: %w", path, err)
+		return nil, fmt.Errorf("read seeds file %s: %w", name, err)
+	}
+	if nbad > 0 {
+		more := ""
+		if nbad > len(bad) {
+			more = fmt.Sprintf("\n  ... and %d more", nbad-len(bad))
+		}
+		return nil, fmt.Errorf("%w: seeds file %s has %d bad lines:\n%s%s", errUsage, name, nbad, strings.Join(bad, "\n"), more)
 	}
 	return out, nil
 }
@@ -177,6 +217,8 @@ type crawlSession struct {
 	robots    *robots.Cache
 	scope     urlnorm.Scope
 	seedScope bool
+
+	obs observer // --warc, --listen
 }
 
 // openCrawl opens the db and wires the frontier, scheduler, robots cache,
@@ -200,16 +242,19 @@ func openCrawlBase(cfg config.Config, x crawlExtras) (*crawlSession, error) {
 	if x.logger == nil {
 		x.logger = slog.New(slog.DiscardHandler)
 	}
+	if os.Getenv("GOMEMLIMIT") == "" {
+		debug.SetMemoryLimit(crawlMemoryLimit(cfg))
+	}
 	resolve := fetch.ResolveMap{}
 	for _, r := range cfg.Resolve {
 		if err := resolve.Add(r); err != nil {
-			return nil, fmt.Errorf("%w: %v", errUsage, &config.KeyError{Key: "resolve", Err: fmt.Errorf("%w: %v", config.ErrBadValue, err)})
+			return nil, fmt.Errorf("%w: %w", errUsage, &config.KeyError{Key: "resolve", Err: fmt.Errorf("%w: %w", config.ErrBadValue, err)})
 		}
 	}
 	if cfg.ResolveFile != "" {
 		m, err := fetch.LoadResolveFile(cfg.ResolveFile)
 		if err != nil {
-			return nil, fmt.Errorf("%w: resolve-file: %v", errUsage, err)
+			return nil, fmt.Errorf("%w: resolve-file: %w", errUsage, err)
 		}
 		for k, v := range m {
 			resolve[k] = v
@@ -229,6 +274,9 @@ func openCrawlBase(cfg config.Config, x crawlExtras) (*crawlSession, error) {
 			s.close()
 		}
 	}()
+	if s.x.logger, err = s.openObserver(s.x.logger); err != nil {
+		return nil, err
+	}
 	s.seeds = cfg.Seeds
 	scopeSeeds := cfg.Seeds
 	s.seedScope = strings.HasPrefix(cfg.Scope, "seeds-")
@@ -245,7 +293,7 @@ func openCrawlBase(cfg config.Config, x crawlExtras) (*crawlSession, error) {
 		scopeSeeds = append(append([]string(nil), cfg.Seeds...), stored...)
 	}
 	if s.scope, err = urlnorm.ParseScopeSpec(cfg.Scope, scopeSeeds); err != nil {
-		return nil, fmt.Errorf("%w: %v", errUsage, &config.KeyError{Key: "scope", Err: fmt.Errorf("%w: %v", config.ErrBadValue, err)})
+		return nil, fmt.Errorf("%w: %w", errUsage, &config.KeyError{Key: "scope", Err: fmt.Errorf("%w: %w", config.ErrBadValue, err)})
 	}
 	var seedHosts []string
 	for _, u := range scopeSeeds {
@@ -266,10 +314,11 @@ func openCrawlBase(cfg config.Config, x crawlExtras) (*crawlSession, error) {
 		AllowHosts:     seedHosts,
 		MaxBody:        int64(cfg.MaxBody),
 		MaxRatio:       cfg.MaxCompressionRatio,
+		Record:         cfg.WARC != "",
 	}
 	if s.tr, err = fetch.NewTransport(fopts); err != nil {
 		if cfg.CAFile != "" && !errors.Is(err, fetch.ErrOptions) {
-			return nil, fmt.Errorf("%w: %v", errUsage, &config.KeyError{Key: "ca-file", Err: fmt.Errorf("%w: %v", config.ErrBadValue, err)})
+			return nil, fmt.Errorf("%w: %w", errUsage, &config.KeyError{Key: "ca-file", Err: fmt.Errorf("%w: %w", config.ErrBadValue, err)})
 		}
 		return nil, fmt.Errorf("build transport: %w", err)
 	}
@@ -286,9 +335,10 @@ func openCrawlBase(cfg config.Config, x crawlExtras) (*crawlSession, error) {
 		Client:    &http.Client{Transport: s.tr},
 		UserAgent: cfg.UserAgent,
 		Token:     cfg.RobotsToken,
-		Store:     crawler.RobotsStore{DB: db},
+		Store:     db,
 		TTL:       cfg.RobotsTTL,
 		Backoff:   cfg.RobotsBackoff,
+		Refused:   func(err error) bool { return errors.Is(err, fetch.ErrPrivateAddress) },
 		Timeout:   cfg.FetchTimeout,
 	})
 	if err != nil {
@@ -302,7 +352,7 @@ func openCrawlBase(cfg config.Config, x crawlExtras) (*crawlSession, error) {
 func crawlScheduler(name string) (scheduler.Scheduler, error) {
 	sched, err := scheduler.ByName(name, scheduler.Options{})
 	if err != nil {
-		return nil, fmt.Errorf("%w: %v", errUsage, &config.KeyError{Key: "scheduler", Err: fmt.Errorf("%w: %v (known: %s)", config.ErrBadValue, err, strings.Join(scheduler.Names(), ", "))})
+		return nil, fmt.Errorf("%w: %w", errUsage, &config.KeyError{Key: "scheduler", Err: fmt.Errorf("%w: %w (known: %s)", config.ErrBadValue, err, strings.Join(scheduler.Names(), ", "))})
 	}
 	return sched, nil
 }
@@ -319,7 +369,7 @@ func (s *crawlSession) newCrawler(rc *crawler.Recrawl, maxPages int64) error {
 	s.fr, err = frontier.New(frontier.Options{
 		Scheduler:  sched,
 		Politeness: cfg.Politeness,
-		Robots:     crawler.RobotsGate{Robots: s.robots, URLs: s.db, Logger: s.x.logger},
+		Robots:     crawler.NewRobotsGate(s.robots, s.db, s.x.logger),
 		DropFor:    cfg.RobotsTTL,
 	})
 	if err != nil {
@@ -337,9 +387,15 @@ func (s *crawlSession) newCrawler(rc *crawler.Recrawl, maxPages int64) error {
 		Recrawl:       rc,
 		Command:       s.x.command,
 		Logger:        s.x.logger,
+		Recorder:      s.recorder(),
+		Archive:       s.archive(),
 		Cluster:       s.x.cluster,
 	})
-	return err
+	if err != nil {
+		return err
+	}
+	s.publish(rc, maxPages)
+	return nil
 }
 
 // crawlStoredSeeds returns the URLs the db holds at depth 0: the seeds and
@@ -399,15 +455,17 @@ func (s *crawlSession) crawl(ctx context.Context, seeds []string, interval time.
 	return sum, err
 }
 
-// close releases the session: idle connections, then the db.
+// close releases the session: the WARC writer and the monitor, idle
+// connections, then the db.
 func (s *crawlSession) close() error {
+	err := s.closeObserver()
 	if s.tr != nil {
 		s.tr.CloseIdleConnections()
 	}
 	if s.db != nil {
-		return s.db.Close()
+		err = errors.Join(err, s.db.Close())
 	}
-	return nil
+	return err
 }
 
 func crawlPrintProgress(w io.Writer, p crawler.Progress) {
@@ -415,8 +473,8 @@ func crawlPrintProgress(w io.Writer, p crawler.Progress) {
 	if p.Elapsed > 0 {
 		rate = float64(p.Pages) / p.Elapsed.Seconds()
 	}
-	fmt.Fprintf(w, "%7.1fs  pages %d (%.1f/s)  fetches %d  queued %d  in flight %d  hosts %d (%d ready)  errors %d\n",
-		p.Elapsed.Seconds(), p.Pages, rate, p.Fetches, p.Pending, p.InFlight, p.Hosts, p.Ready, p.Errors)
+	fmt.Fprintf(w, "%7.1fs  URLs done %d (%.1f/s)  requests %d  queued %d  in flight %d  hosts %d (%d ready, %d waiting, %d deferred, %d failing, %d dropped)  errors %d\n",
+		p.Elapsed.Seconds(), p.Pages, rate, p.Fetches, p.Pending, p.InFlight, p.Hosts, p.Ready, p.Waiting, p.Deferred, p.Failing, p.Dropped, p.Errors)
 }
 
 // crawlPrintSummary writes the summary: JSON, or a few human lines.
@@ -429,8 +487,10 @@ func crawlPrintSummary(w io.Writer, db string, s crawler.Summary, asJSON bool) e
 			crawler.Summary
 		}{db, s})
 	}
-	fmt.Fprintf(w, "crawl of %s stopped (%s) after %.1fs: %d pages, %.1f pages/s, %d fetches, %d new URLs queued, %d pending\n",
-		db, s.Stopped, s.Seconds, s.Pages, s.PagesPerSec, s.Fetches, s.Discovered, s.Pending)
+	// The same words as stats: URLs done (any outcome, robots-denied
+	// included) against pages fetched (status fetched), and requests sent.
+	fmt.Fprintf(w, "crawl of %s stopped (%s) after %.1fs: %d URLs done (%d fetched), %.1f/s, %d requests, %d new URLs queued, %d pending\n",
+		db, s.Stopped, s.Seconds, s.Pages, s.ByStatus["fetched"], s.PagesPerSec, s.Fetches, s.Discovered, s.Pending)
 	if s.Truncated > 0 {
 		fmt.Fprintf(w, "  %-26s %d (bodies cut at --max-body)\n", "truncated:", s.Truncated)
 	}
@@ -465,4 +525,15 @@ func crawlFormatCounts(m map[string]uint64) string {
 		parts[i] = fmt.Sprintf("%s %d", k, m[k])
 	}
 	return strings.Join(parts, ", ")
+}
+
+// crawlMemoryLimit is the soft memory limit the Go collector keeps the
+// process under during a crawl (GOMEMLIMIT, when set, wins): each worker
+// holds at most one body of --max-body bytes and the buffers of its
+// decompression and parsing, about as much again, plus 128 MiB for the
+// frontier, bbolt's page cache and the runtime. Without it the collector
+// lets the heap grow to twice the live data, and 16 endless 10 MiB bodies
+// took 522 MiB. README.md states the bound.
+func crawlMemoryLimit(cfg config.Config) int64 {
+	return 2*int64(cfg.Workers)*int64(cfg.MaxBody) + 128<<20
 }

@@ -153,6 +153,10 @@ func crawlHostile(t *testing.T) *hostileCrawl {
 	h := &hostileCrawl{w: w, db: filepath.Join(t.TempDir(), "hostile.db")}
 	h.cfg = demoConfig(h.db, w.site.Seeds(), w.srv, hostileDelay, 6)
 	h.cfg.HostMaxPages = 150
+	// This crawl tests the host budget as the calendar's guard; the default
+	// hop limit, which stops the calendar first, is tested against the
+	// hostile servers of TestHostileServers and the README example.
+	h.cfg.MaxDepth = -1
 	h.cfg.MaxBody = 4 * config.MiB
 	h.sum = crawlRun(t, h.cfg, crawlExtras{})
 	h.pages = crawlPages(t, h.db)

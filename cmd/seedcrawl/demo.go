@@ -59,7 +59,7 @@ func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	}
 	p, err := testweb.ParsePreset(*preset)
 	if err != nil {
-		return fmt.Errorf("%w: --preset: %v", errUsage, err)
+		return fmt.Errorf("%w: --preset: %w", errUsage, err)
 	}
 	if *cycles < 1 || *cycles > 100 {
 		return fmt.Errorf("%w: --cycles %d: want 1..100", errUsage, *cycles)
@@ -101,7 +101,7 @@ func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	cfg.HostMaxPages = int64(*pages)
 	cfg.Scheduler = *schedName
 	if err := cfg.Validate(); err != nil {
-		return fmt.Errorf("%w: %v", errUsage, err)
+		return fmt.Errorf("%w: %w", errUsage, err)
 	}
 	fmt.Fprintf(stderr, "test web: %d hosts on http://%s and https://%s; crawling from %d seeds into %s\n",
 		len(site.Hosts()), srv.HTTPAddr(), srv.HTTPSAddr(), len(cfg.Seeds), path)

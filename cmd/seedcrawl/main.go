@@ -47,6 +47,14 @@ var errUsage = errors.New("usage")
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	go func() {
+		// The first signal stops the command gracefully; from then on the
+		// default action applies, so a second one ends the process at
+		// once. The db stays consistent: every commit is atomic.
+		<-ctx.Done()
+		stop()
+		fmt.Fprintln(os.Stderr, "seedcrawl: stopping; signal again to quit at once")
+	}()
 	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
 	stop()
 	os.Exit(code)
@@ -113,7 +121,7 @@ func parseFlags(fs *flag.FlagSet, args []string) error {
 		if errors.Is(err, flag.ErrHelp) {
 			return err
 		}
-		return fmt.Errorf("%w: %v", errUsage, err)
+		return fmt.Errorf("%w: %w", errUsage, err)
 	}
 	return nil
 }

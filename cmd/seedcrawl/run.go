@@ -150,7 +150,7 @@ func runCycles(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return err
 	}
 	if err := rf.revisit().Validate(); err != nil {
-		return fmt.Errorf("%w: %v", errUsage, err)
+		return fmt.Errorf("%w: %w", errUsage, err)
 	}
 	sess, err := openCrawlBase(cfg, crawlExtras{
 		command: "seedcrawl run " + strings.Join(args, " "),
@@ -160,7 +160,13 @@ func runCycles(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return err
 	}
 	defer sess.close()
-	return runSession(ctx, sess, rf, *progress, *jsonOut, stdout, stderr)
+	if err := sess.serve(ctx, "run", stderr); err != nil {
+		return err
+	}
+	if err := runSession(ctx, sess, rf, *progress, *jsonOut, stdout, stderr); err != nil {
+		return err
+	}
+	return sess.closeObserver()
 }
 
 // runSession runs the cycles on an open session and reports each one.
@@ -218,11 +224,11 @@ func runSession(ctx context.Context, sess *crawlSession, rf runFlags, progress t
 		},
 	})
 	if err != nil {
-		return fmt.Errorf("%w: %v", errUsage, err)
+		return fmt.Errorf("%w: %w", errUsage, err)
 	}
 	if err := r.Run(ctx); err != nil {
 		if errors.Is(err, recrawl.ErrNoSeeds) {
-			return fmt.Errorf("%w: %v: give SEED_URL arguments or --seeds FILE", errUsage, err)
+			return fmt.Errorf("%w: %w: give SEED_URL arguments or --seeds FILE", errUsage, err)
 		}
 		return err
 	}
@@ -263,16 +269,16 @@ func runPlanNote(p *recrawl.Plan) string {
 
 // runCycleOut is the JSON form of a completed cycle.
 type runCycleOut struct {
-	Cycle    uint32             `json:"cycle"`
-	Start    time.Time          `json:"start"`
-	End      time.Time          `json:"end"`
-	Seconds  float64            `json:"seconds"`
-	SeedAlgo string             `json:"seed_algo"`
-	Seeds    []cycleSeedOut     `json:"seeds"`
-	Replaced []cycleReplOut     `json:"replaced"`
-	Stats    storage.CycleStats `json:"stats"`
-	Stopped  string             `json:"stopped,omitempty"`
-	Refresh  map[string]uint64  `json:"refresh,omitempty"`
+	Cycle    uint32            `json:"cycle"`
+	Start    time.Time         `json:"start"`
+	End      time.Time         `json:"end"`
+	Seconds  float64           `json:"seconds"`
+	SeedAlgo string            `json:"seed_algo"`
+	Seeds    []cycleSeedOut    `json:"seeds"`
+	Replaced []cycleReplOut    `json:"replaced"`
+	Stats    cycleStatsJSON    `json:"stats"`
+	Stopped  string            `json:"stopped,omitempty"`
+	Refresh  map[string]uint64 `json:"refresh,omitempty"`
 }
 
 // runPrintCycle prints a completed cycle: JSON (one object per line) or a
@@ -282,7 +288,7 @@ func runPrintCycle(w io.Writer, c storage.Cycle, sum crawler.Summary, asJSON boo
 	if asJSON {
 		ss, rs := cycleSeedsOut(c, url)
 		return json.NewEncoder(w).Encode(runCycleOut{Cycle: c.N, Start: c.Start, End: c.End, Seconds: secs,
-			SeedAlgo: c.SeedAlgo, Seeds: ss, Replaced: rs, Stats: c.Stats, Stopped: sum.Stopped, Refresh: sum.Refresh})
+			SeedAlgo: c.SeedAlgo, Seeds: ss, Replaced: rs, Stats: cycleStatsOut(c.Stats), Stopped: sum.Stopped, Refresh: sum.Refresh})
 	}
 	s := c.Stats
 	fmt.Fprintf(w, "cycle %d done in %.1fs: %d seeds (%s), %d replaced; %d fetches: %d new, %d changed, %d unchanged, %d gone, %d errors; %s; %d URLs found\n",

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/seedcrawl/seedcrawl/crawler"
 	"github.com/seedcrawl/seedcrawl/storage"
 )
 
@@ -30,6 +31,12 @@ func runStats(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return fmt.Errorf("%w: unexpected argument %q", errUsage, fs.Arg(0))
 	}
 	st, urls, err := statsRead(*db)
+	if errors.Is(err, storage.ErrLocked) {
+		// A running crawl holds the db: ask it, if it serves its status.
+		if live, lerr := statsLive(ctx, *db, stdout, *jsonOut); live {
+			return lerr
+		}
+	}
 	if err != nil {
 		return err
 	}
@@ -48,7 +55,7 @@ func statsRead(path string) (storage.Stats, func(uint64) string, error) {
 	db, err := storage.Open(path, &storage.Options{ReadOnly: true})
 	if err != nil {
 		if errors.Is(err, storage.ErrLocked) {
-			return storage.Stats{}, nil, fmt.Errorf("open db: %w; a crawl holds it: wait for it to stop", err)
+			return storage.Stats{}, nil, fmt.Errorf("open db: %w; a crawl holds it: wait for it to stop (a crawl started with --listen lets stats read its live status)", err)
 		}
 		return storage.Stats{}, nil, fmt.Errorf("open db: %w", err)
 	}
@@ -111,13 +118,13 @@ type statsRunOut struct {
 }
 
 type statsCycleOut struct {
-	N        uint32             `json:"n"`
-	Start    time.Time          `json:"start"`
-	End      time.Time          `json:"end"`
-	Stats    storage.CycleStats `json:"stats"`
-	SeedAlgo string             `json:"seed_algo,omitempty"`
-	Seeds    []cycleSeedOut     `json:"seeds,omitempty"`
-	Replaced []cycleReplOut     `json:"replaced,omitempty"`
+	N        uint32         `json:"n"`
+	Start    *time.Time     `json:"start"` // null: not recorded (a db made by crawl)
+	End      *time.Time     `json:"end"`   // null: the cycle is not complete
+	Stats    cycleStatsJSON `json:"stats"`
+	SeedAlgo string         `json:"seed_algo,omitempty"`
+	Seeds    []cycleSeedOut `json:"seeds,omitempty"`
+	Replaced []cycleReplOut `json:"replaced,omitempty"`
 }
 
 // cycleSeedOut and cycleReplOut are the JSON forms of a cycle's seeds and
@@ -166,7 +173,10 @@ func statsJSON(st storage.Stats, url func(uint64) string) statsJSONOut {
 	g := statsGroupCounters(st.Counters)
 	o.Rejected, o.Skipped, o.Errors, o.Retries = g["reject"], g["skip"], g["error"], g["retry"]
 	for _, r := range st.Runs {
-		ro := statsRunOut{ID: r.ID, Start: r.Start, Command: r.Command, Counters: r.Counters, Interrupted: r.End.IsZero()}
+		// A run without an end was killed (or is running); one with an
+		// end may still have been stopped by a signal or --max-duration.
+		ro := statsRunOut{ID: r.ID, Start: r.Start, Command: r.Command, Counters: r.Counters,
+			Interrupted: r.End.IsZero() || r.Counters["stop/"+crawler.StopInterrupted] > 0}
 		if !r.End.IsZero() {
 			e := r.End
 			ro.End = &e
@@ -175,8 +185,8 @@ func statsJSON(st storage.Stats, url func(uint64) string) statsJSONOut {
 	}
 	for _, c := range st.Cycles {
 		ss, rs := cycleSeedsOut(c, url)
-		o.Cycles = append(o.Cycles, statsCycleOut{N: c.N, Start: c.Start, End: c.End, Stats: c.Stats,
-			SeedAlgo: c.SeedAlgo, Seeds: ss, Replaced: rs})
+		o.Cycles = append(o.Cycles, statsCycleOut{N: c.N, Start: timeOrNil(c.Start), End: timeOrNil(c.End),
+			Stats: cycleStatsOut(c.Stats), SeedAlgo: c.SeedAlgo, Seeds: ss, Replaced: rs})
 	}
 	return o
 }
@@ -303,4 +313,35 @@ func statsByteCount(n int64) string {
 		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
 	}
 	return fmt.Sprintf("%d B", n)
+}
+
+// cycleStatsJSON is storage.CycleStats with snake_case keys and null for
+// times not recorded.
+type cycleStatsJSON struct {
+	Fetches   uint64     `json:"fetches"`
+	New       uint64     `json:"new"`
+	Changed   uint64     `json:"changed"`
+	Unchanged uint64     `json:"unchanged"`
+	Gone      uint64     `json:"gone"`
+	Errors    uint64     `json:"errors"`
+	Bytes     uint64     `json:"bytes"`
+	Found     uint64     `json:"found"`
+	NextID    uint64     `json:"next_id"`
+	First     *time.Time `json:"first_fetch"`
+	Last      *time.Time `json:"last_fetch"`
+}
+
+func cycleStatsOut(s storage.CycleStats) cycleStatsJSON {
+	return cycleStatsJSON{Fetches: s.Fetches, New: s.New, Changed: s.Changed, Unchanged: s.Unchanged,
+		Gone: s.Gone, Errors: s.Errors, Bytes: s.Bytes, Found: s.Found, NextID: s.NextID,
+		First: timeOrNil(s.First), Last: timeOrNil(s.Last)}
+}
+
+// timeOrNil is nil for the zero time, so JSON says null rather than
+// "0001-01-01T00:00:00Z".
+func timeOrNil(t time.Time) *time.Time {
+	if t.IsZero() {
+		return nil
+	}
+	return &t
 }

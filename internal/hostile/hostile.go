@@ -37,8 +37,9 @@ type Server struct {
 	ctx     context.Context
 	cancel  context.CancelFunc
 
-	mu   sync.Mutex
-	hits map[string]int // "host path" -> requests
+	mu      sync.Mutex
+	hits    map[string]int           // "host path" -> requests
+	waiters map[string]chan struct{} // "host path" -> closed at its first request
 }
 
 // Start listens on 127.0.0.1 and serves the hostile hosts.
@@ -56,7 +57,7 @@ func Start() (*Server, error) {
 	refused := dead.Addr().String()
 	dead.Close()
 	ctx, cancel := context.WithCancel(context.Background())
-	s := &Server{ln: ln, refused: refused, ctx: ctx, cancel: cancel, hits: map[string]int{}}
+	s := &Server{ln: ln, refused: refused, ctx: ctx, cancel: cancel, hits: map[string]int{}, waiters: map[string]chan struct{}{}}
 	s.srv = &http.Server{Handler: s, ReadHeaderTimeout: 10 * time.Second,
 		BaseContext: func(net.Listener) context.Context { return ctx }}
 	go s.srv.Serve(ln)
@@ -116,6 +117,23 @@ func (s *Server) Hits(host, path string) int {
 	return s.hits[host+" "+path]
 }
 
+// Requested returns a channel closed once host (without .test) has had a
+// request for path, so a test can act on that event without polling.
+func (s *Server) Requested(host, path string) <-chan struct{} {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	k := host + " " + path
+	ch, ok := s.waiters[k]
+	if !ok {
+		ch = make(chan struct{})
+		s.waiters[k] = ch
+		if s.hits[k] > 0 {
+			close(ch)
+		}
+	}
+	return ch
+}
+
 // HostHits returns the requests per host (without .test), all paths.
 func (s *Server) HostHits() map[string]int {
 	s.mu.Lock()
@@ -151,7 +169,11 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	host = strings.TrimSuffix(strings.ToLower(host), ".test")
 	s.mu.Lock()
-	s.hits[host+" "+r.URL.Path]++
+	k := host + " " + r.URL.Path
+	s.hits[k]++
+	if ch, ok := s.waiters[k]; ok && s.hits[k] == 1 {
+		close(ch)
+	}
 	s.mu.Unlock()
 
 	if r.URL.Path == "/robots.txt" {

@@ -1,0 +1,44 @@
+package main
+
+import (
+	"errors"
+	"slices"
+	"strings"
+	"testing"
+)
+
+func TestParseSeeds(t *testing.T) {
+	tests := []struct {
+		name    string
+		in      string
+		want    []string
+		badLine []string // substrings the error must hold, one per bad line
+	}{
+		{"BOM and CRLF", "\ufeffhttp://a.test/\r\n# comment\r\nhttp://b.test/x # trailing\r\n", []string{"http://a.test/", "http://b.test/x"}, nil},
+		{"every bad line listed", "http://a.test/\nnot a url\nftp://c.test/\nhttp://ok.test/\nhttp://x y/\n",
+			nil, []string{"f:2:", "f:3:", "f:5:"}},
+		{"empty", "\n# nothing\n", nil, nil},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := parseSeeds(strings.NewReader(tc.in), "f")
+			if tc.badLine != nil {
+				if !errors.Is(err, errUsage) {
+					t.Fatalf("err %v, want a usage error", err)
+				}
+				for _, s := range tc.badLine {
+					if !strings.Contains(err.Error(), s) {
+						t.Errorf("error does not name %q:\n%v", s, err)
+					}
+				}
+				if strings.Contains(err.Error(), "f:4:") {
+					t.Errorf("a good line is listed as bad:\n%v", err)
+				}
+				return
+			}
+			if err != nil || !slices.Equal(got, tc.want) {
+				t.Fatalf("got %q, %v; want %q", got, err, tc.want)
+			}
+		})
+	}
+}

@@ -1,0 +1,413 @@
+package compare
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"slices"
+	"strings"
+	"sync"
+
+	"golang.org/x/sync/errgroup"
+
+	"github.com/seedcrawl/seedcrawl/graph"
+	"github.com/seedcrawl/seedcrawl/scheduler"
+)
+
+// Options configures New. Schedulers, Seeds and Budget are required; every
+// other zero value is documented.
+type Options struct {
+	// Schedulers names one logical crawl each (see scheduler.ByName), in
+	// report order. omniscient is not allowed: on the live web nobody knows
+	// the truth; the report adds an omniscient crawl on the union graph as a
+	// reference instead.
+	Schedulers []string
+	// Seeds are the URLs every crawl starts from, handed to each scheduler
+	// in this order; repeated URLs count once.
+	Seeds []string
+	// Budget is the number of pages each logical crawl downloads (fewer if
+	// it runs out of URLs).
+	Budget int
+	// Window is how many of its top URLs a crawl may have in flight at once;
+	// 0 means 1, the exact sequential order of sim. See the package
+	// documentation for what a larger window does.
+	Window int
+	// Damping is d for fpr, fpr@M and rankmass-window; 0 means 0.85.
+	Damping float64
+	// RandomSeed seeds the random scheduler (random@SEED overrides it).
+	RandomSeed uint64
+	// Host returns the host of a URL; two links are intra-host when their
+	// hosts are equal. nil means graph.HostOf (the lower-cased host name
+	// without port), the rule sim's graphs use.
+	Host func(url string) string
+	// SaveEvery is the number of downloads of a crawl between progress
+	// saves; 0 means 256. A crawl also saves when it stops. After kill -9 up
+	// to SaveEvery downloads per crawl are replayed again, from stored pages.
+	SaveEvery int
+	// Logger gets progress lines; nil discards.
+	Logger *slog.Logger
+}
+
+// Compare is a comparison of schedulers by shared fetches. Run it with Run
+// (one Run at a time); Report, Sequences, Pages and Requests may be called
+// at any time, also while it runs.
+type Compare struct {
+	o        Options
+	store    Store
+	t        *table
+	seeds    []uint32 // gids, distinct, in order
+	seedURLs []string // the same as URLs
+	crawls   []*logical
+	loaded   bool
+}
+
+// logical is a crawl with what the engine needs around it.
+type logical struct {
+	mu    sync.Mutex // guards c while it steps, for snapshots
+	c     *crawl
+	saved int           // downloads stored
+	wake  chan struct{} // a page was revealed
+}
+
+// New prepares a comparison persisted in store.
+func New(store Store, o Options) (*Compare, error) {
+	if o.Budget < 1 {
+		return nil, fmt.Errorf("%w: budget %d: give each crawl at least 1 page", ErrOptions, o.Budget)
+	}
+	if o.Window < 0 {
+		return nil, fmt.Errorf("%w: window %d is negative", ErrOptions, o.Window)
+	}
+	if o.Window == 0 {
+		o.Window = 1
+	}
+	if o.SaveEvery <= 0 {
+		o.SaveEvery = 256
+	}
+	if o.Host == nil {
+		o.Host = graph.HostOf
+	}
+	if o.Logger == nil {
+		o.Logger = slog.New(slog.DiscardHandler)
+	}
+	if len(o.Schedulers) == 0 {
+		return nil, fmt.Errorf("%w: no schedulers", ErrOptions)
+	}
+	o.Schedulers = slices.Clone(o.Schedulers) // canonical names, not the caller's slice
+	seen := map[string]bool{}
+	for i, n := range o.Schedulers {
+		n = strings.ToLower(strings.TrimSpace(n))
+		if seen[n] {
+			return nil, fmt.Errorf("%w: scheduler %q named twice", ErrOptions, n)
+		}
+		seen[n] = true
+		base, _, _ := strings.Cut(n, "@")
+		if base == "omniscient" {
+			return nil, fmt.Errorf("%w: omniscient needs the true importance of every page, which the live web does not tell; the report adds an omniscient crawl on the union graph", ErrOptions)
+		}
+		if _, err := scheduler.ByName(n, schedOptions(o)); err != nil {
+			return nil, fmt.Errorf("%w: %w", ErrOptions, err)
+		}
+		o.Schedulers[i] = n
+	}
+	c := &Compare{o: o, store: store, t: newTable(o.Host)}
+	for _, u := range o.Seeds {
+		if _, dup := c.t.ids[u]; dup {
+			continue
+		}
+		c.seeds = append(c.seeds, c.t.intern(u))
+		c.seedURLs = append(c.seedURLs, u)
+	}
+	if len(c.seeds) == 0 {
+		return nil, fmt.Errorf("%w: no seeds", ErrOptions)
+	}
+	return c, nil
+}
+
+func schedOptions(o Options) scheduler.Options {
+	return scheduler.Options{Damping: o.Damping, Seed: o.RandomSeed}
+}
+
+// Load reads the stored pages and replays every crawl's stored sequence.
+// Run calls it when it has not been called.
+func (c *Compare) Load(ctx context.Context) error {
+	if c.loaded {
+		return nil
+	}
+	err := c.store.Pages(ctx, func(p Page) error {
+		c.t.reveal(p)
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("compare: load pages: %w", err)
+	}
+	for _, name := range c.o.Schedulers {
+		sch, err := scheduler.ByName(name, schedOptions(c.o))
+		if err != nil {
+			return fmt.Errorf("compare: %w", err)
+		}
+		lc := &logical{c: newCrawl(name, c.o.Budget, c.o.Window), wake: make(chan struct{}, 1)}
+		lc.c.start(sch, c.seeds)
+		seq, err := c.store.Progress(ctx, name)
+		if err != nil {
+			return fmt.Errorf("compare: load progress of %s: %w", name, err)
+		}
+		if err := c.replay(lc.c, seq); err != nil {
+			return err
+		}
+		lc.saved = len(seq)
+		c.crawls = append(c.crawls, lc)
+		c.o.Logger.Info("compare: resumed", "scheduler", name, "downloaded", len(seq))
+	}
+	c.loaded = true
+	return nil
+}
+
+// replay downloads seq (local ids) again from revealed pages.
+func (c *Compare) replay(cr *crawl, seq []uint64) error {
+	t := c.t
+	t.mu.RLock()
+	defer t.mu.RUnlock()
+	for k, id := range seq {
+		cr.fill(nil)
+		i := -1
+		for j, f := range cr.flight {
+			if uint64(f.id) == id {
+				i = j
+				break
+			}
+		}
+		if i < 0 {
+			return fmt.Errorf("compare: replay %s: download %d is local id %d, not among the %d URLs it could download next: %w",
+				cr.name, k+1, id, len(cr.flight), ErrProgress)
+		}
+		g := cr.l2g[id]
+		p := t.pages[g]
+		if p == nil {
+			return fmt.Errorf("compare: replay %s: download %d, %s, is not a stored page: %w", cr.name, k+1, t.urls[g], ErrProgress)
+		}
+		cr.download(i, p.out, t.hostOf)
+	}
+	return nil
+}
+
+// Run continues every logical crawl until each has used its budget or run
+// out of URLs, fetching through web the pages no crawl has revealed yet. It
+// saves progress as it goes and when it stops, also when ctx ends; a later
+// Run on a Compare built on the same store continues from there.
+func (c *Compare) Run(ctx context.Context, web Web) error {
+	if err := c.Load(ctx); err != nil {
+		return err
+	}
+	g, gctx := errgroup.WithContext(ctx)
+	var crawling sync.WaitGroup
+	stop := make(chan struct{})
+	for _, lc := range c.crawls {
+		crawling.Add(1)
+		g.Go(func() error {
+			defer crawling.Done()
+			return c.run(gctx, web, lc)
+		})
+	}
+	go func() { crawling.Wait(); close(stop) }()
+	g.Go(func() error { return c.dispatch(gctx, web, stop) })
+	return g.Wait()
+}
+
+// dispatch stores and reveals the pages the web delivers until every crawl
+// has stopped.
+func (c *Compare) dispatch(ctx context.Context, web Web, stop <-chan struct{}) error {
+	results := web.Results()
+	for {
+		select {
+		case <-stop:
+			return nil
+		case <-ctx.Done():
+			return nil // the crawls report why
+		case p, ok := <-results:
+			if !ok {
+				select {
+				case <-stop:
+					return nil
+				default:
+					return ErrWebClosed
+				}
+			}
+			// A page already revealed (a Web that answers twice) is
+			// dropped: the first answer is the snapshot every crawl sees.
+			// A page nobody asked for in this run (a Web that still
+			// delivers what an earlier run asked) is kept: it is a fetch
+			// the comparison need not repeat.
+			if c.t.revealedURL(p.URL) {
+				continue
+			}
+			if err := c.store.SavePage(ctx, p); err != nil {
+				return fmt.Errorf("compare: save page %s: %w", p.URL, err)
+			}
+			c.t.reveal(p)
+			for _, lc := range c.crawls {
+				select {
+				case lc.wake <- struct{}{}:
+				default:
+				}
+			}
+		}
+	}
+}
+
+// run steps one logical crawl until it stops.
+func (c *Compare) run(ctx context.Context, web Web, lc *logical) (err error) {
+	defer func() {
+		// Save what was done also when ctx ended (Ctrl-C), so a rerun does
+		// not replay it from further back than needed.
+		if serr := c.save(context.WithoutCancel(ctx), lc); serr != nil && err == nil {
+			err = serr
+		}
+	}()
+	t := c.t
+	// URLs put in flight by the replay of a stored sequence have not been
+	// asked for in this run; the ones revealed since are skipped by claim.
+	var newly []uint32
+	lc.mu.Lock()
+	for _, f := range lc.c.flight {
+		newly = append(newly, lc.c.l2g[f.id])
+	}
+	lc.mu.Unlock()
+	for {
+		lc.mu.Lock()
+		newly = lc.c.fill(newly)
+		fin := lc.c.finished()
+		lc.mu.Unlock()
+		for _, g := range newly {
+			if u, ok := t.claim(g); ok {
+				if err := web.Request(ctx, u); err != nil {
+					return fmt.Errorf("compare: %s: request %s: %w", lc.c.name, u, err)
+				}
+			}
+		}
+		newly = newly[:0]
+		if fin {
+			c.o.Logger.Info("compare: crawl done", "scheduler", lc.c.name, "downloaded", len(lc.c.down))
+			return nil
+		}
+		if !c.step(lc) {
+			select {
+			case <-lc.wake:
+			case <-ctx.Done():
+				return fmt.Errorf("compare: %s after %d pages: %w", lc.c.name, len(lc.c.down), ctx.Err())
+			}
+			continue
+		}
+		if len(lc.c.down)-lc.saved >= c.o.SaveEvery {
+			if err := c.save(ctx, lc); err != nil {
+				return err
+			}
+		}
+	}
+}
+
+// step downloads the first in-flight URL (in pop order) whose page is
+// revealed, and reports whether there was one.
+func (c *Compare) step(lc *logical) bool {
+	t := c.t
+	t.mu.RLock()
+	defer t.mu.RUnlock()
+	cr := lc.c
+	for i, f := range cr.flight {
+		if p := t.pages[cr.l2g[f.id]]; p != nil {
+			lc.mu.Lock()
+			cr.download(i, p.out, t.hostOf)
+			lc.mu.Unlock()
+			return true
+		}
+	}
+	return false
+}
+
+// save stores the downloads of lc not stored yet.
+func (c *Compare) save(ctx context.Context, lc *logical) error {
+	lc.mu.Lock()
+	tail := make([]uint64, len(lc.c.down)-lc.saved)
+	for i, id := range lc.c.down[lc.saved:] {
+		tail[i] = uint64(id)
+	}
+	start := lc.saved
+	lc.mu.Unlock()
+	if len(tail) == 0 {
+		return nil
+	}
+	if err := c.store.AppendProgress(ctx, lc.c.name, start, tail); err != nil {
+		return fmt.Errorf("compare: save progress of %s: %w", lc.c.name, err)
+	}
+	lc.saved = start + len(tail)
+	return nil
+}
+
+// Sequence is one crawl's download order.
+type Sequence struct {
+	Name string
+	// URLs are the downloaded pages in download order.
+	URLs []string
+	// Done is true when the crawl used its budget or ran out of URLs.
+	Done bool
+}
+
+// Sequences returns every crawl's download order so far, in the order of
+// Options.Schedulers. It is empty before Load or Run.
+func (c *Compare) Sequences() []Sequence {
+	c.t.mu.RLock()
+	defer c.t.mu.RUnlock()
+	out := make([]Sequence, len(c.crawls))
+	for i, lc := range c.crawls {
+		lc.mu.Lock()
+		cr := lc.c
+		s := Sequence{Name: cr.name, URLs: make([]string, len(cr.down))}
+		for k, id := range cr.down {
+			s.URLs[k] = c.t.urls[cr.l2g[id]]
+		}
+		s.Done = len(cr.down) >= cr.budget || (len(cr.flight) == 0 && cr.h.Len() == 0)
+		lc.mu.Unlock()
+		out[i] = s
+	}
+	return out
+}
+
+// Pages returns the pages revealed so far.
+func (c *Compare) Pages() []Page {
+	t := c.t
+	t.mu.RLock()
+	defer t.mu.RUnlock()
+	var ps []Page
+	for g, p := range t.pages {
+		if p != nil {
+			ps = append(ps, Page{URL: t.urls[g], Status: p.status, OutLinks: p.links, Err: p.err})
+		}
+	}
+	return ps
+}
+
+// Requests returns the number of distinct URLs the comparison has asked the
+// web for: every revealed page (asked once, in this run or an earlier one)
+// and the requests of this run still unanswered.
+func (c *Compare) Requests() int {
+	c.t.mu.RLock()
+	defer c.t.mu.RUnlock()
+	return c.t.nPages + c.t.nAsked
+}
+
+// Report scores the comparison as it stands (see Score), with the fetch
+// cost filled in.
+func (c *Compare) Report(o ScoreOptions) (*Report, error) {
+	if o.Budget == 0 {
+		o.Budget = c.o.Budget
+	}
+	if o.Damping == 0 {
+		o.Damping = c.o.Damping
+	}
+	r, err := Score(c.Pages(), c.seedURLs, c.Sequences(), o)
+	if err != nil {
+		return nil, err
+	}
+	r.Requests = c.Requests()
+	r.Window = c.o.Window
+	return r, nil
+}

@@ -1,0 +1,114 @@
+package crawler
+
+import (
+	"context"
+	"fmt"
+	"maps"
+	"net/http"
+	"time"
+
+	"github.com/seedcrawl/seedcrawl/fetch"
+	"github.com/seedcrawl/seedcrawl/storage"
+)
+
+// Recorder is told of the crawl's events as the crawler counts them, for
+// live metrics; *monitor.Recorder implements it. It is called from the
+// places that update the run's counters, with the same numbers, so the
+// metrics equal the stored counters by construction. Calls come from the
+// disposer goroutine (and from Run before the workers start); they must be
+// cheap.
+type Recorder interface {
+	// ObserveFetch is called once per request made (retries included):
+	// its HTTP status code (0: no response), the bytes counted for it
+	// (Totals.Bytes) and its duration.
+	ObserveFetch(code int, bytes int64, dur time.Duration)
+	// Count is called with every counter increment, by its stored key
+	// ("fetch/fetched", "reject/max-depth", "error/timeout", ...).
+	Count(key string, n uint64)
+}
+
+// Archive keeps the exact bytes of what the crawler fetched (a WARC
+// writer, wired by the command). Workers call it concurrently, once per
+// request that got response bytes, before the outcome is stored: an
+// archive failure stops the crawl with that request's URL still in the
+// stored frontier, so a rerun fetches it again. Across a crash a request
+// may thus be archived twice, never lost.
+type Archive interface {
+	Archive(ctx context.Context, x Exchange) error
+}
+
+// Exchange is one request and its response as they crossed the wire.
+type Exchange struct {
+	URL        string
+	Start      time.Time // when the request started
+	RemoteAddr string    // the server's IP address, "" if unknown
+	Request    []byte    // the request as written
+	Response   []byte    // the response as read: head and body, codings intact
+	// Truncated reports that Response is not the whole response (body
+	// limit, a body not read, a broken connection).
+	Truncated bool
+	// LastFull is, for a 304 response, when the page was last fetched in
+	// full (its content, not another 304); zero if unknown.
+	LastFull time.Time
+}
+
+// fetchHistory is the optional part of a Store that lists a page's
+// fetches by cycle; *storage.DB implements it.
+type fetchHistory interface {
+	History(id uint64) ([]storage.FetchRecord, error)
+}
+
+// archive hands a fetch's capture to Options.Archive, if both exist. The
+// response is in hand, so a stop that cancels ctx does not lose it: the
+// write goes on without ctx's cancellation.
+func (c *Crawler) archive(ctx context.Context, id uint64, resp *fetch.Response, prev *storage.Page) error {
+	cp := resp.Capture
+	if c.opts.Archive == nil || cp == nil || len(cp.Response) == 0 {
+		return nil
+	}
+	x := Exchange{URL: resp.URL, Start: resp.Start, RemoteAddr: resp.RemoteAddr, Request: cp.Request,
+		Response: cp.Response, Truncated: cp.Truncated}
+	if resp.Code == http.StatusNotModified {
+		x.LastFull = c.lastFull(id, prev)
+	}
+	if err := c.opts.Archive.Archive(context.WithoutCancel(ctx), x); err != nil {
+		return fmt.Errorf("crawler: archive %s: %w", resp.URL, err)
+	}
+	return nil
+}
+
+// lastFull returns when page id (stored as prev) was last fetched with
+// content: its last fetch if that was one, else the latest such fetch of
+// its history, else the last time its content changed.
+func (c *Crawler) lastFull(id uint64, prev *storage.Page) time.Time {
+	if prev.Status == storage.StatusFetched {
+		return prev.FetchedAt
+	}
+	if h, ok := c.opts.Store.(fetchHistory); ok {
+		if recs, err := h.History(id); err == nil {
+			for i := len(recs) - 1; i >= 0; i-- {
+				if recs[i].Status == storage.StatusFetched {
+					return recs[i].FetchedAt
+				}
+			}
+		}
+	}
+	return prev.ChangedAt
+}
+
+// observeFetch tells the Recorder of a request, as the run's totals count
+// it.
+func (c *Crawler) observeFetch(rec *storage.Fetch) {
+	if r := c.opts.Recorder; r != nil {
+		r.ObserveFetch(rec.Code, rec.Length, rec.Duration)
+	}
+}
+
+// Counters returns a copy of this run's counters so far, keyed as they are
+// stored ("fetch/fetched", "skip/robots-denied", ...); safe to call from
+// any goroutine while Run is going on.
+func (c *Crawler) Counters() map[string]uint64 {
+	c.countMu.Lock()
+	defer c.countMu.Unlock()
+	return maps.Clone(c.counts)
+}

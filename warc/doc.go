@@ -1,0 +1,38 @@
+// Package warc writes and reads WARC/1.1 files (ISO 28500:2017, "The WARC
+// Format 1.1") for a crawl that keeps what it fetched.
+//
+// A Writer turns each fetched exchange (the exact request and response
+// bytes fetch.Capture recorded on the wire) into a response record and a
+// request record linked by WARC-Concurrent-To, or into a revisit record
+// when nothing new was received:
+//
+//   - profile server-not-modified for a 304 response, whose block is the
+//     304 message itself;
+//   - profile identical-payload-digest for a 2xx response whose payload
+//     digest was written before, whose block is the response head only and
+//     which names the earlier capture in WARC-Refers-To,
+//     WARC-Refers-To-Target-URI and WARC-Refers-To-Date. Earlier digests
+//     are looked up through the DigestStore interface the Writer declares,
+//     so a crawl can keep them in its own database across runs; the
+//     default is a bounded in-memory table.
+//
+// Digests are SHA-1 in base32 ("sha1:" + 32 characters), as Heritrix,
+// wget and warcprox write them: WARC-Block-Digest over the record block,
+// WARC-Payload-Digest over the HTTP entity body (chunked transfer coding
+// removed, content coding such as gzip kept, as the specification defines
+// the payload).
+//
+// Each file starts with a warcinfo record; each record is its own gzip
+// member, so a reader can seek to any record and a crash leaves only whole
+// records: a record pair is compressed in memory and handed to the file in
+// one write. Files are named PREFIX-TIMESTAMP-SERIAL.warc.gz and rotate
+// when they would exceed Options.MaxSize or hold Options.MaxRecords
+// records. Beside each WARC file the Writer writes a sorted CDXJ index
+// (PREFIX-TIMESTAMP-SERIAL.cdxj, one line per response or revisit record:
+// SURT key, 14-digit timestamp, JSON with url, mime, status, digest,
+// length, offset and filename) when the file is closed; IndexFile rebuilds
+// it from a WARC file, e.g. after a crash.
+//
+// A Reader iterates the records of a .warc.gz or plain .warc stream and
+// validates their block and payload digests.
+package warc
