@@ -18,17 +18,19 @@
 // the owner dies either: it is redelivered and the owner's seen-set drops
 // what it already has.
 //
-// Termination (Node.Done): node 0 checks every Poll, the others every
-// 16th and otherwise wait for the done flag it sets. Each node keeps a record in a key-value bucket:
-// idle or busy, and an epoch that grows every time the node leaves the
-// idle state. A node turns busy (synchronously, before it acknowledges
-// anything) when URLs arrive, and reports idle when its local crawl has
-// nothing queued, nothing in flight and nothing uncommitted. The cluster
-// is done when two reads of all K records, around one read of the
-// stream's message count, show every node idle at the same epochs and no
-// message stored: a message published before a node reported idle is
-// either still stored (count > 0) or was acknowledged by an owner that
-// turned busy first (its epoch changed).
+// Termination (Node.Done): each node keeps a record in a key-value
+// bucket: idle, busy or stopped, and an epoch that grows every time the
+// node leaves the idle state. A node turns busy (synchronously, before it
+// acknowledges anything) when URLs arrive, reports idle when its local
+// crawl has nothing queued, nothing in flight and nothing uncommitted, and
+// stopped when it leaves early (Leave: a budget, a deadline, SIGINT). The
+// crawl is done when two reads of all K records, around one read of the
+// stream's per-subject counts, show every node idle or stopped, the same
+// records twice, and no message stored for a node that is not stopped: a
+// message published before a node reported idle is either still stored or
+// was acknowledged by an owner that turned busy first (its epoch changed).
+// Node 0 checks every Poll and sets a done flag; the others read the flag
+// and check themselves only every 16th Poll, so the cost stays O(K).
 //
 // Election (Elect): one node of a recrawl cycle wins a key-value lock with
 // a TTL and publishes the cycle's seeds (PublishSeeds); the others read
