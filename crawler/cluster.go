@@ -102,13 +102,24 @@ func (m *injected) dispose(c *Crawler) error {
 				return fmt.Errorf("crawler: intern %d URLs from other nodes: %w", len(urls), err)
 			}
 			for i, in := range ints {
-				if !in.New {
+				cd := candidate{url: urls[i], host: urlnorm.Authority(urls[i]), inScope: true}
+				status, reason, soft, ok := c.admit(&cd, depth, 0)
+				_, wasSoft := c.soft[in.ID]
+				switch {
+				case !in.New && wasSoft && ok:
+					// Known here only beyond MaxDepth (found on this node's
+					// own pages), now reached at an allowed depth through
+					// another node: queue it now, as targets does.
+					delete(c.soft, in.ID)
+					c.batch.SetStatus(in.ID, storage.StatusQueued, "")
+				case !in.New:
 					c.count("cluster/known", 1)
 					continue
-				}
-				cd := candidate{url: urls[i], host: urlnorm.Authority(urls[i]), inScope: true}
-				if status, reason, _, ok := c.admit(&cd, depth, 0); !ok {
+				case !ok:
 					c.batch.SetStatus(in.ID, status, reason)
+					if soft {
+						c.soft[in.ID] = struct{}{}
+					}
 					c.count("skip/"+statusReason(status, reason), 1)
 					continue
 				}

@@ -171,3 +171,45 @@ func TestClusterHook(t *testing.T) {
 		t.Fatalf("Inject after the end: %v, want ErrStopped", err)
 	}
 }
+
+// TestClusterInjectLiftsDepth: a URL this node found only beyond MaxDepth
+// is queued when another node hands it over at an allowed depth, as a
+// shorter local path would.
+func TestClusterInjectLiftsDepth(t *testing.T) {
+	r := newRig(t)
+	r.web.html("http://a.test/", "/x")
+	r.web.html("http://a.test/x", "/deep")
+	r.web.html("http://a.test/deep")
+	fc := &fakeCluster{t: t, db: r.db, own: map[string]bool{"a.test": true}, done: make(chan struct{})}
+	o := r.opts
+	o.Cluster = fc
+	o.Settings.MaxDepth = 1
+	var err error
+	if o.Scope, err = urlnorm.ParseScopeSpec("hosts:.test", nil); err != nil {
+		t.Fatal(err)
+	}
+	c, err := New(r.withFrontier(o))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := make(chan error, 1)
+	go func() {
+		_, err := c.Run(context.Background(), []string{"http://a.test/"})
+		res <- err
+	}()
+	waitIdle(t, c)
+	if p := r.page("http://a.test/deep"); p.Status != storage.StatusRejected || p.Reason != "max-depth" {
+		t.Fatalf("a.test/deep before the handover: %v %q, want rejected max-depth", p.Status, p.Reason)
+	}
+	if err := c.Inject(context.Background(), []Arrival{{URL: "http://a.test/deep", Depth: 1}}); err != nil {
+		t.Fatal(err)
+	}
+	waitIdle(t, c)
+	close(fc.done)
+	if err := <-res; err != nil {
+		t.Fatal(err)
+	}
+	if n := r.web.requests("http://a.test/deep"); n != 1 {
+		t.Fatalf("a.test/deep fetched %d times after a handover at depth 1, want 1", n)
+	}
+}
