@@ -28,13 +28,17 @@ type pick struct {
 	old  uint64
 }
 
-// rank orders a page's records: a fetch beats a final disposition
-// (robots, scope, rejection, deferral), which beats "queued", which beats
-// "discovered". A node stores the URLs it handed to another node as
-// discovered, so the owner's record wins.
+// rank orders a page's records: a fetch beats what only the owner of a
+// host decides (robots.txt denial, a deferred host), which beats what any
+// node decides on discovery (scope, trap guards, --max-depth), which beats
+// "queued", which beats "discovered". A node stores the URLs it handed to
+// another node as discovered, and may reject at its depth a URL that the
+// owner reached by a shorter path: the owner's record wins both times.
 func rank(p *storage.Page) int8 {
 	switch {
 	case isFetch(p.Status) && p.Fetches > 0:
+		return 4
+	case p.Status == storage.StatusRobotsDenied || p.Status == storage.StatusDeferred:
 		return 3
 	case p.Status == storage.StatusQueued:
 		return 1
@@ -98,7 +102,7 @@ func Merge(out *storage.DB, in []*storage.DB) (MergeStats, error) {
 			}
 			r := rank(p)
 			pk := &picks[id]
-			if r == 3 && pk.rank == 3 {
+			if r == 4 && pk.rank == 4 {
 				st.Conflicts++
 			}
 			if pk.db < 0 || r > pk.rank {
@@ -129,7 +133,7 @@ func Merge(out *storage.DB, in []*storage.DB) (MergeStats, error) {
 				return nil
 			}
 			switch {
-			case rank(p) == 3:
+			case rank(p) == 4:
 				links, err := db.Links(p.ID)
 				if err != nil {
 					return err

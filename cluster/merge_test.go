@@ -118,3 +118,36 @@ func TestMergeConflict(t *testing.T) {
 		t.Fatalf("stats %+v, want 1 conflict, 2 pages, 1 link", st)
 	}
 }
+
+// TestMergeOwnerDecides: a node that rejected a URL at its own depth
+// (--max-depth) does not override the owner's robots.txt denial,
+// whichever db comes first.
+func TestMergeOwnerDecides(t *testing.T) {
+	disc, owner := openDB(t, "disc.db"), openDB(t, "owner.db")
+	fetchPage(t, disc, "http://a.test/", "http://b.test/private")
+	fetchPage(t, owner, "http://b.test/", "http://b.test/private")
+	setStatus := func(db *storage.DB, u string, s storage.Status, reason string) {
+		t.Helper()
+		p, err := db.PageByURL(u)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var b storage.Batch
+		b.SetStatus(p.ID, s, reason)
+		if err := db.Commit(&b); err != nil {
+			t.Fatal(err)
+		}
+	}
+	setStatus(disc, "http://b.test/private", storage.StatusRejected, "max-depth")
+	setStatus(owner, "http://b.test/private", storage.StatusRobotsDenied, "")
+	for _, order := range [][]*storage.DB{{disc, owner}, {owner, disc}} {
+		out := openDB(t, "all.db")
+		if _, err := Merge(out, order); err != nil {
+			t.Fatal(err)
+		}
+		p, err := out.PageByURL("http://b.test/private")
+		if err != nil || p.Status != storage.StatusRobotsDenied {
+			t.Fatalf("merged b.test/private: %v %q, %v; want robots-denied", p.Status, p.Reason, err)
+		}
+	}
+}
