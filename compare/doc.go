@@ -92,4 +92,19 @@
 // two rankings agree except for the last two places. Leaving fpr@100 out
 // changes the others' order, which is the warning sign the leave-one-out
 // test gives.
+//
+// Two options of ScoreOptions address this. Frontier adds the pages the
+// crawls discovered but none downloaded, fetched once more for the score
+// only (seedcrawl compare --score-frontier), so their links count as votes;
+// Crawl ranks on the graph of fetched pages alone, links to unfetched URLs
+// dropped, as Cho et al. (1998) and Baeza-Yates et al. (2005) rank the
+// pages of the crawl they evaluate on. TestUnionScoreTruth measures every
+// scorer against the test web's true PageRank (six schedulers, budget half
+// the pages, W = 1): on generated webs of 20,000 pages (seeds 1, 2, 3) and
+// 10,000 pages (seed 4) and 3,000 pages (seed 1), the union score ranked
+// the schedulers as the truth does at all of 5, 10 and 20% on one web of
+// five; Crawl alone on three; Crawl with Frontier on four, and on the
+// fifth it missed only at 10% (Kendall tau 0.73). The frontier cost 17%
+// more requests than the union of the downloaded sets at 20,000 pages and
+// a budget of 10,000, and as much again as the union at small budgets.
 package compare

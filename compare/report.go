@@ -40,8 +40,13 @@ type Report struct {
 	HasBFS bool
 	bfs    int
 
-	UnionNodes, UnionArcs int // the union graph
+	UnionNodes, UnionArcs int // the graph ranked on
 	Downloaded            int // |union of the downloaded sets|
+	// FrontierPages are the pages of the graph no crawl downloaded
+	// (ScoreOptions.Frontier), fetched for the score only.
+	FrontierPages int
+	// Graph is "union" or "crawl" (ScoreOptions.Crawl).
+	Graph string
 	// Requests is the number of distinct URLs asked of the web (0 when
 	// scoring given sequences); SumBudgets is the budget times the number
 	// of crawls (or the sum of the sequence lengths without a budget): what
@@ -108,6 +113,13 @@ func (r *Report) Cost() (perUnion, perBudget float64) {
 		return float64(a) / float64(b)
 	}
 	return div(r.Requests, r.Downloaded), div(r.Requests, r.SumBudgets)
+}
+
+func (r *Report) graphName() string {
+	if r.Graph == "" {
+		return "union"
+	}
+	return r.Graph
 }
 
 // checkpoints returns the grid indexes of the checkpoints.
@@ -209,6 +221,8 @@ func (r *Report) WriteJSON(w io.Writer) error {
 		Upper       []number      `json:"upper_bound"`
 		Curves      []jcurve      `json:"curves"`
 		Omniscient  jcurve        `json:"omniscient"`
+		Graph       string        `json:"graph"`
+		Frontier    int           `json:"frontier_pages"`
 		UnionNodes  int           `json:"union_nodes"`
 		UnionArcs   int           `json:"union_arcs"`
 		Downloaded  int           `json:"union_downloaded"`
@@ -223,7 +237,7 @@ func (r *Report) WriteJSON(w io.Writer) error {
 	}{
 		Seeds: r.Seeds, Budget: r.Budget, Window: r.Window, Damping: r.Damping, Reference: r.Reference,
 		Pages: r.Pages, Checkpoint: r.Checkpoint, Upper: numbers(r.Upper), Omniscient: jc(&r.Omniscient),
-		UnionNodes: r.UnionNodes, UnionArcs: r.UnionArcs, Downloaded: r.Downloaded, Requests: r.Requests,
+		Graph: r.graphName(), Frontier: r.FrontierPages, UnionNodes: r.UnionNodes, UnionArcs: r.UnionArcs, Downloaded: r.Downloaded, Requests: r.Requests,
 		SumBudgets: r.SumBudgets, PerUnion: number(per), PerBudget: number(perBudget),
 		Overlap: r.Overlap, Ranking: r.Ranking, LeaveOneOut: r.LeaveOneOut,
 	}
@@ -246,8 +260,8 @@ func (r *Report) WriteJSON(w io.Writer) error {
 // leave-one-out stability.
 func (r *Report) WriteTable(w io.Writer) error {
 	cps := r.checkpoints()
-	fmt.Fprintf(w, "union graph: %d nodes (%d downloaded pages, the rest discovered only), %d links; %d seeds; budget %d, window %d; damping %g\n",
-		r.UnionNodes, r.Downloaded, r.UnionArcs, r.Seeds, r.Budget, r.Window, r.Damping)
+	fmt.Fprintf(w, "%s graph: %d nodes (%d downloaded pages, %d frontier pages fetched for the score, the rest discovered only), %d links; %d seeds; budget %d, window %d; damping %g\n",
+		r.graphName(), r.UnionNodes, r.Downloaded, r.FrontierPages, r.UnionArcs, r.Seeds, r.Budget, r.Window, r.Damping)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	row := func(label string, vals func(i int) string) {
 		fmt.Fprintf(tw, "%s\t", label)
@@ -263,7 +277,7 @@ func (r *Report) WriteTable(w io.Writer) error {
 		}
 		return strconv.FormatFloat(v, 'f', 4, 64)
 	}
-	fmt.Fprintf(w, "\ncumulative union PageRank S(k) after k pages (k = the given %% of %d)\n", r.Reference)
+	fmt.Fprintf(w, "\ncumulative %s PageRank S(k) after k pages (k = the given %% of %d)\n", r.graphName(), r.Reference)
 	row("scheduler", pct)
 	row("k", func(i int) string { return strconv.Itoa(r.Pages[i]) })
 	row("U(k)", func(i int) string { return num(r.Upper[i]) })

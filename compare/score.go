@@ -22,6 +22,18 @@ type ScoreOptions struct {
 	// Grid is the number of evenly spaced points of the fine grid, and again
 	// of geometrically spaced ones, as in sim; 0 means 200.
 	Grid int
+	// Crawl ranks on the crawl graph instead of the union graph: the
+	// fetched pages alone, links to URLs nobody fetched dropped, as Cho et
+	// al. (1998) and Baeza-Yates et al. (2005) rank the pages of the
+	// crawl they evaluate on.
+	Crawl bool
+	// Frontier adds to the graph every page of pages that no sequence
+	// downloaded but a downloaded page links to: the crawls' frontier,
+	// fetched for the score only (seedcrawl compare --score-frontier).
+	// Their links then count as votes for the downloaded pages, whose
+	// in-links the crawls alone reveal only in part. Frontier pages are
+	// scored like the others but never in a sequence.
+	Frontier bool
 }
 
 // Checkpoints are the fractions of the budget at which the report
@@ -41,6 +53,12 @@ type union struct {
 // to, and every seed, is a node without arcs (dangling). Node ids: seeds,
 // then set in order, then link targets in order of appearance.
 func buildUnion(byURL map[string]*Page, seeds []string, set []string, d float64) *union {
+	return buildGraph(byURL, seeds, set, d, false)
+}
+
+// buildGraph is buildUnion; with crawlOnly, links to URLs outside set are
+// dropped (the crawl graph).
+func buildGraph(byURL map[string]*Page, seeds []string, set []string, d float64, crawlOnly bool) *union {
 	u := &union{id: map[string]uint32{}}
 	var urls []string
 	intern := func(s string) uint32 {
@@ -69,6 +87,9 @@ func buildUnion(byURL map[string]*Page, seeds []string, set []string, d float64)
 		v := u.id[s]
 		seen := make(map[uint32]bool, len(p.OutLinks))
 		for _, l := range p.OutLinks {
+			if _, in := u.id[l]; crawlOnly && !in {
+				continue // seeds and set are interned first
+			}
 			t := intern(l)
 			if !seen[t] {
 				seen[t] = true
@@ -137,8 +158,13 @@ func Score(pages []Page, seeds []string, seqs []Sequence, o ScoreOptions) (*Repo
 	r.Pages, r.Checkpoint = grid(K, o.Grid)
 
 	all := unionOf(seqs, -1)
-	u := buildUnion(byURL, seeds, all, o.Damping)
-	r.UnionNodes, r.UnionArcs, r.Downloaded = u.g.N(), u.g.M(), u.pages
+	u := scoreGraph(byURL, seeds, all, o)
+	r.UnionNodes, r.UnionArcs, r.Downloaded = u.g.N(), u.g.M(), len(all)
+	r.FrontierPages = u.pages - len(all)
+	r.Graph = "union"
+	if o.Crawl {
+		r.Graph = "crawl"
+	}
 	r.SumBudgets = o.Budget * len(seqs)
 	if o.Budget <= 0 {
 		for _, s := range seqs {
@@ -171,7 +197,7 @@ func Score(pages []Page, seeds []string, seqs []Sequence, o ScoreOptions) (*Repo
 	r.Ranking = rankings(r.Curves, r.Checkpoint, nil)
 	if len(seqs) >= 2 {
 		for i, s := range seqs {
-			lu := buildUnion(byURL, seeds, unionOf(seqs, i), o.Damping)
+			lu := scoreGraph(byURL, seeds, unionOf(seqs, i), o)
 			var cs []Curve
 			for j, t := range seqs {
 				if j != i {
@@ -190,6 +216,31 @@ func Score(pages []Page, seeds []string, seqs []Sequence, o ScoreOptions) (*Repo
 		}
 	}
 	return r, nil
+}
+
+// scoreGraph builds the graph Score ranks on for the downloaded set: with
+// o.Frontier the fetched pages that set links to join it, with o.Crawl
+// links leaving the set are dropped.
+func scoreGraph(byURL map[string]*Page, seeds []string, set []string, o ScoreOptions) *union {
+	if o.Frontier {
+		in := make(map[string]bool, len(set))
+		for _, x := range set {
+			in[x] = true
+		}
+		ext := slices.Clone(set)
+		for _, x := range set {
+			if p := byURL[x]; !p.Failed() {
+				for _, l := range p.OutLinks {
+					if !in[l] && byURL[l] != nil {
+						in[l] = true
+						ext = append(ext, l)
+					}
+				}
+			}
+		}
+		set = ext
+	}
+	return buildGraph(byURL, seeds, set, o.Damping, o.Crawl)
 }
 
 // unionOf returns the distinct URLs downloaded by the sequences other than

@@ -87,6 +87,12 @@ type Config struct {
 	// them out of exports of indexable pages (key "respect-noindex").
 	// Default true.
 	RespectNoindex bool
+	// Sitemaps reads each host's sitemaps, the robots.txt Sitemap: lines
+	// and /sitemap.xml, once per cycle after its robots.txt is
+	// known, and queues the URLs they list as links of kind sitemap, as
+	// Heritrix and Nutch do (key "sitemaps"). The fetches go through the
+	// frontier like any page. Default true.
+	Sitemaps bool
 
 	// Resolve maps host names to addresses, "HOST=ADDR" with ADDR an IP or
 	// IP:PORT (key "resolve", repeatable flag). Default none.
@@ -229,6 +235,7 @@ func Default() Config {
 		RobotsBackoff:       30 * time.Second,
 		RespectNofollow:     true,
 		RespectNoindex:      true,
+		Sitemaps:            true,
 		ConnectTimeout:      10 * time.Second,
 		TLSTimeout:          10 * time.Second,
 		HeaderTimeout:       30 * time.Second,

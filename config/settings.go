@@ -48,6 +48,7 @@ func settings() []setting {
 		{"robots-backoff", "wait `DURATION` after a failed robots.txt fetch; doubles per failure", func(c *Config) value { return (*durVal)(&c.RobotsBackoff) }},
 		{"respect-nofollow", "skip links of meta-robots-nofollow pages and rel=nofollow links", func(c *Config) value { return (*boolVal)(&c.RespectNofollow) }},
 		{"respect-noindex", "mark meta-robots-noindex pages as noindex", func(c *Config) value { return (*boolVal)(&c.RespectNoindex) }},
+		{"sitemaps", "read each host's sitemaps (robots.txt Sitemap: lines, /sitemap.xml) and queue the URLs they list", func(c *Config) value { return (*boolVal)(&c.Sitemaps) }},
 		{"resolve", "connect to `HOST=ADDR` instead of resolving HOST (ADDR: IP or IP:PORT; repeatable)", func(c *Config) value { return (*listVal)(&c.Resolve) }},
 		{"resolve-file", "read HOST ADDR lines from `FILE` (# comments)", func(c *Config) value { return (*strVal)(&c.ResolveFile) }},
 		{"ca-file", "extra trusted root certificates, `PEM` file", func(c *Config) value { return (*strVal)(&c.CAFile) }},

@@ -12,7 +12,7 @@ import (
 // Cluster connects a crawl to the other nodes of a cluster that share the
 // hosts between them (package cluster's Node implements it). With a
 // Cluster, the crawl queues only URLs of the hosts this node owns, hands
-// the others to their owners, takes URLs from them through Inject, and
+// the others to their owners, takes URLs from them through Receive, and
 // does not stop when its frontier runs dry: it stops when Done closes.
 type Cluster interface {
 	// Owns reports whether this node crawls host (the politeness key,
@@ -37,12 +37,12 @@ type Arrival struct {
 	Mass  float64
 }
 
-// Inject queues URLs handed over by other nodes (Options.Cluster) and
+// Receive queues URLs handed over by other nodes (Options.Cluster) and
 // returns once they are committed to the db: interned and in the stored
 // frontier, or recorded as not queued. URLs the db already knows are
 // dropped: the db is the node's seen-set. It fails with ErrStopped once the
 // crawl has stopped.
-func (c *Crawler) Inject(ctx context.Context, urls []Arrival) error {
+func (c *Crawler) Receive(ctx context.Context, urls []Arrival) error {
 	done := make(chan error, 1)
 	c.injectMu.RLock()
 	if c.inClosed {
@@ -50,7 +50,7 @@ func (c *Crawler) Inject(ctx context.Context, urls []Arrival) error {
 		return ErrStopped
 	}
 	select {
-	case c.in <- &injected{arrivals: urls, done: done}:
+	case c.in <- &received{arrivals: urls, done: done}:
 	case <-ctx.Done():
 		c.injectMu.RUnlock()
 		return ctx.Err()
@@ -76,16 +76,16 @@ func (c *Crawler) Idle() bool {
 	return st.Pending == 0 && st.InFlight == 0 && len(c.in) == 0 && !c.dirty.Load()
 }
 
-// injected: URLs from other nodes of a cluster; the disposer queues and
+// received: URLs from other nodes of a cluster; the disposer queues and
 // commits them, then answers on done.
-type injected struct {
+type received struct {
 	arrivals []Arrival
 	done     chan<- error
 }
 
-// dispose is the disposer's half of Inject: intern, queue the new URLs
+// dispose is the disposer's half of Receive: intern, queue the new URLs
 // that pass admission, commit.
-func (m *injected) dispose(c *Crawler) error {
+func (m *received) dispose(c *Crawler) error {
 	if len(m.arrivals) > 0 {
 		byDepth := map[int][]Arrival{}
 		for _, a := range m.arrivals {

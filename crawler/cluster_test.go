@@ -87,7 +87,7 @@ func waitIdle(t *testing.T, c *Crawler) {
 // of another node's host are handed off (flushed before the commit of the
 // page linking to them) and not queued; the crawl goes idle instead of
 // stopping; injected URLs are committed to the stored frontier before
-// Inject returns and then fetched, known ones dropped; the crawl stops
+// Receive returns and then fetched, known ones dropped; the crawl stops
 // when the cluster is done.
 func TestClusterHook(t *testing.T) {
 	r := newRig(t)
@@ -139,13 +139,13 @@ func TestClusterHook(t *testing.T) {
 		t.Errorf("%d URLs in the stored frontier while idle, want 0", n)
 	}
 
-	err = c.Inject(context.Background(), []Arrival{{URL: "http://a.test/y", Depth: 2, Mass: 0.1}, {URL: "http://a.test/x", Depth: 1}})
+	err = c.Receive(context.Background(), []Arrival{{URL: "http://a.test/y", Depth: 2, Mass: 0.1}, {URL: "http://a.test/x", Depth: 1}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	// Committed by the time Inject returns (unless already fetched).
+	// Committed by the time Receive returns (unless already fetched).
 	if p := r.page("http://a.test/y"); p.Depth != 2 || p.Status != storage.StatusQueued && p.Fetches == 0 {
-		t.Errorf("a.test/y after Inject: status %v, depth %d, %d fetches; want queued (or fetched) at depth 2", p.Status, p.Depth, p.Fetches)
+		t.Errorf("a.test/y after Receive: status %v, depth %d, %d fetches; want queued (or fetched) at depth 2", p.Status, p.Depth, p.Fetches)
 	}
 	waitIdle(t, c)
 	for _, u := range []string{"http://a.test/", "http://a.test/x", "http://a.test/y"} {
@@ -167,15 +167,15 @@ func TestClusterHook(t *testing.T) {
 	if rr.err != nil || rr.s.Stopped != StopExhausted {
 		t.Fatalf("Run = %q, %v; want exhausted, nil", rr.s.Stopped, rr.err)
 	}
-	if err := c.Inject(context.Background(), []Arrival{{URL: "http://a.test/z"}}); !errors.Is(err, ErrStopped) {
-		t.Fatalf("Inject after the end: %v, want ErrStopped", err)
+	if err := c.Receive(context.Background(), []Arrival{{URL: "http://a.test/z"}}); !errors.Is(err, ErrStopped) {
+		t.Fatalf("Receive after the end: %v, want ErrStopped", err)
 	}
 }
 
-// TestClusterInjectLiftsDepth: a URL this node found only beyond MaxDepth
+// TestClusterReceiveLiftsDepth: a URL this node found only beyond MaxDepth
 // is queued when another node hands it over at an allowed depth, as a
 // shorter local path would.
-func TestClusterInjectLiftsDepth(t *testing.T) {
+func TestClusterReceiveLiftsDepth(t *testing.T) {
 	r := newRig(t)
 	r.web.html("http://a.test/", "/x")
 	r.web.html("http://a.test/x", "/deep")
@@ -201,7 +201,7 @@ func TestClusterInjectLiftsDepth(t *testing.T) {
 	if p := r.page("http://a.test/deep"); p.Status != storage.StatusRejected || p.Reason != "max-depth" {
 		t.Fatalf("a.test/deep before the handover: %v %q, want rejected max-depth", p.Status, p.Reason)
 	}
-	if err := c.Inject(context.Background(), []Arrival{{URL: "http://a.test/deep", Depth: 1}}); err != nil {
+	if err := c.Receive(context.Background(), []Arrival{{URL: "http://a.test/deep", Depth: 1}}); err != nil {
 		t.Fatal(err)
 	}
 	waitIdle(t, c)

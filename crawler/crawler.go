@@ -31,6 +31,8 @@ type Crawler struct {
 	admission
 	pending
 	cycleState
+	injectState
+	sm sitemaps // the hosts' sitemaps (Settings.Sitemaps)
 }
 
 // lifetime holds the contexts that end a run.
@@ -93,11 +95,11 @@ type cycleState struct {
 	reseed    reseeder
 
 	// Cluster state (Options.Cluster).
-	injectMu sync.RWMutex // held to send on in from Inject; Run takes it to close in
+	injectMu sync.RWMutex // held to send on in from Receive; Run takes it to close in
 	inClosed bool
 	seeded   atomic.Bool                   // the seeds are committed: Idle may report true
 	dirty    atomic.Bool                   // a message was handled and its effects are not committed yet
-	wake     atomic.Pointer[chan struct{}] // closed when Inject queued URLs: lingering workers retry
+	wake     atomic.Pointer[chan struct{}] // closed when Receive queued URLs: lingering workers retry
 }
 
 // New returns a Crawler; it fails with ErrOptions when a required part is
@@ -136,6 +138,9 @@ func New(opts Options) (*Crawler, error) {
 		return nil, fmt.Errorf("%w: %w", ErrOptions, err)
 	}
 	c.extractor = ex
+	if err := c.initInject(opts.Inject); err != nil {
+		return nil, err
+	}
 	w := make(chan struct{})
 	c.wake.Store(&w)
 	return c, nil
@@ -165,6 +170,7 @@ func (c *Crawler) Run(ctx context.Context, seeds []string) (Summary, error) {
 	if !c.ran.CompareAndSwap(false, true) {
 		return Summary{}, fmt.Errorf("%w: Run called twice", ErrOptions)
 	}
+	defer c.endInject(nil) // when Run fails before its disposer starts
 	c.start = time.Now()
 	c.startNs.Store(c.start.UnixNano())
 	c.lastCommit = c.start
@@ -219,7 +225,7 @@ func (c *Crawler) Run(ctx context.Context, seeds []string) (Summary, error) {
 	if err != nil {
 		return c.summary(StopError), err
 	}
-	if pending == 0 && queued == 0 && len(norm) == 0 && c.opts.Cluster == nil {
+	if pending == 0 && queued == 0 && len(norm) == 0 && c.inj == nil && c.opts.Cluster == nil {
 		return c.summary(StopError), ErrNoSeeds
 	}
 	if err := c.commit(); err != nil {

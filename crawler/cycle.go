@@ -177,7 +177,7 @@ func (c *Crawler) refreshDecision(job uint64, prev *storage.Page) (string, bool)
 	if prev.Cycle >= rc.Cycle.N || c.recentlyDone(job) {
 		return refreshSeen, false
 	}
-	if rc.Policy != nil && !rc.Policy.Due(prev, time.Now()) {
+	if rc.Policy != nil && !rc.Policy.Due(prev, time.Now()) && !c.sitemapChanged(job, prev) {
 		return refreshNotDue, false
 	}
 	if rc.MaxRefresh < 0 {

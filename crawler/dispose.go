@@ -23,6 +23,7 @@ func (c *Crawler) dispose() error {
 	tick := time.NewTicker(min(c.opts.Settings.CommitInterval, minStarveCommit))
 	defer tick.Stop()
 	var fatal error
+	defer func() { c.endInject(fatal) }()
 	fail := func(err error) {
 		if fatal == nil {
 			fatal = err
@@ -38,6 +39,21 @@ func (c *Crawler) dispose() error {
 			if err := c.reseeded(res); err != nil {
 				fail(err)
 			}
+		case done := <-c.injSync:
+			if fatal == nil {
+				fatal = c.commit()
+				if fatal != nil {
+					c.abort()
+				}
+			}
+			done <- fatal
+		case <-c.injSig:
+			if fatal != nil {
+				continue
+			}
+			if err := c.takeInjected(); err != nil {
+				fail(err)
+			}
 		case o, ok := <-c.in:
 			if !ok {
 				if fatal == nil {
@@ -46,8 +62,8 @@ func (c *Crawler) dispose() error {
 				return fatal
 			}
 			c.dirty.Store(true)
-			if m, ok := o.(*injected); ok {
-				// Inject waits for an answer, also after a fatal error.
+			if m, ok := o.(*received); ok {
+				// Receive waits for an answer, also after a fatal error.
 				err := fatal
 				if err == nil {
 					if err = m.dispose(c); err != nil {
@@ -67,6 +83,7 @@ func (c *Crawler) dispose() error {
 				fail(err)
 				continue
 			}
+			c.deliver()
 			if c.batch.Pages() >= c.opts.Settings.CommitPages || time.Since(c.lastCommit) >= c.opts.Settings.CommitInterval ||
 				len(c.in) == 0 && c.starved() && time.Since(c.lastCommit) >= minStarveCommit {
 				if err := c.commit(); err != nil {
@@ -109,6 +126,7 @@ func (c *Crawler) commit() error {
 		return fmt.Errorf("crawler: commit %d results: %w", c.batch.Pages(), err)
 	}
 	c.batch.Reset()
+	clear(c.injRecent)
 	if c.rc != nil {
 		c.recentMu.Lock()
 		clear(c.recent)
@@ -163,6 +181,9 @@ func (m *skipped) dispose(c *Crawler) error {
 	}
 	c.forget(m.job.ID)
 	c.flushChanges()
+	if err := c.noteSkipped(m); err != nil {
+		return err
+	}
 	c.batch.SetStatus(m.job.ID, m.status, m.reason)
 	for _, id := range m.job.Dropped {
 		c.forget(id)
@@ -210,6 +231,9 @@ func (m *fetched) dispose(c *Crawler) error {
 		// the URL's result is final, its per-URL state goes.
 		hops := c.hops[job.ID]
 		c.forget(job.ID)
+		if m.sitemap != nil {
+			c.sitemapBound(m)
+		}
 		var err error
 		if res.Links, links, skips, err = c.targets(job, m.links, m.redirect, hops); err != nil {
 			return err
@@ -225,7 +249,20 @@ func (m *fetched) dispose(c *Crawler) error {
 		return nil
 	}
 	c.forget(job.ID)
+	if m.sitemap != nil {
+		// The child sitemaps are queued after Done: their frontier
+		// changes follow the job's.
+		if links, err = c.sitemapDone(m, links); err != nil {
+			return err
+		}
+		c.flushChanges()
+	} else if err := c.planSitemaps(job, m.url); err != nil {
+		return err
+	} else {
+		c.flushChanges()
+	}
 	c.batch.AddFetch(*rec, links)
+	c.noteFetched(m)
 	for _, s := range skips {
 		c.batch.SetStatus(s.id, s.status, s.reason)
 	}
@@ -282,6 +319,18 @@ func (m *traversed) dispose(c *Crawler) error {
 	}
 	c.count("refresh/"+m.reason, 1)
 	c.markDone(m.job.ID)
+	if c.opts.Settings.Sitemaps {
+		// A cycle that traverses a site's known pages still reads its
+		// sitemaps once.
+		u, err := c.opts.Store.URL(m.job.ID)
+		if err != nil {
+			return fmt.Errorf("crawler: url of page %d: %w", m.job.ID, err)
+		}
+		if err := c.planSitemaps(m.job, u); err != nil {
+			return err
+		}
+		c.flushChanges()
+	}
 	return nil
 }
 
@@ -314,6 +363,11 @@ func (c *Crawler) targets(job frontier.Job, cands []candidate, redirect *candida
 		nout++
 	}
 	share := job.Prio / float64(max(nout, 1))
+	if n := len(cands); n > 0 || redirect != nil {
+		// Sized once: a documentation page has about 75 links.
+		targets = make([]frontier.Target, 0, n+1)
+		links = make([]storage.Link, 0, n+1)
+	}
 	add := func(cands []candidate, depth int, redirectHops int) error {
 		if len(cands) == 0 {
 			return nil
@@ -343,6 +397,9 @@ func (c *Crawler) targets(job frontier.Job, cands []candidate, redirect *candida
 					c.soft[id] = struct{}{}
 				}
 				c.count("skip/"+statusReason(status, reason), 1)
+			case c.inj != nil:
+				// Injection mode: links are stored, only Inject queues.
+				t.Skip = true
 			case isNew:
 				if routed, err := c.route(cd, depth, share); err != nil {
 					return err

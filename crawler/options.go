@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/seedcrawl/seedcrawl/config"
+	"github.com/seedcrawl/seedcrawl/sitemap"
 	"github.com/seedcrawl/seedcrawl/urlnorm"
 )
 
@@ -55,9 +56,21 @@ type Options struct {
 
 	// Cluster, when set, makes this crawl one node of a cluster: URLs of
 	// hosts other nodes own are handed to them, URLs arrive through
-	// Inject, and Run returns when Cluster.Done closes rather than when the
+	// Receive, and Run returns when Cluster.Done closes rather than when the
 	// frontier runs dry. nil: a single crawler.
 	Cluster Cluster
+	// Inject, when set, runs the crawl in injection mode: only URLs given
+	// to Crawler.Inject are queued (see Injection). nil: a plain crawl.
+	Inject *Injection
+	// Sitemaps gives the robots.txt Sitemap: lines of a site
+	// (*robots.Cache); with Settings.Sitemaps each site's sitemaps are
+	// read once per cycle (see the package documentation, "Sitemaps"). nil:
+	// only /sitemap.xml is read.
+	Sitemaps SitemapSource
+	// SitemapLimits bound the sitemaps read (package sitemap): per file,
+	// index depth, files and entries per site and run. The zero value
+	// gives the package's defaults.
+	SitemapLimits sitemap.Limits
 
 	// Logger receives warnings (robots store failures, ...). nil: discard.
 	Logger *slog.Logger

@@ -46,6 +46,12 @@ type Breakdown struct {
 	// Seeds counts, in a recrawl, seeds injected and vanished seeds by
 	// reason ("vanished/404", "injected", "reseeds" ...).
 	Seeds map[string]uint64 `json:"seeds_events,omitempty"`
+	// Sitemaps counts sitemap files queued ("queued") and read ("files"),
+	// the URLs they listed ("urls"), files cut short by a bound
+	// ("cut/urls", "cut/gzip-ratio", ...), child sitemaps not followed
+	// ("skip/depth", "skip/sitemaps") and files that were no sitemap
+	// ("invalid").
+	Sitemaps map[string]uint64 `json:"sitemaps,omitempty"`
 }
 
 // Progress is a snapshot of a running crawl, for progress lines.
@@ -96,7 +102,8 @@ func (c *Crawler) summary(stop string) Summary {
 		Totals: Totals{Fetches: c.fetches.Load(), Pages: c.done.Load(), Discovered: c.discovered.Load(), Bytes: c.bytes.Load(),
 			Commits: c.commits.Load(), Pending: c.opts.Frontier.Stats().Pending},
 		Breakdown: Breakdown{ByStatus: map[string]uint64{}, Skipped: map[string]uint64{}, Rejected: map[string]uint64{},
-			Errors: map[string]uint64{}, Retries: map[string]uint64{}, Refresh: map[string]uint64{}, Seeds: map[string]uint64{}},
+			Errors: map[string]uint64{}, Retries: map[string]uint64{}, Refresh: map[string]uint64{}, Seeds: map[string]uint64{},
+			Sitemaps: map[string]uint64{}},
 	}
 	if s.Seconds > 0 {
 		s.PagesPerSec = float64(s.Pages) / s.Seconds
@@ -124,6 +131,8 @@ func (c *Crawler) summary(stop string) Summary {
 			s.Refresh[name] += v
 		case "seeds":
 			s.Seeds[name] += v
+		case "sitemap":
+			s.Sitemaps[name] += v
 		}
 	}
 	return s

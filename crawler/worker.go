@@ -46,7 +46,8 @@ type fetched struct {
 	// per-host delay: the whole fetch time would include this process's
 	// own CPU starvation and slow the crawl down when the client is busy.
 	serverTime time.Duration
-	refresh    bool // a refetch of a page fetched in an earlier cycle (recrawl)
+	refresh    bool         // a refetch of a page fetched in an earlier cycle (recrawl)
+	sitemap    *sitemapRead // the job is a sitemap (nil: a page)
 }
 
 // skipped: the job ends without a request, recorded with a status (robots
@@ -80,31 +81,39 @@ func (c *Crawler) work(f Fetcher) {
 		if !c.reserve() {
 			return
 		}
+		wake := c.injectWake()
+		arrived := *c.wake.Load() // closed when URLs from other nodes are queued
 		c.waiting.Add(1)
-		wake := *c.wake.Load()
 		job, err := c.opts.Frontier.Next(c.stopCtx)
+		if err != nil && c.waitInjected(wake, err) {
+			c.waiting.Add(-1)
+			c.release()
+			continue
+		}
+		if err != nil && errors.Is(err, frontier.ErrExhausted) && c.opts.Cluster != nil {
+			// Dry here is not the end of a cluster crawl: wait, still
+			// counted as waiting, for URLs from other nodes or for the
+			// cluster's end.
+			select {
+			case <-arrived:
+				c.waiting.Add(-1)
+				c.release()
+				continue
+			case <-c.opts.Cluster.Done():
+			case <-c.stopCtx.Done():
+				c.waiting.Add(-1)
+				c.release()
+				return
+			}
+		}
+		c.waiting.Add(-1)
 		if err != nil {
 			c.release()
-			if errors.Is(err, frontier.ErrExhausted) && c.opts.Cluster != nil {
-				// Dry here is not the end of a cluster crawl: wait for
-				// URLs from other nodes or for the cluster's end.
-				select {
-				case <-wake:
-					c.waiting.Add(-1)
-					continue
-				case <-c.opts.Cluster.Done():
-				case <-c.stopCtx.Done():
-					c.waiting.Add(-1)
-					return
-				}
-			}
-			c.waiting.Add(-1)
 			if errors.Is(err, frontier.ErrExhausted) {
 				c.exhausted.Store(true)
 			}
 			return
 		}
-		c.waiting.Add(-1)
 		o, refresh := c.process(f, job)
 		if _, ok := o.(*fetched); !ok {
 			c.release()
@@ -147,7 +156,10 @@ func (c *Crawler) process(f Fetcher, job frontier.Job) (o outcome, refresh bool)
 	if job.Skip != "" && (c.rc == nil || prev.Fetches == 0 || dropReason(job.Skip)) {
 		return &skipped{job: job, status: skipStatus(job.Skip), reason: job.Skip}, false
 	}
-	if c.rc != nil && prev.Fetches > 0 {
+	smFile, isSitemap := c.sitemapOf(job.ID)
+	if c.rc != nil && prev.Fetches > 0 && !isSitemap {
+		// A sitemap is read once per cycle whatever the refresh policy
+		// says (conditionally: a 304 hands its stored links on).
 		why, fetch := c.refreshDecision(job.ID, &prev)
 		if !fetch {
 			links, err := c.storedLinks(job.ID)
@@ -164,7 +176,7 @@ func (c *Crawler) process(f Fetcher, job frontier.Job) (o outcome, refresh bool)
 	if _, err := url.Parse(u); err != nil {
 		return &skipped{job: job, status: storage.StatusRejected, reason: "bad-url"}, refresh
 	}
-	req := fetch.Request{URL: u}
+	req := fetch.Request{URL: u, KeepBody: isSitemap}
 	if prev.Status.Fetched() {
 		req.ETag, req.LastModified = prev.ETag, prev.LastModified
 	}
@@ -179,6 +191,9 @@ func (c *Crawler) process(f Fetcher, job frontier.Job) (o outcome, refresh bool)
 		return &fatal{err}, refresh
 	}
 	m := &fetched{job: job, url: u, refresh: refresh, serverTime: resp.TTFB}
+	if isSitemap {
+		m.sitemap = &sitemapRead{file: smFile}
+	}
 	if m.serverTime <= 0 {
 		m.serverTime = resp.Dur // no response arrived: the time spent trying
 	}
@@ -204,6 +219,10 @@ func (c *Crawler) process(f Fetcher, job frontier.Job) (o outcome, refresh bool)
 		}
 	}
 	c.classify(m, resp, prev)
+	if m.sitemap != nil && m.redirect != nil {
+		// A moved sitemap is still a sitemap, at the same depth.
+		m.sitemap.children, m.sitemap.redirect, m.redirect = []candidate{*m.redirect}, true, nil
+	}
 	if m.rec.Status == storage.StatusNotModified {
 		// The page is as stored: so are its links, which the scheduler
 		// and the frontier need again in a recrawl.
@@ -294,7 +313,10 @@ func (c *Crawler) classify(m *fetched, resp fetch.Response, prev storage.Page) {
 		if resp.Body != nil {
 			rec.Hash = storage.HashOf(resp.Body)
 		}
-		if fetch.IsHTML(resp.ContentType) && resp.Body != nil {
+		switch {
+		case m.sitemap != nil:
+			c.readSitemap(m, resp)
+		case fetch.IsHTML(resp.ContentType) && resp.Body != nil:
 			c.extractLinks(m, resp)
 		}
 	case (code == http.StatusNotFound || code == http.StatusGone) && (prev.Status.Fetched() || prev.Status == storage.StatusGone):

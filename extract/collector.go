@@ -56,6 +56,18 @@ func newCollector(opts *Options, base *urlnorm.Base, qenc *queryEncoder, dups bo
 	}
 }
 
+// presize sizes the collector for a body of n bytes. Documentation pages
+// carry about one link per 400 bytes, and a map grown by doubling rehashes
+// its entries at every step; the hint is capped, so a large page of text
+// costs no more than a page of 1,024 links.
+func (c *collector) presize(n int) {
+	if hint := min(n/512, 1024); hint > 8 {
+		c.byURL = make(map[string]int32, hint)
+		c.byRaw = make(map[string]int32, hint)
+		c.links = make([]Link, 0, hint)
+	}
+}
+
 // resolve resolves raw against the current base, encoding a non-ASCII
 // query in the document's encoding first as WHATWG does.
 func (c *collector) resolve(raw string) (string, string) {

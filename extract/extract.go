@@ -210,6 +210,7 @@ func (e *Extractor) extract(pageURL string, body []byte, headerCharset string, d
 	}
 	doc := decode(body, headerCharset)
 	c := newCollector(&e.opts, base, doc.queryEncoder(), dups)
+	c.presize(len(body))
 	var w walker
 	if e.sel == nil {
 		w = walkTokens(doc.reader(), e.opts.Token, c)

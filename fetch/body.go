@@ -10,6 +10,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptrace"
+	"slices"
 	"strings"
 	"time"
 )
@@ -68,7 +69,7 @@ func (t *limitTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	// together, so colly gets the header without Content-Type (it reads
 	// nothing else from it that we use).
 	resp.Header = withoutContentType(resp.Header)
-	if resp.StatusCode < 200 || resp.StatusCode > 299 || !IsHTML(c.contentType) {
+	if resp.StatusCode < 200 || resp.StatusCode > 299 || !IsHTML(c.contentType) && !c.keepBody {
 		var complete bool
 		resp.Body, complete = dropBody(resp.Body, resp.ContentLength)
 		c.bodyUnread = !complete
@@ -268,10 +269,16 @@ func (c *countReader) Read(p []byte) (int, error) {
 	return n, err
 }
 
-// limitBody hands out at most max decoded bytes. When there is more, it
-// marks the call truncated (or a bomb, if the body is compressed and has
-// expanded more than maxRatio times) and ends the body early with EOF,
+// limitBody reads at most max decoded bytes into the call's body. When
+// there is more, it marks the call truncated (or a bomb, if the body is
+// compressed and has expanded more than maxRatio times) and stops early,
 // without reading the rest.
+//
+// It reads the whole body on colly's first Read, into one buffer sized
+// from Content-Length, and hands colly nothing (EOF, or the error that
+// ended the body): colly's own io.ReadAll would otherwise copy every page
+// through a buffer it grows by doubling, which was half the bytes the
+// crawl allocated. The Fetcher takes the body from the call.
 type limitBody struct {
 	c        *call
 	r        io.Reader
@@ -282,38 +289,69 @@ type limitBody struct {
 	encoded  bool
 	n        int64
 	done     bool
+	err      error
 }
 
-func (b *limitBody) Read(p []byte) (int, error) {
-	if b.done {
-		return 0, io.EOF
-	}
-	if b.n >= b.max {
-		// Limit reached: is there more?
-		var one [1]byte
-		n, err := io.ReadAtLeast(b.r, one[:], 1)
+func (b *limitBody) Read([]byte) (int, error) {
+	if !b.done {
 		b.done = true
-		if n > 0 {
-			b.c.truncated = true
-			if b.encoded && b.raw.n > 0 && (b.n+1)/b.raw.n > b.maxRatio {
-				b.c.bomb = true
-			}
-		} else if err != nil && err != io.EOF {
-			return 0, err
-		}
-		return 0, io.EOF
+		b.err = b.fill()
 	}
-	if rest := b.max - b.n; int64(len(p)) > rest {
-		p = p[:rest]
-	}
-	n, err := b.r.Read(p)
-	b.n += int64(n)
-	b.c.bodyBytes = b.n
-	if err != nil && err != io.EOF && b.encoded && b.raw.err == nil {
-		// The wire delivered its bytes; the decoder rejected them.
-		b.c.badBody = true
-	}
-	return n, err
+	return 0, b.err
 }
+
+// fill reads the body into b.c.body; io.EOF once it is complete or cut at
+// max.
+func (b *limitBody) fill() error {
+	size := int64(bodyStartSize)
+	if l := b.c.length; l >= 0 && !b.encoded {
+		size = l + 1 // room to see EOF without growing
+	}
+	// A Content-Length is a claim: the first buffer trusts it up to
+	// bodyMaxPresize, and grows by doubling as bytes actually arrive.
+	buf := make([]byte, 0, min(size, b.max+1, bodyMaxPresize))
+	defer func() { b.c.body = buf }()
+	for {
+		if int64(len(buf)) == b.max {
+			// Limit reached: is there more?
+			var one [1]byte
+			n, err := io.ReadAtLeast(b.r, one[:], 1)
+			if n > 0 {
+				b.c.truncated = true
+				if b.encoded && b.raw.n > 0 && (b.n+1)/b.raw.n > b.maxRatio {
+					b.c.bomb = true
+				}
+			} else if err != nil && err != io.EOF {
+				return err
+			}
+			return io.EOF
+		}
+		if len(buf) == cap(buf) {
+			buf = slices.Grow(buf, int(min(int64(cap(buf)), b.max-int64(len(buf)))))
+		}
+		free := buf[len(buf):min(int64(cap(buf)), b.max)]
+		n, err := b.r.Read(free)
+		buf = buf[:len(buf)+n]
+		b.n += int64(n)
+		b.c.bodyBytes = b.n
+		if err == io.EOF {
+			return io.EOF
+		}
+		if err != nil {
+			if b.encoded && b.raw.err == nil {
+				// The wire delivered its bytes; the decoder rejected them.
+				b.c.badBody = true
+			}
+			return err
+		}
+	}
+}
+
+// bodyStartSize is the first buffer for a body of unknown length
+// (chunked, or compressed): about a median documentation page.
+const bodyStartSize = 32 << 10
+
+// bodyMaxPresize bounds the first buffer a Content-Length may ask for.
+const bodyMaxPresize = 1 << 20
 
 func (b *limitBody) Close() error { return b.closer.Close() }

@@ -3,7 +3,10 @@ package fetch
 import (
 	"context"
 	"errors"
+	"io"
 	"net/http"
+	"net/http/httptest"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -324,5 +327,54 @@ func TestNewRejectsNegative(t *testing.T) {
 	}
 	if _, err := NewTransport(Options{Timeout: -time.Second}); !errors.Is(err, ErrOptions) {
 		t.Fatalf("err = %v", err)
+	}
+}
+
+// TestBodySizes checks that a page's body arrives byte for byte whatever
+// its size relative to the first buffer (bodyStartSize) and MaxBody, with a
+// Content-Length and without one (chunked), and is cut at MaxBody.
+func TestBodySizes(t *testing.T) {
+	const limit = 256 << 10
+	body := func(n int) string {
+		b := make([]byte, n)
+		for i := range b {
+			b[i] = "<p>abcdefghij</p>\n"[i%18]
+		}
+		return string(b)
+	}
+	s := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		n, _ := strconv.Atoi(r.URL.Query().Get("n"))
+		w.Header().Set("Content-Type", "text/html")
+		if r.URL.Query().Get("cl") == "1" {
+			w.Header().Set("Content-Length", strconv.Itoa(n))
+		}
+		io.WriteString(w, body(n))
+	}))
+	t.Cleanup(s.Close)
+	f := newFetcher(t, Options{MaxBody: limit})
+	for _, tc := range []struct {
+		name string
+		n    int
+	}{
+		{"empty", 0},
+		{"one byte", 1},
+		{"just under the first buffer", bodyStartSize - 1},
+		{"the first buffer", bodyStartSize},
+		{"just over the first buffer", bodyStartSize + 1},
+		{"several doublings", 100_000},
+		{"exactly the limit", limit},
+		{"over the limit", limit + 1},
+		{"far over the limit", 3 * limit},
+	} {
+		for _, cl := range []string{"1", "0"} {
+			r := fetch(t, f, s.URL+"/?n="+strconv.Itoa(tc.n)+"&cl="+cl)
+			want := body(min(tc.n, limit))
+			if r.Err != nil || r.Code != 200 || r.Body == nil || string(r.Body) != want {
+				t.Errorf("%s (content-length %s): code %d err %v body %d bytes, want %d", tc.name, cl, r.Code, r.Err, len(r.Body), len(want))
+			}
+			if r.Truncated != (tc.n > limit) || r.Length != int64(len(want)) {
+				t.Errorf("%s (content-length %s): truncated %v length %d", tc.name, cl, r.Truncated, r.Length)
+			}
+		}
 	}
 }

@@ -26,6 +26,11 @@ type Request struct {
 	// LastModified, when set, is sent as If-Modified-Since (the
 	// Last-Modified value of an earlier fetch, verbatim).
 	LastModified string
+	// KeepBody keeps the body of a 2xx response whatever its media type
+	// (a sitemap: XML, plain text or a gzip file), under the same MaxBody
+	// and decompression bounds as HTML; otherwise only HTML bodies are
+	// read.
+	KeepBody bool
 }
 
 // Response is the outcome of one Fetch. Every outcome is a Response: a
@@ -45,7 +50,8 @@ type Response struct {
 	// but its bytes otherwise as sent, in the document's own character
 	// encoding: no conversion to UTF-8 happens here, because the charset
 	// can also come from a BOM or a <meta> tag only a parser sees (see
-	// Charset). Only for 2xx HTML responses; at most MaxBody bytes.
+	// Charset). Only for 2xx HTML responses (any 2xx with
+	// Request.KeepBody); at most MaxBody bytes.
 	Body []byte
 	// Charset is the charset parameter of the Content-Type header,
 	// lower-cased and trimmed ("iso-8859-1", "utf-8"); "" if the header
@@ -127,6 +133,7 @@ type call struct {
 	contentType string
 	length      int64
 	wantBody    bool
+	keepBody    bool // Request.KeepBody
 	bodyBytes   int64
 	truncated   bool
 	bomb        bool
@@ -191,8 +198,9 @@ func New(opts Options) (*Fetcher, error) {
 	f := &Fetcher{c: c, opts: opts, now: now}
 	c.OnResponse(func(r *colly.Response) {
 		if f.cur != nil {
+			// The body of a page is in f.cur.body (limitBody), not in
+			// r.Body, which colly read empty.
 			f.cur.gotResponse = true
-			f.cur.body = r.Body
 		}
 	})
 	return f, nil
@@ -247,7 +255,7 @@ func (f *Fetcher) Fetch(ctx context.Context, req Request) Response {
 		res.Reason = ReasonBadURL
 		return res
 	}
-	c := &call{length: -1, start: start, record: f.opts.Record, maxCapture: f.opts.MaxBody + MaxHeaderBytes}
+	c := &call{length: -1, start: start, record: f.opts.Record, maxCapture: f.opts.MaxBody + MaxHeaderBytes, keepBody: req.KeepBody}
 	f.cur = c
 	defer func() { f.cur = nil }()
 	hdr := http.Header{}

@@ -45,7 +45,10 @@
 //
 // Complete, Requeue, Defer(host, until, reason, ch) and DropHost(host,
 // reason, ch) are the mechanisms Done and Next use; the crawl loop needs
-// only Next and Done.
+// only Next and Done, and Add(targets, prio, ch) for the URLs it schedules
+// itself without the scheduler (a site's sitemaps): added URLs are
+// ordinary queued URLs, handed out by Next under the politeness below, so
+// the crawl loop never makes a request the frontier did not schedule.
 //
 // # Politeness
 //

@@ -186,22 +186,16 @@ func (c *Cache) failedAfter(prev Entry, status int, msg string, first time.Durat
 }
 
 // connFailure reports an error of connecting at all, as opposed to a
-// server that answered badly or slowly: refused or reset connections, a
-// host name that does not resolve, a TLS handshake or certificate failure.
+// server that answered badly or slowly: refused or reset connections, an
+// unreachable network, a host name that does not resolve, a TLS handshake
+// or certificate failure.
 func connFailure(err error) bool {
-	var dns *net.DNSError
-	var cert *tls.CertificateVerificationError
-	var hostErr x509.HostnameError
-	var authErr x509.UnknownAuthorityError
-	var recErr tls.RecordHeaderError
-	switch {
-	case errors.Is(err, syscall.ECONNREFUSED), errors.Is(err, syscall.ECONNRESET),
-		errors.Is(err, syscall.EHOSTUNREACH), errors.Is(err, syscall.ENETUNREACH):
+	switch causeClass(err) {
+	case "refused", "reset", "unreachable", "tls":
 		return true
-	case errors.As(err, &dns):
-		return !dns.IsTimeout && !dns.IsTemporary
-	case errors.As(err, &cert), errors.As(err, &hostErr), errors.As(err, &authErr), errors.As(err, &recErr):
-		return true
+	case "dns":
+		var dns *net.DNSError
+		return errors.As(err, &dns) && !dns.IsTimeout && !dns.IsTemporary
 	}
 	return false
 }

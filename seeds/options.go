@@ -76,6 +76,10 @@ type Options struct {
 	// Candidates restricts the pages that may become seeds; nil allows all.
 	// hits-core keeps only the arcs leaving candidates, so every hub is one.
 	Candidates []bool
+	// AllowTrapLike keeps the pages TrapLike marks (calendar pages) as
+	// candidates. By default, on a graph with URLs, they are left out: a
+	// calendar's pages cover many "new" pages, all of them the trap's.
+	AllowTrapLike bool
 
 	// CoreSize, when > 0, makes hits-core grow fixed-size cores of CoreSize
 	// pages (hubs plus authorities) instead of fixed cover density.

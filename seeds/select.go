@@ -114,6 +114,9 @@ func Select(ctx context.Context, in Input, o Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	if !o.AllowTrapLike && in.G.URLs != nil {
+		o.Candidates = withoutTrapLike(o.Candidates, in.G.URLs)
+	}
 	s := newSelector(in.G, val, o)
 	var picks []Seed
 	var quotas []HostQuota

@@ -22,6 +22,7 @@ type Batch struct {
 	state    map[string][]byte
 	runs     []Run
 	cycle    *Cycle
+	sm       sitemapWrites // SetLastMod, MarkSitemap
 }
 
 type opKind uint8
@@ -57,6 +58,7 @@ func (b *Batch) Reset() {
 	clear(b.state)
 	b.runs = b.runs[:0]
 	b.cycle = nil
+	b.sm.reset()
 }
 
 // Pages returns the number of page results (AddFetch and SetStatus calls)
@@ -66,7 +68,7 @@ func (b *Batch) Pages() int { return len(b.ops) }
 // Empty reports whether b holds nothing to write.
 func (b *Batch) Empty() bool {
 	return len(b.ops) == 0 && len(b.frontier) == 0 && len(b.ready) == 0 &&
-		len(b.counters) == 0 && len(b.state) == 0 && len(b.runs) == 0 && b.cycle == nil
+		len(b.counters) == 0 && len(b.state) == 0 && len(b.runs) == 0 && b.cycle == nil && b.sm.empty()
 }
 
 // AddFetch records one fetch of page f.ID (f.Status one of fetched,

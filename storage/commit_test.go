@@ -310,7 +310,7 @@ func TestLinkRules(t *testing.T) {
 	}
 	step(storage.Fetch{Status: storage.StatusFetched, Code: 200}, many, wantMany)
 
-	for k := storage.LinkA; k <= storage.LinkOther; k++ {
+	for k := storage.LinkA; k <= storage.LinkSitemap; k++ {
 		if got, err := storage.ParseLinkKind(k.String()); err != nil || got != k {
 			t.Errorf("ParseLinkKind(%q) = %v, %v", k, got, err)
 		}

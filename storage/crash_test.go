@@ -101,6 +101,17 @@ func TestCrashSafety(t *testing.T) {
 			t.Fatal(err)
 		}
 		_ = cmd.Wait()
+		// The writer may have run ahead of this reader: the lines it
+		// printed before dying are still in the pipe.
+		for {
+			line, err := out.ReadString('\n')
+			if k, perr := strconv.ParseInt(strings.TrimSpace(strings.TrimPrefix(line, "committed ")), 10, 64); perr == nil && strings.HasPrefix(line, "committed ") {
+				printed = k
+			}
+			if err != nil {
+				break
+			}
+		}
 		last := checkCrashDB(t, path, printed)
 		t.Logf("round %d: killed after printing %d, db holds batches 0..%d", round, printed, last)
 		printed = last

@@ -77,6 +77,17 @@
 //	cycles      u32 cycle                  cycle record (set by the crawl loop)
 //	cyclestats  u32 cycle                  cycle statistics (maintained by Commit)
 //
+// seedcrawl compare adds three buckets, created by its first write (a plain
+// crawl's file has none, and Open does not require them):
+//
+//	compare_meta      "options"            the comparison's options (JSON, the caller's)
+//	compare_pages     requested URL bytes  format 1 | status | error | link count | links (each length-prefixed)
+//	compare_progress  crawl name           u64 local ids, 8 bytes each: the crawl's download sequence
+//
+// Each is written in its own transaction (SaveComparePage,
+// AppendCompareProgress), apart from the crawl's batches: compare saves a
+// page after the crawl committed it and before any progress uses it.
+//
 // Records are compact binary (encoding/binary varints, no JSON): a format
 // byte, then fields in a fixed order; strings and blobs are length-prefixed,
 // times are unix nanoseconds (0 for the zero time), floats their IEEE bits.

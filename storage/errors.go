@@ -48,4 +48,9 @@ var (
 	// outcome of a fetch (fetched, not-modified, redirect, http-error,
 	// fetch-error, gone); use Batch.SetStatus for the others.
 	ErrBadStatus = errors.New("storage: not a fetch status")
+
+	// ErrBadRecord means a record given to a Batch is out of range (a
+	// sitemap mark deeper than 255 or with an over-long origin), or a
+	// stored side record has the wrong size.
+	ErrBadRecord = errors.New("storage: bad record")
 )

@@ -1,6 +1,7 @@
 package storage
 
 import (
+	"bytes"
 	"fmt"
 	"unsafe"
 
@@ -53,7 +54,9 @@ func (db *DB) Intern(urls []string, from uint64, depth uint32) ([]Interned, erro
 		return out, nil
 	}
 	err := db.view(func(tx *bolt.Tx) error {
-		b := tx.Bucket(bktURLs)
+		// One cursor for every lookup: Bucket.Get makes a new one, whose
+		// search stack is allocated again for each of a page's links.
+		cur := tx.Bucket(bktURLs).Cursor()
 		for i, u := range urls {
 			if out[i].ID != NoPage {
 				continue
@@ -62,7 +65,7 @@ func (db *DB) Intern(urls []string, from uint64, depth uint32) ([]Interned, erro
 				out[i] = Interned{ID: id}
 				continue
 			}
-			if v := b.Get(keyOf(u)); v != nil {
+			if v := seekValue(cur, keyOf(u)); v != nil {
 				if len(v) != 8 {
 					return fmt.Errorf("%w: %s: url %q: id value of %d bytes", ErrCorrupt, db.path, u, len(v))
 				}
@@ -89,7 +92,7 @@ func (db *DB) Lookup(urls []string) ([]uint64, error) {
 	db.mu.Lock()
 	defer db.mu.Unlock()
 	err := db.view(func(tx *bolt.Tx) error {
-		b := tx.Bucket(bktURLs)
+		cur := tx.Bucket(bktURLs).Cursor()
 		for i, u := range urls {
 			if id, ok := db.byURL[u]; ok {
 				out[i] = id
@@ -99,7 +102,7 @@ func (db *DB) Lookup(urls []string) ([]uint64, error) {
 			if u == "" || len(u) > MaxURLLen {
 				continue
 			}
-			if v := b.Get(keyOf(u)); len(v) == 8 {
+			if v := seekValue(cur, keyOf(u)); len(v) == 8 {
 				out[i] = getU64(v)
 			}
 		}
@@ -165,4 +168,14 @@ func checkURL(u string) error {
 // and keeps one no longer than the transaction, so keyOf(u) serves lookups,
 // and Put while u stays referenced until the transaction ends (Commit keeps
 // the pending URLs for that). The bytes must never be written to.
+// seekValue returns the value of key in cur's bucket, nil if absent (or a
+// nested bucket), like Bucket.Get but reusing cur.
+func seekValue(cur *bolt.Cursor, key []byte) []byte {
+	k, v := cur.Seek(key)
+	if v == nil || !bytes.Equal(k, key) {
+		return nil
+	}
+	return v
+}
+
 func keyOf(u string) []byte { return unsafe.Slice(unsafe.StringData(u), len(u)) }

@@ -177,12 +177,13 @@ const (
 	LinkPrev                      // <link rel=prev>
 	LinkRedirect                  // an HTTP redirect hop (Location)
 	LinkOther                     // anything else
+	LinkSitemap                   // listed by a sitemap: a page, or a child sitemap of an index
 
 	numLinkKinds
 )
 
 var linkKindNames = [numLinkKinds]string{
-	"a", "area", "frame", "iframe", "canonical", "alternate", "next", "prev", "redirect", "other",
+	"a", "area", "frame", "iframe", "canonical", "alternate", "next", "prev", "redirect", "other", "sitemap",
 }
 
 // String returns the kind name, e.g. "canonical".

@@ -40,6 +40,9 @@ type GenOptions struct {
 	// NoHTTPS serves every regular host over http. By default every eighth
 	// host (the fourth, twelfth, ...) is served over https.
 	NoHTTPS bool
+	// AllHTTPS serves every regular host over https (ignored with
+	// NoHTTPS), for measuring a crawl whose every request pays for TLS.
+	AllHTTPS bool
 	// Preset is Hostile (the zero value) or Clean.
 	Preset Preset
 	// Evolution says how pages change across epochs.
@@ -276,7 +279,7 @@ func (g *generator) hostsAndPages() {
 	g.res = make([][]uint32, o.Hosts)
 	for h := 0; h < o.Hosts; h++ {
 		scheme := "http"
-		if !o.NoHTTPS && h%8 == 3 {
+		if !o.NoHTTPS && (o.AllHTTPS || h%8 == 3) {
 			scheme = "https"
 		}
 		spec := hostSpec{Host: Host{Name: regularHostName(h), Scheme: scheme, Role: RoleRegular}}

@@ -128,6 +128,17 @@ func TestPresetsAndRoles(t *testing.T) {
 			t.Errorf("NoHTTPS web serves %s over %s", h.Name, h.Scheme)
 		}
 	}
+	allTLS := mustGenerate(t, GenOptions{Seed: 1, Pages: 200, Hosts: 10, Preset: Clean, AllHTTPS: true})
+	for _, h := range allTLS.Hosts() {
+		if h.Role == RoleRegular && h.Scheme != "https" {
+			t.Errorf("AllHTTPS web serves regular host %s over %s", h.Name, h.Scheme)
+		}
+	}
+	for _, s := range allTLS.Seeds() {
+		if !strings.HasPrefix(s, "https://") {
+			t.Errorf("AllHTTPS web has seed %s", s)
+		}
+	}
 }
 
 // TestPageFeatures checks that the served HTML exercises every link

@@ -247,3 +247,66 @@ func numOr(s string, minLen, maxLen int) (int, bool) {
 	}
 	return n, true
 }
+
+// DateTemplate returns u with the date it names (see Dated) replaced by
+// placeholders, so the pages of one calendar or archive share a template
+// ("http://h/calendar/{y}/{m}/") while dated pages with their own names
+// ("/2019/05/21/a-post/") keep distinct ones; ok is false when u is not
+// dated.
+func DateTemplate(u string) (template string, ok bool) {
+	if _, _, ok := Dated(u); !ok {
+		return "", false
+	}
+	head, rest := u, ""
+	if i := strings.Index(u, "://"); i >= 0 {
+		if j := strings.IndexAny(u[i+3:], "/?#"); j >= 0 {
+			head, rest = u[:i+3+j], u[i+3+j:]
+		} else {
+			return u, true
+		}
+	}
+	path, query := splitPathQuery("x://h" + rest)
+	var b strings.Builder
+	b.WriteString(head)
+	segs := strings.Split(path, "/")
+	prevYear := false
+	for i, seg := range segs {
+		if i > 0 {
+			b.WriteByte('/')
+		}
+		if m, isMonth := num(seg, 1, 2); prevYear && isMonth && m >= 1 && m <= 12 {
+			b.WriteString("{m}")
+			prevYear = false
+			continue
+		}
+		if _, ok := num(seg, 4, 4); ok {
+			b.WriteString("{y}")
+			prevYear = true
+			continue
+		}
+		prevYear = false
+		if _, _, ok := compactDate(seg); ok {
+			b.WriteString("{date}")
+			continue
+		}
+		b.WriteString(seg)
+	}
+	if query != "" {
+		b.WriteByte('?')
+		for i, kv := range strings.Split(query, "&") {
+			if i > 0 {
+				b.WriteByte('&')
+			}
+			k, v, _ := strings.Cut(kv, "=")
+			if _, _, ok := compactDate(v); ok {
+				v = "{date}"
+			}
+			switch strings.ToLower(k) {
+			case "year", "y", "month", "m", "mon":
+				v = "{" + strings.ToLower(k) + "}"
+			}
+			b.WriteString(k + "=" + v)
+		}
+	}
+	return b.String(), true
+}

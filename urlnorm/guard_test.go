@@ -218,3 +218,20 @@ func TestGuardCalendarDate(t *testing.T) {
 		}
 	}
 }
+
+func TestDateTemplate(t *testing.T) {
+	tests := []struct{ url, want string }{
+		{"http://t.test/calendar/2025/01/", "http://t.test/calendar/{y}/{m}/"},
+		{"http://t.test/calendar/1999/12/", "http://t.test/calendar/{y}/{m}/"},
+		{"http://t.test/2019/05/21/a-post/", "http://t.test/{y}/{m}/21/a-post/"},
+		{"http://t.test/events/2019-05-21", "http://t.test/events/{date}"},
+		{"http://t.test/cal?year=2031&month=7&view=m", "http://t.test/cal?year={year}&month={month}&view=m"},
+		{"http://t.test/docs/intro", ""},
+	}
+	for _, tc := range tests {
+		got, ok := DateTemplate(tc.url)
+		if got != tc.want || ok != (tc.want != "") {
+			t.Errorf("DateTemplate(%q) = %q, %v; want %q", tc.url, got, ok, tc.want)
+		}
+	}
+}

@@ -43,11 +43,25 @@ func HostOf(u string) Host {
 		return ""
 	}
 	rest = rest[2:]
-	if j := strings.IndexAny(rest, "/?#"); j >= 0 {
-		rest = rest[:j]
+	// One pass for the end of the authority, its last '@' and whether it
+	// needs lower-casing or holds a port: every link of every page comes
+	// here, several times, and most are normalized already.
+	end, at, plain := len(rest), -1, true
+scan:
+	for j := 0; j < len(rest); j++ {
+		switch c := rest[j]; {
+		case c == '/' || c == '?' || c == '#':
+			end = j
+			break scan
+		case c == '@':
+			at = j
+		case c == ':' || c == '[' || 'A' <= c && c <= 'Z':
+			plain = false
+		}
 	}
-	if j := strings.LastIndexByte(rest, '@'); j >= 0 {
-		rest = rest[j+1:]
+	rest = rest[at+1 : end]
+	if plain {
+		return Host(rest)
 	}
 	return hostKey(scheme, rest)
 }

@@ -119,7 +119,7 @@ func (l nodeLocal) Inject(ctx context.Context, urls []cluster.URL) error {
 	for i, u := range urls {
 		as[i] = crawler.Arrival{URL: u.URL, Depth: u.Depth, Mass: u.Mass}
 	}
-	return l.c.Inject(ctx, as)
+	return l.c.Receive(ctx, as)
 }
 
 func (l nodeLocal) Idle() bool { return l.c.Idle() }

@@ -197,6 +197,8 @@ type crawlExtras struct {
 	logger  *slog.Logger
 	// noSync skips fsync at commit (benchmarks only).
 	noSync bool
+	// inject runs the crawler in injection mode (seedcrawl compare).
+	inject *crawler.Injection
 	// cluster makes the crawl one node of a cluster (seedcrawl node,
 	// crawl --cluster); nil: a single crawler.
 	cluster crawler.Cluster
@@ -389,6 +391,8 @@ func (s *crawlSession) newCrawler(rc *crawler.Recrawl, maxPages int64) error {
 		Logger:        s.x.logger,
 		Recorder:      s.recorder(),
 		Archive:       s.archive(),
+		Inject:        s.x.inject,
+		Sitemaps:      s.robots,
 		Cluster:       s.x.cluster,
 	})
 	if err != nil {
@@ -499,7 +503,7 @@ func crawlPrintSummary(w io.Writer, db string, s crawler.Summary, asJSON bool) e
 		m    map[string]uint64
 	}{
 		{"fetch outcomes", s.ByStatus}, {"not fetched or not queued", s.Skipped},
-		{"links rejected", s.Rejected}, {"errors", s.Errors}, {"retries", s.Retries},
+		{"links rejected", s.Rejected}, {"errors", s.Errors}, {"retries", s.Retries}, {"sitemaps", s.Sitemaps},
 	} {
 		if len(g.m) > 0 {
 			fmt.Fprintf(w, "  %-26s %s\n", g.name+":", crawlFormatCounts(g.m))

@@ -3,10 +3,13 @@ package main
 import (
 	"bufio"
 	"context"
+	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -44,6 +47,14 @@ type crawlBenchWeb struct {
 
 func crawlStartBenchWeb(b *testing.B, pages, hosts int) crawlBenchWeb {
 	b.Helper()
+	return crawlStartBenchWebArgs(b, "--preset", "clean", "--pages", strconv.Itoa(pages),
+		"--hosts", strconv.Itoa(hosts), "--seed", "9")
+}
+
+// crawlStartBenchWebArgs starts a `seedcrawl testweb` child with args (the
+// output files are added) and waits until it serves.
+func crawlStartBenchWebArgs(b *testing.B, args ...string) crawlBenchWeb {
+	b.Helper()
 	bin, err := crawlBenchBin()
 	if err != nil {
 		b.Fatal(err)
@@ -52,9 +63,8 @@ func crawlStartBenchWeb(b *testing.B, pages, hosts int) crawlBenchWeb {
 	w := crawlBenchWeb{resolve: filepath.Join(dir, "resolve.txt"), ca: filepath.Join(dir, "ca.pem")}
 	seedsFile := filepath.Join(dir, "seeds.txt")
 	ctx, cancel := context.WithCancel(context.Background())
-	cmd := exec.CommandContext(ctx, bin, "testweb", "--preset", "clean", "--pages", strconv.Itoa(pages),
-		"--hosts", strconv.Itoa(hosts), "--seed", "9", "--resolve-out", w.resolve, "--ca-out", w.ca,
-		"--seeds-out", seedsFile)
+	cmd := exec.CommandContext(ctx, bin, append([]string{"testweb", "--resolve-out", w.resolve, "--ca-out", w.ca,
+		"--seeds-out", seedsFile}, args...)...)
 	errPipe, err := cmd.StderrPipe()
 	if err != nil {
 		b.Fatal(err)
@@ -180,4 +190,281 @@ func BenchmarkCrawl(b *testing.B) {
 			b.ReportMetric(float64(cPages)/float64(b.N), "colly-pages")
 		})
 	}
+}
+
+// BenchmarkCrawlDocs measures what a crawl costs on documentation-site
+// pages (testweb --profile docs: about 30 KB and 75 links a page, 10% over
+// 100 KB), every host over https or every host over http, with 8 workers,
+// delays off and robots.txt obeyed. Every crawler runs in its own child
+// process, so its CPU (user+system from its rusage) excludes the test web,
+// which is served by another child, and the benchmark itself:
+//   - seedcrawl: the binary built from this tree (`seedcrawl crawl`);
+//   - colly: a bare colly collector (Async, its own visited set, goquery
+//     OnHTML a[href], robots.txt on) over fetch's transport, run by this
+//     test binary re-executed (crawlBenchCollyEnv);
+//   - wget2, when it is installed: recursive, robots on, 8 threads, bodies
+//     deleted after parsing; it reaches the .test hosts through the test
+//     web's port as its proxy, since it has no resolve option.
+//
+// With SEEDCRAWL_BENCH_BASE=PATH set, a "base" column runs the seedcrawl
+// binary at PATH the same way (an earlier build, for before/after figures).
+//
+// Pages are counted from the test web's access log, the same way for every
+// crawler: distinct 200 answers other than robots.txt. Each iteration runs
+// the crawlers one after the other on the same web, so a slower or busier
+// moment affects them alike; the metrics are medians over iterations (use
+// -benchtime 3x or more).
+func BenchmarkCrawlDocs(b *testing.B) {
+	const workers = 8
+	wget2, wget2Err := exec.LookPath("wget2")
+	for _, scheme := range []string{"https", "http"} {
+		for _, size := range []struct{ pages, hosts int }{{2000, 10}, {5000, 20}} {
+			b.Run(fmt.Sprintf("scheme=%s/pages=%d", scheme, size.pages), func(b *testing.B) {
+				logPath := filepath.Join(b.TempDir(), "access.log")
+				w := crawlStartBenchWebArgs(b, "--preset", "clean", "--profile", "docs", "--scheme", scheme,
+					"--pages", strconv.Itoa(size.pages), "--hosts", strconv.Itoa(size.hosts), "--seed", "9",
+					"--access-log", logPath)
+				crawlers := []string{"seedcrawl", "colly"}
+				base := os.Getenv(crawlBenchBaseEnv)
+				if base != "" {
+					crawlers = append([]string{"base"}, crawlers...)
+				}
+				var proxy string
+				if wget2Err == nil {
+					crawlers = append(crawlers, "wget2")
+					proxy = crawlBenchProxy(b, w, scheme)
+				} else {
+					b.Logf("wget2 not found (%v): no wget2 column", wget2Err)
+				}
+				runs := map[string][]crawlBenchRun{}
+				for b.Loop() {
+					for _, name := range crawlers {
+						before := crawlBenchLogSize(b, logPath)
+						var cmd *exec.Cmd
+						switch name {
+						case "seedcrawl":
+							cmd = crawlBenchSeedcrawlCmd(b, w, workers)
+						case "base":
+							cmd = crawlBenchSeedcrawlCmd(b, w, workers)
+							cmd.Path, cmd.Args[0] = base, base
+						case "colly":
+							cmd = crawlBenchCollyCmd(b, w, workers)
+						case "wget2":
+							cmd = crawlBenchWget2Cmd(b, wget2, w, scheme, proxy, workers)
+						}
+						r := crawlBenchRunChild(b, name, cmd)
+						r.pages = crawlBenchLogPages(b, logPath, before)
+						runs[name] = append(runs[name], r)
+					}
+				}
+				for _, name := range crawlers {
+					rs := runs[name]
+					b.ReportMetric(crawlBenchMedian(rs, func(r crawlBenchRun) float64 { return float64(r.pages) / r.wall.Seconds() }), name+"-pages/s")
+					b.ReportMetric(crawlBenchMedian(rs, func(r crawlBenchRun) float64 {
+						return float64(r.cpu.Microseconds()) / 1000 / float64(max(r.pages, 1))
+					}), name+"-cpu-ms/page")
+					b.ReportMetric(crawlBenchMedian(rs, func(r crawlBenchRun) float64 { return float64(r.pages) }), name+"-pages")
+					b.ReportMetric(crawlBenchMedian(rs, func(r crawlBenchRun) float64 { return float64(r.maxRSS) / 1024 }), name+"-rss-MB")
+				}
+				b.ReportMetric(0, "ns/op") // the figures above are per page, not per iteration
+			})
+		}
+	}
+}
+
+// crawlBenchBaseEnv names a seedcrawl binary to measure beside this tree's.
+const crawlBenchBaseEnv = "SEEDCRAWL_BENCH_BASE"
+
+// crawlBenchRun is one crawler's run in a child process.
+type crawlBenchRun struct {
+	wall, cpu time.Duration
+	maxRSS    int64 // KiB
+	pages     int
+}
+
+func crawlBenchMedian(rs []crawlBenchRun, f func(crawlBenchRun) float64) float64 {
+	v := make([]float64, len(rs))
+	for i, r := range rs {
+		v[i] = f(r)
+	}
+	slices.Sort(v)
+	if len(v) == 0 {
+		return 0
+	}
+	if len(v)%2 == 1 {
+		return v[len(v)/2]
+	}
+	return (v[len(v)/2-1] + v[len(v)/2]) / 2
+}
+
+// crawlBenchRunChild runs cmd to completion and returns its wall time and
+// the CPU time and peak RSS of the child (its rusage).
+func crawlBenchRunChild(b *testing.B, name string, cmd *exec.Cmd) crawlBenchRun {
+	b.Helper()
+	var out strings.Builder
+	cmd.Stdout, cmd.Stderr = &out, &out
+	t0 := time.Now()
+	err := cmd.Run()
+	wall := time.Since(t0)
+	// wget2 exits 8 when some request got an error status (robots-less
+	// hosts answer robots.txt with 404): that is not a failed run.
+	var ee *exec.ExitError
+	if err != nil && !(name == "wget2" && errors.As(err, &ee) && ee.ExitCode() == 8) {
+		b.Fatalf("%s: %v\n%s", name, err, crawlBenchTail(out.String()))
+	}
+	r := crawlBenchRun{wall: wall, cpu: cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()}
+	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
+		r.maxRSS = ru.Maxrss
+	}
+	return r
+}
+
+func crawlBenchTail(s string) string {
+	if len(s) > 4000 {
+		return "..." + s[len(s)-4000:]
+	}
+	return s
+}
+
+func crawlBenchSeedcrawlCmd(b *testing.B, w crawlBenchWeb, workers int) *exec.Cmd {
+	bin, err := crawlBenchBin()
+	if err != nil {
+		b.Fatal(err)
+	}
+	args := []string{"crawl", "--db", filepath.Join(b.TempDir(), "bench.db"), "--resolve-file", w.resolve,
+		"--ca-file", w.ca, "--scope", "hosts:.test", "--workers", strconv.Itoa(workers),
+		"--host-concurrency", "2", "--delay", "0", "--delay-factor", "0", "--progress", "0"}
+	return exec.Command(bin, append(args, w.seeds...)...)
+}
+
+// crawlBenchCollyEnv, when set in the environment of this test binary,
+// makes it crawl with bare colly instead of running tests (see TestMain):
+// resolve file, CA file, workers and seeds separated by newlines.
+const crawlBenchCollyEnv = "SEEDCRAWL_BENCH_COLLY"
+
+func crawlBenchCollyCmd(b *testing.B, w crawlBenchWeb, workers int) *exec.Cmd {
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	cmd.Env = append(os.Environ(), crawlBenchCollyEnv+"="+strings.Join(append([]string{w.resolve, w.ca,
+		strconv.Itoa(workers)}, w.seeds...), "\n"))
+	return cmd
+}
+
+// TestMain runs the bare colly crawler of BenchmarkCrawlDocs when this
+// binary is its child, and the tests otherwise.
+func TestMain(m *testing.M) {
+	if v := os.Getenv(crawlBenchCollyEnv); v != "" {
+		f := strings.Split(v, "\n")
+		workers, err := strconv.Atoi(f[2])
+		if err == nil {
+			_, err = crawlColly(crawlBenchWeb{resolve: f[0], ca: f[1], seeds: f[3:]}, workers, true)
+		}
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		os.Exit(0)
+	}
+	os.Exit(m.Run())
+}
+
+// crawlColly crawls the web with a bare colly collector (Async, its own
+// visited set, Parallelism workers) over fetch's transport, robots.txt
+// obeyed or not, and returns the responses it got.
+func crawlColly(w crawlBenchWeb, workers int, robots bool) (uint64, error) {
+	resolve, err := fetch.LoadResolveFile(w.resolve)
+	if err != nil {
+		return 0, err
+	}
+	tr, err := fetch.NewTransport(fetch.Options{Resolve: resolve, CAFile: w.ca, MaxIdlePerHost: 2})
+	if err != nil {
+		return 0, err
+	}
+	defer tr.CloseIdleConnections()
+	c := colly.NewCollector(colly.Async(true))
+	c.IgnoreRobotsTxt = !robots
+	c.WithTransport(tr)
+	if err := c.Limit(&colly.LimitRule{DomainGlob: "*", Parallelism: workers}); err != nil {
+		return 0, err
+	}
+	var pages atomic.Uint64
+	c.OnResponse(func(*colly.Response) { pages.Add(1) })
+	c.OnHTML("a[href]", func(e *colly.HTMLElement) { e.Request.Visit(e.Attr("href")) })
+	for _, s := range w.seeds {
+		c.Visit(s)
+	}
+	c.Wait()
+	return pages.Load(), nil
+}
+
+func crawlBenchWget2Cmd(b *testing.B, wget2 string, w crawlBenchWeb, scheme, proxy string, workers int) *exec.Cmd {
+	args := []string{"--no-config", "-r", "-l", "0", "--robots=on", "--max-threads=" + strconv.Itoa(workers),
+		"-H", "-D", ".test", "--delete-after", "-P", b.TempDir(), "-q", "--tries=1", "--timeout=30",
+		"--ca-certificate=" + w.ca, "--no-hsts", "--no-hpkp", "--no-tcp-fastopen"}
+	if scheme == "https" {
+		args = append(args, "--https-proxy=http://"+proxy)
+	} else {
+		args = append(args, "--http-proxy=http://"+proxy)
+	}
+	return exec.Command(wget2, append(args, w.seeds...)...)
+}
+
+// crawlBenchProxy returns the address wget2 uses as its proxy: the test
+// web's port for scheme, which routes absolute-form requests by host.
+// wget2 1.99 speaks TLS to an https proxy itself (no CONNECT), with the
+// page's host as the TLS server name, so the https port serves as one too.
+func crawlBenchProxy(b *testing.B, w crawlBenchWeb, scheme string) string {
+	b.Helper()
+	data, err := os.ReadFile(w.resolve)
+	if err != nil {
+		b.Fatal(err)
+	}
+	port := ":80 "
+	if scheme == "https" {
+		port = ":443 "
+	}
+	for _, line := range strings.Split(string(data), "\n") {
+		if i := strings.Index(line, port); i > 0 && !strings.HasPrefix(line, "#") {
+			return strings.TrimSpace(line[i+len(port):])
+		}
+	}
+	b.Fatalf("no %s address in %s", scheme, w.resolve)
+	return ""
+}
+
+func crawlBenchLogSize(b *testing.B, path string) int64 {
+	st, err := os.Stat(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return st.Size()
+}
+
+// crawlBenchLogPages counts the distinct pages answered 200 (robots.txt
+// aside) in the access log from offset on.
+func crawlBenchLogPages(b *testing.B, path string, offset int64) int {
+	f, err := os.Open(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer f.Close()
+	if _, err := f.Seek(offset, io.SeekStart); err != nil {
+		b.Fatal(err)
+	}
+	seen := map[string]bool{}
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 0, 64<<10), 1<<20)
+	for sc.Scan() {
+		// time, scheme, host, method, target, status, bytes, user agent
+		f := strings.Split(sc.Text(), "\t")
+		if len(f) < 6 || f[5] != "200" || f[4] == "/robots.txt" {
+			continue
+		}
+		host := strings.ToLower(f[2])
+		host = strings.TrimSuffix(strings.TrimSuffix(host, ":80"), ":443")
+		seen[host+f[4]] = true
+	}
+	if err := sc.Err(); err != nil {
+		b.Fatal(err)
+	}
+	return len(seen)
 }

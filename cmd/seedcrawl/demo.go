@@ -47,6 +47,7 @@ func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	cycles := fs.Int("cycles", 1, "with N > 1, then move the test web to epoch 1, 2, ... (pages change, vanish, move, appear) and recrawl it as seedcrawl run cycles 2..N")
 	seedAlgo := fs.String("seed-algo", "maxweight", "seed selector of cycles 2..N (see seedcrawl run)")
 	progress := fs.Duration("progress", time.Second, "progress line interval on stderr (0: never)")
+	sitemaps := fs.Bool("sitemaps", true, "read sitemaps, and add sitemap.test to the test web: pages only its sitemaps lead to, a huge, a deep and a gzip-bomb sitemap")
 	fs.Usage = func() {
 		fmt.Fprint(fs.Output(), demoUsage)
 		fs.PrintDefaults()
@@ -70,7 +71,7 @@ func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if *pages < 1 || *hosts < 1 || *hosts > *pages {
 		return fmt.Errorf("%w: want 1 ≤ --hosts ≤ --pages, got %d hosts, %d pages", errUsage, *hosts, *pages)
 	}
-	site, err := testweb.Generate(testweb.GenOptions{Seed: *seed, Pages: *pages, Hosts: *hosts, Preset: p})
+	site, err := testweb.Generate(testweb.GenOptions{Seed: *seed, Pages: *pages, Hosts: *hosts, Preset: p, Sitemaps: *sitemaps})
 	if err != nil {
 		return fmt.Errorf("generate test web: %w", err)
 	}
@@ -100,6 +101,7 @@ func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	// infinite calendar stops at this budget.
 	cfg.HostMaxPages = int64(*pages)
 	cfg.Scheduler = *schedName
+	cfg.Sitemaps = *sitemaps
 	if err := cfg.Validate(); err != nil {
 		return fmt.Errorf("%w: %w", errUsage, err)
 	}
@@ -117,7 +119,7 @@ func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		sess.close()
 		return err
 	}
-	diff, truthURLs, err := demoCompareWithTruth(sess.db, web, site.Seeds())
+	diff, truthURLs, err := demoCompareWithTruth(sess.db, web, site.Seeds(), *sitemaps)
 	if cerr := sess.close(); err == nil {
 		err = cerr
 	}
@@ -228,9 +230,13 @@ func demoConfig(db string, seeds []string, srv *testweb.Server, delay time.Durat
 }
 
 // demoCompareWithTruth compares the stored graph with what the test web says a
-// polite crawler reaches from seeds.
-func demoCompareWithTruth(db *storage.DB, web *testweb.Web, seeds []string) (testweb.Diff, int, error) {
+// polite crawler reaches from seeds: one that reads sitemaps too when
+// sitemaps is set (the sitemap files themselves are not compared).
+func demoCompareWithTruth(db *storage.DB, web *testweb.Web, seeds []string, sitemaps bool) (testweb.Diff, int, error) {
 	reach, err := web.Truth().Reachable(seeds, version.Token)
+	if sitemaps {
+		reach, err = web.Truth().ReachableWithSitemaps(seeds, version.Token, testweb.SitemapLimits{})
+	}
 	if err != nil {
 		return testweb.Diff{}, 0, fmt.Errorf("ground truth: %w", err)
 	}
@@ -242,5 +248,6 @@ func demoCompareWithTruth(db *storage.DB, web *testweb.Web, seeds []string) (tes
 	if err != nil {
 		return testweb.Diff{}, 0, fmt.Errorf("load crawled graph: %w", err)
 	}
-	return reach.Compare(g), len(reach.Order), nil
+	d, err := truthWithoutSitemapFiles(db, reach.Compare(g))
+	return d, len(reach.Order), err
 }

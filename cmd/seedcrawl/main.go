@@ -26,6 +26,8 @@ type command struct {
 func commands() map[string]command {
 	return map[string]command{
 		"crawl":   {"crawl from seed URLs into a bbolt file", runCrawl},
+		"compare": {"compare crawl schedulers on the live web at the cost of one crawl", runCompare},
+		"score":   {"score the fetch order of a crawl db on its own graph", runScore},
 		"demo":    {"start the built-in test web in-process, crawl it, print the summary", runDemo},
 		"stats":   {"print what a crawl db holds", runStats},
 		"export":  {"export pages, links or the graph of a crawl db", runExport},

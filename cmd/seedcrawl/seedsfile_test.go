@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/seedcrawl/seedcrawl/urlnorm"
 )
 
 func TestParseSeeds(t *testing.T) {
@@ -41,4 +43,26 @@ func TestParseSeeds(t *testing.T) {
 			}
 		})
 	}
+}
+
+// FuzzSeedsFile: any bytes give either URLs that normalize or a usage error
+// that names lines of the file; never a panic.
+func FuzzSeedsFile(f *testing.F) {
+	for _, s := range []string{"\ufeffhttp://a.test/\r\n# c\n", "not a url\nhttp://x y/\n", "", "http://a.test/#x\n\x00\n"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, in string) {
+		urls, err := parseSeeds(strings.NewReader(in), "f")
+		if err != nil {
+			if errors.Is(err, errUsage) && !strings.Contains(err.Error(), "f:") {
+				t.Fatalf("usage error names no line: %v", err)
+			}
+			return
+		}
+		for _, u := range urls {
+			if _, err := urlnorm.Normalize(u); err != nil {
+				t.Fatalf("accepted %q, which does not normalize: %v", u, err)
+			}
+		}
+	})
 }

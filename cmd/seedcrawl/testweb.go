@@ -39,6 +39,7 @@ func runTestweb(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	preset := fs.String("preset", "hostile", "clean (regular hosts only) or hostile (plus traps, bombs, failing hosts, ...)")
 	epoch := fs.Int("epoch", 0, "epoch to serve first (the control endpoint changes it)")
 	profile := fs.String("profile", "default", "regular pages: default (small) or docs (documentation-site pages: ~30 KB, ~75 links, mostly navigation)")
+	scheme := fs.String("scheme", "mixed", "regular hosts' scheme: mixed (every eighth host https), http or https")
 	sitemaps := fs.Bool("sitemaps", false, "add sitemap.test: robots.txt Sitemap: lines, index, gzipped, text, huge and bomb sitemaps, pages only sitemaps lead to")
 	// Behaviour.
 	slow := fs.Duration("slow-latency", 500*time.Millisecond, "delay of every answer of slow.test")
@@ -74,6 +75,19 @@ for seedcrawl crawl --resolve-file/--ca-file; runs until interrupted.
 	case *crawlDelay < 0:
 		return fmt.Errorf("%w: --crawl-delay %v: want 0 (none) or more", errUsage, *crawlDelay)
 	}
+	var noHTTPS, allHTTPS bool
+	switch *scheme {
+	case "mixed":
+	case "http":
+		noHTTPS = true
+	case "https":
+		allHTTPS = true
+	default:
+		return fmt.Errorf("%w: --scheme %q: want mixed, http or https", errUsage, *scheme)
+	}
+	if *graphBase != "" && set["scheme"] {
+		return fmt.Errorf("%w: --scheme applies to generated webs, not to --graph", errUsage)
+	}
 	p, err := testweb.ParsePreset(*preset)
 	if err != nil {
 		return fmt.Errorf("%w: --preset: %v", errUsage, err)
@@ -103,7 +117,8 @@ for seedcrawl crawl --resolve-file/--ca-file; runs until interrupted.
 		}
 	} else {
 		site, err = testweb.Generate(testweb.GenOptions{Seed: *seed, Pages: *pages, Hosts: *hosts,
-			InterHostFraction: interHostFlag(*interHost), Preset: p, CrawlDelay: *crawlDelay, Sitemaps: *sitemaps, Profile: prof})
+			InterHostFraction: interHostFlag(*interHost), Preset: p, CrawlDelay: *crawlDelay, Sitemaps: *sitemaps, Profile: prof,
+			NoHTTPS: noHTTPS, AllHTTPS: allHTTPS})
 		if err != nil {
 			return fmt.Errorf("generate web: %w", err)
 		}

@@ -1,0 +1,714 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"golang.org/x/sync/errgroup"
+
+	"github.com/seedcrawl/seedcrawl/chart"
+	"github.com/seedcrawl/seedcrawl/compare"
+	"github.com/seedcrawl/seedcrawl/config"
+	"github.com/seedcrawl/seedcrawl/crawler"
+	"github.com/seedcrawl/seedcrawl/scheduler"
+	"github.com/seedcrawl/seedcrawl/storage"
+	"github.com/seedcrawl/seedcrawl/urlnorm"
+)
+
+const compareUsage = `usage: seedcrawl compare --db FILE --schedulers bfs,fpr,... --budget N [SEED_URL... | --seeds FILE]
+                         [every crawl flag] [--window W] [--out results.csv] [--plot FILE] [--json]
+       seedcrawl compare --db FILE --report [--out ...] [--plot ...] [--json]
+
+Tests crawl schedulers against the live web at about the cost of one crawl.
+Every scheduler runs its own logical crawl of --budget pages, in exactly the
+order sim would give it on the web as revealed; each page is fetched once, by
+the polite crawler (robots.txt, per-host delays, back-off, trap guards, SSRF
+guard), stored in --db and served from there to every other scheduler. The
+score is the cumulative PageRank on the union graph of what the crawls
+downloaded (no ground truth needed), next to U(k) and an omniscient crawl of
+that graph; see package compare. Rerunning the same command continues every
+scheduler, also after kill -9; --report rescores what the db holds.
+
+--seeds takes a URL (repeatable) or a file of URLs, one per line.
+
+flags:
+`
+
+// compareOptions are the options a comparison stores in its db, so that a
+// rerun continues the same comparison and --report rescores it.
+type compareOptions struct {
+	Schedulers []string `json:"schedulers"`
+	Seeds      []string `json:"seeds"`
+	Budget     int      `json:"budget"`
+	Window     int      `json:"window"`
+	Damping    float64  `json:"damping"`
+	RandomSeed uint64   `json:"random_seed"`
+}
+
+func (o compareOptions) engine(log *slog.Logger) compare.Options {
+	return compare.Options{Schedulers: o.Schedulers, Seeds: o.Seeds, Budget: o.Budget, Window: o.Window,
+		Damping: o.Damping, RandomSeed: o.RandomSeed, Logger: log}
+}
+
+// compareOutputs are the result flags shared by compare and score.
+type compareOutputs struct {
+	graph     *string
+	json      *bool
+	out, plot *string
+	logX      *bool
+	lower     *string
+	title     *string
+}
+
+func compareOutputFlags(fs interface {
+	Bool(string, bool, string) *bool
+	String(string, string, string) *string
+}) compareOutputs {
+	return compareOutputs{
+		graph: fs.String("score-graph", "union", "`GRAPH` to rank pages on: union (fetched pages and every URL they link to) or crawl (fetched pages alone, as Cho et al. and Baeza-Yates et al. rank)"),
+		json:  fs.Bool("json", false, "print the report as JSON on stdout"),
+		out:   fs.String("out", "", "write the scores as CSV (sim's long form) to `FILE`"),
+		plot:  fs.String("plot", "", "write the plot to `FILE` (.svg, .png or .pdf)"),
+		logX:  fs.Bool("plot-logx", false, "plot pages downloaded on a log scale"),
+		lower: fs.String("plot-lower", "diff", "lower `PANEL` of the plot: "+chart.LowerHelp),
+		title: fs.String("title", "", "plot `TITLE`"),
+	}
+}
+
+// runCompare implements `seedcrawl compare`.
+func runCompare(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("compare", stderr)
+	flagCfg := config.Default()
+	flagCfg.RegisterFlags(fs)
+	configPath := fs.String("config", "", "read settings from `FILE` (.yaml, .yml or .toml); flags override it")
+	scheds := fs.String("schedulers", "", "comma-separated `LIST` of schedulers to compare ("+strings.Join(scheduler.Names(), ", ")+"; not omniscient)")
+	budget := fs.Int("budget", 0, "pages `N` each scheduler downloads")
+	window := fs.Int("window", 1, "URLs `W` a scheduler may have in flight at once (1: exactly sim's order)")
+	damping := fs.Float64("damping", scheduler.DefaultDamping, "damping `d` for PageRank, fpr, fpr@M and rankmass-window")
+	randomSeed := fs.Uint64("random-seed", 1, "seed of the random scheduler (random@SEED overrides)")
+	report := fs.Bool("report", false, "rescore the comparison stored in --db without crawling")
+	progress := fs.Duration("progress", 2*time.Second, "print a progress line to stderr every `DURATION` (0: never)")
+	outs := compareOutputFlags(fs)
+	frontier := fs.Bool("score-frontier", false, "when every scheduler is done, fetch once each URL the crawls discovered but none downloaded, and score with their links too (more requests, a score closer to the truth)")
+	fs.Usage = func() {
+		fmt.Fprint(fs.Output(), compareUsage)
+		fs.PrintDefaults()
+	}
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if err := outs.check(); err != nil {
+		return err
+	}
+	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	if *report {
+		if fs.NArg() > 0 {
+			return fmt.Errorf("%w: --report takes no seed URLs", errUsage)
+		}
+		return compareReport(ctx, flagCfg.DB, outs, *frontier, stdout, log)
+	}
+	// --seeds FILE: a value that is not a URL but names a file is a file of
+	// seeds, as the issue's command line spells it; crawl's --seeds URL
+	// keeps working.
+	var fromFiles []string
+	urls := flagCfg.Seeds[:0:0]
+	for _, s := range flagCfg.Seeds {
+		if !strings.Contains(s, "://") {
+			if st, err := os.Stat(s); err == nil && !st.IsDir() {
+				got, err := crawlReadSeedsFile(s)
+				if err != nil {
+					return err
+				}
+				fromFiles = append(fromFiles, got...)
+				continue
+			}
+		}
+		urls = append(urls, s)
+	}
+	flagCfg.Seeds = append(urls, fromFiles...)
+	cfg, err := loadSettings(*configPath, &flagCfg, fs, "no seed URLs: give SEED_URL arguments or --seeds FILE (or --db of a comparison to continue)")
+	if err != nil {
+		return err
+	}
+	if cfg.MaxPages > 0 {
+		return fmt.Errorf("%w: --max-pages limits one crawl; a comparison gives each scheduler --budget pages", errUsage)
+	}
+	if !(*damping > 0 && *damping < 1) {
+		return fmt.Errorf("%w: --damping %v: want a value in (0, 1), e.g. 0.85", errUsage, *damping)
+	}
+	opts := compareOptions{Schedulers: simSplitList(*scheds), Budget: *budget, Window: *window, Damping: *damping, RandomSeed: *randomSeed}
+	for _, s := range cfg.Seeds {
+		n, err := urlnorm.Normalize(s)
+		if err != nil {
+			return fmt.Errorf("%w: seed %q: %w", errUsage, s, err)
+		}
+		opts.Seeds = append(opts.Seeds, n)
+	}
+	cfg.Seeds = opts.Seeds
+	// The crawler's own queue holds only what the comparison asks for, in
+	// the order it asks: first come, first served.
+	cfg.Scheduler = "bfs"
+	maxDur := cfg.MaxDuration
+	cfg.MaxDuration = 0
+
+	inj := &compareWeb{results: make(chan compare.Page), done: make(chan struct{})}
+	sess, err := openCrawlBase(cfg, crawlExtras{
+		command: "seedcrawl compare " + strings.Join(args, " "),
+		logger:  log,
+		inject:  &crawler.Injection{Deliver: inj.deliver},
+	})
+	if err != nil {
+		return err
+	}
+	defer sess.close()
+	if err := compareMatchOptions(sess.db, &opts); err != nil {
+		return err
+	}
+	if err := sess.newCrawler(nil, 0); err != nil {
+		return err
+	}
+	inj.c = sess.c
+	store := &compareStore{db: sess.db, sync: sess.c.Sync}
+	cmp, err := compare.New(store, opts.engine(slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))))
+	if err != nil {
+		return fmt.Errorf("%w: %w", errUsage, err)
+	}
+	if maxDur > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, maxDur)
+		defer cancel()
+	}
+	var after func() error
+	if *frontier {
+		after = func() error { return compareFetchFrontier(ctx, sess.c, cmp, inj, store) }
+	}
+	runErr := compareRun(ctx, sess, cmp, inj, after, *progress, stderr)
+	if runErr != nil && !errors.Is(runErr, context.Canceled) && !errors.Is(runErr, context.DeadlineExceeded) {
+		return runErr
+	}
+	if runErr != nil {
+		fmt.Fprintf(stderr, "seedcrawl compare: stopped (%v); rerun the same command to continue\n", runErr)
+	}
+	// Score what the db holds, as --report does: the pages revealed to
+	// the crawls and the frontier pages fetched for the score.
+	again, err := compare.New(store, opts.engine(nil))
+	if err != nil {
+		return err
+	}
+	if err := again.Load(context.WithoutCancel(ctx)); err != nil {
+		return err
+	}
+	rep, err := again.Report(outs.scoreOptions(*frontier))
+	if err != nil {
+		return fmt.Errorf("score: %w", err)
+	}
+	rep.Requests = cmp.Requests() + rep.FrontierPages
+	return outs.write(rep, filepath.Base(cfg.DB), stdout)
+}
+
+// compareMatchOptions takes the options a db stores for what the command
+// line leaves out, stores them on a first run, and refuses a mismatch: a
+// comparison continued with other options would not replay.
+func compareMatchOptions(db *storage.DB, o *compareOptions) error {
+	raw, err := db.CompareOptions()
+	if err != nil {
+		return err
+	}
+	if raw != nil {
+		var st compareOptions
+		if err := json.Unmarshal(raw, &st); err != nil {
+			return fmt.Errorf("read the comparison stored in %s: %w", db.Path(), err)
+		}
+		if len(o.Schedulers) == 0 {
+			o.Schedulers = st.Schedulers
+		}
+		if o.Budget == 0 {
+			o.Budget = st.Budget
+		}
+		if len(o.Seeds) == 0 {
+			o.Seeds = st.Seeds
+		}
+		mine, _ := json.Marshal(o)
+		if string(mine) != string(raw) {
+			return fmt.Errorf("%w: %s holds a comparison with other options (%s); give the same schedulers, seeds, budget, window and damping to continue it, or use another --db", errUsage, db.Path(), raw)
+		}
+		return nil
+	}
+	if len(o.Schedulers) == 0 {
+		return fmt.Errorf("%w: --schedulers is empty: name the schedulers to compare, e.g. bfs,fpr,fpr@100,opic", errUsage)
+	}
+	if o.Budget < 1 {
+		return fmt.Errorf("%w: --budget %d: give each scheduler at least 1 page", errUsage, o.Budget)
+	}
+	if len(o.Seeds) == 0 {
+		return fmt.Errorf("%w: no seed URLs: give SEED_URL arguments or --seeds FILE", errUsage)
+	}
+	// Validate before storing, so a typo does not pin the db.
+	if _, err := compare.New(&compare.MemStore{}, o.engine(nil)); err != nil {
+		return fmt.Errorf("%w: %w", errUsage, err)
+	}
+	raw, err = json.Marshal(o)
+	if err != nil {
+		return fmt.Errorf("encode compare options: %w", err)
+	}
+	return db.SetCompareOptions(raw)
+}
+
+// compareRun runs the crawler and the comparison together until the
+// comparison is done (and after, when set, has run with the crawler still
+// up) or ctx ends, then stops the crawler (shutdown order: comparison,
+// crawler, and the caller closes the db).
+func compareRun(ctx context.Context, sess *crawlSession, cmp *compare.Compare, web *compareWeb, after func() error, every time.Duration, stderr io.Writer) error {
+	crawlCtx, stopCrawl := context.WithCancel(ctx)
+	defer stopCrawl()
+	g := errgroup.Group{}
+	g.Go(func() error {
+		_, err := sess.c.Run(crawlCtx, nil)
+		web.close()
+		return err
+	})
+	stopProg := make(chan struct{})
+	progDone := make(chan struct{})
+	go func() {
+		defer close(progDone)
+		if every <= 0 {
+			return
+		}
+		t := time.NewTicker(every)
+		defer t.Stop()
+		start := time.Now()
+		for {
+			select {
+			case <-stopProg:
+				return
+			case <-t.C:
+				var parts []string
+				for _, s := range cmp.Sequences() {
+					parts = append(parts, fmt.Sprintf("%s %d", s.Name, len(s.URLs)))
+				}
+				fmt.Fprintf(stderr, "%7.1fs  requests %d  downloaded: %s\n", time.Since(start).Seconds(), cmp.Requests(), strings.Join(parts, ", "))
+			}
+		}
+	}()
+	err := cmp.Run(ctx, web)
+	if err == nil && after != nil {
+		err = after()
+	}
+	close(web.done)
+	close(stopProg)
+	<-progDone
+	stopCrawl()
+	if cerr := g.Wait(); cerr != nil && err == nil {
+		err = cerr
+	}
+	if ctx.Err() != nil && err != nil && !errors.Is(err, ctx.Err()) {
+		err = fmt.Errorf("%w (%w)", ctx.Err(), err)
+	}
+	return err
+}
+
+// compareFetchFrontier fetches, once each, the URLs the finished crawls'
+// downloaded pages link to that no crawl downloaded (the frontier), through
+// the same polite crawler, and stores them as compare pages that no
+// sequence uses: package compare scores with them when asked
+// (ScoreOptions.Frontier). It runs while the crawler of compareRun still
+// runs; a rerun fetches only what is missing.
+func compareFetchFrontier(ctx context.Context, c *crawler.Crawler, cmp *compare.Compare, web *compareWeb, store *compareStore) error {
+	have := map[string]bool{}
+	for _, p := range cmp.Pages() {
+		have[p.URL] = true
+	}
+	var pages []compare.Page
+	if err := store.Pages(ctx, func(p compare.Page) error { pages = append(pages, p); have[p.URL] = true; return nil }); err != nil {
+		return err
+	}
+	byURL := map[string]compare.Page{}
+	for _, p := range pages {
+		byURL[p.URL] = p
+	}
+	want := map[string]bool{}
+	var order []string
+	for _, s := range cmp.Sequences() {
+		for _, u := range s.URLs {
+			if p, ok := byURL[u]; ok && !p.Failed() {
+				for _, l := range p.OutLinks {
+					if !have[l] && !want[l] {
+						want[l] = true
+						order = append(order, l)
+					}
+				}
+			}
+		}
+	}
+	if len(order) == 0 {
+		return nil
+	}
+	fin := func(err error) error { return err }
+	if err := c.Inject(order...); err != nil {
+		return fin(err)
+	}
+	var got []storage.ComparePage
+	flush := func() error {
+		if len(got) == 0 {
+			return nil
+		}
+		if err := c.Sync(context.WithoutCancel(ctx)); err != nil {
+			return err
+		}
+		err := store.db.SaveComparePages(got...)
+		got = got[:0]
+		return err
+	}
+	for left := len(want); left > 0; {
+		select {
+		case <-ctx.Done():
+			return fin(errors.Join(ctx.Err(), flush()))
+		case p, ok := <-web.Results():
+			if !ok {
+				return fin(errors.Join(compare.ErrWebClosed, flush()))
+			}
+			if !want[p.URL] {
+				continue
+			}
+			delete(want, p.URL)
+			left--
+			got = append(got, storageComparePage(p))
+			if len(got) >= 256 {
+				if err := flush(); err != nil {
+					return fin(err)
+				}
+			}
+		}
+	}
+	return fin(flush())
+}
+
+// compareReport implements compare --report: New, Load, Report on the
+// stored comparison.
+func compareReport(ctx context.Context, path string, outs compareOutputs, frontier bool, stdout io.Writer, log *slog.Logger) error {
+	if _, err := os.Stat(path); err != nil {
+		return fmt.Errorf("%w: --db %s: %w", errUsage, path, err)
+	}
+	db, err := storage.Open(path, &storage.Options{ReadOnly: true})
+	if err != nil {
+		return fmt.Errorf("open db: %w", err)
+	}
+	defer db.Close()
+	raw, err := db.CompareOptions()
+	if err != nil {
+		return err
+	}
+	if raw == nil {
+		return fmt.Errorf("%w: %s holds no comparison (seedcrawl score --db scores an ordinary crawl)", errUsage, path)
+	}
+	var o compareOptions
+	if err := json.Unmarshal(raw, &o); err != nil {
+		return fmt.Errorf("read the comparison stored in %s: %w", path, err)
+	}
+	cmp, err := compare.New(&compareStore{db: db}, o.engine(log))
+	if err != nil {
+		return err
+	}
+	if err := cmp.Load(ctx); err != nil {
+		return err
+	}
+	rep, err := cmp.Report(outs.scoreOptions(frontier))
+	if err != nil {
+		return fmt.Errorf("score: %w", err)
+	}
+	return outs.write(rep, filepath.Base(path), stdout)
+}
+
+// scoreOptions are the scoring options the flags ask for.
+func (o compareOutputs) scoreOptions(frontier bool) compare.ScoreOptions {
+	return compare.ScoreOptions{Crawl: *o.graph == "crawl", Frontier: frontier}
+}
+
+func (o compareOutputs) check() error {
+	if *o.graph != "union" && *o.graph != "crawl" {
+		return fmt.Errorf("%w: --score-graph %q: want union or crawl", errUsage, *o.graph)
+	}
+	if *o.plot != "" {
+		if err := checkPlotPath("--plot", *o.plot); err != nil {
+			return err
+		}
+	}
+	if _, err := chart.ParseLower(*o.lower); err != nil {
+		return fmt.Errorf("%w: --plot-lower: %w", errUsage, err)
+	}
+	return nil
+}
+
+// write prints the report (table or JSON) and writes --out and --plot.
+func (o compareOutputs) write(rep *compare.Report, name string, stdout io.Writer) error {
+	csvOut, err := createOutput("--out", *o.out)
+	if err != nil {
+		return err
+	}
+	defer csvOut.discard()
+	plotOut, err := createOutput("--plot", *o.plot)
+	if err != nil {
+		return err
+	}
+	defer plotOut.discard()
+	if *o.json {
+		err = rep.WriteJSON(stdout)
+	} else {
+		err = rep.WriteTable(stdout)
+	}
+	if err != nil {
+		return err
+	}
+	if csvOut != nil {
+		if err := csvOut.write(rep.WriteCSV); err != nil {
+			return err
+		}
+	}
+	if plotOut != nil {
+		lower, _ := chart.ParseLower(*o.lower)
+		c := chart.Crawl{
+			Graph: name, Seeds: fmt.Sprintf("%d seeds", rep.Seeds), Budget: rep.Reference,
+			BudgetNote: "scored on the union graph of the pages downloaded",
+			Pages:      rep.Pages, Upper: rep.Upper,
+			Best:  chart.Curve{Name: "omniscient (union graph)", Cumulative: rep.Omniscient.Cumulative},
+			Lower: lower, LogX: *o.logX, Title: *o.title,
+		}
+		for _, cv := range rep.Curves {
+			c.Curves = append(c.Curves, chart.Curve{Name: cv.Scheduler, Cumulative: cv.Cumulative})
+		}
+		if !slices.ContainsFunc(rep.Curves, func(cv compare.Curve) bool { return cv.Scheduler == "bfs" }) {
+			c.Baseline = c.Curves[0]
+		}
+		fig, err := c.Figure()
+		if err != nil {
+			return fmt.Errorf("plot: %w", err)
+		}
+		format := strings.TrimPrefix(strings.ToLower(filepath.Ext(*o.plot)), ".")
+		if err := plotOut.write(func(w io.Writer) error { return fig.Render(w, format) }); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// compareWeb is compare's Web backed by the polite crawler in injection
+// mode: Request injects the URL, and the crawler's deliveries (after the
+// commit that stores them) come out on Results. Deliveries are queued
+// without bound, so the crawler's disposer never waits for compare.
+type compareWeb struct {
+	c       *crawler.Crawler
+	results chan compare.Page
+	done    chan struct{} // closed when compare stops reading Results
+
+	mu     sync.Mutex
+	queue  []compare.Page
+	wake   chan struct{}
+	closed bool
+	once   sync.Once
+}
+
+// Request implements compare.Web.
+func (w *compareWeb) Request(ctx context.Context, url string) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	return w.c.Inject(url)
+}
+
+// Results implements compare.Web.
+func (w *compareWeb) Results() <-chan compare.Page {
+	w.once.Do(func() { go w.forward() })
+	return w.results
+}
+
+// deliver is the crawler's Injection.Deliver.
+func (w *compareWeb) deliver(ds []crawler.Delivery) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	for _, d := range ds {
+		w.queue = append(w.queue, comparePage(d))
+	}
+	w.signal()
+}
+
+// close ends Results once the queued pages are out (the crawler stopped).
+func (w *compareWeb) close() {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.closed = true
+	w.signal()
+}
+
+func (w *compareWeb) signal() {
+	if w.wake != nil {
+		close(w.wake)
+		w.wake = nil
+	}
+}
+
+func (w *compareWeb) forward() {
+	for {
+		w.mu.Lock()
+		q := w.queue
+		w.queue = nil
+		closed := w.closed
+		var wake chan struct{}
+		if len(q) == 0 && !closed {
+			w.wake = make(chan struct{})
+			wake = w.wake
+		}
+		w.mu.Unlock()
+		for _, p := range q {
+			select {
+			case w.results <- p:
+			case <-w.done:
+				return
+			}
+		}
+		if len(q) == 0 {
+			if closed {
+				close(w.results)
+				return
+			}
+			<-wake
+		}
+	}
+}
+
+// comparePage converts a crawler outcome: a response with a status of 400
+// or more fails by its status; an outcome without a usable response fails
+// with its stored status and reason.
+func comparePage(d crawler.Delivery) compare.Page {
+	p := compare.Page{URL: d.URL, Status: d.Code, OutLinks: d.Links}
+	switch d.Status {
+	case storage.StatusFetched, storage.StatusNotModified, storage.StatusRedirect:
+	case storage.StatusHTTPError, storage.StatusGone:
+		if d.Code < 400 {
+			p.Err = compareErr(d)
+		}
+	default:
+		p.Err = compareErr(d)
+	}
+	if p.Err != nil {
+		p.OutLinks = nil
+	}
+	return p
+}
+
+func compareErr(d crawler.Delivery) error {
+	if d.Reason == "" || d.Reason == d.Status.String() {
+		return errors.New(d.Status.String())
+	}
+	return fmt.Errorf("%s: %s", d.Status, d.Reason)
+}
+
+// compareStore is compare's Store in the crawl db (storage's compare
+// buckets). It holds revealed pages in memory until a download sequence is
+// saved, and writes them in the transaction that saves it, before it: a
+// stored sequence always finds its pages, and a revealed page costs no
+// commit of its own. A page lost with the memory (kill -9) is asked for
+// again by the rerun, and the crawler delivers it from its own records
+// without a request.
+type compareStore struct {
+	db *storage.DB
+	// sync, when set, makes the crawler commit the outcomes it delivered
+	// before a sequence that may use them is stored.
+	sync func(context.Context) error
+
+	mu      sync.Mutex // held across writes, so sequences are stored after their pages
+	pending []storage.ComparePage
+}
+
+func (s *compareStore) SavePage(ctx context.Context, p compare.Page) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	cp := storageComparePage(p)
+	s.mu.Lock()
+	s.pending = append(s.pending, cp)
+	s.mu.Unlock()
+	return nil
+}
+
+func storageComparePage(p compare.Page) storage.ComparePage {
+	cp := storage.ComparePage{URL: p.URL, Status: p.Status, Links: slices.Clone(p.OutLinks)}
+	if p.Err != nil {
+		cp.Err = p.Err.Error()
+		if cp.Err == "" {
+			cp.Err = "failed"
+		}
+	}
+	return cp
+}
+
+func (s *compareStore) Pages(ctx context.Context, fn func(compare.Page) error) error {
+	var ps []compare.Page
+	conv := func(p storage.ComparePage) {
+		cp := compare.Page{URL: p.URL, Status: p.Status, OutLinks: p.Links}
+		if p.Err != "" {
+			cp.Err = errors.New(p.Err)
+		}
+		ps = append(ps, cp)
+	}
+	// Collect first: fn may be slow, and a read transaction must not be
+	// held while computing.
+	err := s.db.EachComparePage(func(p storage.ComparePage) error {
+		conv(p)
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	s.mu.Lock()
+	for _, p := range s.pending {
+		conv(p)
+	}
+	s.mu.Unlock()
+	for _, p := range ps {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		if err := fn(p); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (s *compareStore) AppendProgress(ctx context.Context, name string, start int, ids []uint64) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.sync != nil {
+		if err := s.sync(ctx); err != nil {
+			return fmt.Errorf("commit the crawl before saving progress of %s: %w", name, err)
+		}
+	}
+	if err := s.db.AppendCompareProgress(name, start, ids, s.pending); err != nil {
+		if errors.Is(err, storage.ErrCompareProgress) {
+			return fmt.Errorf("%w: %w", compare.ErrProgress, err)
+		}
+		return err
+	}
+	s.pending = nil
+	return nil
+}
+
+func (s *compareStore) Progress(ctx context.Context, name string) ([]uint64, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	return s.db.CompareProgress(name)
+}

@@ -1,0 +1,137 @@
+package main
+
+import (
+	"cmp"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"time"
+
+	"github.com/seedcrawl/seedcrawl/compare"
+	"github.com/seedcrawl/seedcrawl/crawler"
+	"github.com/seedcrawl/seedcrawl/scheduler"
+	"github.com/seedcrawl/seedcrawl/storage"
+)
+
+// runScore implements `seedcrawl score`: the real fetch order of an
+// ordinary crawl (or of one cycle of run), scored the way compare scores
+// its schedulers, on the graph the crawl itself revealed.
+func runScore(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("score", stderr)
+	dbPath := fs.String("db", "", "crawl database `FILE` (of crawl or run)")
+	cycle := fs.Uint("cycle", 1, "score the fetches of cycle `N` (a plain crawl is cycle 1)")
+	damping := fs.Float64("damping", scheduler.DefaultDamping, "damping `d` for PageRank")
+	outs := compareOutputFlags(fs)
+	if err := parseFlagsOnly(fs, args, stderr, `usage: seedcrawl score --db FILE [--cycle N] [--out results.csv] [--plot FILE] [--json]
+
+Scores the order in which a crawl really fetched its pages (politeness
+interleaves it) the way compare scores schedulers: cumulative PageRank on the
+crawl's own graph (fetched pages with their links; linked but unfetched URLs
+and the seeds as dangling nodes), at 1, 2, 5, 10, 20, 50 and 100% of the
+pages fetched, beside U(k) and an omniscient crawl of that graph from the
+same seeds. The fetch order is the order of the fetches' start times.
+`); err != nil {
+		return err
+	}
+	if *dbPath == "" {
+		return fmt.Errorf("%w: --db FILE is required", errUsage)
+	}
+	if !(*damping > 0 && *damping < 1) {
+		return fmt.Errorf("%w: --damping %v: want a value in (0, 1), e.g. 0.85", errUsage, *damping)
+	}
+	if err := outs.check(); err != nil {
+		return err
+	}
+	if _, err := os.Stat(*dbPath); err != nil {
+		return fmt.Errorf("%w: --db %s: %w", errUsage, *dbPath, err)
+	}
+	db, err := storage.Open(*dbPath, &storage.Options{ReadOnly: true})
+	if err != nil {
+		return fmt.Errorf("open db: %w", err)
+	}
+	defer db.Close()
+	pages, seq, seeds, err := scoreRead(ctx, db, uint32(*cycle))
+	if err != nil {
+		return err
+	}
+	if len(seq.URLs) == 0 {
+		return fmt.Errorf("%w: %s has no fetches in cycle %d", errUsage, *dbPath, *cycle)
+	}
+	rep, err := compare.Score(pages, seeds, []compare.Sequence{seq}, compare.ScoreOptions{Budget: len(seq.URLs), Damping: *damping, Crawl: *outs.graph == "crawl"})
+	if err != nil {
+		return fmt.Errorf("score: %w", err)
+	}
+	rep.Requests = len(seq.URLs)
+	return outs.write(rep, filepath.Base(*dbPath), stdout)
+}
+
+// scoreRead returns the fetched pages of cycle with their stored links, the
+// fetch order and the crawl's seeds (its depth-0 URLs). The sequence is
+// named after the scheduler of the db's first run.
+func scoreRead(ctx context.Context, db *storage.DB, cycle uint32) ([]compare.Page, compare.Sequence, []string, error) {
+	type fetch struct {
+		at time.Time
+		id uint64
+	}
+	var fetches []fetch
+	err := db.EachFetch(cycle, func(r storage.FetchRecord) error {
+		fetches = append(fetches, fetch{r.FetchedAt, r.ID})
+		return nil
+	})
+	if err != nil {
+		return nil, compare.Sequence{}, nil, err
+	}
+	slices.SortFunc(fetches, func(a, b fetch) int {
+		if c := a.at.Compare(b.at); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.id, b.id)
+	})
+	seq := compare.Sequence{Name: "crawl", Done: true}
+	if runs, err := db.Runs(); err == nil && len(runs) > 0 {
+		var c struct{ Scheduler string }
+		if json.Unmarshal([]byte(runs[0].Config), &c) == nil && c.Scheduler != "" {
+			seq.Name = c.Scheduler
+		}
+	}
+	pages := make([]compare.Page, 0, len(fetches))
+	for _, f := range fetches {
+		if err := ctx.Err(); err != nil {
+			return nil, seq, nil, err
+		}
+		p, err := db.Page(f.id)
+		if err != nil {
+			return nil, seq, nil, fmt.Errorf("read page %d: %w", f.id, err)
+		}
+		d := crawler.Delivery{URL: p.URL, Status: p.Status, Code: p.Code, Reason: p.Reason}
+		if p.Status.Fetched() || p.Status == storage.StatusRedirect {
+			links, err := db.Links(f.id)
+			if err != nil {
+				return nil, seq, nil, fmt.Errorf("read links of page %d: %w", f.id, err)
+			}
+			seen := map[uint64]bool{}
+			for _, l := range links {
+				if (p.Status == storage.StatusRedirect) != (l.Kind == storage.LinkRedirect) || seen[l.To] {
+					continue
+				}
+				seen[l.To] = true
+				u, err := db.URL(l.To)
+				if err != nil {
+					return nil, seq, nil, fmt.Errorf("read URL %d: %w", l.To, err)
+				}
+				d.Links = append(d.Links, u)
+			}
+		}
+		pages = append(pages, comparePage(d))
+		seq.URLs = append(seq.URLs, p.URL)
+	}
+	seeds, err := crawlStoredSeeds(db)
+	if err != nil {
+		return nil, seq, nil, err
+	}
+	return pages, seq, seeds, nil
+}
