@@ -241,7 +241,7 @@ func TestCrawlClusterSingleNode(t *testing.T) {
 	}
 	args := append([]string{"--cluster", srv.URL(), "--db", filepath.Join(dir, "one.db"), "--resolve-file", resolve,
 		"--ca-file", w.srv.CAFile(), "--scope", "hosts:.test", "--delay", "0", "--delay-factor", "0",
-		"--progress", "0", "--json"}, w.site.Seeds()...)
+		"--progress", "0", "--sitemaps=false", "--json"}, w.site.Seeds()...)
 	var stdout, stderr bytes.Buffer
 	if err := runCrawl(t.Context(), args, &stdout, &stderr); err != nil {
 		t.Fatalf("crawl --cluster: %v\n%s", err, stderr.String())
