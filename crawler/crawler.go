@@ -98,6 +98,13 @@ type cycleState struct {
 	// inCycle is a bitmap of the ids queued in this cycle (Recrawl.Lazy;
 	// disposer only).
 	inCycle []uint64
+
+	// Cluster state (Options.Cluster).
+	injectMu sync.RWMutex // held to send on in from Receive; Run takes it to close in
+	inClosed bool
+	seeded   atomic.Bool                   // the seeds are committed: Idle may report true
+	dirty    atomic.Bool                   // a message was handled and its effects are not committed yet
+	wake     atomic.Pointer[chan struct{}] // closed when Receive queued URLs: lingering workers retry
 }
 
 // New returns a Crawler; it fails with ErrOptions when a required part is
@@ -145,6 +152,8 @@ func New(opts Options) (*Crawler, error) {
 	if err := c.initInject(opts.Inject); err != nil {
 		return nil, err
 	}
+	w := make(chan struct{})
+	c.wake.Store(&w)
 	return c, nil
 }
 
@@ -227,12 +236,13 @@ func (c *Crawler) Run(ctx context.Context, seeds []string) (Summary, error) {
 	if err != nil {
 		return c.summary(StopError), err
 	}
-	if pending == 0 && queued == 0 && len(norm) == 0 && c.inj == nil {
+	if pending == 0 && queued == 0 && len(norm) == 0 && c.inj == nil && c.opts.Cluster == nil {
 		return c.summary(StopError), ErrNoSeeds
 	}
 	if err := c.commit(); err != nil {
 		return c.summary(StopError), err
 	}
+	c.seeded.Store(true)
 
 	var wg sync.WaitGroup
 	c.live.Store(int64(len(c.opts.Fetchers)))
@@ -247,7 +257,10 @@ func (c *Crawler) Run(ctx context.Context, seeds []string) (Summary, error) {
 	errc := make(chan error, 1)
 	go func() { errc <- c.dispose() }()
 	wg.Wait()
+	c.injectMu.Lock()
+	c.inClosed = true
 	close(c.in)
+	c.injectMu.Unlock()
 	runErr := <-errc
 	c.reseed.stop()
 

@@ -61,6 +61,21 @@ func (c *Crawler) dispose() error {
 				}
 				return fatal
 			}
+			c.dirty.Store(true)
+			if m, ok := o.(*received); ok {
+				// Receive waits for an answer, also after a fatal error.
+				err := fatal
+				if err == nil {
+					if err = m.dispose(c); err != nil {
+						fail(err)
+					}
+				}
+				m.done <- err
+				if err == nil {
+					c.wakeWorkers()
+				}
+				continue
+			}
 			if fatal != nil {
 				continue
 			}
@@ -76,6 +91,9 @@ func (c *Crawler) dispose() error {
 				}
 			}
 		case <-tick.C:
+			if fatal == nil && c.batch.Empty() && len(c.in) == 0 {
+				c.dirty.Store(false)
+			}
 			if fatal != nil || c.batch.Empty() {
 				continue
 			}
@@ -97,6 +115,11 @@ func (c *Crawler) starved() bool {
 // commit writes the batch (with the frontier changes it owns and the run
 // record) in one transaction.
 func (c *Crawler) commit() error {
+	if c.opts.Cluster != nil {
+		if err := c.opts.Cluster.Flush(c.workCtx); err != nil {
+			return fmt.Errorf("crawler: hand off URLs before commit: %w", err)
+		}
+	}
 	c.flushChanges()
 	c.batch.PutRun(c.runRecord(time.Time{}))
 	if err := c.opts.Store.Commit(&c.batch); err != nil {
@@ -111,7 +134,17 @@ func (c *Crawler) commit() error {
 	}
 	c.lastCommit = time.Now()
 	c.commits.Add(1)
+	if len(c.in) == 0 {
+		c.dirty.Store(false)
+	}
 	return nil
+}
+
+// wakeWorkers lets workers waiting for URLs from other nodes retry Next.
+func (c *Crawler) wakeWorkers() {
+	w := make(chan struct{})
+	old := c.wake.Swap(&w)
+	close(*old)
 }
 
 // flushChanges moves the frontier's changes into the batch, in order.
@@ -322,6 +355,14 @@ func (c *Crawler) targets(job frontier.Job, cands []candidate, redirect *candida
 	var targets []frontier.Target
 	var links []storage.Link
 	var skipped []skip
+	// share is the priority mass a page passes to each out-link under FPR
+	// (its priority over its distinct out-links); it travels with URLs
+	// handed to other nodes.
+	nout := len(cands)
+	if redirect != nil {
+		nout++
+	}
+	share := job.Prio / float64(max(nout, 1))
 	if n := len(cands); n > 0 || redirect != nil {
 		// Sized once: a documentation page has about 75 links.
 		targets = make([]frontier.Target, 0, n+1)
@@ -366,13 +407,25 @@ func (c *Crawler) targets(job frontier.Job, cands []candidate, redirect *candida
 				// Injection mode: links are stored, only Inject queues.
 				t.Skip = true
 			case isNew:
+				if routed, err := c.route(cd, depth, share); err != nil {
+					return err
+				} else if routed {
+					t.Skip = true
+					break
+				}
 				c.queue(id, cd, redirectHops)
 				c.discovered.Add(1)
 			case wasSoft && ok:
 				// A URL seen before only beyond MaxDepth, now found at an
 				// allowed depth: queue it now.
-				t.New = true
 				delete(c.soft, id)
+				if routed, err := c.route(cd, depth, share); err != nil {
+					return err
+				} else if routed {
+					t.Skip = true
+					break
+				}
+				t.New = true
 				c.queue(id, cd, redirectHops)
 				skipped = append(skipped, skip{id, storage.StatusQueued, ""})
 			case lazy:

@@ -10,4 +10,6 @@ var (
 	ErrNoSeeds = errors.New("crawler: no seeds and nothing pending")
 	// ErrSeed reports a seed URL that cannot be normalized.
 	ErrSeed = errors.New("crawler: bad seed URL")
+	// ErrStopped is returned by Inject once the crawl has stopped.
+	ErrStopped = errors.New("crawler: crawl stopped")
 )

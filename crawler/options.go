@@ -54,6 +54,11 @@ type Options struct {
 	// Command is stored in the run record: the command line.
 	Command string
 
+	// Cluster, when set, makes this crawl one node of a cluster: URLs of
+	// hosts other nodes own are handed to them, URLs arrive through
+	// Receive, and Run returns when Cluster.Done closes rather than when the
+	// frontier runs dry. nil: a single crawler.
+	Cluster Cluster
 	// Inject, when set, runs the crawl in injection mode: only URLs given
 	// to Crawler.Inject are queued (see Injection). nil: a plain crawl.
 	Inject *Injection

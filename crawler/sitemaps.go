@@ -320,6 +320,13 @@ func (c *Crawler) queueSitemaps(job frontier.Job, site *sitemapSite, cands []can
 				continue
 			}
 		}
+		if c.opts.Cluster != nil && !c.opts.Cluster.Owns(cands[i].host) {
+			// Another node's host: only its owner may request it, and
+			// sitemap files are not handed over (a cross-host Sitemap:
+			// line of a robots.txt is not read in a cluster).
+			c.count("sitemap/skip/other-node", 1)
+			continue
+		}
 		if r, dropped := c.opts.Frontier.Dropped(cands[i].host); dropped {
 			c.batch.SetStatus(in.ID, storage.StatusDeferred, r)
 			continue

@@ -82,12 +82,29 @@ func (c *Crawler) work(f Fetcher) {
 			return
 		}
 		wake := c.injectWake()
+		arrived := *c.wake.Load() // closed when URLs from other nodes are queued
 		c.waiting.Add(1)
 		job, err := c.opts.Frontier.Next(c.stopCtx)
 		if err != nil && c.waitInjected(wake, err) {
 			c.waiting.Add(-1)
 			c.release()
 			continue
+		}
+		if err != nil && errors.Is(err, frontier.ErrExhausted) && c.opts.Cluster != nil {
+			// Dry here is not the end of a cluster crawl: wait, still
+			// counted as waiting, for URLs from other nodes or for the
+			// cluster's end.
+			select {
+			case <-arrived:
+				c.waiting.Add(-1)
+				c.release()
+				continue
+			case <-c.opts.Cluster.Done():
+			case <-c.stopCtx.Done():
+				c.waiting.Add(-1)
+				c.release()
+				return
+			}
 		}
 		c.waiting.Add(-1)
 		if err != nil {

@@ -50,6 +50,7 @@ func runCrawl(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	jsonOut := fs.Bool("json", false, "print the final summary as JSON on stdout")
 	refetch := fs.Bool("refetch", false, "fetch seeds the db already has again, with conditional GET (If-None-Match, If-Modified-Since)")
 	progress := fs.Duration("progress", 2*time.Second, "print a progress line to stderr every `DURATION` (0: never)")
+	clusterURL := fs.String("cluster", "", "crawl as the single node of a cluster on the NATS server at `URL` (see seedcrawl node)")
 	fs.Usage = func() {
 		fmt.Fprint(fs.Output(), crawlUsage)
 		fs.PrintDefaults()
@@ -60,6 +61,10 @@ func runCrawl(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	cfg, err := loadSettings(*configPath, &flagCfg, fs, "no seed URLs: give SEED_URL arguments or --seeds FILE (or --db of a crawl to resume)")
 	if err != nil {
 		return err
+	}
+	if *clusterURL != "" {
+		return nodeCrawl(ctx, cfg, nodeOptions{url: *clusterURL, name: "seedcrawl", id: 0, nodes: 1,
+			command: "seedcrawl crawl " + strings.Join(args, " "), progress: *progress, json: *jsonOut}, stdout, stderr)
 	}
 	sess, err := openCrawl(cfg, crawlExtras{
 		command: "seedcrawl crawl " + strings.Join(args, " "),
@@ -194,6 +199,9 @@ type crawlExtras struct {
 	noSync bool
 	// inject runs the crawler in injection mode (seedcrawl compare).
 	inject *crawler.Injection
+	// cluster makes the crawl one node of a cluster (seedcrawl node,
+	// crawl --cluster); nil: a single crawler.
+	cluster crawler.Cluster
 }
 
 // crawlSession is one open crawl: the db and everything wired to it.
@@ -392,6 +400,7 @@ func (s *crawlSession) newCrawler(rc *crawler.Recrawl, maxPages int64) error {
 		Archive:       s.archive(),
 		Inject:        s.x.inject,
 		Sitemaps:      s.robots,
+		Cluster:       s.x.cluster,
 	})
 	if err != nil {
 		return err

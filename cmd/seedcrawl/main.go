@@ -38,6 +38,9 @@ func commands() map[string]command {
 		"eval":    {"evaluate seed selectors (eval seeds)", runEval},
 		"run":     {"incremental crawl cycles with reseeding", runCycles},
 		"version": {"print the version", runVersion},
+		"node":    {"crawl the hosts one node of a cluster owns (NATS JetStream)", runNode},
+		"cluster": {"start NATS and K node processes on this machine, crawl, merge", runCluster},
+		"merge":   {"merge node dbs into one db for rank, seeds, sim, compare and score", runMerge},
 	}
 }
 

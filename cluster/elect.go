@@ -1,0 +1,132 @@
+package cluster
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"time"
+
+	"github.com/nats-io/nats.go/jetstream"
+)
+
+// Lease is a won election: the node holds the lock for a cycle until the
+// bucket's TTL passes without a Renew.
+type Lease struct {
+	kv    jetstream.KeyValue
+	key   string
+	rev   uint64
+	value []byte
+}
+
+// lockTTL is how long a lock outlives its holder's last renewal: a leader
+// that dies frees the lock after it.
+const lockTTL = 30 * time.Second
+
+func (n *Node) locks(ctx context.Context) (jetstream.KeyValue, error) {
+	kv, err := n.js.CreateOrUpdateKeyValue(ctx, jetstream.KeyValueConfig{Bucket: n.opts.Name + "_locks", TTL: lockTTL})
+	if err != nil {
+		return nil, fmt.Errorf("cluster: create bucket %s_locks: %w", n.opts.Name, err)
+	}
+	return kv, nil
+}
+
+// Elect tries to become the node that runs seed selection for cycle: the
+// first node to create the cycle's key wins. It returns ErrNotLeader (and
+// the leader's id) when another node holds it.
+func (n *Node) Elect(ctx context.Context, cycle uint32) (*Lease, int, error) {
+	kv, err := n.locks(ctx)
+	if err != nil {
+		return nil, -1, err
+	}
+	key := "reseed-" + strconv.FormatUint(uint64(cycle), 10)
+	val := []byte(strconv.Itoa(n.opts.NodeID))
+	rev, err := kv.Create(ctx, key, val)
+	if err == nil {
+		return &Lease{kv: kv, key: key, rev: rev, value: val}, n.opts.NodeID, nil
+	}
+	if !errors.Is(err, jetstream.ErrKeyExists) {
+		return nil, -1, fmt.Errorf("cluster: elect for cycle %d: %w", cycle, err)
+	}
+	e, err := kv.Get(ctx, key)
+	if err != nil {
+		// The holder's key expired between Create and Get: try again later.
+		return nil, -1, fmt.Errorf("%w: cycle %d (holder unknown: %v)", ErrNotLeader, cycle, err)
+	}
+	leader, _ := strconv.Atoi(string(e.Value()))
+	return nil, leader, fmt.Errorf("%w: node %d holds cycle %d", ErrNotLeader, leader, cycle)
+}
+
+// Renew extends the lease by the lock TTL; it fails when the lease was
+// lost (expired and taken by another node).
+func (l *Lease) Renew(ctx context.Context) error {
+	rev, err := l.kv.Update(ctx, l.key, l.value, l.rev)
+	if err != nil {
+		return fmt.Errorf("cluster: renew %s: %w", l.key, err)
+	}
+	l.rev = rev
+	return nil
+}
+
+// Release frees the lock for the next election of the same cycle (a
+// cycle that must be reseeded again).
+func (l *Lease) Release(ctx context.Context) error {
+	if err := l.kv.Delete(ctx, l.key, jetstream.LastRevision(l.rev)); err != nil {
+		return fmt.Errorf("cluster: release %s: %w", l.key, err)
+	}
+	return nil
+}
+
+func (n *Node) seedBucket(ctx context.Context) (jetstream.KeyValue, error) {
+	kv, err := n.js.CreateOrUpdateKeyValue(ctx, jetstream.KeyValueConfig{Bucket: n.opts.Name + "_seeds", MaxValueSize: 8 << 20})
+	if err != nil {
+		return nil, fmt.Errorf("cluster: create bucket %s_seeds: %w", n.opts.Name, err)
+	}
+	return kv, nil
+}
+
+// PublishSeeds stores the seeds the leader selected for cycle; every node
+// reads them with Seeds and queues those of its own hosts. Only the holder
+// of the cycle's lease may publish: the lease is renewed first, so a
+// leader that lost it cannot overwrite another's seeds.
+func (n *Node) PublishSeeds(ctx context.Context, l *Lease, cycle uint32, seeds []string) error {
+	if l == nil {
+		return fmt.Errorf("%w: PublishSeeds without a lease", ErrOptions)
+	}
+	if err := l.Renew(ctx); err != nil {
+		return err
+	}
+	kv, err := n.seedBucket(ctx)
+	if err != nil {
+		return err
+	}
+	b, err := json.Marshal(seeds)
+	if err != nil {
+		return fmt.Errorf("cluster: encode %d seeds: %w", len(seeds), err)
+	}
+	if _, err := kv.Put(ctx, "cycle-"+strconv.FormatUint(uint64(cycle), 10), b); err != nil {
+		return fmt.Errorf("cluster: publish %d seeds of cycle %d: %w", len(seeds), cycle, err)
+	}
+	return nil
+}
+
+// Seeds returns the seeds published for cycle, or ErrNoSeeds.
+func (n *Node) Seeds(ctx context.Context, cycle uint32) ([]string, error) {
+	kv, err := n.seedBucket(ctx)
+	if err != nil {
+		return nil, err
+	}
+	e, err := kv.Get(ctx, "cycle-"+strconv.FormatUint(uint64(cycle), 10))
+	if errors.Is(err, jetstream.ErrKeyNotFound) {
+		return nil, fmt.Errorf("%w: cycle %d", ErrNoSeeds, cycle)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("cluster: read seeds of cycle %d: %w", cycle, err)
+	}
+	var seeds []string
+	if err := json.Unmarshal(e.Value(), &seeds); err != nil {
+		return nil, fmt.Errorf("cluster: seeds of cycle %d: %w", cycle, err)
+	}
+	return seeds, nil
+}

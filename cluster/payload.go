@@ -1,0 +1,68 @@
+package cluster
+
+import (
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
+	"fmt"
+	"math"
+)
+
+// URL is one URL handed from the node that discovered it to the node that
+// owns its host.
+type URL struct {
+	// URL is normalized (urlnorm.Normalize): its hash is the message id.
+	URL string
+	// Depth is the link depth at the discoverer (seeds 0).
+	Depth int
+	// Mass is the priority share the discovering page passed to the URL
+	// (FPR: the page's priority divided by its distinct out-links).
+	Mass float64
+}
+
+// payloadVersion is the first byte of a URL message, so the format can grow.
+const payloadVersion = 1
+
+// maxPayloadURL bounds the URL of a message: storage refuses longer keys.
+const maxPayloadURL = 32 << 10
+
+// encode appends the message body of u: version, depth (uvarint), mass
+// (8 bytes, IEEE 754 big endian), URL bytes.
+func (u URL) encode(dst []byte) []byte {
+	dst = append(dst, payloadVersion)
+	dst = binary.AppendUvarint(dst, uint64(max(u.Depth, 0)))
+	dst = binary.BigEndian.AppendUint64(dst, math.Float64bits(u.Mass))
+	return append(dst, u.URL...)
+}
+
+// decodeURL parses a message body made by encode.
+func decodeURL(b []byte) (URL, error) {
+	if len(b) == 0 || b[0] != payloadVersion {
+		return URL{}, fmt.Errorf("%w: version byte %v", ErrPayload, b[:min(len(b), 1)])
+	}
+	d, n := binary.Uvarint(b[1:])
+	if n <= 0 || d > math.MaxInt32 {
+		return URL{}, fmt.Errorf("%w: depth", ErrPayload)
+	}
+	rest := b[1+n:]
+	if len(rest) < 8 {
+		return URL{}, fmt.Errorf("%w: short mass", ErrPayload)
+	}
+	mass := math.Float64frombits(binary.BigEndian.Uint64(rest))
+	u := string(rest[8:])
+	if math.IsNaN(mass) || math.IsInf(mass, 0) || mass < 0 {
+		return URL{}, fmt.Errorf("%w: mass %v", ErrPayload, mass)
+	}
+	if u == "" || len(u) > maxPayloadURL {
+		return URL{}, fmt.Errorf("%w: URL of %d bytes", ErrPayload, len(u))
+	}
+	return URL{URL: u, Depth: int(d), Mass: mass}, nil
+}
+
+// MsgID returns the JetStream message id of a URL: the first 16 bytes of
+// its SHA-256, in hex. Two nodes discovering the same URL publish the same
+// id, so the stream stores it once within its duplicate window.
+func MsgID(url string) string {
+	s := sha256.Sum256([]byte(url))
+	return hex.EncodeToString(s[:16])
+}

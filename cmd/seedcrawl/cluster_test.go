@@ -1,0 +1,263 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/seedcrawl/seedcrawl/cluster"
+	"github.com/seedcrawl/seedcrawl/internal/version"
+	"github.com/seedcrawl/seedcrawl/testweb"
+	"github.com/seedcrawl/seedcrawl/urlnorm"
+)
+
+// clusterDelay is the per-host delay of the cluster tests: every gap
+// between two requests to one host, whichever node made them, is at least
+// this long.
+const clusterDelay = 12 * time.Millisecond
+
+// clusterSetup builds the binary, starts a clean test web and crawls it
+// once with a single `seedcrawl crawl` for reference.
+type clusterSetup struct {
+	bin, dir, ref string
+	w             *crawlWeb
+	args          func(db string) []string // crawl flags and seeds
+	total         int                      // page requests of the reference crawl
+}
+
+func newClusterSetup(t *testing.T) *clusterSetup {
+	t.Helper()
+	s := &clusterSetup{dir: t.TempDir()}
+	s.bin = filepath.Join(s.dir, "seedcrawl")
+	if out, err := exec.Command("go", "build", "-o", s.bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	s.w = crawlStartWeb(t, testweb.GenOptions{Seed: 11, Pages: 900, Hosts: 12, Preset: testweb.Clean}, testweb.Options{})
+	resolve := filepath.Join(s.dir, "resolve.txt")
+	if err := s.w.srv.WriteResolveFile(resolve); err != nil {
+		t.Fatal(err)
+	}
+	s.args = func(db string) []string {
+		return append([]string{"--db", db, "--resolve-file", resolve, "--ca-file", s.w.srv.CAFile(),
+			"--scope", "hosts:.test", "--delay", clusterDelay.String(), "--delay-factor", "0", "--workers", "4",
+			"--commit-interval", "100ms", "--progress", "0"}, s.w.site.Seeds()...)
+	}
+	s.ref = filepath.Join(s.dir, "ref.db")
+	if out, err := exec.Command(s.bin, append([]string{"crawl"}, s.args(s.ref)...)...).CombinedOutput(); err != nil {
+		t.Fatalf("reference crawl: %v\n%s", err, out)
+	}
+	for _, e := range s.w.log.Entries() {
+		if e.Target != "/robots.txt" {
+			s.total++
+		}
+	}
+	s.w.log.Reset()
+	return s
+}
+
+// checkUnion compares the merged db with the reference: same URLs with
+// the same status, same links.
+func (s *clusterSetup) checkUnion(t *testing.T, merged string) {
+	t.Helper()
+	refPages, gotPages := crawlPages(t, s.ref), crawlPages(t, merged)
+	if len(refPages) != len(gotPages) {
+		t.Errorf("%d URLs in the merged db, %d in the single-node crawl", len(gotPages), len(refPages))
+	}
+	for u, p := range refPages {
+		if q, ok := gotPages[u]; !ok || q.Status != p.Status || q.Hash != p.Hash {
+			t.Errorf("%s: single node %v, cluster %v (present %v)", u, p.Status, q.Status, ok)
+		}
+	}
+	if a, b := crawlArcSet(crawlGraph(t, s.ref)), crawlArcSet(crawlGraph(t, merged)); !crawlEqualSets(a, b) {
+		t.Errorf("link sets differ: %d arcs single-node, %d merged; missing: %s; extra: %s",
+			len(a), len(b), crawlDiffSample(a, b, 5), crawlDiffSample(b, a, 5))
+	}
+}
+
+// checkLog audits the access log: per-host gaps of at least clusterDelay,
+// every URL requested once (allowed returns whether a repeat is excused),
+// and as many URLs as the reference.
+func (s *clusterSetup) checkLog(t *testing.T, allowed func(u string, first time.Duration) bool) {
+	t.Helper()
+	last := map[string]time.Duration{}
+	first := map[string]time.Duration{}
+	gaps := 0
+	for _, e := range s.w.log.Entries() {
+		if prev, ok := last[e.Host]; ok {
+			gaps++
+			if gap := e.Time - prev; gap < clusterDelay {
+				t.Errorf("%s: %v between requests (…%s), want ≥ %v", e.Host, gap, e.Target, clusterDelay)
+			}
+		}
+		last[e.Host] = e.Time
+		if e.Target == "/robots.txt" {
+			continue
+		}
+		u := e.Scheme + "://" + e.Host + e.Target
+		if at, seen := first[u]; seen {
+			if !allowed(u, at) {
+				t.Errorf("%s requested twice", u)
+			}
+			continue
+		}
+		first[u] = e.Time
+	}
+	if len(first) != s.total {
+		t.Errorf("%d distinct URLs requested, the single-node crawl requested %d", len(first), s.total)
+	}
+	if gaps < s.total/2 {
+		t.Errorf("only %d gaps checked", gaps)
+	}
+}
+
+// TestClusterCommand: `seedcrawl cluster --nodes 3` (embedded NATS, three
+// node processes, merge) crawls what one node crawls, each URL once,
+// politely.
+func TestClusterCommand(t *testing.T) {
+	s := newClusterSetup(t)
+	merged := filepath.Join(s.dir, "all.db")
+	args := append([]string{"cluster", "--nodes", "3", "--out", merged, "--json"}, s.args(filepath.Join(s.dir, "c.db"))...)
+	var stdout, stderr bytes.Buffer
+	cmd := exec.Command(s.bin, args...)
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("cluster: %v\n%s", err, stderr.String())
+	}
+	var rep struct {
+		Nodes []nodeReport `json:"nodes"`
+	}
+	if err := json.Unmarshal(stdout.Bytes(), &rep); err != nil {
+		t.Fatalf("cluster summary: %v\n%s", err, stdout.String())
+	}
+	var pages, published, received uint64
+	for _, n := range rep.Nodes {
+		if n.Summary.Stopped != "exhausted" {
+			t.Errorf("node %d stopped %q, want exhausted", n.Node, n.Summary.Stopped)
+		}
+		if n.Summary.Pages == 0 {
+			t.Errorf("node %d crawled nothing", n.Node)
+		}
+		pages += n.Summary.Pages
+		published += n.Cluster.Published
+		received += n.Cluster.Received
+	}
+	if len(rep.Nodes) != 3 || published == 0 || published != received {
+		t.Errorf("%d nodes, %d URLs handed off, %d received: want 3 nodes and equal, non-zero counts", len(rep.Nodes), published, received)
+	}
+	t.Logf("3 nodes: %d pages, %d URL messages", pages, published)
+	s.checkUnion(t, merged)
+	s.checkLog(t, func(string, time.Duration) bool { return false })
+}
+
+// TestClusterNodeKilled: three `seedcrawl node` processes on a NATS server
+// of this test; one is killed with SIGKILL mid-crawl and restarted with
+// the same command. The merged result equals the single-node crawl and no
+// URL is lost; a URL is requested twice only if the killed node requested
+// it shortly before its death (its result not committed yet).
+func TestClusterNodeKilled(t *testing.T) {
+	s := newClusterSetup(t)
+	srv, err := cluster.StartServer(cluster.ServerOptions{Dir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Shutdown()
+	const k, victim = 3, 1
+	dbs := make([]string, k)
+	start := func(i int) (*exec.Cmd, *bytes.Buffer) {
+		dbs[i] = filepath.Join(s.dir, fmt.Sprintf("n%d.db", i))
+		args := append([]string{"node", "--cluster", srv.URL(), "--node-id", strconv.Itoa(i), "--nodes", strconv.Itoa(k), "--json"},
+			s.args(dbs[i])...)
+		cmd := exec.Command(s.bin, args...)
+		var out bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &out, &out
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		return cmd, &out
+	}
+	cmds := make([]*exec.Cmd, k)
+	outs := make([]*bytes.Buffer, k)
+	for i := range k {
+		cmds[i], outs[i] = start(i)
+	}
+	// Kill the victim once a third of the reference's requests were made.
+	deadline := time.Now().Add(30 * time.Second)
+	for len(s.w.log.Entries()) < s.total/3 {
+		if time.Now().After(deadline) {
+			t.Fatalf("no progress: %d requests", len(s.w.log.Entries()))
+		}
+		time.Sleep(5 * time.Millisecond) // polling the server's log; no event to wait on across processes
+	}
+	if err := cmds[victim].Process.Signal(syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	cmds[victim].Wait()
+	es := s.w.log.Entries()
+	killAt := es[len(es)-1].Time
+	t.Logf("killed node %d after %d of %d requests", victim, len(es), s.total)
+	cmds[victim], outs[victim] = start(victim)
+	for i, c := range cmds {
+		if err := c.Wait(); err != nil {
+			t.Fatalf("node %d: %v\n%s", i, err, outs[i])
+		}
+		if !strings.Contains(outs[i].String(), `"stopped": "exhausted"`) {
+			t.Errorf("node %d summary:\n%s", i, outs[i])
+		}
+	}
+	merged := filepath.Join(s.dir, "all.db")
+	if _, err := mergeFiles(merged, dbs); err != nil {
+		t.Fatal(err)
+	}
+	s.checkUnion(t, merged)
+	ring := cluster.NewRingN(k)
+	dups := 0
+	defer func() { t.Logf("%d URLs requested again after the kill", dups) }()
+	s.checkLog(t, func(u string, first time.Duration) bool {
+		dups++
+		return ring.Owner(urlnorm.Authority(u)) == victim && killAt-first <= crawlKillWindow
+	})
+}
+
+// TestCrawlClusterSingleNode: `crawl --cluster URL` is one node owning
+// every host; it ends when its frontier is empty, like a plain crawl.
+func TestCrawlClusterSingleNode(t *testing.T) {
+	w := crawlStartWeb(t, testweb.GenOptions{Seed: 3, Pages: 120, Hosts: 3, Preset: testweb.Clean}, testweb.Options{})
+	srv, err := cluster.StartServer(cluster.ServerOptions{Dir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Shutdown()
+	dir := t.TempDir()
+	resolve := filepath.Join(dir, "resolve.txt")
+	if err := w.srv.WriteResolveFile(resolve); err != nil {
+		t.Fatal(err)
+	}
+	args := append([]string{"--cluster", srv.URL(), "--db", filepath.Join(dir, "one.db"), "--resolve-file", resolve,
+		"--ca-file", w.srv.CAFile(), "--scope", "hosts:.test", "--delay", "0", "--delay-factor", "0",
+		"--progress", "0", "--sitemaps=false", "--json"}, w.site.Seeds()...)
+	var stdout, stderr bytes.Buffer
+	if err := runCrawl(t.Context(), args, &stdout, &stderr); err != nil {
+		t.Fatalf("crawl --cluster: %v\n%s", err, stderr.String())
+	}
+	var rep nodeReport
+	if err := json.Unmarshal(stdout.Bytes(), &rep); err != nil {
+		t.Fatalf("summary: %v\n%s", err, stdout.String())
+	}
+	reach, err := w.web.Truth().Reachable(w.site.Seeds(), version.Token)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := reach.Compare(crawlGraph(t, filepath.Join(dir, "one.db"))); !d.Empty() {
+		t.Fatalf("crawl --cluster differs from the ground truth: %s", d)
+	}
+	if rep.Summary.Stopped != "exhausted" || rep.Cluster.Published != 0 || rep.Nodes != 1 {
+		t.Fatalf("report %+v: want exhausted, 1 node, nothing handed off", rep)
+	}
+}

@@ -1,0 +1,215 @@
+package crawler
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/seedcrawl/seedcrawl/scheduler"
+	"github.com/seedcrawl/seedcrawl/storage"
+	"github.com/seedcrawl/seedcrawl/urlnorm"
+)
+
+// fakeCluster owns the hosts in own; it records handoffs and checks at
+// each Flush that no page linking to a handed-off URL is committed yet.
+type fakeCluster struct {
+	t    *testing.T
+	db   *storage.DB
+	own  map[string]bool
+	done chan struct{}
+
+	mu      sync.Mutex
+	pending []handoff
+	flushed []handoff
+}
+
+type handoff struct {
+	url   string
+	depth int
+	mass  float64
+}
+
+func (f *fakeCluster) Owns(host string) bool { return f.own[host] }
+
+func (f *fakeCluster) Handoff(url, host string, depth int, mass float64) error {
+	if f.own[host] {
+		f.t.Errorf("handoff of %s, whose host this node owns", url)
+	}
+	f.mu.Lock()
+	f.pending = append(f.pending, handoff{url, depth, mass})
+	f.mu.Unlock()
+	return nil
+}
+
+func (f *fakeCluster) Flush(context.Context) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	for _, h := range f.pending {
+		// The URL may be interned already (pending in storage), but the
+		// commit that records it, and its linking page, comes after Flush.
+		if p, err := f.db.PageByURL(h.url); err == nil {
+			f.t.Errorf("%s committed (status %v) before its handoff was flushed", h.url, p.Status)
+		}
+	}
+	f.flushed = append(f.flushed, f.pending...)
+	f.pending = nil
+	return nil
+}
+
+func (f *fakeCluster) Done() <-chan struct{} { return f.done }
+
+func (f *fakeCluster) handed() []handoff {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return slices.Clone(f.flushed)
+}
+
+// waitIdle waits until c reports Idle: the crawl's own notion of "dry and
+// committed", which is what the cluster polls.
+func waitIdle(t *testing.T, c *Crawler) {
+	t.Helper()
+	deadline := time.After(10 * time.Second)
+	tick := time.NewTicker(2 * time.Millisecond)
+	defer tick.Stop()
+	for !c.Idle() {
+		select {
+		case <-deadline:
+			t.Fatal("crawler never idle")
+		case <-tick.C:
+		}
+	}
+}
+
+// TestClusterHook follows one node of a cluster through its events: URLs
+// of another node's host are handed off (flushed before the commit of the
+// page linking to them) and not queued; the crawl goes idle instead of
+// stopping; injected URLs are committed to the stored frontier before
+// Receive returns and then fetched, known ones dropped; the crawl stops
+// when the cluster is done.
+func TestClusterHook(t *testing.T) {
+	r := newRig(t)
+	sched, err := scheduler.ByName("fpr", scheduler.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.sched = sched
+	r.web.html("http://a.test/", "/x", "http://b.test/1", "http://b.test/2")
+	r.web.html("http://a.test/x", "http://b.test/1", "/")
+	r.web.html("http://a.test/y")
+	fc := &fakeCluster{t: t, db: r.db, own: map[string]bool{"a.test": true}, done: make(chan struct{})}
+	o := r.opts
+	o.Cluster = fc
+	if o.Scope, err = urlnorm.ParseScopeSpec("hosts:.test", nil); err != nil {
+		t.Fatal(err)
+	}
+	c, err := New(r.withFrontier(o))
+	if err != nil {
+		t.Fatal(err)
+	}
+	type result struct {
+		s   Summary
+		err error
+	}
+	res := make(chan result, 1)
+	go func() {
+		s, err := c.Run(context.Background(), []string{"http://a.test/"})
+		res <- result{s, err}
+	}()
+
+	waitIdle(t, c)
+	got := fc.handed()
+	if len(got) != 2 || got[0].url != "http://b.test/1" || got[1].url != "http://b.test/2" {
+		t.Fatalf("handed off %+v, want b.test/1 and b.test/2 once each", got)
+	}
+	for _, h := range got {
+		if h.depth != 1 || h.mass <= 0 {
+			t.Errorf("handoff %+v: want depth 1 and a positive FPR share", h)
+		}
+		if p := r.page(h.url); p.Status != storage.StatusDiscovered || p.Fetches != 0 {
+			t.Errorf("%s stored as %v with %d fetches, want discovered, never fetched", h.url, p.Status, p.Fetches)
+		}
+	}
+	if got, want := r.links("http://a.test/"), []string{"a http://a.test/x", "a http://b.test/1", "a http://b.test/2"}; !slices.Equal(got, want) {
+		t.Errorf("links of / = %v, want %v (handed-off targets are links too)", got, want)
+	}
+	if n := r.frontierLen(); n != 0 {
+		t.Errorf("%d URLs in the stored frontier while idle, want 0", n)
+	}
+
+	err = c.Receive(context.Background(), []Arrival{{URL: "http://a.test/y", Depth: 2, Mass: 0.1}, {URL: "http://a.test/x", Depth: 1}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Committed by the time Receive returns (unless already fetched).
+	if p := r.page("http://a.test/y"); p.Depth != 2 || p.Status != storage.StatusQueued && p.Fetches == 0 {
+		t.Errorf("a.test/y after Receive: status %v, depth %d, %d fetches; want queued (or fetched) at depth 2", p.Status, p.Depth, p.Fetches)
+	}
+	waitIdle(t, c)
+	for _, u := range []string{"http://a.test/", "http://a.test/x", "http://a.test/y"} {
+		if n := r.web.requests(u); n != 1 {
+			t.Errorf("%s fetched %d times, want 1", u, n)
+		}
+	}
+	if n := r.web.requests("http://b.test/1"); n != 0 {
+		t.Errorf("b.test/1 fetched %d times by a node that does not own it", n)
+	}
+	select {
+	case rr := <-res:
+		t.Fatalf("Run returned before the cluster was done: %+v, %v", rr.s, rr.err)
+	default:
+	}
+
+	close(fc.done)
+	rr := <-res
+	if rr.err != nil || rr.s.Stopped != StopExhausted {
+		t.Fatalf("Run = %q, %v; want exhausted, nil", rr.s.Stopped, rr.err)
+	}
+	if err := c.Receive(context.Background(), []Arrival{{URL: "http://a.test/z"}}); !errors.Is(err, ErrStopped) {
+		t.Fatalf("Receive after the end: %v, want ErrStopped", err)
+	}
+}
+
+// TestClusterReceiveLiftsDepth: a URL this node found only beyond MaxDepth
+// is queued when another node hands it over at an allowed depth, as a
+// shorter local path would.
+func TestClusterReceiveLiftsDepth(t *testing.T) {
+	r := newRig(t)
+	r.web.html("http://a.test/", "/x")
+	r.web.html("http://a.test/x", "/deep")
+	r.web.html("http://a.test/deep")
+	fc := &fakeCluster{t: t, db: r.db, own: map[string]bool{"a.test": true}, done: make(chan struct{})}
+	o := r.opts
+	o.Cluster = fc
+	o.Settings.MaxDepth = 1
+	var err error
+	if o.Scope, err = urlnorm.ParseScopeSpec("hosts:.test", nil); err != nil {
+		t.Fatal(err)
+	}
+	c, err := New(r.withFrontier(o))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := make(chan error, 1)
+	go func() {
+		_, err := c.Run(context.Background(), []string{"http://a.test/"})
+		res <- err
+	}()
+	waitIdle(t, c)
+	if p := r.page("http://a.test/deep"); p.Status != storage.StatusRejected || p.Reason != "max-depth" {
+		t.Fatalf("a.test/deep before the handover: %v %q, want rejected max-depth", p.Status, p.Reason)
+	}
+	if err := c.Receive(context.Background(), []Arrival{{URL: "http://a.test/deep", Depth: 1}}); err != nil {
+		t.Fatal(err)
+	}
+	waitIdle(t, c)
+	close(fc.done)
+	if err := <-res; err != nil {
+		t.Fatal(err)
+	}
+	if n := r.web.requests("http://a.test/deep"); n != 1 {
+		t.Fatalf("a.test/deep fetched %d times after a handover at depth 1, want 1", n)
+	}
+}
