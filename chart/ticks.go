@@ -135,3 +135,12 @@ func FormatTick(v, step float64) string {
 	}
 	return b.String()
 }
+
+// Count writes n and the noun, singular for 1 ("1 seed", "160 seeds"), for
+// titles and subtitles.
+func Count(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return FormatTick(float64(n), 1) + " " + noun + "s"
+}

@@ -97,3 +97,11 @@ func TestLogTicks(t *testing.T) {
 		})
 	}
 }
+
+func TestCount(t *testing.T) {
+	for n, want := range map[int]string{0: "0 seeds", 1: "1 seed", 160: "160 seeds", 2500: "2,500 seeds"} {
+		if got := Count(n, "seed"); got != want {
+			t.Errorf("Count(%d) = %q, want %q", n, got, want)
+		}
+	}
+}

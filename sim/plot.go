@@ -35,7 +35,7 @@ type PlotOptions struct {
 // reference (run even when not requested).
 func (r *Report) Figure(o PlotOptions) (*chart.Figure, error) {
 	c := chart.Crawl{
-		Graph: r.Name, Seeds: fmt.Sprintf("%d seeds", r.Seeds), Budget: r.Reachable,
+		Graph: r.Name, Seeds: chart.Count(r.Seeds, "seed"), Budget: r.Reachable,
 		BudgetNote: "every page reachable from the seeds",
 		Pages:      r.Pages, Upper: r.Upper,
 		Baseline: chart.Curve{Name: "bfs", Cumulative: r.BFS.Cumulative},

@@ -252,7 +252,7 @@ func TestPlot(t *testing.T) {
 		t.Fatal(err)
 	}
 	head := f.Title + " | " + f.Subtitle
-	for _, want := range []string{"small", "cumulative PageRank", fmt.Sprintf("%d seeds (top-pagerank:2)", rep.Seeds),
+	for _, want := range []string{"small", "cumulative PageRank", chart.Count(rep.Seeds, "seed") + " (top-pagerank:2)",
 		fmt.Sprintf("budget %d pages", rep.Reachable)} {
 		if !strings.Contains(head, want) {
 			t.Errorf("title %q lacks %q", head, want)

@@ -480,7 +480,7 @@ func (o compareOutputs) write(rep *compare.Report, name string, stdout io.Writer
 	if plotOut != nil {
 		lower, _ := chart.ParseLower(*o.lower)
 		c := chart.Crawl{
-			Graph: name, Seeds: fmt.Sprintf("%d seeds", rep.Seeds), Budget: rep.Reference,
+			Graph: name, Seeds: chart.Count(rep.Seeds, "seed"), Budget: rep.Reference,
 			BudgetNote: "scored on the union graph of the pages downloaded",
 			Pages:      rep.Pages, Upper: rep.Upper,
 			Best:  chart.Curve{Name: "omniscient (union graph)", Cumulative: rep.Omniscient.Cumulative},
