@@ -5,11 +5,9 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"runtime/debug"
 	"time"
 
 	bolt "go.etcd.io/bbolt"
-	berrors "go.etcd.io/bbolt/errors"
 )
 
 // preflightLockWait is how long preflight waits for the file's lock before
@@ -65,34 +63,17 @@ func preflight(path string) error {
 }
 
 // peek opens path read-only (with the freelist loaded when freelist) and
-// runs check, if any, in a read transaction. Open failures other than a
-// held lock or an unreadable file, and panics, are ErrCorrupt; a held lock
-// is not an error here.
-func peek(path string, freelist bool, check func(tx *bolt.Tx) error) (err error) {
-	var file *os.File
-	opts := &bolt.Options{ReadOnly: true, Timeout: preflightLockWait, PreLoadFreelist: freelist,
-		OpenFile: func(name string, flag int, perm os.FileMode) (*os.File, error) {
-			f, err := os.OpenFile(name, flag, perm)
-			file = f
-			return f, err
-		}}
-	defer func() {
-		if r := recover(); r != nil {
-			if file != nil {
-				_ = file.Close()
-			}
-			err = fmt.Errorf("%w: %s: %v", ErrCorrupt, path, r)
-		}
-	}()
-	old := debug.SetPanicOnFault(true)
-	defer debug.SetPanicOnFault(old)
-	bdb, err := bolt.Open(path, 0o644, opts)
+// runs check, if any, in a read transaction. A file locked by another
+// process is not an error here; any other failure to open that is not an
+// unreadable file is ErrCorrupt.
+func peek(path string, freelist bool, check func(tx *bolt.Tx) error) error {
+	bdb, err := openBolt(path, &bolt.Options{ReadOnly: true, Timeout: preflightLockWait, PreLoadFreelist: freelist})
 	switch {
 	case err == nil:
-	case errors.Is(err, berrors.ErrTimeout):
+	case errors.Is(err, ErrLocked):
 		return nil
-	case errors.Is(err, fs.ErrPermission), errors.Is(err, fs.ErrNotExist):
-		return fmt.Errorf("storage: open %s: %w", path, err)
+	case errors.Is(err, ErrCorrupt), errors.Is(err, fs.ErrPermission), errors.Is(err, fs.ErrNotExist):
+		return err
 	default:
 		return fmt.Errorf("%w: %s: not a bbolt database: %w", ErrCorrupt, path, err)
 	}
