@@ -369,8 +369,8 @@ func (c *Crawler) restore() (int, error) {
 	return len(snap.Entries), nil
 }
 
-// restoreHosts adds the stored host states to snap (the frontier decides
-// what a ready time or a reason still means), and sets the per-host URL
+// restoreHosts adds the stored host states to snap (the frontier decides,
+// on its clock, what a ready time or a reason still means), and sets the per-host URL
 // counts from the hosts' fetches plus perHost (pending URLs per host).
 func (c *Crawler) restoreHosts(snap *frontier.Snapshot, perHost map[string]int64) error {
 	err := c.opts.Store.EachHost(func(h storage.Host) error {

@@ -443,7 +443,7 @@ func TestNewValidates(t *testing.T) {
 		{},
 		{Frontier: &spyFrontier{}, Store: &storage.DB{}},
 		{Frontier: &spyFrontier{}, Store: &storage.DB{}, Fetchers: []Fetcher{nil}},
-		{Frontier: &spyFrontier{}, Store: &storage.DB{}, Fetchers: []Fetcher{fakeFetcher{}}, Settings: config.Config{Politeness: config.Politeness{Delay: -1}}},
+		{Frontier: &spyFrontier{}, Store: &storage.DB{}, Fetchers: []Fetcher{fakeFetcher{}}, Settings: config.Config{MaxPages: -1}},
 	} {
 		if _, err := New(o); !errors.Is(err, ErrOptions) {
 			t.Errorf("New(%+v) = %v, want ErrOptions", o, err)

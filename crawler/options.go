@@ -3,7 +3,6 @@ package crawler
 import (
 	"fmt"
 	"log/slog"
-	"time"
 
 	"github.com/seedcrawl/seedcrawl/config"
 	"github.com/seedcrawl/seedcrawl/sitemap"
@@ -32,13 +31,13 @@ type Options struct {
 	SeedRedirects bool
 	// Settings are the crawl's settings, as package config defines and
 	// documents them; the crawler reads the budgets (MaxPages, MaxDepth,
-	// MaxDuration, HostMaxPages), the politeness settings, the link rules
-	// (MaxRedirects, MaxOutLinks, RespectNofollow, RespectNoindex,
-	// RobotsToken, the URL guards), RobotsTTL and the commit settings. A zero
-	// value means: no budget, no delay, the defaults of config.Default for
-	// Backoff, MaxBackoff, MaxOutLinks, RobotsTTL, CommitInterval and
-	// CommitPages, urlnorm's default guards. Settings are stored, as JSON, in
-	// the run record.
+	// MaxDuration, HostMaxPages), the link rules (MaxRedirects,
+	// MaxOutLinks, RespectNofollow, RespectNoindex, RobotsToken, the URL
+	// guards) and the commit settings; the politeness settings are the
+	// frontier's (frontier.Options.Politeness). A zero value means: no
+	// budget, the defaults of config.Default for MaxOutLinks,
+	// CommitInterval and CommitPages, urlnorm's default guards. Settings are
+	// stored, as JSON, in the run record.
 	Settings config.Config
 
 	// Refetch queues seeds that were fetched before again (with
@@ -94,9 +93,8 @@ func (o *Options) setDefaults() error {
 		}
 	}
 	s := &o.Settings
-	if s.MaxPages < 0 || s.MaxDuration < 0 || s.HostMaxPages < 0 || s.Delay < 0 || s.MaxCrawlDelay < 0 ||
-		s.DelayFactor < 0 || s.Backoff < 0 || s.MaxBackoff < 0 || s.MaxRetries < 0 || s.MaxRedirects < 0 ||
-		s.MaxOutLinks < 0 || s.RobotsTTL < 0 || s.CommitInterval < 0 || s.CommitPages < 0 {
+	if s.MaxPages < 0 || s.MaxDuration < 0 || s.HostMaxPages < 0 || s.MaxRedirects < 0 ||
+		s.MaxOutLinks < 0 || s.CommitInterval < 0 || s.CommitPages < 0 {
 		return fmt.Errorf("%w: negative limit", ErrOptions)
 	}
 	if r := o.Recrawl; r != nil {
@@ -111,12 +109,8 @@ func (o *Options) setDefaults() error {
 		}
 	}
 	def := config.Default()
-	for _, d := range []struct{ v, def *time.Duration }{
-		{&s.Backoff, &def.Backoff}, {&s.MaxBackoff, &def.MaxBackoff}, {&s.RobotsTTL, &def.RobotsTTL}, {&s.CommitInterval, &def.CommitInterval},
-	} {
-		if *d.v == 0 {
-			*d.v = *d.def
-		}
+	if s.CommitInterval == 0 {
+		s.CommitInterval = def.CommitInterval
 	}
 	if s.MaxOutLinks == 0 {
 		s.MaxOutLinks = def.MaxOutLinks

@@ -16,9 +16,6 @@ var (
 	// URLs or hosts: a snapshot is loaded into a fresh frontier only.
 	ErrNotEmpty = errors.New("frontier: restore into a non-empty frontier")
 
-	// ErrNegative is returned by New for a negative politeness setting.
-	ErrNegative = errors.New("frontier: negative politeness setting")
-
 	// ErrNoScheduler is returned by New when Options.Scheduler is nil.
 	ErrNoScheduler = errors.New("frontier: no scheduler")
 )

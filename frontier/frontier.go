@@ -63,7 +63,7 @@ func New(opts Options) (*Frontier, error) {
 		return nil, fmt.Errorf("frontier: host concurrency %d: must be ≥ 0", p.HostConcurrency)
 	}
 	if p.Delay < 0 || p.MaxCrawlDelay < 0 || p.DelayFactor < 0 || p.Backoff < 0 || p.MaxBackoff < 0 || p.MaxRetries < 0 || opts.DropFor < 0 {
-		return nil, fmt.Errorf("frontier: politeness %+v: %w", p, ErrNegative)
+		return nil, fmt.Errorf("frontier: politeness %+v, drop for %v: no setting may be negative", p, opts.DropFor)
 	}
 	if p.Backoff == 0 {
 		p.Backoff = DefaultBackoff

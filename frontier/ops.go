@@ -93,7 +93,10 @@ func (f *Frontier) dropQueued(hi uint32, reason string, ch *Changes) []uint64 {
 // with its stored priority, sequence, depth and attempt count, hosts get
 // their stored ready times, the scheduler its state, and new sequence
 // numbers continue after the largest restored one. Entries of a host with
-// no stored ready time are ready at once. Restore does not call the
+// no stored ready time, or one already past on the frontier's clock, are
+// ready at once (such host states are not kept); a host state recording a
+// drop for its Crawl-delay that still runs keeps the host dropped. Restore
+// does not call the
 // scheduler's Seed or Downloaded. Call it first, before Seed or Defer; it
 // returns ErrNotEmpty otherwise.
 func (f *Frontier) Restore(s Snapshot) error {
@@ -109,6 +112,9 @@ func (f *Frontier) Restore(s Snapshot) error {
 	}
 	now := f.clock.Now()
 	for _, hs := range s.Hosts {
+		if !hs.ReadyAt.After(now) {
+			continue // ready: nothing to remember (interned if it has URLs)
+		}
 		hi := f.intern(hs.Host)
 		h := f.hosts[hi]
 		if !hs.ReadyAt.IsZero() {

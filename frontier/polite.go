@@ -242,12 +242,11 @@ func backoff(base, maxB time.Duration, failures int) time.Duration {
 
 // heldFor returns the changes held for job id until its Done.
 func (f *Frontier) heldFor(id uint64) *Changes {
-	ch, ok := f.held[id]
-	if !ok {
-		ch = &Changes{}
-		f.held[id] = ch
+	if ch := f.held[id]; ch != nil {
+		return ch
 	}
-	return ch
+	f.held[id] = &Changes{}
+	return f.held[id]
 }
 
 // putBack returns a job that Next took but did not hand out.

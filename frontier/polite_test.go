@@ -310,3 +310,56 @@ func sorted(ids []uint64) []uint64 {
 	slices.Sort(out)
 	return out
 }
+
+// blockingRobots holds every check until released, reporting each start.
+type blockingRobots struct {
+	started chan string
+	release chan struct{}
+}
+
+func (r *blockingRobots) Check(ctx context.Context, _ uint64, host string) (Verdict, error) {
+	r.started <- host
+	select {
+	case <-r.release:
+		return Verdict{Allowed: true}, nil
+	case <-ctx.Done():
+		return Verdict{}, ctx.Err()
+	}
+}
+
+// A robots.txt check holds its job in flight, so it counts against the
+// host's concurrency: while a.test's check runs, Next hands out b.test,
+// not a second a.test URL; a check cut short by ctx puts its URL back.
+func TestRobotsCheckCountsAgainstConcurrency(t *testing.T) {
+	rb := &blockingRobots{started: make(chan string, 4), release: make(chan struct{})}
+	f, err := New(Options{Scheduler: bfsSched{}, Clock: newFakeClock(), Robots: rb})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Seed([]Target{{ID: 1, Host: "a.test", New: true}, {ID: 2, Host: "a.test", New: true}, {ID: 3, Host: "b.test", New: true}}, nil); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	first := goNext(ctx, f)
+	if h := <-rb.started; h != "a.test" {
+		t.Fatalf("first check for %s, want a.test", h)
+	}
+	second := goNext(context.Background(), f)
+	if h := <-rb.started; h != "b.test" {
+		t.Fatalf("second check for %s while a.test's runs, want b.test", h)
+	}
+	cancel()
+	if r := <-first; r.err == nil {
+		t.Fatalf("first Next = %+v, want ctx's error", r.job)
+	}
+	if n := f.Len(); n != 2 {
+		t.Errorf("%d URLs queued after the cut check, want 2 (a.test's URL put back, b.test's in flight)", n)
+	}
+	close(rb.release)
+	if r := <-second; r.err != nil || r.job.Host != "b.test" {
+		t.Errorf("second Next = %+v, %v; want b.test", r.job, r.err)
+	}
+	if j := mustNext(t, f); j.ID != 1 {
+		t.Errorf("next job %d, want a.test's first URL again", j.ID)
+	}
+}

@@ -101,7 +101,7 @@ type Outcome struct {
 	// links (non-HTML, errors): its mass is dropped (dangling page).
 	Links []Target
 	// Delay is the politeness gap to keep before the host's next request,
-	// counted from the moment Complete is called: the crawl loop computes
+	// counted from the moment Complete is called; Done sets it to
 	// max(--delay, Crawl-delay, factor × response time).
 	Delay time.Duration
 	// ReadyAt, when later than now+Delay, is used instead (Retry-After,
