@@ -3,6 +3,7 @@ package crawler
 import (
 	"fmt"
 	"log/slog"
+	"time"
 
 	"github.com/seedcrawl/seedcrawl/config"
 	"github.com/seedcrawl/seedcrawl/sitemap"
