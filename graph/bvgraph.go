@@ -123,21 +123,7 @@ func ReadBVGraph(basename string) (*CSR, error) {
 	if err != nil {
 		return nil, err
 	}
-	urlsPath := basename + ".urls.gz"
-	uf, err := os.Open(urlsPath)
-	switch {
-	case errors.Is(err, os.ErrNotExist):
-		return g, nil
-	case err != nil:
-		return nil, fmt.Errorf("graph: read BVGraph %s: %w", basename, err)
-	}
-	defer uf.Close()
-	urls, err := ReadURLs(uf, urlsPath, g.N())
-	if err != nil {
-		return nil, err
-	}
-	g.SetURLs(urls)
-	return g, nil
+	return withURLs(g, basename, "BVGraph")
 }
 
 // readBVProperties parses a Java properties file (key=value, key:value or

@@ -27,13 +27,19 @@ func ReadDataset(basename string) (*CSR, error) {
 	if err != nil {
 		return nil, err
 	}
+	return withURLs(g, basename, "dataset")
+}
+
+// withURLs gives g the URLs of BASENAME.urls.gz when that file exists (a
+// graph without it has no URLs); kind names the format in errors.
+func withURLs(g *CSR, basename, kind string) (*CSR, error) {
 	urlsPath := basename + ".urls.gz"
 	uf, err := os.Open(urlsPath)
 	switch {
 	case errors.Is(err, os.ErrNotExist):
 		return g, nil
 	case err != nil:
-		return nil, fmt.Errorf("graph: read dataset %s: %w", basename, err)
+		return nil, fmt.Errorf("graph: read %s %s: %w", kind, basename, err)
 	}
 	defer uf.Close()
 	urls, err := ReadURLs(uf, urlsPath, g.N())
