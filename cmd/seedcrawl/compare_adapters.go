@@ -1,0 +1,229 @@
+package main
+
+// The two adapters through which package compare meets the rest of the
+// crawl: its Web, the polite crawler in injection mode, and its Store, the
+// crawl db.
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"sync"
+
+	"github.com/seedcrawl/seedcrawl/compare"
+	"github.com/seedcrawl/seedcrawl/crawler"
+	"github.com/seedcrawl/seedcrawl/storage"
+)
+
+// compareWeb is compare's Web backed by the polite crawler in injection
+// mode: Request injects the URL, and the crawler's deliveries (after the
+// commit that stores them) come out on Results. Deliveries are queued
+// without bound, so the crawler's disposer never waits for compare.
+type compareWeb struct {
+	c       *crawler.Crawler
+	results chan compare.Page
+	done    chan struct{} // closed when compare stops reading Results
+
+	mu     sync.Mutex
+	queue  []compare.Page
+	wake   chan struct{}
+	closed bool
+	once   sync.Once
+}
+
+// Request implements compare.Web.
+func (w *compareWeb) Request(ctx context.Context, url string) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	return w.c.Inject(url)
+}
+
+// Results implements compare.Web.
+func (w *compareWeb) Results() <-chan compare.Page {
+	w.once.Do(func() { go w.forward() })
+	return w.results
+}
+
+// deliver is the crawler's Injection.Deliver.
+func (w *compareWeb) deliver(ds []crawler.Delivery) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	for _, d := range ds {
+		w.queue = append(w.queue, comparePage(d))
+	}
+	w.signal()
+}
+
+// close ends Results once the queued pages are out (the crawler stopped).
+func (w *compareWeb) close() {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.closed = true
+	w.signal()
+}
+
+func (w *compareWeb) signal() {
+	if w.wake != nil {
+		close(w.wake)
+		w.wake = nil
+	}
+}
+
+func (w *compareWeb) forward() {
+	for {
+		w.mu.Lock()
+		q := w.queue
+		w.queue = nil
+		closed := w.closed
+		var wake chan struct{}
+		if len(q) == 0 && !closed {
+			w.wake = make(chan struct{})
+			wake = w.wake
+		}
+		w.mu.Unlock()
+		for _, p := range q {
+			select {
+			case w.results <- p:
+			case <-w.done:
+				return
+			}
+		}
+		if len(q) == 0 {
+			if closed {
+				close(w.results)
+				return
+			}
+			<-wake
+		}
+	}
+}
+
+// comparePage converts a crawler outcome: a response with a status of 400
+// or more fails by its status; an outcome without a usable response fails
+// with its stored status and reason.
+func comparePage(d crawler.Delivery) compare.Page {
+	p := compare.Page{URL: d.URL, Status: d.Code, OutLinks: d.Links}
+	switch d.Status {
+	case storage.StatusFetched, storage.StatusNotModified, storage.StatusRedirect:
+	case storage.StatusHTTPError, storage.StatusGone:
+		if d.Code < 400 {
+			p.Err = compareErr(d)
+		}
+	default:
+		p.Err = compareErr(d)
+	}
+	if p.Err != nil {
+		p.OutLinks = nil
+	}
+	return p
+}
+
+func compareErr(d crawler.Delivery) error {
+	if d.Reason == "" || d.Reason == d.Status.String() {
+		return errors.New(d.Status.String())
+	}
+	return fmt.Errorf("%s: %s", d.Status, d.Reason)
+}
+
+// compareStore is compare's Store in the crawl db (storage's compare
+// buckets). It holds revealed pages in memory until a download sequence is
+// saved, and writes them in the transaction that saves it, before it: a
+// stored sequence always finds its pages, and a revealed page costs no
+// commit of its own. A page lost with the memory (kill -9) is asked for
+// again by the rerun, and the crawler delivers it from its own records
+// without a request.
+type compareStore struct {
+	db *storage.DB
+	// sync, when set, makes the crawler commit the outcomes it delivered
+	// before a sequence that may use them is stored.
+	sync func(context.Context) error
+
+	mu      sync.Mutex // held across writes, so sequences are stored after their pages
+	pending []storage.ComparePage
+}
+
+func (s *compareStore) SavePage(ctx context.Context, p compare.Page) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	cp := storageComparePage(p)
+	s.mu.Lock()
+	s.pending = append(s.pending, cp)
+	s.mu.Unlock()
+	return nil
+}
+
+func storageComparePage(p compare.Page) storage.ComparePage {
+	cp := storage.ComparePage{URL: p.URL, Status: p.Status, Links: slices.Clone(p.OutLinks)}
+	if p.Err != nil {
+		cp.Err = p.Err.Error()
+		if cp.Err == "" {
+			cp.Err = "failed"
+		}
+	}
+	return cp
+}
+
+func (s *compareStore) Pages(ctx context.Context, fn func(compare.Page) error) error {
+	var ps []compare.Page
+	conv := func(p storage.ComparePage) {
+		cp := compare.Page{URL: p.URL, Status: p.Status, OutLinks: p.Links}
+		if p.Err != "" {
+			cp.Err = errors.New(p.Err)
+		}
+		ps = append(ps, cp)
+	}
+	// Collect first: fn may be slow, and a read transaction must not be
+	// held while computing.
+	err := s.db.EachComparePage(func(p storage.ComparePage) error {
+		conv(p)
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	s.mu.Lock()
+	for _, p := range s.pending {
+		conv(p)
+	}
+	s.mu.Unlock()
+	for _, p := range ps {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		if err := fn(p); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (s *compareStore) AppendProgress(ctx context.Context, name string, start int, ids []uint64) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.sync != nil {
+		if err := s.sync(ctx); err != nil {
+			return fmt.Errorf("commit the crawl before saving progress of %s: %w", name, err)
+		}
+	}
+	if err := s.db.AppendCompareProgress(name, start, ids, s.pending); err != nil {
+		if errors.Is(err, storage.ErrCompareProgress) {
+			return fmt.Errorf("%w: %w", compare.ErrProgress, err)
+		}
+		return err
+	}
+	s.pending = nil
+	return nil
+}
+
+func (s *compareStore) Progress(ctx context.Context, name string) ([]uint64, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	return s.db.CompareProgress(name)
+}
