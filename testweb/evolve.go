@@ -66,10 +66,6 @@ func (s *Site) evolveUniform(prev *state, e int) *state {
 			evolving++
 		}
 	}
-	touch := func(n *node) {
-		n.ver++
-		n.mod = uint32(e)
-	}
 	for id := 0; id < nprev; id++ {
 		n := &nodes[id]
 		if n.kind != KindPage || n.flags&(flagEvolve|flagRoot) == 0 {
@@ -77,26 +73,14 @@ func (s *Site) evolveUniform(prev *state, e int) *state {
 		}
 		x := rng.Float64()
 		root := n.flags&flagRoot != 0
-		moved := "/moved/" + strconv.Itoa(e) + n.path
-		_, taken := prev.index[n.host][moved]
+		var ended bool
+		if nodes, ended = goneOrMoved(nodes, id, x, root, evo, e, prev, rng); ended {
+			continue
+		}
+		n = &nodes[id]
 		switch {
-		case !root && x < evo.Gone:
-			n.kind, n.status, n.links = KindGone, 404, nil
-			if rng.IntN(2) == 1 {
-				n.status = 410
-			}
-			n.flags &^= flagEvolve
-			touch(n)
-		case !root && x < evo.Gone+evo.Move && !taken:
-			m := *n
-			m.path, m.mod, m.born = moved, uint32(e), uint32(e)
-			nodes = append(nodes, m)
-			n = &nodes[id] // nodes may have moved in memory
-			n.kind, n.status, n.target, n.links = KindRedirect, 301, uint32(len(nodes)-1), nil
-			n.flags &^= flagEvolve | flagMetaNofollow | flagMalformed | flagCanonical | flagBase | flagJunkLinks
-			touch(n)
 		case x < evo.Gone+evo.Move+evo.Change:
-			touch(n)
+			n.touch(e)
 			links := slices.Clone(n.links)
 			if c := live[n.host]; rng.Float64() < 0.5 && len(c) > 0 {
 				if t := c[rng.IntN(len(c))]; t != uint32(id) && !hasLink(links, t) {
@@ -132,7 +116,7 @@ func (s *Site) evolveUniform(prev *state, e int) *state {
 				continue
 			}
 			src.links = append(slices.Clip(src.links), link{to: id})
-			touch(src)
+			src.touch(e)
 		}
 	}
 	st := &state{epoch: e, nodes: nodes}
@@ -332,10 +316,6 @@ func (s *Site) evolveWeb(prev *state, e int) *state {
 		hubs[nodes[id].host].add(id, w)
 		global.add(id, w)
 	}
-	touch := func(n *node) {
-		n.ver++
-		n.mod = uint32(e)
-	}
 	changed := make([][]uint32, nh)
 	var changedAll []uint32
 	for id := 0; id < nprev; id++ {
@@ -345,26 +325,14 @@ func (s *Site) evolveWeb(prev *state, e int) *state {
 		}
 		x := rng.Float64()
 		root := n.flags&flagRoot != 0
-		moved := "/moved/" + strconv.Itoa(e) + n.path
-		_, taken := prev.index[n.host][moved]
+		var ended bool
+		if nodes, ended = goneOrMoved(nodes, id, x, root, evo, e, prev, rng); ended {
+			continue
+		}
+		n = &nodes[id]
 		switch {
-		case !root && x < evo.Gone:
-			n.kind, n.status, n.links = KindGone, 404, nil
-			if rng.IntN(2) == 1 {
-				n.status = 410
-			}
-			n.flags &^= flagEvolve
-			touch(n)
-		case !root && x < evo.Gone+evo.Move && !taken:
-			m := *n
-			m.path, m.mod, m.born = moved, uint32(e), uint32(e)
-			nodes = append(nodes, m)
-			n = &nodes[id]
-			n.kind, n.status, n.target, n.links = KindRedirect, 301, uint32(len(nodes)-1), nil
-			n.flags &^= flagEvolve | flagMetaNofollow | flagMalformed | flagCanonical | flagBase | flagJunkLinks
-			touch(n)
 		case rng.Float64() < -math.Expm1(-scale*s.rateFactor(n.host, uint32(id))):
-			touch(n)
+			n.touch(e)
 			changed[n.host] = append(changed[n.host], uint32(id))
 			changedAll = append(changedAll, uint32(id))
 			links := slices.Clone(n.links)
@@ -389,7 +357,7 @@ func (s *Site) evolveWeb(prev *state, e int) *state {
 			return false
 		}
 		n.links = append(slices.Clip(n.links), link{to: dst})
-		touch(n)
+		n.touch(e)
 		return true
 	}
 	k := int(math.Round(evo.New * float64(evolving)))
@@ -473,4 +441,42 @@ func (s *Site) bearHost(nodes *[]node, h uint32, e int, rng *rand.Rand, global *
 	if len(changed) > 0 {
 		addLink(changed[rng.IntN(len(changed))], root)
 	}
+}
+
+// goneOrMoved draws the fate of page id in epoch e from x: below evo.Gone
+// it is gone (404, or 410 by one more draw from rng), below
+// evo.Gone+evo.Move it moves to /moved/E/PATH and answers 301 there, unless
+// that path is taken. A root stays. It returns the nodes (a move appends
+// the page at its new place, so pointers into nodes are stale) and whether
+// either happened.
+func goneOrMoved(nodes []node, id int, x float64, root bool, evo Evolution, e int, prev *state, rng *rand.Rand) ([]node, bool) {
+	n := &nodes[id]
+	moved := "/moved/" + strconv.Itoa(e) + n.path
+	_, taken := prev.index[n.host][moved]
+	switch {
+	case !root && x < evo.Gone:
+		n.kind, n.status, n.links = KindGone, 404, nil
+		if rng.IntN(2) == 1 {
+			n.status = 410
+		}
+		n.flags &^= flagEvolve
+		n.touch(e)
+	case !root && x < evo.Gone+evo.Move && !taken:
+		m := *n
+		m.path, m.mod, m.born = moved, uint32(e), uint32(e)
+		nodes = append(nodes, m)
+		n = &nodes[id]
+		n.kind, n.status, n.target, n.links = KindRedirect, 301, uint32(len(nodes)-1), nil
+		n.flags &^= flagEvolve | flagMetaNofollow | flagMalformed | flagCanonical | flagBase | flagJunkLinks
+		n.touch(e)
+	default:
+		return nodes, false
+	}
+	return nodes, true
+}
+
+// touch marks n changed in epoch e.
+func (n *node) touch(e int) {
+	n.ver++
+	n.mod = uint32(e)
 }
