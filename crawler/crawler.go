@@ -69,9 +69,12 @@ type tally struct {
 type admission struct {
 	scopeMu    sync.RWMutex
 	scopeHosts map[string]bool     // hosts brought into scope by seed redirects
-	admitted   map[string]int64    // URLs queued per host (HostMaxPages)
 	soft       map[uint64]struct{} // URLs not queued for a reason a later link may lift
 	hops       map[uint64]int      // redirect hops of queued redirect targets
+	// admitted are the per-host counts of the host page budget, rebuilt
+	// from the stored records while Run starts and handed to the frontier
+	// in Snapshot.Admitted; nil once the frontier counts (Frontier.Admit).
+	admitted map[string]int64
 }
 
 // pending is the batch the disposer builds and commits (touched only by
@@ -224,6 +227,7 @@ func (c *Crawler) Run(ctx context.Context, seeds []string) (Summary, error) {
 	if err != nil {
 		return Summary{}, err
 	}
+	c.admitted = nil // the frontier counts from here
 	settings, err := json.Marshal(c.opts.Settings)
 	if err != nil {
 		return Summary{}, fmt.Errorf("crawler: start run: encode settings: %w", err)
@@ -360,7 +364,7 @@ func (c *Crawler) restore() (int, error) {
 	if snap.SchedState, err = c.opts.Store.SchedulerState(); err != nil {
 		return 0, fmt.Errorf("crawler: restore scheduler state: %w", err)
 	}
-	if len(snap.Entries) == 0 && len(snap.Hosts) == 0 && snap.SchedState == nil {
+	if len(snap.Entries) == 0 && len(snap.Hosts) == 0 && snap.SchedState == nil && len(snap.Admitted) == 0 {
 		return 0, nil
 	}
 	if err := c.opts.Frontier.Restore(snap); err != nil {
@@ -370,9 +374,13 @@ func (c *Crawler) restore() (int, error) {
 }
 
 // restoreHosts adds the stored host states to snap (the frontier decides,
-// on its clock, what a ready time or a reason still means), and sets the per-host URL
-// counts from the hosts' fetches plus perHost (pending URLs per host).
+// on its clock, what a ready time or a reason still means), and sets the
+// per-host URL counts of the host budget from the hosts' fetches plus
+// perHost (pending URLs per host). snap.Admitted is c.admitted itself, so
+// the recounts made before the frontier is restored (countAdmitted,
+// scanPages) reach it.
 func (c *Crawler) restoreHosts(snap *frontier.Snapshot, perHost map[string]int64) error {
+	snap.Admitted = c.admitted
 	err := c.opts.Store.EachHost(func(h storage.Host) error {
 		c.admitted[h.Name] = int64(h.Fetches) + perHost[h.Name]
 		delete(perHost, h.Name)
@@ -407,7 +415,7 @@ func (c *Crawler) seed(seeds []string) (int, error) {
 		}
 		host := urlnorm.Authority(s)
 		targets = append(targets, frontier.Target{ID: ints[i].ID, Host: host, New: true})
-		c.admitted[host]++
+		c.opts.Frontier.Admit(host)
 	}
 	if err := c.opts.Frontier.Seed(targets, &c.changes); err != nil {
 		return 0, fmt.Errorf("crawler: seed: %w", err)

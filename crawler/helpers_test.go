@@ -249,7 +249,7 @@ func (r *rig) withFrontier(o Options) Options {
 		return o
 	}
 	if r.fr == nil {
-		fr, err := frontier.New(frontier.Options{Scheduler: r.sched, Politeness: o.Settings.Politeness,
+		fr, err := frontier.New(frontier.Options{Scheduler: r.sched, Politeness: o.Settings.Politeness, HostMaxPages: o.Settings.HostMaxPages,
 			Robots: RobotsGate{Robots: r.robots, URLs: r.db}, DropFor: o.Settings.RobotsTTL})
 		if err != nil {
 			r.t.Fatal(err)

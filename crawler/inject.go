@@ -207,11 +207,11 @@ func (c *Crawler) takeInjected() error {
 			refuse(storage.StatusRejected, "max-depth")
 			continue
 		}
-		if s.HostMaxPages > 0 && c.admitted[host] >= s.HostMaxPages {
+		if c.opts.Frontier.HostFull(host) {
 			refuse(storage.StatusRejected, "host-max-pages")
 			continue
 		}
-		c.admitted[host]++
+		c.opts.Frontier.Admit(host)
 		targets = append(targets, frontier.Target{ID: id, Host: host, Depth: int(prev.Depth), New: true})
 	}
 	if len(targets) > 0 {

@@ -21,11 +21,17 @@ type Frontier interface {
 	// Done reports how a job ended; retried is true when the frontier put
 	// the URL back for another attempt.
 	Done(job frontier.Job, r frontier.Result, ch *frontier.Changes) (retried bool, err error)
-	// Dropped reports a host given up, whose links are not queued.
-	Dropped(host string) (reason string, ok bool)
 	Seed(seeds []frontier.Target, ch *frontier.Changes) error
 	Restore(s frontier.Snapshot) error
 	Stats() frontier.Stats
+
+	// Dropped reports a host given up, whose links are not queued.
+	Dropped(host string) (reason string, ok bool)
+	// HostFull reports that host's page budget (--host-max-pages) is
+	// spent: its new URLs are not queued.
+	HostFull(host string) bool
+	// Admit counts a URL queued as a page against its host's budget.
+	Admit(host string)
 }
 
 // Store is what the crawl loop needs from the database; *storage.DB

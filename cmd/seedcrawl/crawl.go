@@ -380,6 +380,8 @@ func (s *crawlSession) newCrawler(rc *crawler.Recrawl, maxPages int64) error {
 		Politeness: cfg.Politeness,
 		Robots:     crawler.NewRobotsGate(s.robots, s.db, s.x.logger),
 		DropFor:    cfg.RobotsTTL,
+		// The host page budget is counted by the frontier.
+		HostMaxPages: cfg.HostMaxPages,
 	})
 	if err != nil {
 		return fmt.Errorf("build frontier: %w", err)
