@@ -2,7 +2,7 @@
 // frontier, fetch, extract and filter links, and a single disposer
 // goroutine hands every outcome back to the frontier and to storage,
 // committing batches that are consistent on disk. Politeness is not here:
-// the frontier owns it (robots.txt verdicts through RobotsGate, per-host
+// the frontier owns it (robots.txt verdicts through robots.Gate, per-host
 // delays, back-off, retries).
 //
 // # Shape

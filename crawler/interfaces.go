@@ -2,12 +2,10 @@ package crawler
 
 import (
 	"context"
-	"net/url"
 	"time"
 
 	"github.com/seedcrawl/seedcrawl/fetch"
 	"github.com/seedcrawl/seedcrawl/frontier"
-	"github.com/seedcrawl/seedcrawl/robots"
 	"github.com/seedcrawl/seedcrawl/storage"
 )
 
@@ -48,12 +46,6 @@ type Store interface {
 	SchedulerState() ([]byte, error)
 	EachHost(fn func(h storage.Host) error) error
 	StartRun(start time.Time, command, config string) (storage.Run, error)
-}
-
-// Robots answers robots.txt questions; *robots.Cache implements it.
-// RobotsGate asks it on the frontier's behalf.
-type Robots interface {
-	Check(ctx context.Context, u *url.URL) (robots.Decision, error)
 }
 
 // Fetcher fetches one URL per call and is used by one worker at a time;

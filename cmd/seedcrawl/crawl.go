@@ -378,7 +378,7 @@ func (s *crawlSession) newCrawler(rc *crawler.Recrawl, maxPages int64) error {
 	s.fr, err = frontier.New(frontier.Options{
 		Scheduler:  sched,
 		Politeness: cfg.Politeness,
-		Robots:     crawler.NewRobotsGate(s.robots, s.db, s.x.logger),
+		Robots:     robots.NewGate(s.robots, s.db, s.x.logger),
 		DropFor:    cfg.RobotsTTL,
 		// The host page budget is counted by the frontier.
 		HostMaxPages: cfg.HostMaxPages,
