@@ -12,6 +12,7 @@ import (
 
 	"github.com/seedcrawl/seedcrawl/extract"
 	"github.com/seedcrawl/seedcrawl/frontier"
+	"github.com/seedcrawl/seedcrawl/sitemap"
 	"github.com/seedcrawl/seedcrawl/storage"
 	"github.com/seedcrawl/seedcrawl/urlnorm"
 )
@@ -32,7 +33,7 @@ type Crawler struct {
 	pending
 	cycleState
 	injectState
-	sm sitemaps // the hosts' sitemaps (Settings.Sitemaps)
+	sm *sitemap.Sites // the sites' sitemaps (Settings.Sitemaps; nil without)
 }
 
 // lifetime holds the contexts that end a run.
@@ -152,6 +153,9 @@ func New(opts Options) (*Crawler, error) {
 		return nil, fmt.Errorf("%w: %w", ErrOptions, err)
 	}
 	c.extractor = ex
+	if opts.Settings.Sitemaps {
+		c.sm = sitemap.NewSites(opts.SitemapLimits, c.currentCycle())
+	}
 	if err := c.initInject(opts.Inject); err != nil {
 		return nil, err
 	}
@@ -228,6 +232,7 @@ func (c *Crawler) Run(ctx context.Context, seeds []string) (Summary, error) {
 		return Summary{}, err
 	}
 	c.admitted = nil // the frontier counts from here
+	c.loadSitemaps()
 	settings, err := json.Marshal(c.opts.Settings)
 	if err != nil {
 		return Summary{}, fmt.Errorf("crawler: start run: encode settings: %w", err)

@@ -69,7 +69,7 @@ type Options struct {
 	// read once per cycle (see the package documentation, "Sitemaps"). nil:
 	// only /sitemap.xml is read.
 	Sitemaps SitemapSource
-	// SitemapLimits bound the sitemaps read (package sitemap): per file,
+	// SitemapLimits bound the sitemaps read (sitemap.Sites): per file,
 	// index depth, files and entries per site and run. The zero value
 	// gives the package's defaults.
 	SitemapLimits sitemap.Limits
