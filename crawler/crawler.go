@@ -32,6 +32,7 @@ type Crawler struct {
 	admission
 	pending
 	cycleState
+	outside
 	injectState
 	sm *sitemap.Sites // the sites' sitemaps (Settings.Sitemaps; nil without)
 }
@@ -102,13 +103,19 @@ type cycleState struct {
 	// inCycle is a bitmap of the ids queued in this cycle (Recrawl.Lazy;
 	// disposer only).
 	inCycle []uint64
+}
 
-	// Cluster state (Options.Cluster).
+// outside is the state of URLs that come from outside the crawl's own
+// links: from other nodes of a cluster (Options.Cluster, Receive) and from
+// Inject (Options.Inject).
+type outside struct {
 	injectMu sync.RWMutex // held to send on in from Receive; Run takes it to close in
 	inClosed bool
-	seeded   atomic.Bool                   // the seeds are committed: Idle may report true
-	dirty    atomic.Bool                   // a message was handled and its effects are not committed yet
-	wake     atomic.Pointer[chan struct{}] // closed when Receive queued URLs: lingering workers retry
+	seeded   atomic.Bool // the seeds are committed: Idle may report true
+	dirty    atomic.Bool // a message was handled and its effects are not committed yet
+	// wake is closed when URLs from outside were queued (Receive,
+	// Inject): workers waiting on an empty frontier ask it again.
+	wake atomic.Pointer[chan struct{}]
 }
 
 // New returns a Crawler; it fails with ErrOptions when a required part is

@@ -81,26 +81,32 @@ func (c *Crawler) work(f Fetcher) {
 		if !c.reserve() {
 			return
 		}
-		wake := c.injectWake()
-		arrived := *c.wake.Load() // closed when URLs from other nodes are queued
+		// Taken before Next, so URLs queued from outside between an
+		// exhausted answer and the wait below are not missed.
+		arrived := *c.wake.Load()
 		c.waiting.Add(1)
 		job, err := c.opts.Frontier.Next(c.stopCtx)
-		if err != nil && c.waitInjected(wake, err) {
-			c.waiting.Add(-1)
-			c.release()
-			continue
-		}
-		if err != nil && errors.Is(err, frontier.ErrExhausted) && c.opts.Cluster != nil {
-			// Dry here is not the end of a cluster crawl: wait, still
-			// counted as waiting, for URLs from other nodes or for the
-			// cluster's end.
+		if errors.Is(err, frontier.ErrExhausted) && (c.opts.Cluster != nil || c.inj != nil) {
+			// Dry here is not the end of a cluster crawl, nor of one fed
+			// by Inject: wait, still counted as waiting, for URLs from
+			// outside, for the cluster's end or for the stop.
+			var over <-chan struct{} // nil without a cluster: never
+			if c.opts.Cluster != nil {
+				over = c.opts.Cluster.Done()
+			}
 			select {
 			case <-arrived:
 				c.waiting.Add(-1)
 				c.release()
 				continue
-			case <-c.opts.Cluster.Done():
+			case <-over:
 			case <-c.stopCtx.Done():
+				if c.inj != nil {
+					// A crawl fed by Inject is stopped by its caller
+					// once it wants nothing more: it ran dry, and its
+					// run record says exhausted.
+					break
+				}
 				c.waiting.Add(-1)
 				c.release()
 				return
