@@ -50,8 +50,9 @@
 // follow (rel=nofollow, every link of a meta robots nofollow page, with
 // RespectNofollow) are counted and not recorded, as testweb's ground truth
 // records a crawl. Out-of-scope targets, targets beyond MaxDepth or over a
-// host's page budget are stored as nodes of the graph (with a status saying
-// why) but not queued; a URL first seen too deep is queued later if a link
+// host's page budget (which the frontier counts: Frontier.HostFull, Admit)
+// are stored as nodes of the graph (with a status saying why) but not
+// queued; a URL first seen too deep is queued later if a link
 // at an allowed depth reaches it in the same run.
 // Redirects are not followed by the fetcher: each hop is stored as a link
 // of kind redirect and the target goes through the frontier (scope,
