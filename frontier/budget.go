@@ -1,13 +1,17 @@
 package frontier
 
+import "sync"
+
 // hostBudget is the host page budget (Options.HostMaxPages): how many URLs
 // of each host were admitted over the life of the crawl database. It is
 // kept apart from the per-host politeness state because it covers hosts
 // with nothing queued (a resumed crawl counts every host it ever queued)
-// and must not make them count as hosts in Stats. Guarded by the
-// frontier's mu.
+// and must not make them count as hosts in Stats. It has its own lock:
+// the crawl loop asks about every new link, and Next's callers need not
+// wait for that.
 type hostBudget struct {
-	max      int64            // 0: no budget
+	max      int64 // 0: no budget
+	mu       sync.Mutex
 	admitted map[string]int64 // URLs admitted per host
 }
 
@@ -18,8 +22,8 @@ func (f *Frontier) HostFull(host string) bool {
 	if f.budget.max <= 0 {
 		return false
 	}
-	f.mu.Lock()
-	defer f.mu.Unlock()
+	f.budget.mu.Lock()
+	defer f.budget.mu.Unlock()
 	return f.budget.admitted[host] >= f.budget.max
 }
 
@@ -33,8 +37,8 @@ func (f *Frontier) Admit(host string) {
 	if f.budget.max <= 0 {
 		return
 	}
-	f.mu.Lock()
-	defer f.mu.Unlock()
+	f.budget.mu.Lock()
+	defer f.budget.mu.Unlock()
 	if f.budget.admitted == nil {
 		f.budget.admitted = map[string]int64{}
 	}
@@ -44,17 +48,19 @@ func (f *Frontier) Admit(host string) {
 // Admitted returns how many URLs of host were counted against its page
 // budget (0 without a budget).
 func (f *Frontier) Admitted(host string) int64 {
-	f.mu.Lock()
-	defer f.mu.Unlock()
+	f.budget.mu.Lock()
+	defer f.budget.mu.Unlock()
 	return f.budget.admitted[host]
 }
 
 // restoreBudget sets the per-host counts of a resumed crawl (a copy of
-// counts). Called with mu held.
+// counts).
 func (f *Frontier) restoreBudget(counts map[string]int64) {
 	if f.budget.max <= 0 || len(counts) == 0 {
 		return
 	}
+	f.budget.mu.Lock()
+	defer f.budget.mu.Unlock()
 	f.budget.admitted = make(map[string]int64, len(counts))
 	for h, n := range counts {
 		f.budget.admitted[h] = n
