@@ -284,6 +284,25 @@ func TestBudgets(t *testing.T) {
 			t.Errorf("/4: %v %q", p.Status, p.Reason)
 		}
 	})
+	t.Run("host-max-pages across a resume", func(t *testing.T) {
+		// The second run's frontier starts empty: the host's count comes
+		// back from the stored records (Snapshot.Admitted), so the budget
+		// holds over both runs.
+		r := newRig(t)
+		chain(r)
+		r.opts.Settings.HostMaxPages = 3
+		r.opts.Settings.MaxPages = 2
+		r.mustRun("http://a.test/")
+		r.reopen()
+		r.opts.Settings.HostMaxPages = 3
+		r.mustRun("http://a.test/")
+		if got := len(r.web.fetched()); got != 3 {
+			t.Errorf("fetched %d pages over two runs, want 3: %v", got, r.web.fetched())
+		}
+		if p := r.page("http://a.test/4"); p.Status != storage.StatusRejected || p.Reason != "host-max-pages" {
+			t.Errorf("/4: %v %q, want rejected for host-max-pages", p.Status, p.Reason)
+		}
+	})
 	t.Run("max-pages then resume", func(t *testing.T) {
 		r := newRig(t)
 		chain(r)
