@@ -149,9 +149,11 @@ func TestRobotsAndRedirects(t *testing.T) {
 }
 
 func TestServerBehaviours(t *testing.T) {
+	clk := newManualClock()
 	o := testOptions()
 	o.SlowLatency = 60 * time.Millisecond
 	o.RateInterval = 300 * time.Millisecond
+	o.Now = clk.Now
 	w, srv := startWeb(t, mustGenerate(t, GenOptions{Seed: 1, Pages: 100, Hosts: 4}), o)
 	c := srv.Client()
 
@@ -183,7 +185,7 @@ func TestServerBehaviours(t *testing.T) {
 		}
 	})
 	t.Run("ratelimit", func(t *testing.T) {
-		time.Sleep(o.RateInterval)
+		clk.Advance(o.RateInterval)
 		if s, _, _ := fetch(t, c, "http://ratelimit.test/1.html"); s != 200 {
 			t.Fatalf("first request: %d", s)
 		}
@@ -197,7 +199,7 @@ func TestServerBehaviours(t *testing.T) {
 		if s, _, _ := fetch(t, c, "http://ratelimit.test/robots.txt"); s != 200 {
 			t.Errorf("robots.txt is rate limited: %d", s)
 		}
-		time.Sleep(o.RateInterval)
+		clk.Advance(o.RateInterval)
 		if s, _, _ := fetch(t, c, "http://ratelimit.test/2.html"); s != 200 {
 			t.Fatalf("after the interval: %d", s)
 		}
