@@ -78,6 +78,7 @@ type Web struct {
 	start time.Time
 	cur   atomic.Pointer[state]
 
+	busy     busyCount // connections and requests in progress, for Server.WaitIdle
 	logMu    sync.Mutex
 	logBuf   []byte
 	flaky    []atomic.Uint64 // per host
@@ -156,6 +157,10 @@ func (w *Web) Truth() *Truth {
 
 // ServeHTTP answers one request.
 func (w *Web) ServeHTTP(rw http.ResponseWriter, r *http.Request) {
+	// Counted until logged: an HTTP/2 request's handler can outlive its
+	// connection.
+	w.busy.add(1)
+	defer w.busy.add(-1)
 	if w.o.AccessLog == nil && w.o.OnRequest == nil {
 		w.serve(rw, r)
 		return

@@ -1,6 +1,7 @@
 package testweb
 
 import (
+	"context"
 	"fmt"
 	"net/http"
 	"strconv"
@@ -90,13 +91,42 @@ func ParseEntry(line string) (Entry, error) {
 type Recorder struct {
 	mu      sync.Mutex
 	entries []Entry
+	added   chan struct{} // closed by the next Add; nil when nobody waits
 }
 
 // Add records e.
 func (r *Recorder) Add(e Entry) {
 	r.mu.Lock()
 	r.entries = append(r.entries, e)
+	if r.added != nil {
+		close(r.added)
+		r.added = nil
+	}
 	r.mu.Unlock()
+}
+
+// Wait blocks until at least n entries are recorded or ctx ends, and
+// returns how many there are. A test acts on a crawl at a point of its
+// progress (stops it after its n-th request) with it, not by polling.
+func (r *Recorder) Wait(ctx context.Context, n int) (int, error) {
+	for {
+		r.mu.Lock()
+		have := len(r.entries)
+		if have >= n {
+			r.mu.Unlock()
+			return have, nil
+		}
+		if r.added == nil {
+			r.added = make(chan struct{})
+		}
+		ch := r.added
+		r.mu.Unlock()
+		select {
+		case <-ch:
+		case <-ctx.Done():
+			return have, ctx.Err()
+		}
+	}
 }
 
 // Entries returns a copy of the entries recorded so far, in arrival order
