@@ -102,3 +102,28 @@ func (o *output) discard() {
 	os.Remove(o.tmp.Name())
 	o.tmp = nil
 }
+
+// results are the table (CSV) and plot files of an evaluation, opened
+// together before the work that fills them.
+type results struct{ table, plot *output }
+
+// createResults opens the table file given by tableFlag (--out or --csv)
+// and the --plot file; an empty path gives a nil output.
+func createResults(tableFlag, tablePath, plotPath string) (results, error) {
+	table, err := createOutput(tableFlag, tablePath)
+	if err != nil {
+		return results{}, err
+	}
+	plot, err := createOutput("--plot", plotPath)
+	if err != nil {
+		table.discard()
+		return results{}, err
+	}
+	return results{table, plot}, nil
+}
+
+// discard removes the files that were not written.
+func (r results) discard() {
+	r.table.discard()
+	r.plot.discard()
+}
