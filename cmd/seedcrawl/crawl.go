@@ -545,6 +545,16 @@ func crawlPrintSummary(w io.Writer, db string, s crawler.Summary, asJSON bool) e
 
 // crawlFormatCounts writes "a 3, b 1" sorted by count, then name.
 func crawlFormatCounts(m map[string]uint64) string {
+	keys := byCount(m)
+	parts := make([]string, len(keys))
+	for i, k := range keys {
+		parts[i] = fmt.Sprintf("%s %d", k, m[k])
+	}
+	return strings.Join(parts, ", ")
+}
+
+// byCount returns the keys of m, largest count first, ties by name.
+func byCount(m map[string]uint64) []string {
 	keys := make([]string, 0, len(m))
 	for k := range m {
 		keys = append(keys, k)
@@ -555,11 +565,7 @@ func crawlFormatCounts(m map[string]uint64) string {
 		}
 		return keys[i] < keys[j]
 	})
-	parts := make([]string, len(keys))
-	for i, k := range keys {
-		parts[i] = fmt.Sprintf("%s %d", k, m[k])
-	}
-	return strings.Join(parts, ", ")
+	return keys
 }
 
 // crawlMemoryLimit is the soft memory limit the Go collector keeps the

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"sort"
 	"strings"
 	"time"
 
@@ -288,17 +287,7 @@ func statsWriteCycles(w io.Writer, cs []storage.Cycle, url func(uint64) string) 
 }
 
 func statsWriteCounts(w io.Writer, m map[string]uint64) {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Slice(keys, func(i, j int) bool {
-		if m[keys[i]] != m[keys[j]] {
-			return m[keys[i]] > m[keys[j]]
-		}
-		return keys[i] < keys[j]
-	})
-	for _, k := range keys {
+	for _, k := range byCount(m) {
 		fmt.Fprintf(w, "  %-32s %d\n", k, m[k])
 	}
 }
