@@ -4,46 +4,29 @@ import (
 	"context"
 	"net"
 	"net/http"
-	"sync"
+
+	"github.com/seedcrawl/seedcrawl/internal/cond"
 )
 
 // busyCount counts the open connections of a Server and the requests its
-// Web is answering, and wakes waiters when the count drops to zero.
+// Web is answering.
 type busyCount struct {
-	mu   sync.Mutex
-	n    int
-	idle chan struct{} // closed when n drops to zero; nil when nobody waits
+	c cond.Cond // guards n; broadcast when n drops to zero
+	n int
 }
 
 func (b *busyCount) add(d int) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
+	b.c.Lock()
+	defer b.c.Unlock()
 	b.n += d
-	if b.n == 0 && b.idle != nil {
-		close(b.idle)
-		b.idle = nil
+	if b.n == 0 {
+		b.c.Broadcast()
 	}
 }
 
 // wait blocks until the count is zero or ctx ends.
 func (b *busyCount) wait(ctx context.Context) error {
-	for {
-		b.mu.Lock()
-		if b.n == 0 {
-			b.mu.Unlock()
-			return nil
-		}
-		if b.idle == nil {
-			b.idle = make(chan struct{})
-		}
-		ch := b.idle
-		b.mu.Unlock()
-		select {
-		case <-ch:
-		case <-ctx.Done():
-			return ctx.Err()
-		}
-	}
+	return b.c.Wait(ctx, func() bool { return b.n == 0 })
 }
 
 // connState counts a web connection from its opening to its end.

@@ -6,8 +6,9 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
+
+	"github.com/seedcrawl/seedcrawl/internal/cond"
 )
 
 // Entry is one request the test web answered, for auditing a crawler's
@@ -89,59 +90,43 @@ func ParseEntry(line string) (Entry, error) {
 // Recorder keeps entries in memory; pass its Add as Options.OnRequest. It
 // is safe for concurrent use.
 type Recorder struct {
-	mu      sync.Mutex
+	c       cond.Cond // guards entries; broadcast on each Add
 	entries []Entry
-	added   chan struct{} // closed by the next Add; nil when nobody waits
 }
 
 // Add records e.
 func (r *Recorder) Add(e Entry) {
-	r.mu.Lock()
+	r.c.Lock()
 	r.entries = append(r.entries, e)
-	if r.added != nil {
-		close(r.added)
-		r.added = nil
-	}
-	r.mu.Unlock()
+	r.c.Broadcast()
+	r.c.Unlock()
 }
 
 // Wait blocks until at least n entries are recorded or ctx ends, and
 // returns how many there are. A test acts on a crawl at a point of its
 // progress (stops it after its n-th request) with it, not by polling.
 func (r *Recorder) Wait(ctx context.Context, n int) (int, error) {
-	for {
-		r.mu.Lock()
-		have := len(r.entries)
-		if have >= n {
-			r.mu.Unlock()
-			return have, nil
-		}
-		if r.added == nil {
-			r.added = make(chan struct{})
-		}
-		ch := r.added
-		r.mu.Unlock()
-		select {
-		case <-ch:
-		case <-ctx.Done():
-			return have, ctx.Err()
-		}
-	}
+	have := 0
+	err := r.c.Wait(ctx, func() bool {
+		have = len(r.entries)
+		return have >= n
+	})
+	return have, err
 }
 
 // Entries returns a copy of the entries recorded so far, in arrival order
 // of their completion.
 func (r *Recorder) Entries() []Entry {
-	r.mu.Lock()
-	defer r.mu.Unlock()
+	r.c.Lock()
+	defer r.c.Unlock()
 	return append([]Entry(nil), r.entries...)
 }
 
 // Reset forgets all entries.
 func (r *Recorder) Reset() {
-	r.mu.Lock()
+	r.c.Lock()
 	r.entries = nil
-	r.mu.Unlock()
+	r.c.Unlock()
 }
 
 // statusWriter records the status and body size of a response.

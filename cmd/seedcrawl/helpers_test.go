@@ -10,6 +10,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/seedcrawl/seedcrawl/internal/cond"
 )
 
 // binDir holds the binary seedcrawlBinary builds; TestMain makes it and
@@ -56,44 +58,28 @@ func runTests(m *testing.M) int {
 // outBuffer is a command's output, safe to read while the command writes
 // it; Wait blocks until a text appears in it.
 type outBuffer struct {
-	mu    sync.Mutex
-	b     bytes.Buffer
-	wrote chan struct{} // closed by the next Write; nil when nobody waits
+	c cond.Cond // guards b; broadcast on each Write
+	b bytes.Buffer
 }
 
 func (w *outBuffer) Write(p []byte) (int, error) {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	if w.wrote != nil {
-		close(w.wrote)
-		w.wrote = nil
-	}
-	return w.b.Write(p)
+	w.c.Lock()
+	defer w.c.Unlock()
+	n, err := w.b.Write(p)
+	w.c.Broadcast()
+	return n, err
 }
 
 func (w *outBuffer) String() string {
-	w.mu.Lock()
-	defer w.mu.Unlock()
+	w.c.Lock()
+	defer w.c.Unlock()
 	return w.b.String()
 }
 
 // Wait blocks until the output contains s or ctx ends.
 func (w *outBuffer) Wait(ctx context.Context, s string) error {
-	for {
-		w.mu.Lock()
-		if strings.Contains(w.b.String(), s) {
-			w.mu.Unlock()
-			return nil
-		}
-		if w.wrote == nil {
-			w.wrote = make(chan struct{})
-		}
-		ch := w.wrote
-		w.mu.Unlock()
-		select {
-		case <-ch:
-		case <-ctx.Done():
-			return fmt.Errorf("waiting for %q in the output: %w", s, ctx.Err())
-		}
+	if err := w.c.Wait(ctx, func() bool { return strings.Contains(w.b.String(), s) }); err != nil {
+		return fmt.Errorf("waiting for %q in the output: %w", s, err)
 	}
+	return nil
 }
