@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/seedcrawl/seedcrawl/crawler"
+	"github.com/seedcrawl/seedcrawl/monitor"
 	"github.com/seedcrawl/seedcrawl/recrawl"
 	"github.com/seedcrawl/seedcrawl/scheduler"
 	"github.com/seedcrawl/seedcrawl/seeds"
@@ -303,7 +304,7 @@ func runPrintCycle(w io.Writer, c storage.Cycle, sum crawler.Summary, asJSON boo
 	s := c.Stats
 	fmt.Fprintf(w, "cycle %d done in %.1fs: %d seeds (%s), %d replaced; %d fetches: %d new, %d changed, %d unchanged, %d gone, %d errors; %s; %d URLs found\n",
 		c.N, secs, len(c.Seeds), c.SeedAlgo, len(c.Replaced), s.Fetches, s.New, s.Changed, s.Unchanged, s.Gone, s.Errors,
-		statsByteCount(int64(s.Bytes)), s.Found)
+		monitor.ByteCount(s.Bytes), s.Found)
 	for _, r := range c.Replaced {
 		to := "no replacement found"
 		if r.New != storage.NoPage {

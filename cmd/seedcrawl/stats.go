@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/seedcrawl/seedcrawl/crawler"
+	"github.com/seedcrawl/seedcrawl/monitor"
 	"github.com/seedcrawl/seedcrawl/storage"
 )
 
@@ -205,7 +206,7 @@ func statsGroupCounters(c map[string]uint64) map[string]map[string]uint64 {
 }
 
 func statsWrite(w io.Writer, st storage.Stats, cycles bool, url func(uint64) string) {
-	fmt.Fprintf(w, "db %s: %s, schema %d, cycle %d\n", st.Path, statsByteCount(st.Size), st.Schema, st.Cycle)
+	fmt.Fprintf(w, "db %s: %s, schema %d, cycle %d\n", st.Path, monitor.ByteCount(uint64(st.Size)), st.Schema, st.Cycle)
 	fmt.Fprintf(w, "pages     %d (%d fetched, %d with new content)\n", st.Pages, st.Fetched, st.Novel)
 	statuses := storage.Statuses()
 	for _, s := range statuses {
@@ -266,7 +267,7 @@ func statsWriteCycles(w io.Writer, cs []storage.Cycle, url func(uint64) string) 
 			algo = "(seedcrawl crawl)"
 		}
 		fmt.Fprintf(w, "  %5d %8d %8d %8d %9d %8d %8d %10d %6d %8d %10s %9s  %s\n", c.N, s.Fetches, s.New, s.Changed, s.Unchanged,
-			s.Gone, s.Errors, s.Found, len(c.Seeds), len(c.Replaced), statsByteCount(int64(s.Bytes)), secs, algo)
+			s.Gone, s.Errors, s.Found, len(c.Seeds), len(c.Replaced), monitor.ByteCount(s.Bytes), secs, algo)
 	}
 	for _, c := range cs {
 		if len(c.Seeds) == 0 && len(c.Replaced) == 0 {
@@ -290,18 +291,6 @@ func statsWriteCounts(w io.Writer, m map[string]uint64) {
 	for _, k := range byCount(m) {
 		fmt.Fprintf(w, "  %-32s %d\n", k, m[k])
 	}
-}
-
-func statsByteCount(n int64) string {
-	switch {
-	case n >= 1<<30:
-		return fmt.Sprintf("%.1f GiB", float64(n)/(1<<30))
-	case n >= 1<<20:
-		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
-	case n >= 1<<10:
-		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
-	}
-	return fmt.Sprintf("%d B", n)
 }
 
 // cycleStatsJSON is storage.CycleStats with snake_case keys and null for
