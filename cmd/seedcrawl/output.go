@@ -9,8 +9,8 @@ import (
 	"strings"
 )
 
-// Helpers shared by the analysis subcommands (sim, seeds, eval, rank,
-// testweb): flag parsing for commands without arguments, and result files
+// Helpers shared by the subcommands (sim, seeds, eval, rank, stats, export,
+// demo, testweb): flag parsing for commands without arguments, and result files
 // that are opened before the work and replaced only when complete.
 
 // parseFlagsOnly parses args for a subcommand that takes flags and no

@@ -20,15 +20,8 @@ func runStats(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	db := fs.String("db", "seedcrawl.db", "crawl database `FILE`")
 	jsonOut := fs.Bool("json", false, "print JSON")
 	cycles := fs.Bool("cycles", false, "print a per-cycle table (seedcrawl run)")
-	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "usage: seedcrawl stats [--db FILE] [--json] [--cycles]\n\nPrints what a crawl db holds: pages by status, hosts, links, frontier size,\nrejections and errors by reason, runs.\n\nflags:")
-		fs.PrintDefaults()
-	}
-	if err := parseFlags(fs, args); err != nil {
+	if err := parseFlagsOnly(fs, args, fs.Output(), "usage: seedcrawl stats [--db FILE] [--json] [--cycles]\n\nPrints what a crawl db holds: pages by status, hosts, links, frontier size,\nrejections and errors by reason, runs.\n"); err != nil {
 		return err
-	}
-	if fs.NArg() > 0 {
-		return fmt.Errorf("%w: unexpected argument %q", errUsage, fs.Arg(0))
 	}
 	st, urls, err := statsRead(*db)
 	if errors.Is(err, storage.ErrLocked) {
