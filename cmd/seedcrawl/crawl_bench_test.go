@@ -116,28 +116,11 @@ func demoConfigFiles(db string, w crawlBenchWeb, workers int) config.Config {
 // own queue and visited set, Parallelism workers, no robots.txt), over the
 // same transport, and returns the pages fetched.
 func crawlBenchColly(b *testing.B, w crawlBenchWeb, workers int) uint64 {
-	resolve, err := fetch.LoadResolveFile(w.resolve)
+	n, err := crawlColly(w, workers, false)
 	if err != nil {
 		b.Fatal(err)
 	}
-	tr, err := fetch.NewTransport(fetch.Options{Resolve: resolve, CAFile: w.ca, MaxIdlePerHost: 2})
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer tr.CloseIdleConnections()
-	c := colly.NewCollector(colly.Async(true))
-	c.WithTransport(tr)
-	if err := c.Limit(&colly.LimitRule{DomainGlob: "*", Parallelism: workers}); err != nil {
-		b.Fatal(err)
-	}
-	var pages atomic.Uint64
-	c.OnResponse(func(*colly.Response) { pages.Add(1) })
-	c.OnHTML("a[href]", func(e *colly.HTMLElement) { e.Request.Visit(e.Attr("href")) })
-	for _, s := range w.seeds {
-		c.Visit(s)
-	}
-	c.Wait()
-	return pages.Load()
+	return n
 }
 
 // BenchmarkCrawl measures crawl throughput against the test web with
