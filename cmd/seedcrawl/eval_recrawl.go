@@ -49,6 +49,8 @@ type recrawlCurve struct {
 	// is the epoch's: same ETag as the page the web serves now; FreshPR
 	// the same share weighted by the epoch's true PageRank.
 	Fresh, FreshPR float64
+	// Diag says why the cycle found what it found early.
+	Diag recrawlDiag
 }
 
 // runEvalRecrawl runs the recrawl experiment: seedcrawl run, cycle after
@@ -203,6 +205,9 @@ fetched; freshness of the stored copies after the cycle; requests, 304s and seco
 					if err != nil {
 						return err
 					}
+					if c.Diag, err = diagnoseRecrawlCycle(log.Entries(), truths[e], db, uint32(e+1), *budget); err != nil {
+						return err
+					}
 					c.Scheduler, c.SeedAlgo, c.Refresh, c.Cycle, c.Epoch = s, a, p, e+1, e
 					c.Seconds = time.Since(t0).Seconds()
 					curves = append(curves, c)
@@ -213,6 +218,7 @@ fetched; freshness of the stored copies after the cycle; requests, 304s and seco
 		}
 	}
 	writeRecrawlTables(stdout, curves, *budget, *pages, *epochs)
+	writeRecrawlDiag(stdout, curves, *budget)
 	if err := csvOut.write(func(w io.Writer) error { return writeRecrawlCSV(w, curves, *budget) }); err != nil {
 		return err
 	}
@@ -436,14 +442,17 @@ func firstOmni(m map[string]*recrawlCurve, keys []string, i int) float64 {
 func writeRecrawlCSV(w io.Writer, curves []recrawlCurve, budget int64) error {
 	cw := csv.NewWriter(w)
 	cw.Write([]string{"scheduler", "seed_algo", "refresh_policy", "cycle", "epoch", "budget_share", "fetches_at",
-		"pagerank", "best_pagerank", "new_share", "new_pages", "freshness", "fetches", "requests", "not_modified", "seconds", "freshness_pagerank"})
+		"pagerank", "best_pagerank", "new_share", "new_pages", "freshness", "fetches", "requests", "not_modified", "seconds", "freshness_pagerank",
+		"seeds", "seeds_requested", "seeds_requested_10", "refetches_10", "new_found_10"})
 	f := func(x float64) string { return strconv.FormatFloat(x, 'g', 8, 64) }
 	for i := range curves {
 		c := &curves[i]
 		for j, s := range evalRecrawlSteps {
 			cw.Write([]string{c.Scheduler, c.SeedAlgo, c.Refresh, strconv.Itoa(c.Cycle), strconv.Itoa(c.Epoch), f(s),
 				strconv.Itoa(int(s * float64(budget))), f(c.PR[j]), f(c.Omni[j]), f(c.New[j]), strconv.Itoa(c.NewPages),
-				f(c.Fresh), strconv.Itoa(c.Fetches), strconv.Itoa(c.Requests), strconv.Itoa(c.NotModified), f(c.Seconds), f(c.FreshPR)})
+				f(c.Fresh), strconv.Itoa(c.Fetches), strconv.Itoa(c.Requests), strconv.Itoa(c.NotModified), f(c.Seconds), f(c.FreshPR),
+				strconv.Itoa(c.Diag.Seeds), strconv.Itoa(c.Diag.SeedsAsked), strconv.Itoa(c.Diag.SeedsAsked10),
+				strconv.Itoa(c.Diag.Known10), strconv.Itoa(c.Diag.Found10)})
 		}
 	}
 	cw.Flush()
