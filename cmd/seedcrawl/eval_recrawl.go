@@ -51,6 +51,18 @@ type recrawlCurve struct {
 	Fresh, FreshPR float64
 	// Diag says why the cycle found what it found early.
 	Diag recrawlDiag
+	// Found10 is, in the means of recrawlMeans, the mean of found10.
+	Found10 float64
+}
+
+// found10 is the share of the epoch's new pages discovered (their URL
+// read on a page requested) in the first 10% of the budget, fetched or
+// not.
+func (c *recrawlCurve) found10() float64 {
+	if c.NewPages == 0 {
+		return 0
+	}
+	return float64(c.Diag.Found10) / float64(c.NewPages)
 }
 
 // runEvalRecrawl runs the recrawl experiment: seedcrawl run, cycle after
@@ -358,6 +370,7 @@ func recrawlMeans(curves []recrawlCurve) ([]string, map[string]*recrawlCurve) {
 		}
 		m.Fresh += c.Fresh
 		m.FreshPR += c.FreshPR
+		m.Found10 += c.found10()
 		m.Seconds += c.Seconds
 		m.Fetches += c.Fetches
 		m.NotModified += c.NotModified
@@ -371,6 +384,7 @@ func recrawlMeans(curves []recrawlCurve) ([]string, map[string]*recrawlCurve) {
 		}
 		m.Fresh /= n
 		m.FreshPR /= n
+		m.Found10 /= n
 		m.Seconds /= n
 		m.Fetches = int(float64(m.Fetches) / n)
 		m.NotModified = int(float64(m.NotModified) / n)
@@ -381,14 +395,17 @@ func recrawlMeans(curves []recrawlCurve) ([]string, map[string]*recrawlCurve) {
 // writeRecrawlTables prints, for cycles 2.. averaged: PageRank at 5% and
 // 10% of the budget and the share of the BFS→best gap it closes (against
 // the bfs row with the same seeds and refresh policy, when there is one),
-// new pages found at 10% and their gain over the given seeds, PageRank at
-// the end, freshness.
+// new pages fetched at 10% and their gain over the given seeds, PageRank
+// at the end, freshness; then the new pages discovered at 10% (found@10:
+// their URL read, fetched or not) and, against the given seeds, that gain
+// and the PageRank at 10%.
 func writeRecrawlTables(w io.Writer, curves []recrawlCurve, budget int64, pages, epochs int) {
 	keys, m := recrawlMeans(curves)
 	fmt.Fprintf(w, "recrawl on an EvolveWeb test web of %d pages, %d epochs, budget %d fetches per cycle; cycles 2..%d averaged\n",
 		pages, epochs, budget, epochs)
-	fmt.Fprintf(w, "%-34s %8s %8s %7s %7s %8s %8s %8s %8s %7s %7s %6s %6s\n", "scheduler / seeds / refresh",
-		"PR@5%", "PR@10%", "gap@5", "gap@10", "new@10%", "vsgiven", "PR@100%", "vsgiven", "fresh", "freshPR", "304s", "secs")
+	fmt.Fprintf(w, "%-34s %8s %8s %7s %7s %8s %8s %8s %8s %7s %7s %6s %6s %8s %8s %8s\n", "scheduler / seeds / refresh",
+		"PR@5%", "PR@10%", "gap@5", "gap@10", "new@10%", "vsgiven", "PR@100%", "vsgiven", "fresh", "freshPR", "304s", "secs",
+		"found@10", "vsgiven", "PRvs@10")
 	for _, k := range keys {
 		c := m[k]
 		gap := func(i int) string {
@@ -404,12 +421,14 @@ func writeRecrawlTables(w io.Writer, curves []recrawlCurve, budget int64, pages,
 			}
 			return fmt.Sprintf("%+.1f%%", 100*(x/ref-1))
 		}
-		newVs, prVs := "-", "-"
+		newVs, prVs, foundVs, pr10Vs := "-", "-", "-", "-"
 		if g := m[c.Scheduler+" / "+recrawl.AlgoGiven+" / "+c.Refresh]; g != nil {
 			newVs, prVs = vs(c.New[1], g.New[1]), vs(c.PR[len(c.PR)-1], g.PR[len(g.PR)-1])
+			foundVs, pr10Vs = vs(c.Found10, g.Found10), vs(c.PR[1], g.PR[1])
 		}
-		fmt.Fprintf(w, "%-34s %8.4f %8.4f %7s %7s %8.3f %8s %8.4f %8s %7.3f %7.3f %6d %6.1f\n", k,
-			c.PR[0], c.PR[1], gap(0), gap(1), c.New[1], newVs, c.PR[len(c.PR)-1], prVs, c.Fresh, c.FreshPR, c.NotModified, c.Seconds)
+		fmt.Fprintf(w, "%-34s %8.4f %8.4f %7s %7s %8.3f %8s %8.4f %8s %7.3f %7.3f %6d %6.1f %8.3f %8s %8s\n", k,
+			c.PR[0], c.PR[1], gap(0), gap(1), c.New[1], newVs, c.PR[len(c.PR)-1], prVs, c.Fresh, c.FreshPR, c.NotModified, c.Seconds,
+			c.Found10, foundVs, pr10Vs)
 	}
 	fmt.Fprintf(w, "best possible (largest PageRank values): PR@5%% %.4f, PR@10%% %.4f (mean over cycles)\n", firstOmni(m, keys, 0), firstOmni(m, keys, 1))
 	fmt.Fprintln(w, "per cycle:")
