@@ -22,7 +22,7 @@ import (
 
 // evalRecrawlUsage is the usage line of `eval recrawl`.
 const evalRecrawlUsage = "usage: seedcrawl eval recrawl [--pages 20000] [--hosts 40] [--epochs 5] [--budget N] [--schedulers bfs,fpr,history]\n" +
-	"       [--seed-algos given] [--refresh-policies optimal] [--refresh-share 0.5] [--csv FILE] [--plot FILE.svg|png|pdf]\n"
+	"       [--seed-algos given] [--refresh-policies optimal] [--refresh-share 0.5] [--reseed-every N] [--csv FILE] [--plot FILE.svg|png|pdf]\n"
 
 // evalRecrawlSteps are the shares of a cycle's budget at which the curves
 // are sampled (CSV rows, tables, plot points).
@@ -84,6 +84,7 @@ func runEvalRecrawl(ctx context.Context, args []string, stdout, stderr io.Writer
 	newShare := fs.Float64("new", 0.08, "new pages per epoch, as a share `F` of the evolving pages")
 	csvPath := fs.String("csv", "", "write the curves (one row per configuration, cycle and budget step) to `FILE`")
 	plotPath := fs.String("plot", "", "plot the curves of cycles 2.. (mean) to `FILE` (.svg, .png or .pdf)")
+	reseedEvery := fs.Uint64("reseed-every", 0, "rerun each selector but given every `N` fetched pages inside a cycle (seedcrawl run --reseed-every; 0: never)")
 	verbose := fs.Bool("v", false, "pass each cycle's progress lines to stderr")
 	if err := parseFlagsOnly(fs, args, stderr, evalRecrawlUsage+`
 Generates an evolving test web (EvolveWeb: heavy-tailed per-page change rates, new pages near
@@ -208,6 +209,9 @@ fetched; freshness of the stored copies after the cycle; requests, 304s and seco
 						"--commit-interval", "100ms", "--scheduler", s, "--seed-algo", a, "--k", strconv.Itoa(len(given)),
 						"--refresh-policy", p, "--refresh-share", strconv.FormatFloat(*share, 'g', -1, 64),
 						"--pages-per-cycle", strconv.FormatInt(*budget, 10), "--cycles", strconv.Itoa(e + 1)}
+					if *reseedEvery > 0 && a != recrawl.AlgoGiven {
+						cargs = append(cargs, "--reseed-every", strconv.FormatUint(*reseedEvery, 10))
+					}
 					cargs = append(cargs, given...)
 					t0 := time.Now()
 					if err := runCycles(ctx, cargs, io.Discard, progressOut); err != nil {
