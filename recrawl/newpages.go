@@ -7,14 +7,12 @@ import (
 	"math"
 
 	"github.com/seedcrawl/seedcrawl/crawler"
+	"github.com/seedcrawl/seedcrawl/scheduler"
 	"github.com/seedcrawl/seedcrawl/storage"
 )
 
-// hopDecay is the weight of a page one hop farther from the seed.
-const hopDecay = 0.5
-
 // AlgoNewPages selects seeds by the new pages they are expected to lead to
-// within Hops hops (the recrawl objective; see newPages).
+// in the first steps of the crawl (the recrawl objective; see newPages).
 const AlgoNewPages = "newpages"
 
 // newPageHistory is what the stored fetch history says about where new
@@ -203,13 +201,6 @@ func (h *gainHeap) Pop() any {
 	return x
 }
 
-// newPagesHops is the horizon of newpages when Select.Hops does not set a
-// shorter one: a seed is worth the new links on the pages the crawl
-// refetches right after it, its own and its out-neighbours' (Baeza-Yates
-// et al.: start one hop from where new pages appear), and a little of the
-// next hop's.
-const newPagesHops = 2
-
 // seedsRefetched reports whether a cycle's seeds that were fetched before
 // are refetched: not when a capped refresh share goes to the head of a
 // refresh policy's list (crawler.Recrawl.RefetchHead), which leaves the
@@ -224,24 +215,32 @@ func (r *Runner) seedsRefetched() bool {
 }
 
 // newPages selects K seeds among the candidates (fetched, live, in-scope
-// HTML pages) by greedy maximum coverage of newPageRate within
-// min(Hops, newPagesHops) hops, a page d ≥ 1 hops from the seed weighted
-// 0.5^d, the seed itself 1 if the crawl refetches it and 0 if it is only
-// traversed from storage (see seedsRefetched): each seed adds the rate of the pages in its ball that no earlier
-// seed covers (lazy greedy, Minoux's accelerated greedy, exact for this
-// submodular objective). Seeds are spread over hosts: a host gets at most
-// max(1, K · its share of the total value, rounded) seeds, so one site
-// takes most seeds only when its value dominates. Cycle 1's seeds in keep
-// that are still live stay, first and not counted against K, unless
-// dominated: a selected seed is one or links to it, or the selected seeds
-// already cover more than half of what it would find.
+// HTML pages) by the share of a seed's weight that reaches new pages in
+// the first steps of the crawl, the way FPR (and OPIC, FPR@M) hands it on
+// (Alam et al. 2009: a downloaded page splits d times its priority over
+// its out-links). With r the rates of newPageRate, D(v) the stored
+// out-degree and d = 0.85, seed s is worth
+//
+//	gain(s) = σ·r(s)/(D(s)+1) + Σ_{v ∈ out(s)} d·r(v) / ((D(s)+1)·(D(v)+1))
+//
+// the priority its own new links get (σ = 1 when the crawl refetches its
+// seeds, 0 when it traverses them from storage, see seedsRefetched) and
+// the priority the new links of its out-neighbours get when the crawl
+// refetches them next (Baeza-Yates et al.: start one hop from where new
+// pages appear). A new link competes with the known pages for the first
+// fetches, so a seed that spreads its weight over hundreds of links leads
+// to new pages late even when many lie behind it. Seeds are chosen by
+// greedy maximum coverage of gain, a page counted for the first seed that
+// reaches it only (lazy greedy, Minoux's accelerated greedy). Seeds are
+// spread over hosts: a host gets at most max(1, K · its share of the total
+// rate, rounded) seeds, so one site takes most seeds only when its value
+// dominates. Cycle 1's seeds in keep that are still live stay, first and
+// not counted against K, unless dominated: a selected seed is one or
+// links to it, or the selected seeds cover more than half of its gain.
 func (r *Runner) newPages(ctx context.Context, l *loaded, n uint32, keep []uint32, p *Plan) ([]uint32, error) {
 	o := &r.o
 	g := l.g
-	hops := newPagesHops
-	if o.Select.Hops > 0 {
-		hops = min(hops, o.Select.Hops)
-	}
+	const hops = 1
 	// Through cycle n: planning cycle n finds none of its records yet, a
 	// reseed inside it (Reseeder) learns from what the cycle found so far.
 	hist, err := readNewPageHistory(o.Store, n, g.N())
@@ -263,18 +262,25 @@ func (r *Runner) newPages(ctx context.Context, l *loaded, n uint32, keep []uint3
 		total += x
 	}
 	covered := make([]bool, g.N())
-	gain := func(s uint32) (x float64, pages int) {
+	// gain returns gain(s) over the pages no earlier seed covers, the new
+	// links expected on them per cycle and their number.
+	gain := func(s uint32) (x, links float64, pages int) {
+		ds := float64(g.OutDegree(s) + 1)
 		b.ball(s, hops, func(v uint32, d int) {
 			if !covered[v] && val[v] > 0 {
-				w := math.Pow(hopDecay, float64(d))
-				if d == 0 {
-					w = self
+				links += val[v]
+				var w float64
+				switch d {
+				case 0:
+					w = self / ds
+				case 1:
+					w = scheduler.DefaultDamping / (ds * float64(g.OutDegree(v)+1))
 				}
 				x += val[v] * w
 				pages++
 			}
 		})
-		return x, pages
+		return x, links, pages
 	}
 	h := &gainHeap{}
 	for v, ok := range l.cs.live {
@@ -284,7 +290,7 @@ func (r *Runner) newPages(ctx context.Context, l *loaded, n uint32, keep []uint3
 		if v%4096 == 0 && ctx.Err() != nil {
 			return nil, fmt.Errorf("recrawl: cycle %d: newpages: %w", n, ctx.Err())
 		}
-		x, _ := gain(uint32(v))
+		x, _, _ := gain(uint32(v))
 		if x > 0 {
 			*h = append(*h, gainItem{v: uint32(v), gain: x})
 		}
@@ -299,9 +305,9 @@ func (r *Runner) newPages(ctx context.Context, l *loaded, n uint32, keep []uint3
 		return max(1, int(math.Round(float64(k)*hostVal[host]/total)))
 	}
 	type pick struct {
-		v     uint32
-		gain  float64
-		pages int
+		v           uint32
+		gain, links float64
+		pages       int
 	}
 	var picks []pick
 	for h.Len() > 0 && len(picks) < k {
@@ -311,16 +317,16 @@ func (r *Runner) newPages(ctx context.Context, l *loaded, n uint32, keep []uint3
 			continue
 		}
 		if it.at != len(picks) {
-			x, _ := gain(it.v)
+			x, _, _ := gain(it.v)
 			it.gain, it.at = x, len(picks)
 			if x > 0 {
 				heap.Push(h, it)
 			}
 			continue
 		}
-		x, pages := gain(it.v)
+		x, links, pages := gain(it.v)
 		b.ball(it.v, hops, func(v uint32, _ int) { covered[v] = true })
-		picks = append(picks, pick{it.v, x, pages})
+		picks = append(picks, pick{it.v, x, links, pages})
 		perHost[host]++
 	}
 	// Keep the previous seeds that no selected seed dominates.
@@ -334,9 +340,9 @@ func (r *Runner) newPages(ctx context.Context, l *loaded, n uint32, keep []uint3
 		if int(s) >= g.N() || !l.cs.live[s] || reach[s] || chosen[s] {
 			continue
 		}
-		left, _ := gain(s)
+		left, _, _ := gain(s)
 		clear(covered)
-		alone, _ := gain(s)
+		alone, _, _ := gain(s)
 		for _, pk := range picks {
 			b.ball(pk.v, hops, func(v uint32, _ int) { covered[v] = true })
 		}
@@ -346,8 +352,8 @@ func (r *Runner) newPages(ctx context.Context, l *loaded, n uint32, keep []uint3
 		chosen[s] = true
 		ids = append(ids, s)
 		p.Seeds = append(p.Seeds, crawler.Pick{URL: g.URLs[s], Score: left,
-			Why: fmt.Sprintf("kept: a seed of cycle 1, alive, not linked from a selected seed, %.2g of its %.2g new pages expected within %d hops not covered by them",
-				left, alone, hops)})
+			Why: fmt.Sprintf("kept: a seed of cycle 1, alive, not linked from a selected seed, the selected seeds cover %.0f%% of its gain %.3g",
+				100*(1-left/alone), alone)})
 	}
 	for i, pk := range picks {
 		if chosen[pk.v] {
@@ -356,8 +362,8 @@ func (r *Runner) newPages(ctx context.Context, l *loaded, n uint32, keep []uint3
 		chosen[pk.v] = true
 		ids = append(ids, pk.v)
 		p.Seeds = append(p.Seeds, crawler.Pick{URL: g.URLs[pk.v], Score: pk.gain,
-			Why: fmt.Sprintf("%s rank %d: %.2g new pages expected within %d hops, on %d fetched in-scope pages not covered by earlier seeds (host %s)",
-				AlgoNewPages, i+1, pk.gain, hops, pk.pages, l.cs.hosts[pk.v])})
+			Why: fmt.Sprintf("%s rank %d: gain %.3g; %.2g new pages expected per cycle on it and its out-links, %d fetched in-scope pages not covered by earlier seeds (host %s)",
+				AlgoNewPages, i+1, pk.gain, pk.links, pk.pages, l.cs.hosts[pk.v])})
 	}
 	p.Cycle.SeedAlgo = AlgoNewPages
 	return ids, nil
