@@ -183,3 +183,28 @@ func TestNewPageRate(t *testing.T) {
 		t.Fatalf("seeds %v, want the kept b.test/ and one a.test page", got)
 	}
 }
+
+// TestSeedsRefetched: a seed fetched before is refetched unless a capped
+// refresh share goes to the head of a policy's list (or is 0), the cases
+// in which the crawl traverses seeds from storage.
+func TestSeedsRefetched(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		budget int64
+		share  float64
+		policy string
+		want   bool
+	}{
+		{"no budget", 0, 0.5, RefreshOptimal, true},
+		{"budget, no cap", 5000, 0, RefreshOptimal, true},
+		{"capped, optimal head", 5000, 0.5, RefreshOptimal, false},
+		{"capped, uniform head", 5000, 0.5, RefreshUniform, false},
+		{"capped, pagerank order", 5000, 0.5, RefreshPageRank, true},
+		{"no refetch at all", 5000, 1, RefreshPageRank, false},
+	} {
+		r := &Runner{o: Options{PagesPerCycle: tc.budget, DiscoveryShare: tc.share, RefreshPolicy: tc.policy}}
+		if got := r.seedsRefetched(); got != tc.want {
+			t.Errorf("%s: seedsRefetched %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}
