@@ -80,17 +80,29 @@
 //
 // # Seeds that find new pages
 //
-// AlgoNewPages (newpages) is the recrawl objective: a seed is worth the new
-// pages a crawl starting there is expected to find within Hops hops, a page
-// d hops away weighted 0.5^d. Unfetched in-scope URLs count 1 in cycle 2;
-// later a page counts its host's observed growth (pages first seen in
-// later cycles per fetched page per cycle: Zheng et al.'s P_uniq per host,
-// observed) plus the new pages first found on it per cycle; out-of-scope
-// and other settled URLs count 0, also in the explanations. Seeds are
-// chosen by greedy maximum coverage among fetched live HTML pages, at most
-// max(1, round(K × host's share of the value)) per host, and cycle 1's
-// seeds that are still alive are kept unless a selected seed is one or
-// links to it.
+// AlgoNewPages (newpages) is the recrawl objective: a seed is worth the
+// share of its weight that reaches new pages in the first steps of the
+// crawl, as FPR hands weight on: the new links the seed gains, each
+// getting 1/(out-degree+1) of its weight when the crawl refetches seeds,
+// plus those its out-neighbours gain, each getting d/((D(s)+1)(D(v)+1))
+// (Baeza-Yates et al.: start one hop from where new pages appear; a seed
+// with hundreds of links spreads its weight too thin for new links to be
+// fetched early). Seeds are traversed from storage, not refetched, when a
+// capped refresh share goes to a policy other than pagerank, and then
+// only the neighbours count. A page's rate of new links is learned from
+// the fetch history: a URL first found on a page after that page's first
+// fetch is a link the page gained; a URL first found on a page fetched
+// for the first time is only new to the crawl and counts nothing. Pages
+// with few refetches lean on a prior: their host's observed rate (Zheng et
+// al.'s P_uniq per host, observed rather than a default of 1), spread over
+// the host's pages by in-degree and by how often the page changed, where
+// new links appear. Only fetched live HTML pages count, so out-of-scope
+// URLs and old unfetched URLs are worth nothing, also in the explanations.
+// Seeds are chosen by greedy maximum coverage among fetched live HTML
+// pages, at most max(1, round(K × host's share of the value)) per host,
+// and cycle 1's seeds that are still alive are kept unless a selected seed
+// is one or links to it, or the selected seeds cover more than half of
+// its gain.
 //
 // # Reseeding inside a cycle
 //

@@ -7,66 +7,143 @@ import (
 	"math"
 
 	"github.com/seedcrawl/seedcrawl/crawler"
+	"github.com/seedcrawl/seedcrawl/scheduler"
+	"github.com/seedcrawl/seedcrawl/storage"
 )
 
-// hopDecay is the weight of a page one hop farther from the seed.
-const hopDecay = 0.5
-
 // AlgoNewPages selects seeds by the new pages they are expected to lead to
-// within Hops hops (the recrawl objective; see newPages).
+// in the first steps of the crawl (the recrawl objective; see newPages).
 const AlgoNewPages = "newpages"
 
-// newPageValue estimates, per page of the stored graph, the new pages a
-// crawl reaching it is expected to find there (Zheng, Dmitriev & Giles,
-// CIKM 2009, value a page by P_uniq, the probability that it is new, per
-// host; here P_uniq is observed instead of a default of 1):
+// newPageHistory is what the stored fetch history says about where new
+// links appeared: per page, its refetches with a content answer (200 or
+// 304 after its first fetch), how many of them found the content changed,
+// and the in-scope URLs first found on it after its first fetch. Such a
+// URL was not on the page when the crawl first read it, so it is a link
+// the page gained: the web grew there. A URL first found on a page fetched
+// for the first time is only new to the crawl, not to the web, and is not
+// counted (those are what made seeds chase the old frontier).
+type newPageHistory struct {
+	refetches, changes []uint16
+	gained             []uint32
+}
+
+// readNewPageHistory reads the fetch records of cycles 1..last and the
+// discovery of every page (one pass over each).
+func readNewPageHistory(st Store, last uint32, n int) (*newPageHistory, error) {
+	h := &newPageHistory{refetches: make([]uint16, n), changes: make([]uint16, n), gained: make([]uint32, n)}
+	firstFetch := make([]uint32, n) // cycle of the first fetch with content; 0: none
+	for c := uint32(1); c <= last; c++ {
+		err := st.EachFetch(c, func(r storage.FetchRecord) error {
+			if r.ID >= uint64(n) {
+				return nil
+			}
+			switch r.Change {
+			case storage.ChangeNew:
+				if firstFetch[r.ID] == 0 {
+					firstFetch[r.ID] = c
+				}
+			case storage.ChangeChanged, storage.ChangeUnchanged:
+				if firstFetch[r.ID] == 0 {
+					firstFetch[r.ID] = c
+				} else if h.refetches[r.ID] < ^uint16(0) {
+					h.refetches[r.ID]++
+					if r.Change == storage.ChangeChanged {
+						h.changes[r.ID]++
+					}
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, fmt.Errorf("recrawl: newpages: fetch history of cycle %d: %w", c, err)
+		}
+	}
+	err := st.EachPage(func(p *storage.Page) error {
+		if p.ID >= uint64(n) || p.From >= uint64(n) || p.Status == storage.StatusOutOfScope || p.Status == storage.StatusRejected {
+			return nil
+		}
+		if f := firstFetch[p.From]; f > 0 && p.FirstCycle > f {
+			h.gained[p.From]++
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("recrawl: newpages: read pages: %w", err)
+	}
+	return h, nil
+}
+
+// newPageRate estimates, per page of the stored graph, the new pages one
+// refetch of it reveals: the links it gains between cycles (Zheng,
+// Dmitriev & Giles, CIKM 2009, value pages by P_uniq per host; here the
+// rate is observed per page and per host instead of a default of 1).
 //
-//   - a URL never fetched and not settled (out of scope, rejected,
-//     robots-denied): 1 in cycle 2, when nothing else is known, it is new
-//     to the crawl; from cycle 3 on, when growth has been observed, its
-//     host's growth rate like a fetched page (an old unfetched URL is not
-//     what appears on the web between cycles);
-//   - a fetched page: the new pages its host grew by per fetched page and
-//     per cycle, observed: (host pages first interned in cycles 2..n-1) /
-//     ((n−2) · fetched pages of the host), plus the new pages first found
-//     on the page itself per cycle (new pages attach near the pages that
-//     already led to new ones: hubs, pages that change); 0 before there
-//     are two cycles to compare;
-//   - a settled page: 0, the crawl will not fetch it (this is what keeps
-//     out-of-scope URLs out of the counts).
-func newPageValue(l *loaded, n uint32) []float64 {
+// Only fetched, live HTML pages get a rate: a refetch is how a crawl sees
+// new links, and an old URL never fetched is not new to the web. A page's
+// rate is the empirical-Bayes mean
+//
+//	r(v) = (gained(v) + a·prior(v)) / (refetches(v) + a),   a = 1,
+//
+// so a page refetched often is judged by what it gained, a page never
+// refetched by its prior. The prior spreads its host's observed rate
+// (links gained per refetch over the host's pages, itself shrunk toward
+// the whole crawl's rate with weight a) over the host's pages by the two
+// places new pages are known to attach (Ntoulas, Cho & Olston, "What's new
+// on the web?", WWW 2004: new links appear on pages that change; Barabási
+// & Albert 1999: new pages link near hubs), half each, both scaled to mean
+// 1 over the host: in-degree + 1, and the smoothed share of refetches
+// that found the page changed, (changes + ½)/(refetches + 1). Before any
+// refetch (cycle 2) every host has the same rate, so a host's value
+// follows its size, and pages are ranked by in-degree.
+func newPageRate(l *loaded, h *newPageHistory) []float64 {
 	g := l.g
-	val := make([]float64, g.N())
-	type hs struct{ grown, fetched float64 }
-	byHost := map[string]*hs{}
-	for v := range val {
-		h := byHost[l.cs.hosts[v]]
-		if h == nil {
-			h = &hs{}
-			byHost[l.cs.hosts[v]] = h
-		}
-		if l.cs.first[v] >= 2 && !l.cs.settled[v] {
-			h.grown++
-		}
-		if l.fetched[v] && !l.cs.settled[v] {
-			h.fetched++
+	n := g.N()
+	rate := make([]float64, n)
+	indeg := make([]float64, n)
+	for v := range n {
+		for _, w := range g.Out(uint32(v)) {
+			indeg[w]++
 		}
 	}
-	for v := range val {
-		switch {
-		case l.cs.settled[v]:
-		case !l.fetched[v] && n <= 2:
-			val[v] = 1
-		case n > 2:
-			if h := byHost[l.cs.hosts[v]]; h.fetched > 0 {
-				val[v] = h.grown / (float64(n-2) * h.fetched)
-			}
-			if l.fetched[v] {
-				val[v] += float64(l.cs.spawned[v]) / float64(n-2)
-			}
+	type hostSum struct{ gained, refetches, hub, chg, pages float64 }
+	byHost := map[string]*hostSum{}
+	var allGained, allRefetches float64
+	ok := func(v int) bool { return l.cs.live[v] && !l.cs.settled[v] }
+	chg := func(v int) float64 { return (float64(h.changes[v]) + 0.5) / (float64(h.refetches[v]) + 1) }
+	for v := range n {
+		if !ok(v) {
+			continue
 		}
+		hs := byHost[l.cs.hosts[v]]
+		if hs == nil {
+			hs = &hostSum{}
+			byHost[l.cs.hosts[v]] = hs
+		}
+		hs.gained += float64(h.gained[v])
+		hs.refetches += float64(h.refetches[v])
+		hs.hub += indeg[v] + 1
+		hs.chg += chg(v)
+		hs.pages++
+		allGained += float64(h.gained[v])
+		allRefetches += float64(h.refetches[v])
 	}
-	return val
+	const a = 1.0
+	global := 1.0
+	if allRefetches > 0 {
+		global = allGained / allRefetches
+	}
+	for v := range n {
+		if !ok(v) {
+			continue
+		}
+		hs := byHost[l.cs.hosts[v]]
+		hostRate := (hs.gained + a*global) / (hs.refetches + a)
+		mix := 0.5*(indeg[v]+1)/(hs.hub/hs.pages) + 0.5*chg(v)/(hs.chg/hs.pages)
+		prior := hostRate * mix
+		rate[v] = (float64(h.gained[v]) + a*prior) / (float64(h.refetches[v]) + a)
+	}
+	return rate
 }
 
 // ball calls fn with every node within hops hops of s (s included), once.
@@ -124,24 +201,59 @@ func (h *gainHeap) Pop() any {
 	return x
 }
 
+// seedsRefetched reports whether a cycle's seeds that were fetched before
+// are refetched: not when a capped refresh share goes to the head of a
+// refresh policy's list (crawler.Recrawl.RefetchHead), which leaves the
+// seeds out, nor when the share is 0; such seeds are traversed from
+// storage.
+func (r *Runner) seedsRefetched() bool {
+	o := &r.o
+	if o.PagesPerCycle <= 0 || o.DiscoveryShare <= 0 {
+		return true
+	}
+	return o.DiscoveryShare < 1 && o.RefreshPolicy == RefreshPageRank
+}
+
 // newPages selects K seeds among the candidates (fetched, live, in-scope
-// HTML pages) by greedy maximum coverage of newPageValue within Hops hops:
-// each seed adds the value of the pages in its ball that no earlier seed
-// covers (lazy greedy, Minoux's accelerated greedy, exact for this
-// submodular objective). Seeds are spread over hosts: a host gets at most
-// max(1, K · its share of the total value, rounded) seeds, so one site takes most
-// seeds only when its value dominates. The previous cycle's seeds in keep
-// that are still live stay, unless a selected seed dominates one (reaches
-// it in one hop, so its crawl starts where the old seed's would); they
-// come first and do not count against K.
+// HTML pages) by the share of a seed's weight that reaches new pages in
+// the first steps of the crawl, the way FPR (and OPIC, FPR@M) hands it on
+// (Alam et al. 2009: a downloaded page splits d times its priority over
+// its out-links). With r the rates of newPageRate, D(v) the stored
+// out-degree and d = 0.85, seed s is worth
+//
+//	gain(s) = σ·r(s)/(D(s)+1) + Σ_{v ∈ out(s)} d·r(v) / ((D(s)+1)·(D(v)+1))
+//
+// the priority its own new links get (σ = 1 when the crawl refetches its
+// seeds, 0 when it traverses them from storage, see seedsRefetched) and
+// the priority the new links of its out-neighbours get when the crawl
+// refetches them next (Baeza-Yates et al.: start one hop from where new
+// pages appear). A new link competes with the known pages for the first
+// fetches, so a seed that spreads its weight over hundreds of links leads
+// to new pages late even when many lie behind it. Seeds are chosen by
+// greedy maximum coverage of gain, a page counted for the first seed that
+// reaches it only (lazy greedy, Minoux's accelerated greedy). Seeds are
+// spread over hosts: a host gets at most max(1, K · its share of the total
+// rate, rounded) seeds, so one site takes most seeds only when its value
+// dominates. Cycle 1's seeds in keep that are still live stay, first and
+// not counted against K, unless dominated: a selected seed is one or
+// links to it, or the selected seeds cover more than half of its gain.
 func (r *Runner) newPages(ctx context.Context, l *loaded, n uint32, keep []uint32, p *Plan) ([]uint32, error) {
 	o := &r.o
 	g := l.g
-	hops := o.Select.Hops
-	if hops <= 0 {
-		hops = 5
+	const hops = 1
+	// Through cycle n: planning cycle n finds none of its records yet, a
+	// reseed inside it (Reseeder) learns from what the cycle found so far.
+	hist, err := readNewPageHistory(o.Store, n, g.N())
+	if err != nil {
+		return nil, err
 	}
-	val := newPageValue(l, n)
+	val := newPageRate(l, hist)
+	self := 1.0
+	if !r.seedsRefetched() {
+		// The seed itself is traversed from storage, not refetched: its
+		// own new links stay unseen, so only its neighbours count.
+		self = 0
+	}
 	b := &baller{out: g.Out, mark: make([]uint32, g.N())}
 	hostVal := map[string]float64{}
 	total := 0.0
@@ -150,17 +262,25 @@ func (r *Runner) newPages(ctx context.Context, l *loaded, n uint32, keep []uint3
 		total += x
 	}
 	covered := make([]bool, g.N())
-	// A page d hops from the seed counts decay^d: new pages appear on the
-	// pages the crawl refetches, and the farther a page is, the less
-	// likely the crawl reaches and refetches it early.
-	gain := func(s uint32) (x float64, pages int) {
+	// gain returns gain(s) over the pages no earlier seed covers, the new
+	// links expected on them per cycle and their number.
+	gain := func(s uint32) (x, links float64, pages int) {
+		ds := float64(g.OutDegree(s) + 1)
 		b.ball(s, hops, func(v uint32, d int) {
 			if !covered[v] && val[v] > 0 {
-				x += val[v] * math.Pow(hopDecay, float64(d))
+				links += val[v]
+				var w float64
+				switch d {
+				case 0:
+					w = self / ds
+				case 1:
+					w = scheduler.DefaultDamping / (ds * float64(g.OutDegree(v)+1))
+				}
+				x += val[v] * w
 				pages++
 			}
 		})
-		return x, pages
+		return x, links, pages
 	}
 	h := &gainHeap{}
 	for v, ok := range l.cs.live {
@@ -170,7 +290,7 @@ func (r *Runner) newPages(ctx context.Context, l *loaded, n uint32, keep []uint3
 		if v%4096 == 0 && ctx.Err() != nil {
 			return nil, fmt.Errorf("recrawl: cycle %d: newpages: %w", n, ctx.Err())
 		}
-		x, _ := gain(uint32(v))
+		x, _, _ := gain(uint32(v))
 		if x > 0 {
 			*h = append(*h, gainItem{v: uint32(v), gain: x})
 		}
@@ -184,11 +304,10 @@ func (r *Runner) newPages(ctx context.Context, l *loaded, n uint32, keep []uint3
 		}
 		return max(1, int(math.Round(float64(k)*hostVal[host]/total)))
 	}
-	var ids []uint32
 	type pick struct {
-		v     uint32
-		gain  float64
-		pages int
+		v           uint32
+		gain, links float64
+		pages       int
 	}
 	var picks []pick
 	for h.Len() > 0 && len(picks) < k {
@@ -198,16 +317,16 @@ func (r *Runner) newPages(ctx context.Context, l *loaded, n uint32, keep []uint3
 			continue
 		}
 		if it.at != len(picks) {
-			x, _ := gain(it.v)
+			x, _, _ := gain(it.v)
 			it.gain, it.at = x, len(picks)
 			if x > 0 {
 				heap.Push(h, it)
 			}
 			continue
 		}
-		x, pages := gain(it.v)
+		x, links, pages := gain(it.v)
 		b.ball(it.v, hops, func(v uint32, _ int) { covered[v] = true })
-		picks = append(picks, pick{it.v, x, pages})
+		picks = append(picks, pick{it.v, x, links, pages})
 		perHost[host]++
 	}
 	// Keep the previous seeds that no selected seed dominates.
@@ -215,15 +334,26 @@ func (r *Runner) newPages(ctx context.Context, l *loaded, n uint32, keep []uint3
 	for _, pk := range picks {
 		b.ball(pk.v, 1, func(v uint32, _ int) { reach[v] = true })
 	}
+	var ids []uint32
 	chosen := map[uint32]bool{}
 	for _, s := range keep {
 		if int(s) >= g.N() || !l.cs.live[s] || reach[s] || chosen[s] {
 			continue
 		}
+		left, _, _ := gain(s)
+		clear(covered)
+		alone, _, _ := gain(s)
+		for _, pk := range picks {
+			b.ball(pk.v, hops, func(v uint32, _ int) { covered[v] = true })
+		}
+		if left < alone/2 {
+			continue
+		}
 		chosen[s] = true
 		ids = append(ids, s)
-		p.Seeds = append(p.Seeds, crawler.Pick{URL: g.URLs[s],
-			Why: "kept: a seed of cycle 1, alive and neither selected nor linked from a selected seed"})
+		p.Seeds = append(p.Seeds, crawler.Pick{URL: g.URLs[s], Score: left,
+			Why: fmt.Sprintf("kept: a seed of cycle 1, alive, not linked from a selected seed, the selected seeds cover %.0f%% of its gain %.3g",
+				100*(1-left/alone), alone)})
 	}
 	for i, pk := range picks {
 		if chosen[pk.v] {
@@ -232,8 +362,8 @@ func (r *Runner) newPages(ctx context.Context, l *loaded, n uint32, keep []uint3
 		chosen[pk.v] = true
 		ids = append(ids, pk.v)
 		p.Seeds = append(p.Seeds, crawler.Pick{URL: g.URLs[pk.v], Score: pk.gain,
-			Why: fmt.Sprintf("%s rank %d: %.1f new pages expected within %d hops, over %d in-scope URLs not covered by earlier seeds (host %s)",
-				AlgoNewPages, i+1, pk.gain, hops, pk.pages, l.cs.hosts[pk.v])})
+			Why: fmt.Sprintf("%s rank %d: gain %.3g; %.2g new pages expected per cycle on it and its out-links, %d fetched in-scope pages not covered by earlier seeds (host %s)",
+				AlgoNewPages, i+1, pk.gain, pk.links, pk.pages, l.cs.hosts[pk.v])})
 	}
 	p.Cycle.SeedAlgo = AlgoNewPages
 	return ids, nil

@@ -2,6 +2,7 @@ package recrawl
 
 import (
 	"context"
+	"math"
 	"strings"
 	"testing"
 	"time"
@@ -63,7 +64,7 @@ func TestNewPagesSeeds(t *testing.T) {
 		t.Errorf("kept seed why %q", p.Seeds[0].Why)
 	}
 	// b.test/ within 1 hop: itself, x, n1, n2 (c.test/ is out of scope).
-	if w := p.Seeds[1].Why; got[1] == "http://b.test/" && !strings.Contains(w, "over 4 in-scope URLs") {
+	if w := p.Seeds[1].Why; got[1] == "http://b.test/" && !strings.Contains(w, "4 fetched in-scope pages") {
 		t.Errorf("why %q, want 4 in-scope URLs counted", w)
 	}
 	if p.Cycle.SeedAlgo != AlgoNewPages {
@@ -72,9 +73,10 @@ func TestNewPagesSeeds(t *testing.T) {
 }
 
 func TestNewPagesSpreadsOverHosts(t *testing.T) {
-	// Before growth is observed (cycle 2), unfetched URLs are the new
-	// pages. Host a.test has many, b.test fewer: with K = 2 one seed goes
-	// to each host, since a.test's value does not dominate.
+	// Before any refetch (cycle 2) every fetched page has its host's
+	// prior rate, the same on every host. a.test has two fetched pages,
+	// b.test one: with K = 2 one seed goes to each host, since a.test's
+	// value does not dominate.
 	db := testDB(t,
 		html("http://a.test/", "http://a.test/u1", "http://a.test/u2", "http://a.test/u3"),
 		html("http://a.test/p", "http://a.test/u4", "http://a.test/u5"),
@@ -90,10 +92,119 @@ func TestNewPagesSpreadsOverHosts(t *testing.T) {
 	}
 	got := urlsOf(fc.plans[0].Seeds)
 	hosts := map[string]int{}
-	for _, u := range got {
-		hosts[strings.Split(u, "/")[2]]++
+	for _, s := range fc.plans[0].Seeds {
+		if !strings.HasPrefix(s.Why, "kept") {
+			hosts[strings.Split(s.URL, "/")[2]]++
+		}
 	}
 	if hosts["a.test"] != 1 || hosts["b.test"] != 1 {
-		t.Fatalf("seeds %v, want one per host", got)
+		t.Fatalf("seeds %v, want one selected per host besides the kept ones", got)
+	}
+}
+
+// TestNewPageRate: in cycle 2 a.test/2 gained two links on its refetch
+// while a.test/1 and b.test/ came back unchanged, and b.test/q, fetched
+// for the first time, showed a URL the crawl had not seen. Only a.test/2's links count
+// as links the web grew; its rate is the highest, pages never fetched get
+// none, and newpages seeds cycle 3 where the links appeared.
+func TestNewPageRate(t *testing.T) {
+	db := testDB(t,
+		html("http://a.test/", "http://a.test/1", "http://a.test/2"),
+		html("http://a.test/1", "http://a.test/"),
+		html("http://a.test/2", "http://a.test/"),
+		html("http://b.test/", "http://b.test/q"),
+		unfetched("http://b.test/q"),
+	)
+	var b storage.Batch
+	b.PutCycle(storage.Cycle{N: 2, Start: time.Unix(2000, 0), SeedAlgo: AlgoGiven})
+	if err := db.Commit(&b); err != nil {
+		t.Fatal(err)
+	}
+	gainedURLs, err := db.Intern([]string{"http://a.test/n1", "http://a.test/n2"}, 2, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	old, err := db.Intern([]string{"http://b.test/old"}, 4, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b.Reset()
+	at := time.Unix(2100, 0)
+	page := func(id uint64, body string, links ...uint64) {
+		var ls []storage.Link
+		for _, to := range links {
+			ls = append(ls, storage.Link{To: to})
+		}
+		b.AddFetch(storage.Fetch{ID: id, Status: storage.StatusFetched, Code: 200, ContentType: "text/html", FetchedAt: at,
+			Hash: storage.HashOf([]byte(body))}, ls)
+	}
+	n1, n2, o1 := gainedURLs[0].ID, gainedURLs[1].ID, old[0].ID
+	page(2, "a2 changed", 0, n1, n2)
+	page(1, "http://a.test/1", 0) // testDB's hash: unchanged
+	page(4, "q", o1)
+	page(3, "http://b.test/", 4) // unchanged, gained nothing
+	page(n1, "n1")
+	page(n2, "n2")
+	page(o1, "o1", 3, 4)
+	b.PutCycle(storage.Cycle{N: 2, Start: time.Unix(2000, 0), End: time.Unix(2200, 0), SeedAlgo: AlgoGiven})
+	if err := db.Commit(&b); err != nil {
+		t.Fatal(err)
+	}
+	r, fc := newTestRunner(t, db, Options{Cycles: 3, Seeds: []string{"http://b.test/"}, SeedAlgo: AlgoNewPages})
+	r.o.Select.K, r.o.Select.Hops = 1, 1
+	l, err := r.load(2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, err := readNewPageHistory(db, 2, l.g.N())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if h.gained[2] != 2 || h.gained[4] != 0 || h.gained[3] != 0 || h.refetches[2] != 1 || h.changes[2] != 1 || h.refetches[1] != 1 || h.changes[1] != 0 {
+		t.Fatalf("gained a2 %d (want 2), b.test/q %d (want 0); a2 refetched %d changed %d (want 1, 1); a1 refetched %d changed %d (want 1, 0)",
+			h.gained[2], h.gained[4], h.refetches[2], h.changes[2], h.refetches[1], h.changes[1])
+	}
+	rate := newPageRate(l, h)
+	for v, x := range rate {
+		if x < 0 || math.IsNaN(x) || math.IsInf(x, 0) || !l.cs.live[v] && x != 0 {
+			t.Errorf("rate of %s = %g: want finite, ≥ 0, and 0 for a page not fetched", l.g.URLs[v], x)
+		}
+	}
+	for v, x := range rate {
+		if v != 2 && x >= rate[2] {
+			t.Errorf("rate of %s = %g, not below a.test/2's %g", l.g.URLs[v], x, rate[2])
+		}
+	}
+	if err := r.Run(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	got := urlsOf(fc.plans[0].Seeds)
+	if len(got) != 2 || got[0] != "http://b.test/" || !strings.HasPrefix(got[1], "http://a.test/") {
+		t.Fatalf("seeds %v, want the kept b.test/ and one a.test page", got)
+	}
+}
+
+// TestSeedsRefetched: a seed fetched before is refetched unless a capped
+// refresh share goes to the head of a policy's list (or is 0), the cases
+// in which the crawl traverses seeds from storage.
+func TestSeedsRefetched(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		budget int64
+		share  float64
+		policy string
+		want   bool
+	}{
+		{"no budget", 0, 0.5, RefreshOptimal, true},
+		{"budget, no cap", 5000, 0, RefreshOptimal, true},
+		{"capped, optimal head", 5000, 0.5, RefreshOptimal, false},
+		{"capped, uniform head", 5000, 0.5, RefreshUniform, false},
+		{"capped, pagerank order", 5000, 0.5, RefreshPageRank, true},
+		{"no refetch at all", 5000, 1, RefreshPageRank, false},
+	} {
+		r := &Runner{o: Options{PagesPerCycle: tc.budget, DiscoveryShare: tc.share, RefreshPolicy: tc.policy}}
+		if got := r.seedsRefetched(); got != tc.want {
+			t.Errorf("%s: seedsRefetched %v, want %v", tc.name, got, tc.want)
+		}
 	}
 }

@@ -38,7 +38,14 @@ func (x *Reseeder) Reseed(ctx context.Context, fetched uint64, seeds []uint64) (
 	}
 	k := x.count.Add(1)
 	var p Plan
-	if _, err := x.r.selectSeeds(ctx, l, x.n<<8|uint32(k&0xff), &p); err != nil {
+	if x.r.o.SeedAlgo == AlgoNewPages {
+		// newpages reads the fetch history by cycle number: the cycle's
+		// own, not the generator salt selectSeeds takes.
+		_, err = x.r.newPages(ctx, l, x.n, nil, &p)
+	} else {
+		_, err = x.r.selectSeeds(ctx, l, x.n<<8|uint32(k&0xff), &p)
+	}
+	if err != nil {
 		return nil, err
 	}
 	for i := range p.Seeds {

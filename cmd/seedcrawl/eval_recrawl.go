@@ -22,7 +22,7 @@ import (
 
 // evalRecrawlUsage is the usage line of `eval recrawl`.
 const evalRecrawlUsage = "usage: seedcrawl eval recrawl [--pages 20000] [--hosts 40] [--epochs 5] [--budget N] [--schedulers bfs,fpr,history]\n" +
-	"       [--seed-algos given] [--refresh-policies optimal] [--refresh-share 0.5] [--csv FILE] [--plot FILE.svg|png|pdf]\n"
+	"       [--seed-algos given] [--refresh-policies optimal] [--refresh-share 0.5] [--reseed-every N] [--csv FILE] [--plot FILE.svg|png|pdf]\n"
 
 // evalRecrawlSteps are the shares of a cycle's budget at which the curves
 // are sampled (CSV rows, tables, plot points).
@@ -49,6 +49,20 @@ type recrawlCurve struct {
 	// is the epoch's: same ETag as the page the web serves now; FreshPR
 	// the same share weighted by the epoch's true PageRank.
 	Fresh, FreshPR float64
+	// Diag says why the cycle found what it found early.
+	Diag recrawlDiag
+	// Found10 is, in the means of recrawlMeans, the mean of found10.
+	Found10 float64
+}
+
+// found10 is the share of the epoch's new pages discovered (their URL
+// read on a page requested) in the first 10% of the budget, fetched or
+// not.
+func (c *recrawlCurve) found10() float64 {
+	if c.NewPages == 0 {
+		return 0
+	}
+	return float64(c.Diag.Found10) / float64(c.NewPages)
 }
 
 // runEvalRecrawl runs the recrawl experiment: seedcrawl run, cycle after
@@ -70,6 +84,7 @@ func runEvalRecrawl(ctx context.Context, args []string, stdout, stderr io.Writer
 	newShare := fs.Float64("new", 0.08, "new pages per epoch, as a share `F` of the evolving pages")
 	csvPath := fs.String("csv", "", "write the curves (one row per configuration, cycle and budget step) to `FILE`")
 	plotPath := fs.String("plot", "", "plot the curves of cycles 2.. (mean) to `FILE` (.svg, .png or .pdf)")
+	reseedEvery := fs.Uint64("reseed-every", 0, "rerun each selector but given every `N` fetched pages inside a cycle (seedcrawl run --reseed-every; 0: never)")
 	verbose := fs.Bool("v", false, "pass each cycle's progress lines to stderr")
 	if err := parseFlagsOnly(fs, args, stderr, evalRecrawlUsage+`
 Generates an evolving test web (EvolveWeb: heavy-tailed per-page change rates, new pages near
@@ -194,6 +209,9 @@ fetched; freshness of the stored copies after the cycle; requests, 304s and seco
 						"--commit-interval", "100ms", "--scheduler", s, "--seed-algo", a, "--k", strconv.Itoa(len(given)),
 						"--refresh-policy", p, "--refresh-share", strconv.FormatFloat(*share, 'g', -1, 64),
 						"--pages-per-cycle", strconv.FormatInt(*budget, 10), "--cycles", strconv.Itoa(e + 1)}
+					if *reseedEvery > 0 && a != recrawl.AlgoGiven {
+						cargs = append(cargs, "--reseed-every", strconv.FormatUint(*reseedEvery, 10))
+					}
 					cargs = append(cargs, given...)
 					t0 := time.Now()
 					if err := runCycles(ctx, cargs, io.Discard, progressOut); err != nil {
@@ -201,6 +219,9 @@ fetched; freshness of the stored copies after the cycle; requests, 304s and seco
 					}
 					c, err := scoreRecrawlCycle(log.Entries(), truths[e], db, *budget)
 					if err != nil {
+						return err
+					}
+					if c.Diag, err = diagnoseRecrawlCycle(log.Entries(), truths[e], db, uint32(e+1), *budget); err != nil {
 						return err
 					}
 					c.Scheduler, c.SeedAlgo, c.Refresh, c.Cycle, c.Epoch = s, a, p, e+1, e
@@ -213,6 +234,7 @@ fetched; freshness of the stored copies after the cycle; requests, 304s and seco
 		}
 	}
 	writeRecrawlTables(stdout, curves, *budget, *pages, *epochs)
+	writeRecrawlDiag(stdout, curves, *budget)
 	if err := csvOut.write(func(w io.Writer) error { return writeRecrawlCSV(w, curves, *budget) }); err != nil {
 		return err
 	}
@@ -352,6 +374,7 @@ func recrawlMeans(curves []recrawlCurve) ([]string, map[string]*recrawlCurve) {
 		}
 		m.Fresh += c.Fresh
 		m.FreshPR += c.FreshPR
+		m.Found10 += c.found10()
 		m.Seconds += c.Seconds
 		m.Fetches += c.Fetches
 		m.NotModified += c.NotModified
@@ -365,6 +388,7 @@ func recrawlMeans(curves []recrawlCurve) ([]string, map[string]*recrawlCurve) {
 		}
 		m.Fresh /= n
 		m.FreshPR /= n
+		m.Found10 /= n
 		m.Seconds /= n
 		m.Fetches = int(float64(m.Fetches) / n)
 		m.NotModified = int(float64(m.NotModified) / n)
@@ -375,14 +399,17 @@ func recrawlMeans(curves []recrawlCurve) ([]string, map[string]*recrawlCurve) {
 // writeRecrawlTables prints, for cycles 2.. averaged: PageRank at 5% and
 // 10% of the budget and the share of the BFS→best gap it closes (against
 // the bfs row with the same seeds and refresh policy, when there is one),
-// new pages found at 10% and their gain over the given seeds, PageRank at
-// the end, freshness.
+// new pages fetched at 10% and their gain over the given seeds, PageRank
+// at the end, freshness; then the new pages discovered at 10% (found@10:
+// their URL read, fetched or not) and, against the given seeds, that gain
+// and the PageRank at 10%.
 func writeRecrawlTables(w io.Writer, curves []recrawlCurve, budget int64, pages, epochs int) {
 	keys, m := recrawlMeans(curves)
 	fmt.Fprintf(w, "recrawl on an EvolveWeb test web of %d pages, %d epochs, budget %d fetches per cycle; cycles 2..%d averaged\n",
 		pages, epochs, budget, epochs)
-	fmt.Fprintf(w, "%-34s %8s %8s %7s %7s %8s %8s %8s %8s %7s %7s %6s %6s\n", "scheduler / seeds / refresh",
-		"PR@5%", "PR@10%", "gap@5", "gap@10", "new@10%", "vsgiven", "PR@100%", "vsgiven", "fresh", "freshPR", "304s", "secs")
+	fmt.Fprintf(w, "%-34s %8s %8s %7s %7s %8s %8s %8s %8s %7s %7s %6s %6s %8s %8s %8s\n", "scheduler / seeds / refresh",
+		"PR@5%", "PR@10%", "gap@5", "gap@10", "new@10%", "vsgiven", "PR@100%", "vsgiven", "fresh", "freshPR", "304s", "secs",
+		"found@10", "vsgiven", "PRvs@10")
 	for _, k := range keys {
 		c := m[k]
 		gap := func(i int) string {
@@ -398,12 +425,14 @@ func writeRecrawlTables(w io.Writer, curves []recrawlCurve, budget int64, pages,
 			}
 			return fmt.Sprintf("%+.1f%%", 100*(x/ref-1))
 		}
-		newVs, prVs := "-", "-"
+		newVs, prVs, foundVs, pr10Vs := "-", "-", "-", "-"
 		if g := m[c.Scheduler+" / "+recrawl.AlgoGiven+" / "+c.Refresh]; g != nil {
 			newVs, prVs = vs(c.New[1], g.New[1]), vs(c.PR[len(c.PR)-1], g.PR[len(g.PR)-1])
+			foundVs, pr10Vs = vs(c.Found10, g.Found10), vs(c.PR[1], g.PR[1])
 		}
-		fmt.Fprintf(w, "%-34s %8.4f %8.4f %7s %7s %8.3f %8s %8.4f %8s %7.3f %7.3f %6d %6.1f\n", k,
-			c.PR[0], c.PR[1], gap(0), gap(1), c.New[1], newVs, c.PR[len(c.PR)-1], prVs, c.Fresh, c.FreshPR, c.NotModified, c.Seconds)
+		fmt.Fprintf(w, "%-34s %8.4f %8.4f %7s %7s %8.3f %8s %8.4f %8s %7.3f %7.3f %6d %6.1f %8.3f %8s %8s\n", k,
+			c.PR[0], c.PR[1], gap(0), gap(1), c.New[1], newVs, c.PR[len(c.PR)-1], prVs, c.Fresh, c.FreshPR, c.NotModified, c.Seconds,
+			c.Found10, foundVs, pr10Vs)
 	}
 	fmt.Fprintf(w, "best possible (largest PageRank values): PR@5%% %.4f, PR@10%% %.4f (mean over cycles)\n", firstOmni(m, keys, 0), firstOmni(m, keys, 1))
 	fmt.Fprintln(w, "per cycle:")
@@ -436,14 +465,17 @@ func firstOmni(m map[string]*recrawlCurve, keys []string, i int) float64 {
 func writeRecrawlCSV(w io.Writer, curves []recrawlCurve, budget int64) error {
 	cw := csv.NewWriter(w)
 	cw.Write([]string{"scheduler", "seed_algo", "refresh_policy", "cycle", "epoch", "budget_share", "fetches_at",
-		"pagerank", "best_pagerank", "new_share", "new_pages", "freshness", "fetches", "requests", "not_modified", "seconds", "freshness_pagerank"})
+		"pagerank", "best_pagerank", "new_share", "new_pages", "freshness", "fetches", "requests", "not_modified", "seconds", "freshness_pagerank",
+		"seeds", "seeds_requested", "seeds_requested_10", "refetches_10", "new_found_10"})
 	f := func(x float64) string { return strconv.FormatFloat(x, 'g', 8, 64) }
 	for i := range curves {
 		c := &curves[i]
 		for j, s := range evalRecrawlSteps {
 			cw.Write([]string{c.Scheduler, c.SeedAlgo, c.Refresh, strconv.Itoa(c.Cycle), strconv.Itoa(c.Epoch), f(s),
 				strconv.Itoa(int(s * float64(budget))), f(c.PR[j]), f(c.Omni[j]), f(c.New[j]), strconv.Itoa(c.NewPages),
-				f(c.Fresh), strconv.Itoa(c.Fetches), strconv.Itoa(c.Requests), strconv.Itoa(c.NotModified), f(c.Seconds), f(c.FreshPR)})
+				f(c.Fresh), strconv.Itoa(c.Fetches), strconv.Itoa(c.Requests), strconv.Itoa(c.NotModified), f(c.Seconds), f(c.FreshPR),
+				strconv.Itoa(c.Diag.Seeds), strconv.Itoa(c.Diag.SeedsAsked), strconv.Itoa(c.Diag.SeedsAsked10),
+				strconv.Itoa(c.Diag.Known10), strconv.Itoa(c.Diag.Found10)})
 		}
 	}
 	cw.Flush()

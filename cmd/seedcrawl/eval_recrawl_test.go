@@ -55,6 +55,10 @@ func TestEvalRecrawl(t *testing.T) {
 			t.Errorf("row %d: cumulative PageRank fell from %g to %g", i+1, prev, pr)
 		}
 		prev = pr
+		seeds, asked, asked10, known10 := num(r[17]), num(r[18]), num(r[19]), num(r[20])
+		if r[3] != "1" && (seeds < 1 || asked > seeds || asked10 > asked || known10 > 20) {
+			t.Errorf("row %d: %v: %g seeds, %g requested, %g in the first 10%%, %g refetches in the first 20 fetches", i+1, r, seeds, asked, asked10, known10)
+		}
 		if r[3] != "1" && r[5] == "0.1" {
 			early[r[0]] += pr
 		}
