@@ -71,6 +71,8 @@ type info struct {
 	Interval       string  `json:"interval,omitempty"`
 	RevisitInitial string  `json:"revisit_initial,omitempty"`
 	ReseedEvery    uint64  `json:"reseed_every,omitempty"`
+	RefreshPolicy  string  `json:"refresh_policy,omitempty"`
+	RevisitGone    uint32  `json:"revisit_gone,omitempty"`
 	Note           string  `json:"note,omitempty"`
 }
 
@@ -230,7 +232,7 @@ func (r *Runner) newPlan(ctx context.Context, n uint32, cycles []storage.Cycle) 
 		}
 	}
 	inf := info{K: o.Select.K, Hops: o.Select.Hops, PagesPerCycle: o.PagesPerCycle, DiscoveryShare: o.DiscoveryShare,
-		Scheduler: o.Scheduler, ReseedEvery: o.ReseedEvery}
+		Scheduler: o.Scheduler, ReseedEvery: o.ReseedEvery, RefreshPolicy: o.RefreshPolicy, RevisitGone: o.Revisit.GoneCycles}
 	if o.Interval > 0 {
 		inf.Interval = o.Interval.String()
 	}
