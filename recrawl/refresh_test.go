@@ -128,7 +128,7 @@ func TestChangeRatesFromHistory(t *testing.T) {
 	if obs[0] != 4 || x[0] != 4 || obs[1] != 4 || x[1] != 0 || obs[2] != 0 || gaps[0] != 4 {
 		t.Fatalf("obs %v, changes %v, gaps %v", obs, x, gaps)
 	}
-	r := rates([]uint64{0, 1, 2}, []string{"a.test", "a.test", "b.test"}, obs, x, gaps)
+	r := rates([]string{"a.test", "a.test", "b.test"}, obs, x, gaps)
 	// Raw estimates: page 0 ln(9) ≈ 2.20 per cycle, page 1 ln(4.5/4) ≈ 0.118;
 	// shrunk 3 refetches' worth towards their host's mean.
 	raw0, raw1 := math.Log(9), math.Log(4.5/4)
