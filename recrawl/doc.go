@@ -61,9 +61,15 @@
 //
 // The refresh share of the budget (MaxRefresh refetches) is spread over
 // the known pages by Options.RefreshPolicy. Each known page's change rate
-// per cycle is estimated from its fetch history (changerate.BiasReduced
-// over its refetches, floored by changerate.Unseen; a page refetched never
-// takes its host's mean), and RefreshOptimal gives it the refresh
+// per cycle is estimated from its fetch history: Cho and Garcia-Molina's
+// bias-reduced estimator over its refetches, with its host's pages pooled
+// (empirical Bayes: changerate.FitPrior fits how change chances spread
+// over the host's pages, and a page with few refetches is drawn towards
+// its host as far as its own counts warrant), floored by
+// changerate.Unseen; a page refetched never takes its host's pooled rate.
+// Last-Modified is not used: comparing it with the fetch time needs the
+// server's clock to agree with the crawler's, and the test web's does not
+// (its epochs are days apart, its cycles seconds). RefreshOptimal gives it the refresh
 // frequency of changerate.Optimal with its stored PageRank as the weight:
 // Cho and Garcia-Molina's freshness-optimal allocation. Allocating in
 // proportion to importance × change rate was measured (package changerate's

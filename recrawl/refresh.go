@@ -37,10 +37,6 @@ func RefreshPolicies() []string {
 // history holds no second fetch, when no page of the db has one either.
 const defaultRate = 0.5
 
-// shrink is the weight, in refetches, of the host's mean rate in a page's
-// estimate (see rates).
-const shrink = 3
-
 // changeStats streams the fetch records of cycles 1..last and returns, per
 // page id below n, the number of refetches that compared the content with
 // an earlier copy (obs), how many of them found it changed (x) and the
@@ -87,66 +83,67 @@ func observe(r storage.FetchRecord, prev *uint32, obs, x *uint16, gaps *uint32) 
 }
 
 // rates estimates each known page's change rate per cycle from its fetch
-// history: Cho and Garcia-Molina's bias-reduced estimator over its
-// refetches at their mean interval, floored by changerate.Unseen so that
-// "no change seen yet" never becomes "never changes". A page refetched
-// never gets the mean rate of its host's pages that were (else of all
-// pages, else defaultRate). With few refetches the estimate is mostly
-// noise (one change seen in one refetch reads as a rate above 1 per
-// cycle, and Optimal then gives the page no refresh at all), so it is
-// shrunk towards the host's mean: (n·λ̂ + shrink·λ_host)/(n + shrink).
+// history: obs[i] refetches that compared the content with an earlier
+// copy, x[i] of them finding it changed, gaps[i] cycles between them in
+// all. With one to three refetches per page a page's own counts are mostly
+// noise (one change seen in one refetch reads as a rate above 1 per cycle,
+// and Optimal then gives the page no refresh at all), so each host's pages
+// are pooled: changerate.FitPrior fits the spread of change chances among
+// them, and each page's rate is Cho and Garcia-Molina's bias-reduced
+// estimate with the host's prior added (changerate.Prior.Rate), floored by
+// changerate.Unseen so that "no change seen yet" never becomes "never
+// changes". A page refetched never takes its host's rate (else the rate of
+// all pages pooled, else defaultRate).
 //
 // Every slice is indexed like hosts: one entry per page of the pool.
 func rates(hosts []string, obs, x []uint16, gaps []uint32) []float64 {
-	out := make([]float64, len(hosts))
-	type acc struct {
-		sum float64
-		n   int
+	byHost := map[string][]changerate.Counts{}
+	var all []changerate.Counts
+	for i, h := range hosts {
+		if obs[i] == 0 {
+			continue
+		}
+		c := changerate.Counts{X: int(x[i]), N: int(obs[i]), Interval: float64(gaps[i]) / float64(obs[i])}
+		byHost[h] = append(byHost[h], c)
+		all = append(all, c)
 	}
-	byHost := map[string]*acc{}
-	var all acc
-	for i := range hosts {
+	prior := func(cs []changerate.Counts) (changerate.Prior, bool) {
+		p, err := changerate.FitPrior(cs)
+		return p, err == nil && p.Weight() > 0
+	}
+	global, haveGlobal := prior(all)
+	priors := make(map[string]changerate.Prior, len(byHost))
+	for h, cs := range byHost {
+		if p, ok := prior(cs); ok {
+			priors[h] = p
+		}
+	}
+	out := make([]float64, len(hosts))
+	for i, h := range hosts {
+		p, ok := priors[h]
+		if !ok {
+			p, ok = global, haveGlobal
+		}
 		n := int(obs[i])
 		if n == 0 {
-			out[i] = -1
+			out[i] = defaultRate
+			if ok {
+				if r, err := p.GroupRate(); err == nil {
+					out[i] = r
+				}
+			}
 			continue
 		}
 		iv := float64(gaps[i]) / float64(n)
-		lam, err := changerate.BiasReduced(int(x[i]), n, iv)
+		lam, err := p.Rate(int(x[i]), n, iv)
 		if err != nil {
-			out[i] = -1
+			out[i] = defaultRate
 			continue
 		}
 		if u, err := changerate.Unseen(n, iv); err == nil {
 			lam = max(lam, u)
 		}
 		out[i] = lam
-		h := byHost[hosts[i]]
-		if h == nil {
-			h = &acc{}
-			byHost[hosts[i]] = h
-		}
-		h.sum += lam
-		h.n++
-		all.sum += lam
-		all.n++
-	}
-	for i := range hosts {
-		if out[i] >= 0 {
-			if h := byHost[hosts[i]]; h != nil {
-				n := float64(obs[i])
-				out[i] = (n*out[i] + shrink*h.sum/float64(h.n)) / (n + shrink)
-			}
-			continue
-		}
-		switch h := byHost[hosts[i]]; {
-		case h != nil:
-			out[i] = h.sum / float64(h.n)
-		case all.n > 0:
-			out[i] = all.sum / float64(all.n)
-		default:
-			out[i] = defaultRate
-		}
 	}
 	return out
 }
