@@ -2,6 +2,7 @@ package changerate
 
 import (
 	"errors"
+	"fmt"
 	"math"
 	"slices"
 	"testing"
@@ -187,5 +188,29 @@ func TestGInv(t *testing.T) {
 		if got := gInv(g(r)); math.Abs(got-r) > 1e-8*r {
 			t.Errorf("gInv(g(%v)) = %v", r, got)
 		}
+		// From a start 30% off either way, and from a far one.
+		for _, r0 := range []float64{0.7 * r, 1.3 * r, 1e3 * r} {
+			if got := gInvNear(g(r), r0); math.Abs(got-r) > 1e-8*r {
+				t.Errorf("gInvNear(g(%v), %v) = %v", r, r0, got)
+			}
+		}
+	}
+}
+
+// BenchmarkOptimal allocates a budget of n/4 over n pages with spread
+// weights and rates, the size of a recrawl cycle's refresh pool.
+func BenchmarkOptimal(b *testing.B) {
+	for _, n := range []int{1000, 5000} {
+		b.Run(fmt.Sprintf("pages=%d", n), func(b *testing.B) {
+			pages := make([]Page, n)
+			for i := range pages {
+				pages[i] = Page{Weight: 1 / float64(i+1), Rate: 0.01 + float64(i%97)/20}
+			}
+			for b.Loop() {
+				if _, err := Optimal(pages, float64(n)/4, 1); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }

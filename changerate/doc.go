@@ -19,6 +19,10 @@
 // when a page changes more than once between accesses; the others correct
 // for it.
 //
+// With few accesses per page, FitPrior and Prior.Rate pool the pages of a
+// group (a host): empirical Bayes with a beta-binomial prior on the chance
+// of a change between two accesses.
+//
 // # Refresh allocation
 //
 // Cho and Garcia-Molina, "Effective page refresh policies for Web crawlers"

@@ -5,6 +5,7 @@ import (
 	"net"
 	"net/url"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -174,7 +175,23 @@ type Config struct {
 	// serves its status on while it runs: /metrics, /status, /debug/pprof
 	// and a status page (key "listen"). Default "": none.
 	Listen string
+
+	// RevisitGone is the number of cycles of seedcrawl run between two
+	// refetches of a URL that answered with a redirect, 404 or 410, or that
+	// robots.txt denied (key "revisit-gone"); 0 means such URLs follow their
+	// revisit interval like any page. Default 4. Other commands ignore it.
+	RevisitGone int
+	// RefreshPolicy spreads seedcrawl run's refresh share of each cycle's
+	// budget over the known pages (key "refresh-policy"): "optimal"
+	// (default: by estimated change rate and stored PageRank), "importance",
+	// "uniform" or "pagerank" (RefreshPolicies). Other commands ignore it.
+	RefreshPolicy string
 }
+
+// RefreshPolicies returns the values of the "refresh-policy" setting: the
+// refresh policies of package recrawl (a test of seedcrawl run checks that
+// the two lists agree; config imports no crawl package).
+func RefreshPolicies() []string { return []string{"pagerank", "uniform", "importance", "optimal"} }
 
 // Politeness is the part of a Config that governs how often one host is
 // asked: the frontier takes it as it is (frontier.Options.Politeness), so
@@ -250,6 +267,8 @@ func Default() Config {
 		MaxOutLinks:         10000,
 		CommitInterval:      time.Second,
 		CommitPages:         256,
+		RevisitGone:         4,
+		RefreshPolicy:       "optimal",
 	}
 }
 
@@ -296,6 +315,8 @@ func (c *Config) Validate() error {
 		{"commit-interval", c.CommitInterval <= 0, fmt.Sprintf("must be positive, got %v", c.CommitInterval)},
 		{"commit-pages", c.CommitPages < 1, fmt.Sprintf("must be at least 1, got %d", c.CommitPages)},
 		{"listen", c.Listen != "" && listenErr(c.Listen) != nil, fmt.Sprintf("must be HOST:PORT: %v", listenErr(c.Listen))},
+		{"revisit-gone", c.RevisitGone < 0 || c.RevisitGone > 1<<20, fmt.Sprintf("must be in 0..%d cycles, got %d", 1<<20, c.RevisitGone)},
+		{"refresh-policy", !slices.Contains(RefreshPolicies(), c.RefreshPolicy), fmt.Sprintf("must be one of %s, got %q", strings.Join(RefreshPolicies(), ", "), c.RefreshPolicy)},
 	}
 	for _, ch := range checks {
 		if ch.bad {

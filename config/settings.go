@@ -22,8 +22,26 @@ type value interface {
 	list() bool
 }
 
-// settings lists every setting, in the order flags are documented.
+// settings lists every setting, in the order flags are documented: the
+// crawl settings, then runSettings.
 func settings() []setting {
+	return append(crawlSettings(), runSettings()...)
+}
+
+// runSettings are the settings of seedcrawl run's cycles: RegisterRunFlags
+// defines their flags, RegisterFlags does not (a crawl has no cycles), and
+// every command accepts them in a file.
+func runSettings() []setting {
+	return []setting{
+		{key: "revisit-gone", help: "refetch a redirect, 404/410 or robots-denied URL every `N`th cycle (0: by its interval like any page)",
+			val: func(c *Config) value { return (*intVal)(&c.RevisitGone) }},
+		{key: "refresh-policy", help: "spread the refresh share over known pages by `POLICY`: " + strings.Join(RefreshPolicies(), ", ") + " (optimal: by change rate and stored PageRank)",
+			val: func(c *Config) value { return (*strVal)(&c.RefreshPolicy) }},
+	}
+}
+
+// crawlSettings are the settings of every crawl (RegisterFlags).
+func crawlSettings() []setting {
 	return []setting{
 		{"seeds-file", "read seed URLs from `FILE`, one per line, # comments", func(c *Config) value { return (*strVal)(&c.SeedsFile) }},
 		{"seeds", "seed `URL` (repeatable; positional arguments of crawl)", func(c *Config) value { return (*listVal)(&c.Seeds) }},
@@ -98,10 +116,19 @@ func FlagName(key string) string {
 // Use SetKeys after fs.Parse to learn which settings the flags set, and
 // Overlay to apply them over a loaded file.
 func (c *Config) RegisterFlags(fs *flag.FlagSet) {
-	for _, s := range settings() {
+	for _, s := range crawlSettings() {
 		if s.key == "seeds" {
 			continue
 		}
+		fs.Var(s.val(c), FlagName(s.key), s.help)
+	}
+}
+
+// RegisterRunFlags defines the flags of the settings only seedcrawl run
+// uses (its recrawl cycles: "revisit-gone", "refresh-policy"), bound to c
+// like RegisterFlags, which leaves them out.
+func (c *Config) RegisterRunFlags(fs *flag.FlagSet) {
+	for _, s := range runSettings() {
 		fs.Var(s.val(c), FlagName(s.key), s.help)
 	}
 }

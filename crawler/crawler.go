@@ -363,7 +363,7 @@ func (c *Crawler) restore() (int, error) {
 	}
 	if c.rc != nil {
 		// Host budgets count URLs, not the fetches of earlier cycles.
-		if _, err := c.scanPages(false); err != nil {
+		if err := c.loadAdmitted(); err != nil {
 			return 0, err
 		}
 		for _, e := range snap.Entries {

@@ -3,6 +3,7 @@ package crawler
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 	"time"
@@ -44,22 +45,28 @@ func (c *Crawler) countAdmitted() error {
 	return nil
 }
 
-// scanPages sets the per-host URL counts of a recrawl (c.admitted: the URLs
-// of the host that were ever queued or fetched; refetches do not count
-// against --host-max-pages) and, when table, returns every page's host and
-// depth. One cursor pass over the page records.
-func (c *Crawler) scanPages(table bool) (*pageTable, error) {
+// loadAdmitted sets the per-host URL counts of a recrawl (c.admitted: the
+// URLs of the host that were ever queued or fetched; refetches do not
+// count against --host-max-pages) from storage's admitted index, which
+// Commit keeps with the pages: no pass over the page records, so a cycle's
+// start does not grow with the db.
+func (c *Crawler) loadAdmitted() error {
+	m, err := c.opts.Store.AdmittedByHost()
+	if err != nil {
+		return fmt.Errorf("crawler: per-host URL counts: %w", err)
+	}
+	clear(c.admitted)
+	maps.Copy(c.admitted, m)
+	return nil
+}
+
+// scanPages returns every page's host and depth (a cycle that is not lazy
+// queues every known page). One cursor pass over the page records.
+func (c *Crawler) scanPages() (*pageTable, error) {
 	var t pageTable
 	byName := map[string]uint32{}
-	clear(c.admitted)
 	err := c.opts.Store.EachPage(func(p *storage.Page) error {
 		h := urlnorm.Authority(p.URL)
-		if p.Fetches > 0 || p.Status == storage.StatusQueued {
-			c.admitted[h]++
-		}
-		if !table {
-			return nil
-		}
 		hi, ok := byName[h]
 		if !ok {
 			hi = uint32(len(t.names))
@@ -124,9 +131,10 @@ func (c *Crawler) startCycle() (int, error) {
 	var tab *pageTable
 	var err error
 	if !rc.Lazy {
-		tab, err = c.scanPages(true)
-	} else if c.opts.Settings.HostMaxPages > 0 {
-		_, err = c.scanPages(false)
+		tab, err = c.scanPages()
+	}
+	if err == nil {
+		err = c.loadAdmitted()
 	}
 	if err != nil {
 		return 0, err

@@ -42,6 +42,10 @@ type Store interface {
 	Page(id uint64) (storage.Page, error)
 	Links(src uint64) ([]storage.Link, error)
 	EachPage(fn func(p *storage.Page) error) error
+	// AdmittedByHost returns the pages ever queued or fetched per host key,
+	// an index storage keeps: a recrawl's host budgets without a pass over
+	// the pages.
+	AdmittedByHost() (map[string]int64, error)
 	LoadFrontier(fn func(e storage.Entry) error) error
 	SchedulerState() ([]byte, error)
 	EachHost(fn func(h storage.Host) error) error

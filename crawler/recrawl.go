@@ -46,8 +46,8 @@ type Recrawl struct {
 	// as if it had been listed (refetched when due, else traversed from
 	// storage). Without Lazy only new URLs are queued from links, so
 	// Refresh must list every known page for the cycle to reach them. The
-	// per-host URL counts (--host-max-pages) still take a pass over the
-	// page records when that limit is set.
+	// per-host URL counts (--host-max-pages) come from storage's admitted
+	// index (Store.AdmittedByHost), not from a pass over the pages.
 	Lazy bool
 
 	// Policy decides whether a known page is due for a refetch and the

@@ -61,9 +61,15 @@
 //
 // The refresh share of the budget (MaxRefresh refetches) is spread over
 // the known pages by Options.RefreshPolicy. Each known page's change rate
-// per cycle is estimated from its fetch history (changerate.BiasReduced
-// over its refetches, floored by changerate.Unseen; a page refetched never
-// takes its host's mean), and RefreshOptimal gives it the refresh
+// per cycle is estimated from its fetch history: Cho and Garcia-Molina's
+// bias-reduced estimator over its refetches, with its host's pages pooled
+// (empirical Bayes: changerate.FitPrior fits how change chances spread
+// over the host's pages, and a page with few refetches is drawn towards
+// its host as far as its own counts warrant), floored by
+// changerate.Unseen; a page refetched never takes its host's pooled rate.
+// Last-Modified is not used: comparing it with the fetch time needs the
+// server's clock to agree with the crawler's, and the test web's does not
+// (its epochs are days apart, its cycles seconds). RefreshOptimal gives it the refresh
 // frequency of changerate.Optimal with its stored PageRank as the weight:
 // Cho and Garcia-Molina's freshness-optimal allocation. Allocating in
 // proportion to importance × change rate was measured (package changerate's
@@ -115,16 +121,31 @@
 // # Budget and the cost of starting a cycle
 //
 // A budget-limited cycle (PagesPerCycle > 0) is lazy (Plan.Lazy): its
-// refresh list keeps only its first PagesPerCycle pages and the
-// PagesPerCycle pages with the highest stored PageRank; the crawler queues
+// refresh list keeps only what the budget can use, and the crawler queues
 // any other known page, or a URL an earlier cycle left pending, when a link
 // of the cycle reaches it, so the cycle still reaches everything it would
-// have. When the cycle ends its unused frontier entries are deleted, 10,000
-// per transaction, so none stays behind and no transaction grows with the
-// db. The PageRank the next cycle needs is computed when this one closes.
-// Planning still takes one pass over the page records and, for selectors
-// other than given, the stored graph (see the benchmark
-// BenchmarkCycleStart in cmd/seedcrawl for what that costs).
+// have. Planning it reads what the budget needs, not the db:
+//
+//   - The refresh policy allocates over a pool of the known pages with the
+//     highest stored PageRank (max(4 × refetch budget, 5,000) pages); the
+//     list is the pool in the policy's order, then PagesPerCycle more pages
+//     by PageRank. The pool is found from the stored PageRank vector (ids
+//     in rank order, one pass over 8 bytes a page), and only its page
+//     records and fetch histories are read (lazyRefreshOrder). The result
+//     equals what a pass over every page would give.
+//   - With the seeds given, no graph is loaded: the previous seeds' records
+//     are read one by one, and the graph is loaded only if a vanished seed
+//     needs a neighbour as replacement. Selectors other than given read the
+//     whole stored graph: choosing seeds on it is their job.
+//   - The crawler takes the per-host URL counts (--host-max-pages) from
+//     storage's admitted index, which every commit keeps in the same
+//     transaction as the pages, so it is exact after kill -9 too.
+//
+// When the cycle ends its unused frontier entries are deleted, 10,000 per
+// transaction, so none stays behind and no transaction grows with the db.
+// The PageRank the next cycle needs is computed when this one closes. See
+// the benchmark BenchmarkCycleStart in cmd/seedcrawl for what starting a
+// cycle costs.
 //
 // PagesPerCycle bounds the fetches of a cycle. DiscoveryShare keeps a share
 // of it from refetches: at most (1 − DiscoveryShare) × PagesPerCycle known

@@ -71,6 +71,8 @@ type info struct {
 	Interval       string  `json:"interval,omitempty"`
 	RevisitInitial string  `json:"revisit_initial,omitempty"`
 	ReseedEvery    uint64  `json:"reseed_every,omitempty"`
+	RefreshPolicy  string  `json:"refresh_policy,omitempty"`
+	RevisitGone    uint32  `json:"revisit_gone,omitempty"`
 	Note           string  `json:"note,omitempty"`
 }
 
@@ -230,7 +232,7 @@ func (r *Runner) newPlan(ctx context.Context, n uint32, cycles []storage.Cycle) 
 		}
 	}
 	inf := info{K: o.Select.K, Hops: o.Select.Hops, PagesPerCycle: o.PagesPerCycle, DiscoveryShare: o.DiscoveryShare,
-		Scheduler: o.Scheduler, ReseedEvery: o.ReseedEvery}
+		Scheduler: o.Scheduler, ReseedEvery: o.ReseedEvery, RefreshPolicy: o.RefreshPolicy, RevisitGone: o.Revisit.GoneCycles}
 	if o.Interval > 0 {
 		inf.Interval = o.Interval.String()
 	}
@@ -250,9 +252,16 @@ func (r *Runner) newPlan(ctx context.Context, n uint32, cycles []storage.Cycle) 
 		return p, r.setInfo(p, inf)
 	}
 
-	l, err := r.load(n - 1)
-	if err != nil {
-		return nil, err
+	// A budget-limited cycle with the seeds given needs no graph: the
+	// seeds are read one by one, the refresh pool by stored PageRank
+	// (lazyRefreshOrder), and a vanished seed's replacement loads the graph
+	// if one is needed. Selecting seeds reads the whole graph.
+	var l *loaded
+	var err error
+	if o.PagesPerCycle == 0 || o.SeedAlgo != AlgoGiven {
+		if l, err = r.load(n - 1); err != nil {
+			return nil, err
+		}
 	}
 	p.Replacer = r.newReplacer(l, n)
 	var ids []uint32
@@ -279,18 +288,25 @@ func (r *Runner) newPlan(ctx context.Context, n uint32, cycles []storage.Cycle) 
 	if len(ids) == 0 {
 		return nil, fmt.Errorf("recrawl: cycle %d: %w", n, ErrNoSeeds)
 	}
-	if p.Rank, err = r.rank(n-1, l.g); err != nil {
+	var g *graph.CSR
+	if l != nil {
+		g = l.g
+	}
+	if p.Rank, err = r.rank(n-1, g); err != nil {
 		return nil, err
 	}
-	if p.Refresh, err = r.refreshOrder(l, ids, p.Rank, n, p.MaxRefresh); err != nil {
+	if o.PagesPerCycle > 0 {
+		p.Lazy = true
+		// RefetchHead below is at most MaxRefresh ≤ PagesPerCycle.
+		keep := int(o.PagesPerCycle)
+		if p.Refresh, err = r.lazyRefreshOrder(ids, p.Rank, n, p.MaxRefresh, keep); err != nil {
+			return nil, err
+		}
+	} else if p.Refresh, err = r.refreshOrder(l, ids, p.Rank, n, p.MaxRefresh); err != nil {
 		return nil, err
 	}
 	if p.MaxRefresh > 0 && o.RefreshPolicy != RefreshPageRank {
 		p.RefetchHead = int(min(p.MaxRefresh, int64(len(p.Refresh))))
-	}
-	if o.PagesPerCycle > 0 {
-		p.Lazy = true
-		p.Refresh = lazyRefresh(p.Refresh, p.Rank, int(max(o.PagesPerCycle, int64(p.RefetchHead))))
 	}
 	p.Reseeder = r.newReseeder(n)
 	p.ReseedEvery = o.ReseedEvery
@@ -373,7 +389,9 @@ func why(res *seeds.Result, s *seeds.Seed) string {
 
 // previousSeeds keeps the seeds of cycle n-1 (its replacements applied);
 // seeds the stored crawl shows vanished are replaced now and recorded in
-// p.Cycle.Replaced.
+// p.Cycle.Replaced. l may be nil (a budget-limited cycle with given
+// seeds): the seeds' records are then read one by one, and the graph is
+// loaded only for a db that records no seeds.
 func (r *Runner) previousSeeds(ctx context.Context, l *loaded, n uint32, cycles []storage.Cycle, p *Plan) ([]uint32, error) {
 	var prev []storage.Seed
 	var why []string
@@ -387,6 +405,12 @@ func (r *Runner) previousSeeds(ctx context.Context, l *loaded, n uint32, cycles 
 	}
 	if len(prev) == 0 {
 		// A plain crawl's db: its seeds are its depth-0 pages.
+		if l == nil {
+			var err error
+			if l, err = r.load(n - 1); err != nil {
+				return nil, err
+			}
+		}
 		urls := r.o.Seeds
 		if len(urls) == 0 {
 			urls = l.cs.depth0
@@ -398,17 +422,22 @@ func (r *Runner) previousSeeds(ctx context.Context, l *loaded, n uint32, cycles 
 			}
 		}
 	}
+	seedPages, err := r.seedPages(l, prev)
+	if err != nil {
+		return nil, err
+	}
 	var ids []uint32
 	isSeed := map[uint64]bool{}
 	for _, s := range prev {
 		isSeed[s.ID] = true
 	}
 	for i, s := range prev {
-		if s.ID >= uint64(l.g.N()) {
+		sp, ok := seedPages[s.ID]
+		if !ok {
 			continue
 		}
-		id, w := uint32(s.ID), why[i]
-		if reason := l.cs.vanish[id]; reason != "" {
+		id, w, u := uint32(s.ID), why[i], sp.url
+		if reason := sp.vanish; reason != "" {
 			rep := storage.Replacement{Old: s.ID, New: storage.NoPage, Reason: reason}
 			pick, ok, err := p.Replacer.replace(ctx, s.ID, reason, func(x uint64) bool { return isSeed[x] })
 			if err != nil {
@@ -418,15 +447,68 @@ func (r *Runner) previousSeeds(ctx context.Context, l *loaded, n uint32, cycles 
 			if !ok {
 				continue
 			}
-			v, _ := nodeOf(l.g, pick.URL)
+			v, err := r.idOf(l, pick.URL)
+			if err != nil {
+				return nil, err
+			}
 			p.Cycle.Replaced[len(p.Cycle.Replaced)-1].New = uint64(v)
 			isSeed[uint64(v)] = true
-			id, w = v, pick.Why
+			id, w, u = v, pick.Why, pick.URL
 		}
 		ids = append(ids, id)
-		p.Seeds = append(p.Seeds, crawler.Pick{URL: l.g.URLs[id], Why: firstNonEmpty(w, "given")})
+		p.Seeds = append(p.Seeds, crawler.Pick{URL: u, Why: firstNonEmpty(w, "given")})
 	}
 	return ids, nil
+}
+
+// seedPage is what previousSeeds needs of a seed's page.
+type seedPage struct {
+	url    string
+	vanish string // vanishReason
+}
+
+// seedPages returns the URL and vanish reason of each seed that is a page
+// of the graph as of the previous cycle: from l, or read from the store
+// when l is nil.
+func (r *Runner) seedPages(l *loaded, seeds []storage.Seed) (map[uint64]seedPage, error) {
+	out := make(map[uint64]seedPage, len(seeds))
+	if l != nil {
+		for _, s := range seeds {
+			if s.ID < uint64(l.g.N()) {
+				out[s.ID] = seedPage{url: l.g.URLs[s.ID], vanish: l.cs.vanish[s.ID]}
+			}
+		}
+		return out, nil
+	}
+	ids := make([]uint64, len(seeds))
+	for i, s := range seeds {
+		ids[i] = s.ID
+	}
+	err := r.o.Store.EachPageOf(ids, func(p *storage.Page) error {
+		out[p.ID] = seedPage{url: p.URL, vanish: vanishReason(p)}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("recrawl: read %d seeds: %w", len(ids), err)
+	}
+	return out, nil
+}
+
+// idOf returns the page id of URL u: its node in l, or looked up in the
+// store when l is nil.
+func (r *Runner) idOf(l *loaded, u string) (uint32, error) {
+	if l != nil {
+		v, _ := nodeOf(l.g, u)
+		return v, nil
+	}
+	ids, err := r.o.Store.Lookup([]string{u})
+	if err != nil {
+		return 0, fmt.Errorf("recrawl: look up replacement seed %s: %w", u, err)
+	}
+	if ids[0] == storage.NoPage || ids[0] > math.MaxUint32 {
+		return 0, fmt.Errorf("recrawl: replacement seed %s: %w", u, storage.ErrNotFound)
+	}
+	return uint32(ids[0]), nil
 }
 
 // firstSeeds returns the seeds of cycle 1 (its replacements applied), or
@@ -560,6 +642,9 @@ func (r *Runner) refreshOrder(l *loaded, seedIDs []uint32, pr []float64, n uint3
 		})
 		pool, tail = out[:size], slices.Clone(out[size:])
 		slices.SortStableFunc(tail, func(a, b uint64) int { return cmp.Compare(l.cs.last[a], l.cs.last[b]) })
+		// In id order, like a pool of every known page, so that the
+		// allocation sums in the same order as lazyRefreshOrder's.
+		slices.Sort(pool)
 	}
 	var rate []float64
 	if policy == RefreshOptimal {
@@ -567,13 +652,22 @@ func (r *Runner) refreshOrder(l *loaded, seedIDs []uint32, pr []float64, n uint3
 		if err != nil {
 			return nil, err
 		}
-		rate = rates(pool, l.cs.hosts, obs, x, gaps)
+		hosts := make([]string, len(pool))
+		po, px, pg := make([]uint16, len(pool)), make([]uint16, len(pool)), make([]uint32, len(pool))
+		for i, id := range pool {
+			hosts[i], po[i], px[i], pg[i] = l.cs.hosts[id], obs[id], x[id], gaps[id]
+		}
+		rate = rates(hosts, po, px, pg)
 	}
 	f, err := allocate(policy, pool, pr, rate, budget)
 	if err != nil {
 		return nil, err
 	}
-	return append(refreshPlan(pool, l.cs.last, n, f, pr), tail...), nil
+	last := make([]uint32, len(pool))
+	for i, id := range pool {
+		last[i] = l.cs.last[id]
+	}
+	return append(refreshPlan(pool, last, n, f, pr), tail...), nil
 }
 
 // minPool is the smallest pool of known pages the refresh allocation
@@ -643,7 +737,7 @@ func lazyRefresh(order []uint64, pr []float64, budget int) []uint64 {
 	for _, id := range order[budget:] {
 		if h.Len() < budget {
 			heap.Push(h, id)
-		} else if rank(id) > rank(h.ids[0]) {
+		} else if x, y := rank(id), rank(h.ids[0]); x > y || x == y && id < h.ids[0] {
 			h.ids[0] = id
 			heap.Fix(h, 0)
 		}
@@ -663,16 +757,21 @@ func lazyRefresh(order []uint64, pr []float64, budget int) []uint64 {
 	return out
 }
 
-// rankHeap is a min-heap of ids by rank.
+// rankHeap is a min-heap of ids by rank, of equal ranks the highest id at
+// the root: the root is the id that comes last in the order rank
+// descending, then id ascending.
 type rankHeap struct {
 	ids  []uint64
 	rank func(uint64) float64
 }
 
-func (h *rankHeap) Len() int           { return len(h.ids) }
-func (h *rankHeap) Less(i, j int) bool { return h.rank(h.ids[i]) < h.rank(h.ids[j]) }
-func (h *rankHeap) Swap(i, j int)      { h.ids[i], h.ids[j] = h.ids[j], h.ids[i] }
-func (h *rankHeap) Push(x any)         { h.ids = append(h.ids, x.(uint64)) }
+func (h *rankHeap) Len() int { return len(h.ids) }
+func (h *rankHeap) Less(i, j int) bool {
+	a, b := h.rank(h.ids[i]), h.rank(h.ids[j])
+	return a < b || a == b && h.ids[i] > h.ids[j]
+}
+func (h *rankHeap) Swap(i, j int) { h.ids[i], h.ids[j] = h.ids[j], h.ids[i] }
+func (h *rankHeap) Push(x any)    { h.ids = append(h.ids, x.(uint64)) }
 func (h *rankHeap) Pop() any {
 	x := h.ids[len(h.ids)-1]
 	h.ids = h.ids[:len(h.ids)-1]

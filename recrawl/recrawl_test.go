@@ -3,6 +3,7 @@ package recrawl
 import (
 	"context"
 	"errors"
+	"fmt"
 	"reflect"
 	"slices"
 	"strings"
@@ -117,7 +118,18 @@ func TestSelectionTakesOnlyLiveHTMLPages(t *testing.T) {
 	}
 }
 
+// TestGivenSeedsKeptAndVanishedReplaced runs cycles 2 and 3 with the
+// seeds given, without a budget (the plan loads the stored graph) and with
+// one (the plan reads the seeds' records only, and the Replacer loads the
+// graph for the seed that needs a neighbour): the same seeds and
+// replacements either way.
 func TestGivenSeedsKeptAndVanishedReplaced(t *testing.T) {
+	for _, budget := range []int64{0, 50} {
+		t.Run(fmt.Sprintf("budget=%d", budget), func(t *testing.T) { testGivenSeedsKept(t, budget) })
+	}
+}
+
+func testGivenSeedsKept(t *testing.T, budget int64) {
 	db := selDB(t)
 	var b storage.Batch
 	b.PutCycle(storage.Cycle{N: 1, Start: time.Unix(1, 0), End: time.Unix(2, 0), SeedAlgo: AlgoGiven,
@@ -125,7 +137,7 @@ func TestGivenSeedsKeptAndVanishedReplaced(t *testing.T) {
 	if err := db.Commit(&b); err != nil {
 		t.Fatal(err)
 	}
-	r, fc := newTestRunner(t, db, Options{Cycles: 2})
+	r, fc := newTestRunner(t, db, Options{Cycles: 2, PagesPerCycle: budget})
 	if err := r.Run(context.Background()); err != nil {
 		t.Fatal(err)
 	}
@@ -146,7 +158,7 @@ func TestGivenSeedsKeptAndVanishedReplaced(t *testing.T) {
 	}
 	// Stored with the cycle: the next plan (given again) keeps the
 	// replacements.
-	r2, fc2 := newTestRunner(t, db, Options{Cycles: 3})
+	r2, fc2 := newTestRunner(t, db, Options{Cycles: 3, PagesPerCycle: budget})
 	if err := r2.Run(context.Background()); err != nil {
 		t.Fatal(err)
 	}

@@ -37,38 +37,18 @@ func RefreshPolicies() []string {
 // history holds no second fetch, when no page of the db has one either.
 const defaultRate = 0.5
 
-// shrink is the weight, in refetches, of the host's mean rate in a page's
-// estimate (see rates).
-const shrink = 3
-
 // changeStats streams the fetch records of cycles 1..last and returns, per
 // page id below n, the number of refetches that compared the content with
 // an earlier copy (obs), how many of them found it changed (x) and the
-// cycles between those fetches, summed (gaps).
+// cycles between those fetches, summed (gaps). One pass over every fetch
+// stored: a cycle without a budget, which revisits every known page.
 func changeStats(st Store, last uint32, n int) (obs, x []uint16, gaps []uint32, err error) {
 	obs, x, gaps = make([]uint16, n), make([]uint16, n), make([]uint32, n)
 	prev := make([]uint32, n) // cycle of the previous successful fetch
 	for c := uint32(1); c <= last; c++ {
 		err := st.EachFetch(c, func(r storage.FetchRecord) error {
-			if r.ID >= uint64(n) {
-				return nil
-			}
-			switch r.Change {
-			case storage.ChangeChanged, storage.ChangeUnchanged:
-				if obs[r.ID] < ^uint16(0) {
-					obs[r.ID]++
-					if r.Change == storage.ChangeChanged {
-						x[r.ID]++
-					}
-					if prev[r.ID] > 0 {
-						gaps[r.ID] += c - prev[r.ID]
-					} else {
-						gaps[r.ID]++
-					}
-				}
-				prev[r.ID] = c
-			case storage.ChangeNew:
-				prev[r.ID] = c
+			if r.ID < uint64(n) {
+				observe(r, &prev[r.ID], &obs[r.ID], &x[r.ID], &gaps[r.ID])
 			}
 			return nil
 		})
@@ -79,65 +59,91 @@ func changeStats(st Store, last uint32, n int) (obs, x []uint16, gaps []uint32, 
 	return obs, x, gaps, nil
 }
 
-// rates estimates each known page's change rate per cycle from its fetch
-// history: Cho and Garcia-Molina's bias-reduced estimator over its
-// refetches at their mean interval, floored by changerate.Unseen so that
-// "no change seen yet" never becomes "never changes". A page refetched
-// never gets the mean rate of its host's pages that were (else of all
-// pages, else defaultRate). With few refetches the estimate is mostly
-// noise (one change seen in one refetch reads as a rate above 1 per
-// cycle, and Optimal then gives the page no refresh at all), so it is
-// shrunk towards the host's mean: (n·λ̂ + shrink·λ_host)/(n + shrink).
-func rates(known []uint64, hosts []string, obs, x []uint16, gaps []uint32) []float64 {
-	out := make([]float64, len(known))
-	type acc struct {
-		sum float64
-		n   int
+// observe adds fetch record r, the next of its page in cycle order, to the
+// page's change statistics (see changeStats); prev is the cycle of its
+// previous successful fetch.
+func observe(r storage.FetchRecord, prev *uint32, obs, x *uint16, gaps *uint32) {
+	switch r.Change {
+	case storage.ChangeChanged, storage.ChangeUnchanged:
+		if *obs < ^uint16(0) {
+			*obs++
+			if r.Change == storage.ChangeChanged {
+				*x++
+			}
+			if *prev > 0 {
+				*gaps += r.Cycle - *prev
+			} else {
+				*gaps++
+			}
+		}
+		*prev = r.Cycle
+	case storage.ChangeNew:
+		*prev = r.Cycle
 	}
-	byHost := map[string]*acc{}
-	var all acc
-	for i, id := range known {
-		n := int(obs[id])
-		if n == 0 {
-			out[i] = -1
+}
+
+// rates estimates each known page's change rate per cycle from its fetch
+// history: obs[i] refetches that compared the content with an earlier
+// copy, x[i] of them finding it changed, gaps[i] cycles between them in
+// all. With one to three refetches per page a page's own counts are mostly
+// noise (one change seen in one refetch reads as a rate above 1 per cycle,
+// and Optimal then gives the page no refresh at all), so each host's pages
+// are pooled: changerate.FitPrior fits the spread of change chances among
+// them, and each page's rate is Cho and Garcia-Molina's bias-reduced
+// estimate with the host's prior added (changerate.Prior.Rate), floored by
+// changerate.Unseen so that "no change seen yet" never becomes "never
+// changes". A page refetched never takes its host's rate (else the rate of
+// all pages pooled, else defaultRate).
+//
+// Every slice is indexed like hosts: one entry per page of the pool.
+func rates(hosts []string, obs, x []uint16, gaps []uint32) []float64 {
+	byHost := map[string][]changerate.Counts{}
+	var all []changerate.Counts
+	for i, h := range hosts {
+		if obs[i] == 0 {
 			continue
 		}
-		iv := float64(gaps[id]) / float64(n)
-		lam, err := changerate.BiasReduced(int(x[id]), n, iv)
+		c := changerate.Counts{X: int(x[i]), N: int(obs[i]), Interval: float64(gaps[i]) / float64(obs[i])}
+		byHost[h] = append(byHost[h], c)
+		all = append(all, c)
+	}
+	prior := func(cs []changerate.Counts) (changerate.Prior, bool) {
+		p, err := changerate.FitPrior(cs)
+		return p, err == nil && p.Weight() > 0
+	}
+	global, haveGlobal := prior(all)
+	priors := make(map[string]changerate.Prior, len(byHost))
+	for h, cs := range byHost {
+		if p, ok := prior(cs); ok {
+			priors[h] = p
+		}
+	}
+	out := make([]float64, len(hosts))
+	for i, h := range hosts {
+		p, ok := priors[h]
+		if !ok {
+			p, ok = global, haveGlobal
+		}
+		n := int(obs[i])
+		if n == 0 {
+			out[i] = defaultRate
+			if ok {
+				if r, err := p.GroupRate(); err == nil {
+					out[i] = r
+				}
+			}
+			continue
+		}
+		iv := float64(gaps[i]) / float64(n)
+		lam, err := p.Rate(int(x[i]), n, iv)
 		if err != nil {
-			out[i] = -1
+			out[i] = defaultRate
 			continue
 		}
 		if u, err := changerate.Unseen(n, iv); err == nil {
 			lam = max(lam, u)
 		}
 		out[i] = lam
-		h := byHost[hosts[id]]
-		if h == nil {
-			h = &acc{}
-			byHost[hosts[id]] = h
-		}
-		h.sum += lam
-		h.n++
-		all.sum += lam
-		all.n++
-	}
-	for i, id := range known {
-		if out[i] >= 0 {
-			if h := byHost[hosts[id]]; h != nil {
-				n := float64(obs[id])
-				out[i] = (n*out[i] + shrink*h.sum/float64(h.n)) / (n + shrink)
-			}
-			continue
-		}
-		switch h := byHost[hosts[id]]; {
-		case h != nil:
-			out[i] = h.sum / float64(h.n)
-		case all.n > 0:
-			out[i] = all.sum / float64(all.n)
-		default:
-			out[i] = defaultRate
-		}
 	}
 	return out
 }
@@ -184,11 +190,12 @@ func allocate(policy string, known []uint64, pr, rate []float64, budget float64)
 // allocation was made for, the crawl refetches the head of this list and
 // traverses the rest from storage, so over the cycles each page is
 // refetched about f times per cycle: the fixed-order schedule Cho and
-// Garcia-Molina's freshness formula assumes.
+// Garcia-Molina's freshness formula assumes. last[i] is the cycle of
+// known[i]'s last fetch.
 func refreshPlan(known []uint64, last []uint32, n uint32, f, pr []float64) []uint64 {
 	owe := make([]float64, len(known))
-	for i, id := range known {
-		owe[i] = f[i] * float64(n-min(n, last[id]))
+	for i := range known {
+		owe[i] = f[i] * float64(n-min(n, last[i]))
 	}
 	idx := make([]int, len(known))
 	for i := range idx {

@@ -128,13 +128,16 @@ func TestChangeRatesFromHistory(t *testing.T) {
 	if obs[0] != 4 || x[0] != 4 || obs[1] != 4 || x[1] != 0 || obs[2] != 0 || gaps[0] != 4 {
 		t.Fatalf("obs %v, changes %v, gaps %v", obs, x, gaps)
 	}
-	r := rates([]uint64{0, 1, 2}, []string{"a.test", "a.test", "b.test"}, obs, x, gaps)
-	// Raw estimates: page 0 ln(9) ≈ 2.20 per cycle, page 1 ln(4.5/4) ≈ 0.118;
-	// shrunk 3 refetches' worth towards their host's mean.
-	raw0, raw1 := math.Log(9), math.Log(4.5/4)
-	mean := (raw0 + raw1) / 2
-	want0, want1 := (4*raw0+3*mean)/7, (4*raw1+3*mean)/7
-	if math.Abs(r[0]-want0) > 1e-9 || math.Abs(r[1]-want1) > 1e-9 || math.Abs(r[2]-mean) > 1e-12 {
-		t.Errorf("rates %v, want %g, %g and the raw mean %g", r, want0, want1, mean)
+	r := rates([]string{"a.test", "a.test", "b.test"}, obs, x, gaps)
+	// Host a.test: 4 changes in 4 refetches and none in 4, a spread as
+	// wide as it gets, so its prior has the least weight (one access) at
+	// the pooled chance 1/2: page 0 −ln((0.5+0.5)/(1+4+0.5)) = ln 5.5,
+	// page 1 −ln((0.5+4+0.5)/5.5) = ln 1.1, below changerate.Unseen's
+	// floor for no change in 4 refetches, ln(4.5/4). Page 2 (b.test, no refetch,
+	// no prior of its own) takes the rate of all pages pooled:
+	// −ln((8−4+0.5)/(8+0.5)).
+	want0, want1, want2 := math.Log(5.5), math.Log(4.5/4), math.Log(8.5/4.5)
+	if math.Abs(r[0]-want0) > 1e-9 || math.Abs(r[1]-want1) > 1e-9 || math.Abs(r[2]-want2) > 1e-12 {
+		t.Errorf("rates %v, want %g, %g, %g", r, want0, want1, want2)
 	}
 }

@@ -26,6 +26,11 @@ type Store interface {
 	Links(src uint64) ([]storage.Link, error)
 	EachPage(fn func(p *storage.Page) error) error
 	EachFetch(cycle uint32, fn func(r storage.FetchRecord) error) error
+	// EachPageOf and EachHistoryOf read a few pages (a budget-limited
+	// cycle's refresh pool) in one transaction each.
+	EachPageOf(ids []uint64, fn func(p *storage.Page) error) error
+	EachHistoryOf(ids []uint64, last uint32, fn func(id uint64, recs []storage.FetchRecord) error) error
+	Lookup(urls []string) ([]uint64, error)
 	LoadFrontier(fn func(e storage.Entry) error) error
 	State(name string) ([]byte, error)
 	Commit(b *storage.Batch) error

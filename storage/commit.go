@@ -72,11 +72,13 @@ type committer struct {
 	hashes  *bolt.Bucket
 	fetches *bolt.Bucket
 
-	stats CycleStats
-	hosts map[string]*Host // counter deltas by host
-	arena []byte           // backing store of keys and values put in this tx
-	seen  map[uint64]struct{}
-	dedup []Link
+	stats    CycleStats
+	hosts    map[string]*Host // counter deltas by host
+	adm      *bolt.Bucket     // the admitted index; nil in a file without one
+	admDelta map[string]int64 // its changes by host key
+	arena    []byte           // backing store of keys and values put in this tx
+	seen     map[uint64]struct{}
+	dedup    []Link
 
 	// Puts into buckets with scattered keys are collected and made in key
 	// order at the end: bbolt splits nodes only at commit, so inserting many
@@ -151,6 +153,7 @@ func (c *committer) apply(tx *bolt.Tx) error {
 	c.links = tx.Bucket(bktLinks)
 	c.hashes = tx.Bucket(bktHashes)
 	c.fetches = tx.Bucket(bktFetches)
+	c.adm = tx.Bucket(bktAdmitted)
 	b := c.b
 
 	if b.cycle != nil {
@@ -192,6 +195,9 @@ func (c *committer) apply(tx *bolt.Tx) error {
 		return err
 	}
 	if err := c.putHosts(); err != nil {
+		return err
+	}
+	if err := c.putAdmitted(); err != nil {
 		return err
 	}
 	if err := c.putCounters(); err != nil {
@@ -245,6 +251,7 @@ func (c *committer) putNewPages() error {
 		p = Page{ID: id, URL: pd.url, Status: StatusDiscovered, Depth: pd.depth, From: pd.from, FirstCycle: c.cycle}
 		if j, ok := c.b.frontier[id]; ok && j >= 0 {
 			p.Status = StatusQueued
+			c.admit(pd.url, 1)
 		}
 		if err := c.pages.Put(c.key64(id), c.take(encodePage(c.value(len(pd.url)+32), &p))); err != nil {
 			return fmt.Errorf("put page %d: %w", id, err)

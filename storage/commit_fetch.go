@@ -47,6 +47,9 @@ func (c *committer) applyFetch(op *pageOp) error {
 	if err := c.getPage(f.ID, &p); err != nil {
 		return err
 	}
+	if !admittedPage(&p) {
+		c.admit(p.URL, 1) // fetched now
+	}
 	change := classify(&p, f)
 
 	switch {
@@ -252,7 +255,15 @@ func (c *committer) applyStatus(op *pageOp) error {
 	if err := c.getPage(op.f.ID, &p); err != nil {
 		return err
 	}
+	was := admittedPage(&p)
 	p.Status = op.f.Status
 	p.Reason = op.f.Reason
+	if now := admittedPage(&p); now != was {
+		d := int64(1)
+		if was {
+			d = -1
+		}
+		c.admit(p.URL, d)
+	}
 	return c.putPage(&p)
 }

@@ -191,5 +191,7 @@ func checkCrashDB(t *testing.T, path string, printed int64) int64 {
 	if next != n {
 		t.Fatalf("frontier ends at %d, want %d", next, n)
 	}
+	// The admitted index, kept by the commits, counts what the pages say.
+	checkAdmitted(t, db, "after kill")
 	return last
 }

@@ -76,6 +76,12 @@
 //	runs        u64 run id                 run record
 //	cycles      u32 cycle                  cycle record (set by the crawl loop)
 //	cyclestats  u32 cycle                  cycle statistics (maintained by Commit)
+//	admitted    host key (host[:port])     u64 pages ever queued or fetched (maintained by Commit)
+//
+// The admitted bucket is optional: a file written before it existed has
+// none until DB.AdmittedByHost builds it (one pass over the pages); from
+// then on Commit keeps it in the transaction that changes the pages it
+// counts, so it holds after kill -9 as the pages do.
 //
 // seedcrawl compare adds three buckets, created by its first write (a plain
 // crawl's file has none, and Open does not require them):

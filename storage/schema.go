@@ -88,7 +88,9 @@ func (db *DB) init(verify bool) error {
 			return fmt.Errorf("%w: %s: empty file, not a seedcrawl database", ErrSchema, db.path)
 		}
 		err = db.update(func(tx *bolt.Tx) error {
-			for _, b := range allBuckets {
+			// The admitted index is optional (older files have none) but a
+			// new file has it from the start, so it never needs building.
+			for _, b := range append(allBuckets, bktAdmitted) {
 				if _, err := tx.CreateBucketIfNotExists(b); err != nil {
 					return fmt.Errorf("create bucket %s: %w", b, err)
 				}

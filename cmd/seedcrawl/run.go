@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
-	"slices"
 	"strings"
 	"time"
 
@@ -61,8 +60,8 @@ type runFlags struct {
 	revisitMax     time.Duration
 	revisitInc     float64
 	revisitDec     float64
-	revisitGone    uint
-	refreshPolicy  string
+	revisitGone    uint   // the "revisit-gone" setting (config), set by runCycles
+	refreshPolicy  string // the "refresh-policy" setting (config), set by runCycles
 }
 
 func (f *runFlags) register(fs interface {
@@ -91,8 +90,6 @@ func (f *runFlags) register(fs interface {
 	fs.DurationVar(&f.revisitMax, "revisit-max", recrawl.DefaultMaxInterval, "longest revisit interval `DURATION`")
 	fs.Float64Var(&f.revisitInc, "revisit-inc", recrawl.DefaultIncRate, "an unchanged page's interval grows by this `RATE` (Nutch inc_rate)")
 	fs.Float64Var(&f.revisitDec, "revisit-dec", recrawl.DefaultDecRate, "a changed page's interval shrinks by this `RATE` (Nutch dec_rate)")
-	fs.UintVar(&f.revisitGone, "revisit-gone", recrawl.DefaultGoneCycles, "refetch a redirect, 404/410 or robots-denied URL every `N`th cycle (0: by its interval like any page)")
-	fs.StringVar(&f.refreshPolicy, "refresh-policy", recrawl.RefreshOptimal, "spread the refresh share over known pages by `POLICY`: "+strings.Join(recrawl.RefreshPolicies(), ", ")+" (optimal: by change rate and stored PageRank)")
 }
 
 // validate checks the run flags against each other.
@@ -114,10 +111,6 @@ func (f *runFlags) validate() error {
 		return fmt.Errorf("%w: --refresh-share %g: want a share in 0..1", errUsage, f.refreshShare)
 	case f.seedAlgo != recrawl.AlgoGiven && f.seedAlgo != recrawl.AlgoNewPages && !seedsKnownAlgo(f.seedAlgo):
 		return fmt.Errorf("%w: --seed-algo %q: want given, newpages or one of %s", errUsage, f.seedAlgo, strings.Join(seeds.Algos(), ", "))
-	case !slices.Contains(recrawl.RefreshPolicies(), f.refreshPolicy):
-		return fmt.Errorf("%w: --refresh-policy %q: want one of %s", errUsage, f.refreshPolicy, strings.Join(recrawl.RefreshPolicies(), ", "))
-	case f.revisitGone > 1<<20:
-		return fmt.Errorf("%w: --revisit-gone %d: too many cycles", errUsage, f.revisitGone)
 	case f.reseedEvery > 0 && f.seedAlgo == recrawl.AlgoGiven:
 		return fmt.Errorf("%w: --reseed-every needs a seed selector (--seed-algo), not given", errUsage)
 	}
@@ -138,6 +131,7 @@ func (f *runFlags) revisit() recrawl.Revisit {
 func runCycles(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("run", stderr)
 	cf := registerCrawlFlags(fs)
+	cf.cfg.RegisterRunFlags(fs)
 	jsonOut := fs.Bool("json", false, "print one JSON object per cycle on stdout")
 	var rf runFlags
 	rf.register(fs)
@@ -156,6 +150,9 @@ func runCycles(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if err != nil {
 		return err
 	}
+	// Settings of the cycles that a config file may hold too (config
+	// validated them).
+	rf.revisitGone, rf.refreshPolicy = uint(cfg.RevisitGone), cfg.RefreshPolicy
 	if err := rf.revisit().Validate(); err != nil {
 		return fmt.Errorf("%w: %w", errUsage, err)
 	}
