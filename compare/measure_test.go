@@ -44,33 +44,8 @@ var measureSchedulers = []string{"bfs", "fpr", "fpr@100", "opic", "backlink", "r
 // scores by union PageRank and by the web's true PageRank.
 // Bigger: go test -run WindowEffect -v ./compare -args -compare.pages=20000
 func TestWindowEffect(t *testing.T) {
-	site, err := testweb.Generate(testweb.GenOptions{Seed: 1, Pages: *measurePages, Hosts: 30, Preset: testweb.Clean})
-	if err != nil {
-		t.Fatal(err)
-	}
-	truth, err := site.Truth(0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	g := truth.Graph
-	fail := map[uint32]int{}
-	for v, nd := range truth.Nodes {
-		if nd.Status >= 400 {
-			fail[uint32(v)] = nd.Status
-		}
-	}
-	var seeds []uint32
-	for _, u := range truth.Seeds {
-		if v, ok := truth.ID(u); ok && !slices.Contains(seeds, v) {
-			seeds = append(seeds, v)
-		}
-	}
-	seedURLs := make([]string, len(seeds))
-	for i, v := range seeds {
-		seedURLs[i] = g.URLs[v]
-	}
-	sg := g.Filter(func(src, _ uint32) bool { _, bad := fail[src]; return !bad })
-	sg.SetURLs(g.URLs)
+	tw := newTruthWeb(t, 1, *measurePages)
+	truth, g, fail, seeds, seedURLs, sg := tw.truth, tw.g, tw.fail, tw.seeds, tw.seedURLs, tw.sg
 	truePR := truth.PageRank()
 	budget := *measurePages / 2
 	fracs := []float64{0.05, 0.10, 0.20}
@@ -262,4 +237,39 @@ func cmpDesc(a, b float64) int {
 		return 1
 	}
 	return 0
+}
+
+// truthWeb is the ground truth of a generated clean web of 30 hosts as the
+// measurements use it.
+type truthWeb struct {
+	truth    *testweb.Truth
+	g        *graph.CSR
+	fail     map[uint32]int // node -> its error status (>= 400)
+	seeds    []uint32       // the site's seeds, as node ids
+	seedURLs []string
+	sg       *graph.CSR // g without the out-links of failing nodes: what sim crawls
+}
+
+func newTruthWeb(t *testing.T, seed int64, pages int) truthWeb {
+	t.Helper()
+	site, err := testweb.Generate(testweb.GenOptions{Seed: seed, Pages: pages, Hosts: 30, Preset: testweb.Clean})
+	if err != nil {
+		t.Fatal(err)
+	}
+	truth, err := site.Truth(0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := truthWeb{truth: truth, g: truth.Graph, fail: map[uint32]int{}, seeds: truth.SeedIDs()}
+	for v, nd := range truth.Nodes {
+		if nd.Status >= 400 {
+			w.fail[uint32(v)] = nd.Status
+		}
+	}
+	for _, v := range w.seeds {
+		w.seedURLs = append(w.seedURLs, w.g.URLs[v])
+	}
+	w.sg = w.g.Filter(func(src, _ uint32) bool { _, bad := w.fail[src]; return !bad })
+	w.sg.SetURLs(w.g.URLs)
+	return w
 }

@@ -9,7 +9,6 @@ import (
 	"testing"
 
 	"github.com/seedcrawl/seedcrawl/graph"
-	"github.com/seedcrawl/seedcrawl/testweb"
 )
 
 var (
@@ -86,33 +85,8 @@ func personalizedPageRank(g *graph.CSR, jump []bool, d float64) []float64 {
 // right pages; sequences are sim's), and logs the rankings side by side.
 // Bigger: go test -run UnionScoreTruth -v ./compare -args -compare.truthpages=20000
 func TestUnionScoreTruth(t *testing.T) {
-	site, err := testweb.Generate(testweb.GenOptions{Seed: *truthSeed, Pages: *truthPages, Hosts: 30, Preset: testweb.Clean})
-	if err != nil {
-		t.Fatal(err)
-	}
-	truth, err := site.Truth(0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	g := truth.Graph
-	fail := map[uint32]int{}
-	for v, nd := range truth.Nodes {
-		if nd.Status >= 400 {
-			fail[uint32(v)] = nd.Status
-		}
-	}
-	var seeds []uint32
-	for _, u := range truth.Seeds {
-		if v, ok := truth.ID(u); ok && !slices.Contains(seeds, v) {
-			seeds = append(seeds, v)
-		}
-	}
-	seedURLs := make([]string, len(seeds))
-	for i, v := range seeds {
-		seedURLs[i] = g.URLs[v]
-	}
-	sg := g.Filter(func(src, _ uint32) bool { _, bad := fail[src]; return !bad })
-	sg.SetURLs(g.URLs)
+	tw := newTruthWeb(t, *truthSeed, *truthPages)
+	truth, g, fail, seeds, seedURLs, sg := tw.truth, tw.g, tw.fail, tw.seeds, tw.seedURLs, tw.sg
 	truePR := truth.PageRank()
 	budget := *truthPages / 2
 	web := newFakeWeb(g, fail)

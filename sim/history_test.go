@@ -52,13 +52,9 @@ func epochStudy(t *testing.T, site *testweb.Site, epochs int) []cycleClosure {
 			t.Fatal(err)
 		}
 		seedsOf := func(tr *testweb.Truth) []uint32 {
-			var ids []uint32
-			for _, u := range tr.Seeds {
-				id, ok := tr.ID(u)
-				if !ok {
-					t.Fatalf("epoch %d: seed %s is not a node", tr.Epoch, u)
-				}
-				ids = append(ids, id)
+			ids := tr.SeedIDs()
+			if len(ids) != len(tr.Seeds) {
+				t.Fatalf("epoch %d: %d of the seeds %v are nodes", tr.Epoch, len(ids), tr.Seeds)
 			}
 			return ids
 		}

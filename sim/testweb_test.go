@@ -22,12 +22,7 @@ func TestGeneratedWeb(t *testing.T) {
 		t.Fatal(err)
 	}
 	g := truth.Graph
-	var seeds []uint32
-	for _, u := range truth.Seeds {
-		if id, ok := truth.ID(u); ok {
-			seeds = append(seeds, id)
-		}
-	}
+	seeds := truth.SeedIDs()
 	if len(seeds) == 0 {
 		t.Fatalf("none of the %d seed URLs is a node", len(truth.Seeds))
 	}

@@ -131,5 +131,9 @@
 // Options.AccessLog receives one tab-separated line per request
 // (Entry.String, ParseEntry) with a monotonic timestamp; Options.OnRequest
 // gets the same Entry in Go (Recorder keeps them), so tests can audit a
-// crawler's politeness from the server side.
+// crawler's politeness from the server side. Tests act on events rather
+// than pauses: Recorder.Wait returns at the n-th request, Server.WaitIdle
+// once no connection is open and no request is being answered (a killed
+// client's requests are then all logged), and Options.Now lets a test step
+// the server's clock past ratelimit.test's interval.
 package testweb

@@ -3,6 +3,7 @@ package testweb
 import (
 	"fmt"
 	"net/http"
+	"slices"
 	"sync"
 	"time"
 
@@ -210,6 +211,18 @@ func containsU32(a []uint32, x uint32) bool {
 func (t *Truth) PageRank() []float64 {
 	t.prOnce.Do(func() { t.pr, _ = graph.PageRank(t.Graph, graph.PageRankOptions{}) })
 	return t.pr
+}
+
+// SeedIDs returns the node ids of the seed URLs, each once, in the order
+// of Seeds; a seed that is not a node is left out.
+func (t *Truth) SeedIDs() []uint32 {
+	ids := make([]uint32, 0, len(t.Seeds))
+	for _, u := range t.Seeds {
+		if id, ok := t.ID(u); ok && !slices.Contains(ids, id) {
+			ids = append(ids, id)
+		}
+	}
+	return ids
 }
 
 // ID returns the node id of a URL, in any spelling that normalizes to a

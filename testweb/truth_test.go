@@ -219,3 +219,21 @@ func TestTruthPageRank(t *testing.T) {
 		t.Errorf("highest PageRank on a %v", k)
 	}
 }
+
+func TestTruthSeedIDs(t *testing.T) {
+	site := mustGenerate(t, GenOptions{Seed: 3, Pages: 200, Hosts: 4, Preset: Clean})
+	tr, err := site.Truth(0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr.Seeds = append(tr.Seeds, tr.Seeds[0], "http://nowhere.test/")
+	ids := tr.SeedIDs()
+	if len(ids) != len(tr.Seeds)-2 {
+		t.Fatalf("%d ids for %d seeds, one repeated and one not a node", len(ids), len(tr.Seeds))
+	}
+	for i, id := range ids {
+		if want, _ := Canonical(tr.Seeds[i]); tr.Graph.URLs[id] != want {
+			t.Errorf("seed %d: id %d is %s, want %s", i, id, tr.Graph.URLs[id], want)
+		}
+	}
+}

@@ -3,7 +3,6 @@ package main
 import (
 	"bufio"
 	"context"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -517,9 +516,7 @@ func crawlPrintProgress(w io.Writer, p crawler.Progress) {
 // crawlPrintSummary writes the summary: JSON, or a few human lines.
 func crawlPrintSummary(w io.Writer, db string, s crawler.Summary, asJSON bool) error {
 	if asJSON {
-		enc := json.NewEncoder(w)
-		enc.SetIndent("", "  ")
-		return enc.Encode(struct {
+		return writeJSON(w, struct {
 			DB string `json:"db"`
 			crawler.Summary
 		}{db, s})

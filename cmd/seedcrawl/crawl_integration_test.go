@@ -73,10 +73,7 @@ func crawlRun(t testing.TB, cfg config.Config, x crawlExtras) crawler.Summary {
 // crawlGraph loads the graph stored in a db.
 func crawlGraph(t testing.TB, path string) *graph.CSR {
 	t.Helper()
-	db, err := storage.Open(path, &storage.Options{ReadOnly: true})
-	if err != nil {
-		t.Fatal(err)
-	}
+	db := openDB(t, path)
 	defer db.Close()
 	g, err := graph.Load(db)
 	if err != nil {
@@ -88,10 +85,7 @@ func crawlGraph(t testing.TB, path string) *graph.CSR {
 // crawlPages returns the stored pages of a db by URL.
 func crawlPages(t testing.TB, path string) map[string]storage.Page {
 	t.Helper()
-	db, err := storage.Open(path, &storage.Options{ReadOnly: true})
-	if err != nil {
-		t.Fatal(err)
-	}
+	db := openDB(t, path)
 	defer db.Close()
 	out := map[string]storage.Page{}
 	if err := db.EachPage(func(p *storage.Page) error { out[p.URL] = *p; return nil }); err != nil {
@@ -269,10 +263,7 @@ func TestCrawlHostileWeb(t *testing.T) {
 
 	t.Run("redirects recorded and bounded", func(t *testing.T) {
 		redirects, hopsStored := 0, 0
-		db, err := storage.Open(h.db, &storage.Options{ReadOnly: true})
-		if err != nil {
-			t.Fatal(err)
-		}
+		db := openDB(t, h.db)
 		defer db.Close()
 		for u, p := range h.pages {
 			if p.Status != storage.StatusRedirect {

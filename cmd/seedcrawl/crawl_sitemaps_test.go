@@ -154,10 +154,7 @@ func TestCrawlSitemaps(t *testing.T) {
 	})
 
 	t.Run("lastmod stored", func(t *testing.T) {
-		db, err := storage.Open(path, &storage.Options{ReadOnly: true})
-		if err != nil {
-			t.Fatal(err)
-		}
+		db := openDB(t, path)
 		defer db.Close()
 		checked := 0
 		for _, e := range truth.SitemapEntries() {
@@ -252,10 +249,7 @@ func sitemapTruthDiff(t testing.TB, path string, truth *testweb.Truth, seeds []s
 	if err != nil {
 		t.Fatal(err)
 	}
-	db, err := storage.Open(path, &storage.Options{ReadOnly: true})
-	if err != nil {
-		t.Fatal(err)
-	}
+	db := openDB(t, path)
 	defer db.Close()
 	g, err := graph.Load(db)
 	if err != nil {

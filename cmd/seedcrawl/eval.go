@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -95,10 +94,8 @@ and the mean PageRank of the pages at each BFS depth from the seeds (Daneshpajou
 		return err
 	}
 	if *asJSON {
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(evalJSON(ev)); err != nil {
-			return fmt.Errorf("write json: %w", err)
+		if err := writeJSON(stdout, evalJSON(ev)); err != nil {
+			return err
 		}
 	} else if err := ev.WriteTable(stdout); err != nil {
 		return err

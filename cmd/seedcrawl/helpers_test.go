@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/seedcrawl/seedcrawl/internal/cond"
+	"github.com/seedcrawl/seedcrawl/storage"
 )
 
 // binDir holds the binary seedcrawlBinary builds; TestMain makes it and
@@ -53,6 +54,17 @@ func runTests(m *testing.M) int {
 	defer os.RemoveAll(dir)
 	binDir = dir
 	return m.Run()
+}
+
+// openDB opens the crawl db at path read-only, failing t if it cannot; the
+// caller closes it.
+func openDB(t testing.TB, path string) *storage.DB {
+	t.Helper()
+	db, err := storage.Open(path, &storage.Options{ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return db
 }
 
 // outBuffer is a command's output, safe to read while the command writes

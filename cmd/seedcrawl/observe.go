@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"log/slog"
@@ -194,9 +193,7 @@ func statsLive(ctx context.Context, path string, w io.Writer, asJSON bool) (ok b
 		return true, fmt.Errorf("read live status of %s: %s is served by pid %d, but pid %d holds the db", path, addr, st.PID, pid)
 	}
 	if asJSON {
-		enc := json.NewEncoder(w)
-		enc.SetIndent("", "  ")
-		return true, enc.Encode(struct {
+		return true, writeJSON(w, struct {
 			Live bool `json:"live"`
 			monitor.Status
 		}{true, st})

@@ -199,11 +199,8 @@ func TestCrawlWARC(t *testing.T) {
 
 	// What the db says got a response.
 	want := map[string]storage.Page{}
-	sdb, err := storage.Open(db, &storage.Options{ReadOnly: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	err = sdb.EachPage(func(p *storage.Page) error {
+	sdb := openDB(t, db)
+	err := sdb.EachPage(func(p *storage.Page) error {
 		if p.Fetches > 0 && p.Code != 0 {
 			want[p.URL] = *p
 		}

@@ -33,10 +33,7 @@ func TestRunBudgetCycleQueuesKnownPagesLazily(t *testing.T) {
 	if c.Refresh["fetched"] != 20 || handled < uint64(known)-uint64(len(c.Seeds))-5 {
 		t.Errorf("cycle 2 refresh %v over %d known pages; want 20 refetched and nearly all handled (start list: at most 80)", c.Refresh, known)
 	}
-	st, err := storage.Open(db, &storage.Options{ReadOnly: true})
-	if err != nil {
-		t.Fatal(err)
-	}
+	st := openDB(t, db)
 	defer st.Close()
 	left := 0
 	if err := st.LoadFrontier(func(storage.Entry) error { left++; return nil }); err != nil {

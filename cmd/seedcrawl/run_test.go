@@ -92,10 +92,7 @@ type runDBState struct {
 
 func runReadDB(t testing.TB, path string) *runDBState {
 	t.Helper()
-	db, err := storage.Open(path, &storage.Options{ReadOnly: true})
-	if err != nil {
-		t.Fatal(err)
-	}
+	db := openDB(t, path)
 	defer db.Close()
 	st := &runDBState{pages: map[string]storage.Page{}, byID: map[uint64]string{}, fetch: map[uint32]map[string]storage.FetchRecord{}}
 	if err := db.EachPage(func(p *storage.Page) error {
@@ -105,6 +102,7 @@ func runReadDB(t testing.TB, path string) *runDBState {
 	}); err != nil {
 		t.Fatal(err)
 	}
+	var err error
 	if st.cycles, err = db.Cycles(); err != nil {
 		t.Fatal(err)
 	}

@@ -3,7 +3,6 @@ package main
 import (
 	"bufio"
 	"context"
-	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
@@ -172,10 +171,8 @@ as the unfetched frontier and every fetched page as novel.
 		return err
 	}
 	if *asJSON {
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(res); err != nil {
-			return fmt.Errorf("write json: %w", err)
+		if err := writeJSON(stdout, res); err != nil {
+			return err
 		}
 	} else if err := res.WriteTable(stdout); err != nil {
 		return err

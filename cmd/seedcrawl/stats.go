@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -34,9 +33,7 @@ func runStats(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return err
 	}
 	if *jsonOut {
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		return enc.Encode(statsJSON(st, urls))
+		return writeJSON(stdout, statsJSON(st, urls))
 	}
 	statsWrite(stdout, st, *cycles, urls)
 	return nil
