@@ -213,7 +213,7 @@ func (e *Extractor) extract(pageURL string, body []byte, headerCharset string, d
 	c.presize(len(body))
 	var w walker
 	if e.sel == nil {
-		w = walkTokens(doc.reader(), e.opts.Token, c)
+		w = walkTokens(doc.tokens(), e.opts.Token, c)
 	} else if w, err = walkDOM(doc.reader(), e.opts.Token, e.sel, c); err != nil {
 		return Page{}, fmt.Errorf("extract: page %q: %w", pageURL, err)
 	}
