@@ -44,13 +44,8 @@ func refSafeOnly(s string) bool {
 // fastNormalize handles the common simple absolute URL without the WHATWG
 // parser. It reports false when the input needs the full parser.
 func fastNormalize(raw string) (string, bool) {
-	var scheme, rest string
-	switch {
-	case strings.HasPrefix(raw, "http://"):
-		scheme, rest = "http", raw[len("http://"):]
-	case strings.HasPrefix(raw, "https://"):
-		scheme, rest = "https", raw[len("https://"):]
-	default:
+	scheme, rest, ok := httpPrefix(raw)
+	if !ok {
 		return "", false
 	}
 	if !plainASCII(rest) {
@@ -104,6 +99,18 @@ func fastNormalize(raw string) (string, bool) {
 		writeComponent(&sb, query, queryKeep)
 	}
 	return sb.String(), true
+}
+
+// httpPrefix splits "http://" or "https://", in any case (the scheme is
+// ASCII case-insensitive; pages write "HTTP://"), from the rest of raw.
+func httpPrefix(raw string) (scheme, rest string, ok bool) {
+	switch {
+	case len(raw) >= len("http://") && strings.EqualFold(raw[:len("http://")], "http://"):
+		return "http", raw[len("http://"):], true
+	case len(raw) >= len("https://") && strings.EqualFold(raw[:len("https://")], "https://"):
+		return "https", raw[len("https://"):], true
+	}
+	return "", "", false
 }
 
 // fastHost accepts host names the WHATWG host parser returns lower-cased
@@ -210,10 +217,7 @@ func fastResolve(base *fastBase, ref string) (string, bool) {
 		return "", false
 	}
 	if hasScheme(ref) {
-		if strings.HasPrefix(ref, "http://") || strings.HasPrefix(ref, "https://") {
-			return fastNormalize(ref)
-		}
-		return "", false
+		return fastNormalize(ref)
 	}
 	if strings.HasPrefix(ref, "//") {
 		return fastNormalize(base.scheme + ":" + ref)

@@ -70,6 +70,8 @@ func FuzzFastPath(f *testing.F) {
 	f.Add("http://h/a", "?")
 	f.Add("http://h/a?b", "")
 	f.Add("http://h/a", "//other:80/x")
+	f.Add("http://h/a", "HTTP://WwW.Other.TEST:80/x?y")
+	f.Add("https://h/a", "hTtPs://h:443/")
 	f.Fuzz(func(t *testing.T, base, ref string) {
 		if got, ok := fastNormalize(ref); ok {
 			want, err := slowNormalize(ref)
