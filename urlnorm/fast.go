@@ -199,6 +199,12 @@ func newFastBase(u *wurl.Url) *fastBase {
 	if err != nil || u.Username() != "" || u.Password() != "" {
 		return nil
 	}
+	return splitFastBase(s)
+}
+
+// splitFastBase splits a URL in normal form without userinfo into a
+// fastBase; nil if its path has an empty segment.
+func splitFastBase(s string) *fastBase {
 	scheme, rest, _ := strings.Cut(s, "://")
 	slash := strings.IndexByte(rest, '/')
 	if slash < 0 {
