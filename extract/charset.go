@@ -119,7 +119,12 @@ func (d document) queryEncoder() *queryEncoder {
 // UTF-8 (the page could not have been read as ASCII otherwise) and
 // x-user-defined means windows-1252.
 func metaCharset(prefix []byte) string {
-	z := html.NewTokenizer(bytes.NewReader(prefix))
+	// The scanner gives the Tokenizer's tokens on bytes in memory, in
+	// whatever encoding: the prescan reads ASCII markup only.
+	return metaCharsetIn(newScanner(prefix))
+}
+
+func metaCharsetIn(z tokenSource) string {
 	for {
 		switch z.Next() {
 		case html.ErrorToken:

@@ -189,11 +189,16 @@ func FuzzScanner(f *testing.F) {
 	}
 	f.Add([]byte(`<svg><title><a href=s></title><![CDATA[<a href=c>]]></svg><base href=/b/><a href=x>`), uint16(0x00ff))
 	f.Add([]byte(`<a href=1 rel=nofollow><a href=2><a href=1><link rel=canonical href=c><a href=3#x><a href=javascript:x>`), uint16(0))
+	f.Add([]byte(`<meta http-equiv=Content-Type content="text/html; charset=iso-8859-1"><meta charset=shift_jis>`), uint16(0))
 	f.Add([]byte(`<meta name=robots content=nofollow><frameset><frame src=f></frameset><noscript><a href=n></noscript>`), uint16(0))
 	opts := Options{MaxLinks: 5, MaxOther: 3}
 	f.Fuzz(func(t *testing.T, body []byte, flags uint16) {
 		if d := diffTokens(body, flags); d != "" {
 			t.Fatalf("tokens differ:\n%s", d)
+		}
+		prefix := body[:min(len(body), prescanLen)]
+		if got, want := metaCharset(prefix), metaCharsetIn(html.NewTokenizer(bytes.NewReader(prefix))); got != want {
+			t.Fatalf("meta charset %q, Tokenizer finds %q", got, want)
 		}
 		for _, o := range []Options{{}, opts} {
 			for _, dups := range []bool{false, true} {
