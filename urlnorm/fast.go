@@ -60,23 +60,30 @@ func fastNormalize(raw string) (string, bool) {
 	if !fastHost(host) {
 		return "", false
 	}
+	// same tells whether the normal form is raw itself, as most links
+	// written absolute are: then raw is returned without a copy.
+	same := raw[len(scheme)] == ':' && !hasUpper(raw[:len(scheme)]) && !hasUpper(host)
 	if hasPort {
 		if !simplePort(port) {
 			return "", false
 		}
 		if (scheme == "http" && port == "80") || (scheme == "https" && port == "443") {
-			port = ""
+			port, same = "", false
 		}
 	}
 	if i := strings.IndexByte(tail, '#'); i >= 0 {
-		tail = tail[:i]
+		tail, same = tail[:i], false
 	}
-	path, query, _ := strings.Cut(tail, "?")
+	path, query, hasQuery := strings.Cut(tail, "?")
 	if path == "" {
-		path = "/"
+		path, same = "/", false
 	}
 	if hasDotSegment(path) {
 		return "", false
+	}
+	if same && (!hasQuery || query != "") && componentIsNormal(path, &pathKeep) &&
+		componentIsNormal(query, &queryKeep) {
+		return raw, true
 	}
 	var sb strings.Builder
 	sb.Grow(len(raw) + 8)
@@ -99,6 +106,15 @@ func fastNormalize(raw string) (string, bool) {
 		writeComponent(&sb, query, queryKeep)
 	}
 	return sb.String(), true
+}
+
+func hasUpper(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if 'A' <= s[i] && s[i] <= 'Z' {
+			return true
+		}
+	}
+	return false
 }
 
 // httpPrefix splits "http://" or "https://", in any case (the scheme is
