@@ -185,7 +185,8 @@ func (c *collector) addNew(kind Kind, raw string, nofollow, replay bool) {
 		return
 	}
 	n, limit := &c.other, c.opts.MaxOther
-	if u != "" && (c.opts.Keep == nil || c.opts.Keep(u)) {
+	kept := u != "" && (c.opts.Keep == nil || c.opts.Keep(u))
+	if kept {
 		n, limit = &c.kept, c.opts.MaxLinks
 	}
 	if *n >= limit {
@@ -202,7 +203,7 @@ func (c *collector) addNew(kind Kind, raw string, nofollow, replay bool) {
 	}
 	*n++
 	i := int32(len(c.links))
-	c.links = append(c.links, Link{Kind: kind, Raw: raw, URL: u, Reject: reject, NoFollow: nofollow})
+	c.links = append(c.links, Link{Kind: kind, Raw: raw, URL: u, Reject: reject, NoFollow: nofollow, Kept: kept})
 	c.byRaw[rawKey(raw)] = i
 	if u != "" {
 		c.byURL[u] = i
@@ -213,7 +214,7 @@ func (c *collector) addNew(kind Kind, raw string, nofollow, replay bool) {
 func (c *collector) again(i int, kind Kind, raw string, nofollow bool) {
 	if c.dups {
 		l := c.links[i]
-		c.links = append(c.links, Link{Kind: kind, Raw: raw, URL: l.URL, Reject: l.Reject, NoFollow: nofollow})
+		c.links = append(c.links, Link{Kind: kind, Raw: raw, URL: l.URL, Reject: l.Reject, NoFollow: nofollow, Kept: l.Kept})
 		return
 	}
 	if !nofollow {

@@ -52,6 +52,10 @@ type Link struct {
 	Reject string
 	// NoFollow is set when the element's rel attribute contains "nofollow".
 	NoFollow bool
+	// Kept reports that Options.Keep accepted URL (always, when Keep is
+	// nil), so a crawler whose Keep is its scope test need not test the
+	// link again; false when URL is "".
+	Kept bool
 }
 
 // Robots holds the robots directives of a page (meta robots or an

@@ -84,6 +84,9 @@ func TestCaps(t *testing.T) {
 			}
 			var in, other, bad int
 			for _, l := range p.Links {
+				if want := l.URL != "" && (tt.opts.Keep == nil || inScope(l.URL)); l.Kept != want {
+					t.Errorf("%q: Kept = %v, want %v", l.URL, l.Kept, want)
+				}
 				switch {
 				case l.URL == "":
 					bad++
