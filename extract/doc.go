@@ -69,6 +69,8 @@
 // page URL itself is not an absolute URL (ErrPageURL), or for the selector
 // errors above.
 //
-// Links, New and the Extractor are pure and safe for concurrent use
-// (Options.Keep is called from the calling goroutine).
+// Links, New and the Extractor are safe for concurrent use, and their
+// results depend on their input only (Options.Keep is called from the
+// calling goroutine); an Extractor reuses its scratch maps from page to
+// page.
 package extract

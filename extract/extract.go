@@ -3,6 +3,7 @@ package extract
 import (
 	"fmt"
 	"strings"
+	"sync"
 
 	"github.com/andybalholm/cascadia"
 
@@ -146,11 +147,13 @@ type Options struct {
 	LinkSelector string
 }
 
-// Extractor extracts links from pages with fixed Options. It is immutable
-// and safe for concurrent use.
+// Extractor extracts links from pages with fixed Options. It is safe for
+// concurrent use; the only state it keeps between pages is scratch maps
+// for reuse.
 type Extractor struct {
 	opts Options
-	sel  matcher // nil unless Options.LinkSelector is set
+	sel  matcher   // nil unless Options.LinkSelector is set
+	maps sync.Pool // *linkMaps, reused from page to page
 }
 
 // New validates opts and returns an Extractor. The only error is
@@ -214,7 +217,8 @@ func (e *Extractor) extract(pageURL string, body []byte, headerCharset string, d
 	}
 	doc := decode(body, headerCharset)
 	c := newCollector(&e.opts, base, doc.queryEncoder(), dups)
-	c.presize(len(body))
+	c.useMaps(&e.maps, len(body))
+	defer c.release(&e.maps)
 	var w walker
 	if e.sel == nil {
 		w = walkTokens(doc.tokens(), e.opts.Token, c)

@@ -230,6 +230,12 @@ func (s *scanner) readMarkupDeclaration(i int) html.TokenType {
 // there is none (the Tokenizer's readComment).
 func (s *scanner) commentEnd(ds int) int {
 	b := s.b
+	// The data's leading dashes, counted once: a '>' right after them
+	// ends the comment ("<!-->", "<!--->").
+	dashes := ds
+	for dashes < len(b) && b[dashes] == '-' {
+		dashes++
+	}
 	for i := ds; ; {
 		j := bytes.IndexByte(b[i:], '>')
 		if j < 0 {
@@ -239,20 +245,11 @@ func (s *scanner) commentEnd(ds int) int {
 		p := i + j
 		if p-2 >= ds && b[p-2] == '-' && b[p-1] == '-' ||
 			p-3 >= ds && b[p-3] == '-' && b[p-2] == '-' && b[p-1] == '!' ||
-			allDashes(b[ds:p]) {
+			p == dashes {
 			return p + 1
 		}
 		i = p + 1
 	}
-}
-
-func allDashes(b []byte) bool {
-	for _, c := range b {
-		if c != '-' {
-			return false
-		}
-	}
-	return true
 }
 
 // rawTextNames are the elements whose content the Tokenizer reads as raw

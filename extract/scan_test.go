@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -210,4 +211,63 @@ func FuzzScanner(f *testing.F) {
 			}
 		}
 	})
+}
+
+// hostilePages are inputs built to make a scanner quadratic: long runs
+// that each candidate end of a construct would rescan.
+func hostilePages(size int) map[string][]byte {
+	rep := func(prefix, unit, suffix string) []byte {
+		return []byte(prefix + strings.Repeat(unit, max(1, (size-len(prefix))/len(unit))) + suffix)
+	}
+	half := func(a, b string) []byte {
+		n := size / 2
+		return []byte(strings.Repeat(a, n/len(a)) + strings.Repeat(b, n/len(b)))
+	}
+	return map[string][]byte{
+		"comment-dashes":   append([]byte("<!--"), half("-", ">")...),
+		"comment-gt":       rep("<!--x", ">", ""),
+		"attrs":            rep("<a ", "x=1 ", ">"),
+		"attrs-distinct":   distinctAttrs(size),
+		"lt-text":          rep("", "< ", ""),
+		"script-escapes":   rep("<script><!--", "<script-<-<", ""),
+		"title-near-end":   rep("<title>", "</titl", ""),
+		"unterminated-tag": rep("<a href=", "x", ""),
+		"cdata":            rep("<svg><![CDATA[", "]]", ""),
+		"many-tags":        rep("", "<a href=/x>", ""),
+	}
+}
+
+func distinctAttrs(size int) []byte {
+	var sb strings.Builder
+	sb.WriteString("<a")
+	for i := 0; sb.Len() < size; i++ {
+		fmt.Fprintf(&sb, " k%d=%d", i, i)
+	}
+	sb.WriteString(">")
+	return []byte(sb.String())
+}
+
+// BenchmarkScanHostile runs the scanner over hostile inputs at two sizes:
+// ns per byte must not grow with the size (no input is quadratic).
+func BenchmarkScanHostile(b *testing.B) {
+	for _, size := range []int{64 << 10, 1 << 20} {
+		pages := hostilePages(size)
+		names := make([]string, 0, len(pages))
+		for n := range pages {
+			names = append(names, n)
+		}
+		slices.Sort(names)
+		for _, name := range names {
+			page := pages[name]
+			b.Run(fmt.Sprintf("input=%s/size=%dKiB", name, size>>10), func(b *testing.B) {
+				b.SetBytes(int64(len(page)))
+				for b.Loop() {
+					s := newScanner(page)
+					for s.Next() != html.ErrorToken {
+						s.TagAttr()
+					}
+				}
+			})
+		}
+	}
 }
