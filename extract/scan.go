@@ -73,9 +73,25 @@ func (s *scanner) NextIsNotRawText() { s.rawTag = "" }
 // Raw returns the bytes of the current token, as written.
 func (s *scanner) Raw() []byte { return s.b[s.start:s.pos] }
 
-func isHTMLSpace(c byte) bool {
-	return c == ' ' || c == '\n' || c == '\r' || c == '\t' || c == '\f'
-}
+func isHTMLSpace(c byte) bool { return byteClass[c]&classSpace != 0 }
+
+// Byte classes of tag syntax, looked up in one table load per byte.
+const (
+	classSpace    = 1 << iota // ' ', '\n', '\r', '\t', '\f'
+	classNameEnd              // ends a tag name: space, '/', '>'
+	classKeyEnd               // ends an attribute name: space, '/', '>', '='
+	classUnquoted             // ends an unquoted value: space, '>'
+)
+
+var byteClass = func() (t [256]uint8) {
+	for _, c := range []byte(" \n\r\t\f") {
+		t[c] = classSpace | classNameEnd | classKeyEnd | classUnquoted
+	}
+	t['/'] = classNameEnd | classKeyEnd
+	t['>'] = classNameEnd | classKeyEnd | classUnquoted
+	t['='] = classKeyEnd
+	return t
+}()
 
 func isASCIILetter(c byte) bool { return 'a' <= c|0x20 && c|0x20 <= 'z' }
 
@@ -346,7 +362,7 @@ func (s *scanner) readTag(i int, each func(ks, ke, vs, ve int, quote byte), last
 	b := s.b
 	n := len(b)
 	j := i + 1
-	for j < n && !isHTMLSpace(b[j]) && b[j] != '/' && b[j] != '>' {
+	for j < n && byteClass[b[j]]&classNameEnd == 0 {
 		j++
 	}
 	if j >= n {
@@ -369,11 +385,7 @@ func (s *scanner) readTag(i int, each func(ks, ke, vs, ve int, quote byte), last
 		// Key: up to space, '/', '>' or '=' (a leading '=' belongs to it).
 		ks := j
 		j++
-		for j < n {
-			c := b[j]
-			if isHTMLSpace(c) || c == '/' || c == '>' || c == '=' && j > ks {
-				break
-			}
+		for j < n && byteClass[b[j]]&classKeyEnd == 0 {
 			j++
 		}
 		if j >= n {
@@ -418,7 +430,7 @@ func (s *scanner) readTag(i int, each func(ks, ke, vs, ve int, quote byte), last
 				j = ve + 1
 			default:
 				vs = j
-				for j < n && !isHTMLSpace(b[j]) && b[j] != '>' {
+				for j < n && byteClass[b[j]]&classUnquoted == 0 {
 					j++
 				}
 				if j >= n {
