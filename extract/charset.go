@@ -93,6 +93,16 @@ func (d document) reader() io.Reader {
 	return r
 }
 
+// tokens returns the document's token stream: the scanner when the body
+// is UTF-8 as it stands, else x/net/html's Tokenizer reading the body
+// through its decoder, so a legacy-encoded page is never held twice.
+func (d document) tokens() tokenSource {
+	if d.enc == nil {
+		return newScanner(d.body)
+	}
+	return html.NewTokenizer(d.reader())
+}
+
 // queryEncoder returns how query strings are encoded for this document:
 // nil for UTF-8, and for UTF-16 documents too (the standard's "output
 // encoding" for URLs of a UTF-16 document is UTF-8).
@@ -109,7 +119,12 @@ func (d document) queryEncoder() *queryEncoder {
 // UTF-8 (the page could not have been read as ASCII otherwise) and
 // x-user-defined means windows-1252.
 func metaCharset(prefix []byte) string {
-	z := html.NewTokenizer(bytes.NewReader(prefix))
+	// The scanner gives the Tokenizer's tokens on bytes in memory, in
+	// whatever encoding: the prescan reads ASCII markup only.
+	return metaCharsetIn(newScanner(prefix))
+}
+
+func metaCharsetIn(z tokenSource) string {
 	for {
 		switch z.Next() {
 		case html.ErrorToken:

@@ -2,6 +2,7 @@ package extract
 
 import (
 	"hash/maphash"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/seedcrawl/seedcrawl/urlnorm"
@@ -66,6 +67,39 @@ func (c *collector) presize(n int) {
 		c.byRaw = make(map[string]int32, hint)
 		c.links = make([]Link, 0, hint)
 	}
+}
+
+// linkMaps are a collector's two maps, kept between the pages of an
+// Extractor (in a sync.Pool, so the garbage collector may still drop
+// them): a crawler extracts page after page of about the same size, and a
+// map's buckets are most of the garbage a page leaves besides its body.
+type linkMaps struct{ byURL, byRaw map[string]int32 }
+
+// maxPooledLinks bounds the maps kept for reuse: a page with thousands of
+// links does not make every later page clear a map its size.
+const maxPooledLinks = 4096
+
+// useMaps gives the collector pooled maps (cleared) from pool, presized
+// for a body of n bytes when the pool has none; release puts them back.
+func (c *collector) useMaps(pool *sync.Pool, n int) {
+	if m, ok := pool.Get().(*linkMaps); ok {
+		c.byURL, c.byRaw = m.byURL, m.byRaw
+		if hint := min(n/512, 1024); hint > 8 {
+			c.links = make([]Link, 0, hint)
+		}
+		return
+	}
+	c.presize(n)
+}
+
+func (c *collector) release(pool *sync.Pool) {
+	if len(c.byURL) > maxPooledLinks || len(c.byRaw) > maxPooledLinks {
+		return
+	}
+	clear(c.byURL)
+	clear(c.byRaw)
+	pool.Put(&linkMaps{c.byURL, c.byRaw})
+	c.byURL, c.byRaw = nil, nil
 }
 
 // resolve resolves raw against the current base, encoding a non-ASCII
@@ -185,7 +219,8 @@ func (c *collector) addNew(kind Kind, raw string, nofollow, replay bool) {
 		return
 	}
 	n, limit := &c.other, c.opts.MaxOther
-	if u != "" && (c.opts.Keep == nil || c.opts.Keep(u)) {
+	kept := u != "" && (c.opts.Keep == nil || c.opts.Keep(u))
+	if kept {
 		n, limit = &c.kept, c.opts.MaxLinks
 	}
 	if *n >= limit {
@@ -202,7 +237,7 @@ func (c *collector) addNew(kind Kind, raw string, nofollow, replay bool) {
 	}
 	*n++
 	i := int32(len(c.links))
-	c.links = append(c.links, Link{Kind: kind, Raw: raw, URL: u, Reject: reject, NoFollow: nofollow})
+	c.links = append(c.links, Link{Kind: kind, Raw: raw, URL: u, Reject: reject, NoFollow: nofollow, Kept: kept})
 	c.byRaw[rawKey(raw)] = i
 	if u != "" {
 		c.byURL[u] = i
@@ -213,7 +248,7 @@ func (c *collector) addNew(kind Kind, raw string, nofollow, replay bool) {
 func (c *collector) again(i int, kind Kind, raw string, nofollow bool) {
 	if c.dups {
 		l := c.links[i]
-		c.links = append(c.links, Link{Kind: kind, Raw: raw, URL: l.URL, Reject: l.Reject, NoFollow: nofollow})
+		c.links = append(c.links, Link{Kind: kind, Raw: raw, URL: l.URL, Reject: l.Reject, NoFollow: nofollow, Kept: l.Kept})
 		return
 	}
 	if !nofollow {

@@ -18,16 +18,29 @@
 //
 // # Streaming
 //
-// Pages are read as a stream of tokens (golang.org/x/net/html's
-// Tokenizer): no tree is built, and each link is resolved, deduplicated
-// and counted against the caps as soon as it is seen. Extractor.Extract
-// keeps each distinct URL once; Options.MaxLinks caps the distinct URLs
-// Options.Keep accepts (DefaultMaxLinks) and Options.MaxOther the rest
-// (DefaultMaxOther); links beyond a cap are counted in Page.Dropped and
-// cost 8 bytes each. A page therefore costs the tokenizer's buffer (the
-// largest single token, at most the body), the decoded links under the
-// caps, and O(links) small hashes, whatever it contains; 100k nested tags
-// cost nothing but their bytes. The streaming walker tracks what the tree
+// Pages are read as a stream of tokens: no tree is built, and each link is
+// resolved, deduplicated and counted against the caps as soon as it is
+// seen. The tokens are golang.org/x/net/html's Tokenizer's, but a UTF-8
+// page is read by a scanner that gives the same tokens at a fraction of
+// the cost: it finds tags with bytes.IndexByte, skips text, comments and
+// raw text (script, style, textarea, title, ...: up to their end tag, with
+// the script escape rules) without looking at each byte, and reads the
+// attributes of only the tags a link or page fact depends on. Attribute
+// values are decoded as the Tokenizer decodes them (its character
+// reference rules for attributes); a tag with an unusual reference, a CR
+// or a NUL is read by the Tokenizer itself. TestScannerTokens and
+// FuzzScanner check the scanner's tokens against the Tokenizer's, and
+// extraction through both, token by token and page by page. Pages in a
+// legacy encoding are decoded while the Tokenizer reads them.
+//
+// Extractor.Extract keeps each distinct URL once; Options.MaxLinks caps
+// the distinct URLs Options.Keep accepts (DefaultMaxLinks) and
+// Options.MaxOther the rest (DefaultMaxOther); links beyond a cap are
+// counted in Page.Dropped and cost 8 bytes each. A page therefore costs the
+// attributes of its current tag (the Tokenizer's buffer, at most the body,
+// for a legacy encoding), the decoded links under the caps, and O(links)
+// small hashes, whatever it contains; 100k nested tags cost nothing but
+// their bytes, and a tag with 100k attributes a map of their names. The streaming walker tracks what the tree
 // builder would decide where that changes which links exist (raw text and
 // CDATA in <svg> and <math>, framesets), and is tested against the goquery
 // tree walker on real documentation pages and the test web.
@@ -56,6 +69,8 @@
 // page URL itself is not an absolute URL (ErrPageURL), or for the selector
 // errors above.
 //
-// Links, New and the Extractor are pure and safe for concurrent use
-// (Options.Keep is called from the calling goroutine).
+// Links, New and the Extractor are safe for concurrent use, and their
+// results depend on their input only (Options.Keep is called from the
+// calling goroutine); an Extractor reuses its scratch maps from page to
+// page.
 package extract

@@ -3,6 +3,7 @@ package extract
 import (
 	"fmt"
 	"strings"
+	"sync"
 
 	"github.com/andybalholm/cascadia"
 
@@ -52,6 +53,10 @@ type Link struct {
 	Reject string
 	// NoFollow is set when the element's rel attribute contains "nofollow".
 	NoFollow bool
+	// Kept reports that Options.Keep accepted URL (always, when Keep is
+	// nil), so a crawler whose Keep is its scope test need not test the
+	// link again; false when URL is "".
+	Kept bool
 }
 
 // Robots holds the robots directives of a page (meta robots or an
@@ -142,11 +147,13 @@ type Options struct {
 	LinkSelector string
 }
 
-// Extractor extracts links from pages with fixed Options. It is immutable
-// and safe for concurrent use.
+// Extractor extracts links from pages with fixed Options. It is safe for
+// concurrent use; the only state it keeps between pages is scratch maps
+// for reuse.
 type Extractor struct {
 	opts Options
-	sel  matcher // nil unless Options.LinkSelector is set
+	sel  matcher   // nil unless Options.LinkSelector is set
+	maps sync.Pool // *linkMaps, reused from page to page
 }
 
 // New validates opts and returns an Extractor. The only error is
@@ -210,10 +217,11 @@ func (e *Extractor) extract(pageURL string, body []byte, headerCharset string, d
 	}
 	doc := decode(body, headerCharset)
 	c := newCollector(&e.opts, base, doc.queryEncoder(), dups)
-	c.presize(len(body))
+	c.useMaps(&e.maps, len(body))
+	defer c.release(&e.maps)
 	var w walker
 	if e.sel == nil {
-		w = walkTokens(doc.reader(), e.opts.Token, c)
+		w = walkTokens(doc.tokens(), e.opts.Token, c)
 	} else if w, err = walkDOM(doc.reader(), e.opts.Token, e.sel, c); err != nil {
 		return Page{}, fmt.Errorf("extract: page %q: %w", pageURL, err)
 	}

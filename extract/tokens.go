@@ -1,7 +1,6 @@
 package extract
 
 import (
-	"io"
 	"strings"
 
 	"golang.org/x/net/html"
@@ -38,7 +37,7 @@ type tokWalker struct {
 	walker
 	c     *collector
 	token string
-	z     *html.Tokenizer
+	z     tokenSource
 	attrs []attr
 	name  [32]byte
 
@@ -72,8 +71,8 @@ type openElem struct {
 	mtip bool // a MathML text integration point
 }
 
-func walkTokens(r io.Reader, token string, c *collector) walker {
-	w := tokWalker{c: c, token: token, z: html.NewTokenizer(r)}
+func walkTokens(z tokenSource, token string, c *collector) walker {
+	w := tokWalker{c: c, token: token, z: z}
 	w.run()
 	return w.walker
 }

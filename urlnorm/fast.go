@@ -46,13 +46,8 @@ func refSafeOnly(s string) bool {
 // fastNormalize handles the common simple absolute URL without the WHATWG
 // parser. It reports false when the input needs the full parser.
 func fastNormalize(raw string) (string, bool) {
-	var scheme, rest string
-	switch {
-	case strings.HasPrefix(raw, "http://"):
-		scheme, rest = "http", raw[len("http://"):]
-	case strings.HasPrefix(raw, "https://"):
-		scheme, rest = "https", raw[len("https://"):]
-	default:
+	scheme, rest, ok := httpPrefix(raw)
+	if !ok {
 		return "", false
 	}
 	if !plainASCII(rest) {
@@ -67,23 +62,30 @@ func fastNormalize(raw string) (string, bool) {
 	if !fastHost(host) {
 		return "", false
 	}
+	// same tells whether the normal form is raw itself, as most links
+	// written absolute are: then raw is returned without a copy.
+	same := raw[len(scheme)] == ':' && !hasUpper(raw[:len(scheme)]) && !hasUpper(host)
 	if hasPort {
 		if !simplePort(port) {
 			return "", false
 		}
 		if (scheme == "http" && port == "80") || (scheme == "https" && port == "443") {
-			port = ""
+			port, same = "", false
 		}
 	}
 	if i := strings.IndexByte(tail, '#'); i >= 0 {
-		tail = tail[:i]
+		tail, same = tail[:i], false
 	}
-	path, query, _ := strings.Cut(tail, "?")
+	path, query, hasQuery := strings.Cut(tail, "?")
 	if path == "" {
-		path = "/"
+		path, same = "/", false
 	}
 	if hasDotSegment(path) {
 		return "", false
+	}
+	if same && (!hasQuery || query != "") && componentIsNormal(path, &pathKeep) &&
+		componentIsNormal(query, &queryKeep) {
+		return raw, true
 	}
 	var sb strings.Builder
 	sb.Grow(len(raw) + 8)
@@ -106,6 +108,27 @@ func fastNormalize(raw string) (string, bool) {
 		percent.Write(&sb, query, &queryKeep)
 	}
 	return sb.String(), true
+}
+
+func hasUpper(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if 'A' <= s[i] && s[i] <= 'Z' {
+			return true
+		}
+	}
+	return false
+}
+
+// httpPrefix splits "http://" or "https://", in any case (the scheme is
+// ASCII case-insensitive; pages write "HTTP://"), from the rest of raw.
+func httpPrefix(raw string) (scheme, rest string, ok bool) {
+	switch {
+	case len(raw) >= len("http://") && strings.EqualFold(raw[:len("http://")], "http://"):
+		return "http", raw[len("http://"):], true
+	case len(raw) >= len("https://") && strings.EqualFold(raw[:len("https://")], "https://"):
+		return "https", raw[len("https://"):], true
+	}
+	return "", "", false
 }
 
 // fastHost accepts host names the WHATWG host parser returns lower-cased
@@ -194,6 +217,12 @@ func newFastBase(u *wurl.Url) *fastBase {
 	if err != nil || u.Username() != "" || u.Password() != "" {
 		return nil
 	}
+	return splitFastBase(s)
+}
+
+// splitFastBase splits a URL in normal form without userinfo into a
+// fastBase; nil if its path has an empty segment.
+func splitFastBase(s string) *fastBase {
 	scheme, rest, _ := strings.Cut(s, "://")
 	slash := strings.IndexByte(rest, '/')
 	if slash < 0 {
@@ -212,10 +241,7 @@ func fastResolve(base *fastBase, ref string) (string, bool) {
 		return "", false
 	}
 	if hasScheme(ref) {
-		if strings.HasPrefix(ref, "http://") || strings.HasPrefix(ref, "https://") {
-			return fastNormalize(ref)
-		}
-		return "", false
+		return fastNormalize(ref)
 	}
 	if strings.HasPrefix(ref, "//") {
 		return fastNormalize(base.scheme + ":" + ref)

@@ -70,6 +70,10 @@ func FuzzFastPath(f *testing.F) {
 	f.Add("http://h/a", "?")
 	f.Add("http://h/a?b", "")
 	f.Add("http://h/a", "//other:80/x")
+	f.Add("http://h/a", "HTTP://WwW.Other.TEST:80/x?y")
+	f.Add("https://h/a", "hTtPs://h:443/")
+	f.Add("http://h/a%7e/b%2F?q=%41#f", "c")
+	f.Add("http://h/a/b?q=%zz", "?x")
 	f.Fuzz(func(t *testing.T, base, ref string) {
 		if got, ok := fastNormalize(ref); ok {
 			want, err := slowNormalize(ref)
@@ -78,11 +82,21 @@ func FuzzFastPath(f *testing.F) {
 			}
 		}
 		b, err := NewBase(base)
-		if err != nil || b.fast == nil {
+		sb, serr := slowBase(base)
+		if (err == nil) != (serr == nil) {
+			t.Fatalf("NewBase(%q): %v; WHATWG says %v", base, err, serr)
+		}
+		if err != nil {
+			return
+		}
+		if b.String() != sb.String() || (b.fast == nil) != (sb.fast == nil) || b.fast != nil && *b.fast != *sb.fast {
+			t.Fatalf("NewBase(%q) = %q %+v; WHATWG says %q %+v", base, b.String(), b.fast, sb.String(), sb.fast)
+		}
+		if b.fast == nil {
 			return
 		}
 		if got, ok := fastResolve(b.fast, ref); ok {
-			want, err := slowResolve(b, ref)
+			want, err := slowResolve(sb, ref)
 			if err != nil || got != want {
 				t.Fatalf("fastResolve(%q, %q) = %q; WHATWG says %q, %v", base, ref, got, want, err)
 			}

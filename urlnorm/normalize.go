@@ -3,6 +3,7 @@ package urlnorm
 import (
 	"fmt"
 	"strings"
+	"sync"
 
 	wurl "github.com/nlnwa/whatwg-url/url"
 
@@ -48,9 +49,15 @@ func Resolve(base, ref string) (string, error) {
 // it once per page with NewBase and call Resolve for each link. A Base is
 // immutable and safe for concurrent use.
 type Base struct {
-	raw  string    // the base as given
-	u    *wurl.Url // parsed once; used only as the base of ParseRef-style parses
-	fast *fastBase // the base split for fastResolve; nil if not eligible
+	raw    string    // the base as given
+	normal bool      // raw is in normal form: its WHATWG serialization
+	fast   *fastBase // the base split for fastResolve; nil if not eligible
+	// u is the WHATWG-parsed base, for references the fast path does not
+	// take. A base already in normal form (a crawler's page URL) is
+	// parsed only when such a reference comes: most pages have none.
+	once sync.Once
+	u    *wurl.Url
+	err  error
 }
 
 // NewBase parses raw as an absolute URL to resolve references against. Any
@@ -58,24 +65,55 @@ type Base struct {
 // declare <base href="https://...">); only results are restricted to http
 // and https.
 func NewBase(raw string) (*Base, error) {
+	if s, ok := fastNormalize(raw); ok && s == raw {
+		if fb := splitFastBase(s); fb != nil {
+			return &Base{raw: raw, normal: true, fast: fb}, nil
+		}
+	}
 	u, err := parser.Parse(raw)
 	if err != nil {
 		return nil, fmt.Errorf("urlnorm: parse base %q: %w: %v", clip(raw), ErrParse, err)
 	}
 	b := &Base{raw: raw, u: u}
+	b.once.Do(func() {})
 	b.fast = newFastBase(u)
 	return b, nil
 }
 
+// url returns the WHATWG-parsed base, parsing it on first use.
+func (b *Base) url() (*wurl.Url, error) {
+	b.once.Do(func() {
+		b.u, b.err = parser.Parse(b.raw)
+		if b.err != nil {
+			b.err = fmt.Errorf("urlnorm: parse base %q: %w: %v", clip(b.raw), ErrParse, b.err)
+		}
+	})
+	return b.u, b.err
+}
+
 // String returns the base URL as WHATWG serializes it (fragment included).
-func (b *Base) String() string { return b.u.Href(false) }
+// A base in normal form is its own serialization (FuzzFastPath checks).
+func (b *Base) String() string {
+	if b.normal {
+		return b.raw
+	}
+	u, err := b.url()
+	if err != nil {
+		return b.raw
+	}
+	return u.Href(false)
+}
 
 // Resolve resolves ref against b and normalizes the result.
 func (b *Base) Resolve(ref string) (string, error) {
 	if s, ok := fastResolve(b.fast, ref); ok {
 		return s, nil
 	}
-	u, err := parser.BasicParser(ref, b.u, nil, wurl.NoState)
+	base, err := b.url()
+	if err != nil {
+		return "", err
+	}
+	u, err := parser.BasicParser(ref, base, nil, wurl.NoState)
 	if err != nil {
 		return "", fmt.Errorf("urlnorm: resolve %q against %q: %w: %v", clip(ref), clip(b.raw), ErrParse, err)
 	}
@@ -90,11 +128,16 @@ func (b *Base) Resolve(ref string) (string, error) {
 // <base href> (which may itself be relative to the page URL). The result
 // is not normalized: a base keeps its fragment and may use any scheme.
 func (b *Base) Rebase(ref string) (*Base, error) {
-	u, err := parser.BasicParser(ref, b.u, nil, wurl.NoState)
+	base, err := b.url()
+	if err != nil {
+		return nil, err
+	}
+	u, err := parser.BasicParser(ref, base, nil, wurl.NoState)
 	if err != nil {
 		return nil, fmt.Errorf("urlnorm: rebase %q against %q: %w: %v", clip(ref), clip(b.raw), ErrParse, err)
 	}
 	nb := &Base{raw: u.Href(false), u: u}
+	nb.once.Do(func() {})
 	nb.fast = newFastBase(u)
 	return nb, nil
 }

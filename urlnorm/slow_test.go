@@ -13,9 +13,26 @@ func slowNormalize(raw string) (string, error) {
 }
 
 func slowResolve(b *Base, ref string) (string, error) {
-	u, err := parser.BasicParser(ref, b.u, nil, wurl.NoState)
+	base, err := b.url()
+	if err != nil {
+		return "", err
+	}
+	u, err := parser.BasicParser(ref, base, nil, wurl.NoState)
 	if err != nil {
 		return "", err
 	}
 	return serialize(u)
+}
+
+// slowBase is NewBase without the fast path: the base parsed by WHATWG
+// and split from its serialization.
+func slowBase(raw string) (*Base, error) {
+	u, err := parser.Parse(raw)
+	if err != nil {
+		return nil, err
+	}
+	b := &Base{raw: raw, u: u}
+	b.once.Do(func() {})
+	b.fast = newFastBase(u)
+	return b, nil
 }

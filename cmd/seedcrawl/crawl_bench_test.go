@@ -429,3 +429,30 @@ func crawlBenchLogPages(b *testing.B, path string, offset int64) int {
 	}
 	return len(seen)
 }
+
+// BenchmarkCrawlDocsInProcess crawls the docs-profile test web (the web of
+// BenchmarkCrawlDocs, 2,000 pages on 10 hosts) with seedcrawl running in
+// this process, so that -cpuprofile and -memprofile show where a page's
+// CPU goes; the web is still served by a child process. It reports the
+// same per-page figures (this process's CPU, which here includes the
+// benchmark's own small share).
+func BenchmarkCrawlDocsInProcess(b *testing.B) {
+	const workers = 8
+	for _, scheme := range []string{"https", "http"} {
+		b.Run("scheme="+scheme, func(b *testing.B) {
+			w := crawlStartBenchWebArgs(b, "--preset", "clean", "--profile", "docs", "--scheme", scheme,
+				"--pages", "2000", "--hosts", "10", "--seed", "9")
+			var pages uint64
+			var wall, cpu time.Duration
+			for b.Loop() {
+				t0, c0 := time.Now(), cpuTime()
+				pages += crawlBenchSeedcrawl(b, w, workers)
+				wall, cpu = wall+time.Since(t0), cpu+cpuTime()-c0
+			}
+			b.ReportMetric(float64(pages)/wall.Seconds(), "pages/s")
+			b.ReportMetric(float64(cpu.Microseconds())/1000/float64(max(pages, 1)), "cpu-ms/page")
+			b.ReportMetric(float64(pages)/float64(b.N), "pages")
+			b.ReportMetric(0, "ns/op")
+		})
+	}
+}
