@@ -83,8 +83,8 @@ func fastNormalize(raw string) (string, bool) {
 	if hasDotSegment(path) {
 		return "", false
 	}
-	if same && (!hasQuery || query != "") && componentIsNormal(path, &pathKeep) &&
-		componentIsNormal(query, &queryKeep) {
+	if same && (!hasQuery || query != "") && percent.IsNormal(path, &pathKeep) &&
+		percent.IsNormal(query, &queryKeep) {
 		return raw, true
 	}
 	var sb strings.Builder
