@@ -351,7 +351,8 @@ func (c *Crawler) extractLinks(m *fetched, resp fetch.Response) {
 		m.rec.Reason = "noindex"
 	}
 	allNofollow := c.opts.Settings.RespectNofollow && meta.NoFollow
-	seen := make(map[string]int, len(page.Links))
+	// Extract returns each distinct URL once and has already asked the
+	// scope (Options.Keep) about it: l.Kept is that answer.
 	m.links = make([]candidate, 0, len(page.Links))
 	for _, l := range page.Links {
 		if l.URL == "" {
@@ -364,30 +365,30 @@ func (c *Crawler) extractLinks(m *fetched, resp fetch.Response) {
 			m.nofollow++
 			continue
 		}
-		if _, ok := seen[l.URL]; ok {
-			continue
-		}
-		cand, reason, ok := c.candidate(l.URL, linkKind(l.Kind))
+		cand, reason, ok := c.checked(l.URL, linkKind(l.Kind), l.Kept)
 		if !ok {
-			seen[l.URL] = -1
 			m.rejects = append(m.rejects, reason)
 			continue
 		}
-		seen[l.URL] = len(m.links)
 		m.links = append(m.links, cand)
 	}
 }
 
 // candidate checks a normalized URL against the trap guards and the scope.
 func (c *Crawler) candidate(u string, kind storage.LinkKind) (candidate, string, bool) {
+	return c.checked(u, kind, c.inScope(u, urlnorm.Authority(u)))
+}
+
+// checked is candidate for a URL whose scope is already known (an
+// extracted link, which the extractor's Keep tested).
+func (c *Crawler) checked(u string, kind storage.LinkKind, inScope bool) (candidate, string, bool) {
 	if reason, ok := c.guard.Check(u); !ok {
 		return candidate{}, reason, false
 	}
 	if len(u) > storage.MaxURLLen {
 		return candidate{}, "url-too-long", false
 	}
-	host := urlnorm.Authority(u)
-	return candidate{url: u, host: host, kind: kind, inScope: c.inScope(u, host)}, "", true
+	return candidate{url: u, host: urlnorm.Authority(u), kind: kind, inScope: inScope}, "", true
 }
 
 // inScope reports whether u (on host) is in the crawl's scope, hosts brought
