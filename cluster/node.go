@@ -252,12 +252,18 @@ func (n *Node) Owns(host string) bool { return n.ring.Owner(host) == n.opts.Node
 func (n *Node) Owner(host string) int { return n.ring.Owner(host) }
 
 // Handoff publishes url (normalized, of host, which another node owns) to
-// its owner. It does not wait for the stream (Flush does) unless flushAt
-// publishes are unacknowledged.
-func (n *Node) Handoff(url, host string, depth int, mass float64) error {
+// its owner, with its depth and the priority mass the discovering page
+// gives it. from names the contribution on this node (the discovering
+// page, and the crawl cycle): a handoff of the same url and from is the
+// same contribution repeated (a page refetched after a crash) and the
+// stream stores it once within its duplicate window, while handoffs of
+// one url from different pages or nodes are each stored, so the owner
+// adds every page's mass as one process would. It does not wait for the
+// stream (Flush does) unless flushAt publishes are unacknowledged.
+func (n *Node) Handoff(url, host string, depth int, mass float64, from string) error {
 	u := URL{URL: url, Depth: depth, Mass: mass}
 	m := &nats.Msg{Subject: n.subject(n.ring.Owner(host)), Data: u.encode(nil)}
-	f, err := n.js.PublishMsgAsync(m, jetstream.WithMsgID(MsgID(url)))
+	f, err := n.js.PublishMsgAsync(m, jetstream.WithMsgID(MsgID(url, strconv.Itoa(n.opts.NodeID)+"/"+from)))
 	if err != nil {
 		return fmt.Errorf("cluster: hand off %s: %w", url, err)
 	}

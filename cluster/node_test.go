@@ -123,7 +123,7 @@ func (f *fakeCrawl) run(ctx context.Context) error {
 		for _, l := range f.w.links(pg[0], pg[1]) {
 			if f.node.Owns(f.w.host(l[0])) {
 				local = append(local, l)
-			} else if err := f.node.Handoff(f.w.url(l[0], l[1]), f.w.host(l[0]), 1, 0.5); err != nil {
+			} else if err := f.node.Handoff(f.w.url(l[0], l[1]), f.w.host(l[0]), 1, 0.5, f.w.url(pg[0], pg[1])); err != nil {
 				return err
 			}
 		}
@@ -241,7 +241,7 @@ func TestQuiescenceWaitsForStoredMessages(t *testing.T) {
 		}
 		n.stateMu.Unlock()
 	}
-	if err := a.Handoff("http://"+host+"/", host, 3, 0.25); err != nil {
+	if err := a.Handoff("http://"+host+"/", host, 3, 0.25, "p"); err != nil {
 		t.Fatal(err)
 	}
 	if err := a.Flush(ctx); err != nil {
@@ -325,7 +325,7 @@ func TestQuiescenceStoppedNode(t *testing.T) {
 			host = h
 		}
 	}
-	if err := a.Handoff("http://"+host+"/", host, 1, 0); err != nil {
+	if err := a.Handoff("http://"+host+"/", host, 1, 0, "p"); err != nil {
 		t.Fatal(err)
 	}
 	if err := a.Flush(ctx); err != nil {
@@ -358,7 +358,7 @@ func TestHandoffMany(t *testing.T) {
 			continue
 		}
 		u := fmt.Sprintf("http://%s/%d", h, i)
-		if err := a.Handoff(u, h, 1, 0); err != nil {
+		if err := a.Handoff(u, h, 1, 0, "p"); err != nil {
 			t.Fatal(err)
 		}
 		if sent == 0 {
@@ -367,7 +367,7 @@ func TestHandoffMany(t *testing.T) {
 		sent++
 	}
 	// The first URL again: dropped by the stream as a repeat.
-	if err := a.Handoff(first, firstHost, 1, 0); err != nil {
+	if err := a.Handoff(first, firstHost, 1, 0, "p"); err != nil {
 		t.Fatal(err)
 	}
 	if err := a.Flush(ctx); err != nil {

@@ -59,10 +59,16 @@ func decodeURL(b []byte) (URL, error) {
 	return URL{URL: u, Depth: int(d), Mass: mass}, nil
 }
 
-// MsgID returns the JetStream message id of a URL: the first 16 bytes of
-// its SHA-256, in hex. Two nodes discovering the same URL publish the same
-// id, so the stream stores it once within its duplicate window.
-func MsgID(url string) string {
-	s := sha256.Sum256([]byte(url))
-	return hex.EncodeToString(s[:16])
+// MsgID returns the JetStream message id of a contribution: the first 16
+// bytes of the SHA-256 of url and from (which names the node and page that
+// gave it), in hex. A contribution published again (a page refetched
+// after a crash) has the same id, so the stream stores it once within its
+// duplicate window.
+func MsgID(url, from string) string {
+	h := sha256.New()
+	h.Write([]byte(url))
+	h.Write([]byte{0})
+	h.Write([]byte(from))
+	var s [sha256.Size]byte
+	return hex.EncodeToString(h.Sum(s[:0])[:16])
 }

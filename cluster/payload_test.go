@@ -45,8 +45,9 @@ func TestPayloadMalformed(t *testing.T) {
 }
 
 func TestMsgIDStable(t *testing.T) {
-	a, b := MsgID("http://a.test/"), MsgID("http://a.test/")
-	if a != b || len(a) != 32 || a == MsgID("http://a.test/x") {
+	a, b := MsgID("http://a.test/", "0/1.7"), MsgID("http://a.test/", "0/1.7")
+	if a != b || len(a) != 32 || a == MsgID("http://a.test/x", "0/1.7") || a == MsgID("http://a.test/", "1/1.7") ||
+		MsgID("http://a.test/x", "") == MsgID("http://a.test/", "x") {
 		t.Fatalf("MsgID not a stable 32-char hash: %q %q", a, b)
 	}
 }

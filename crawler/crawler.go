@@ -105,6 +105,7 @@ type cycleState struct {
 	seeded   atomic.Bool                   // the seeds are committed: Idle may report true
 	dirty    atomic.Bool                   // a message was handled and its effects are not committed yet
 	wake     atomic.Pointer[chan struct{}] // closed when Receive queued URLs: lingering workers retry
+	remote   remoteState
 }
 
 // New returns a Crawler; it fails with ErrOptions when a required part is
@@ -401,19 +402,27 @@ func (c *Crawler) seed(seeds []string) (int, error) {
 		return 0, fmt.Errorf("crawler: intern %d seeds: %w", len(seeds), err)
 	}
 	var targets []frontier.Target
+	own := 0
 	for i, s := range seeds {
 		if !ints[i].New && !c.opts.Refetch {
 			continue
 		}
 		host := urlnorm.Authority(s)
+		if c.remoteHost(host) {
+			// Another node's seed counts among the seeds (FPR gives each
+			// (1−d)/|S|) but is queued by its owner only.
+			targets = append(targets, frontier.Target{ID: ints[i].ID, Host: host, Remote: true})
+			continue
+		}
 		targets = append(targets, frontier.Target{ID: ints[i].ID, Host: host, New: true})
 		c.admitted[host]++
+		own++
 	}
 	if err := c.opts.Frontier.Seed(targets, &c.changes); err != nil {
 		return 0, fmt.Errorf("crawler: seed: %w", err)
 	}
-	c.count("seeds", uint64(len(targets)))
-	return len(targets), nil
+	c.count("seeds", uint64(own))
+	return own, nil
 }
 
 // runRecord is the run record with this run's counters; end is zero while

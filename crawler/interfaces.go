@@ -24,6 +24,9 @@ type Frontier interface {
 	// Dropped reports a host given up, whose links are not queued.
 	Dropped(host string) (reason string, ok bool)
 	Seed(seeds []frontier.Target, ch *frontier.Changes) error
+	// Credit applies the priority mass and depth other nodes of a cluster
+	// computed for URLs this node owns (Receive).
+	Credit(targets []frontier.Target, ch *frontier.Changes) int
 	Restore(s frontier.Snapshot) error
 	Stats() frontier.Stats
 }

@@ -20,7 +20,6 @@ import (
 	"github.com/seedcrawl/seedcrawl/config"
 	"github.com/seedcrawl/seedcrawl/crawler"
 	"github.com/seedcrawl/seedcrawl/storage"
-	"github.com/seedcrawl/seedcrawl/urlnorm"
 )
 
 const nodeUsage = `usage: seedcrawl node --cluster URL --node-id N --nodes K [crawl flags] [SEED_URL...]
@@ -140,13 +139,6 @@ func nodeCrawl(ctx context.Context, cfg config.Config, o nodeOptions, stdout, st
 		return err
 	}
 	defer sess.close()
-	// Every node gets every seed; each queues those of its own hosts.
-	var own []string
-	for _, s := range sess.seeds {
-		if n, err := urlnorm.Normalize(s); err == nil && node.Owns(urlnorm.Authority(n)) {
-			own = append(own, s)
-		}
-	}
 	cctx, cancelCrawl := context.WithCancel(ctx)
 	defer cancelCrawl()
 	nctx, cancelNode := context.WithCancel(ctx)
@@ -158,7 +150,9 @@ func nodeCrawl(ctx context.Context, cfg config.Config, o nodeOptions, stdout, st
 		}
 		nerr <- err
 	}()
-	sum, err := sess.crawl(cctx, own, o.progress, stderr)
+	// Every node gets every seed: it queues those of its own hosts, and
+	// counts all for the scheduler (FPR gives each seed (1−d)/|S|).
+	sum, err := sess.crawl(cctx, sess.seeds, o.progress, stderr)
 	cancelNode()
 	runErr := <-nerr
 	if err != nil {
