@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/seedcrawl/seedcrawl/fetch"
 	"github.com/seedcrawl/seedcrawl/frontier"
 	"github.com/seedcrawl/seedcrawl/scheduler"
 	"github.com/seedcrawl/seedcrawl/storage"
@@ -247,5 +248,123 @@ func TestClusterReceiveLiftsDepth(t *testing.T) {
 	}
 	if n := r.web.requests("http://a.test/deep"); n != 1 {
 		t.Fatalf("a.test/deep fetched %d times after a handover at depth 1, want 1", n)
+	}
+}
+
+// TestClusterShortcutLowersDepth: with --max-depth 2, x.test/t is pending
+// at depth 2 (found through a.test/1) when another node hands it over at
+// depth 1. It is fetched at depth 1, so its link /c (depth 2) is fetched
+// too and only /d (depth 3) is beyond the limit, as in one process that
+// found the shorter path first.
+func TestClusterShortcutLowersDepth(t *testing.T) {
+	r := newRig(t)
+	release := make(chan struct{})
+	r.web.html("http://a.test/", "http://x.test/0", "/1")
+	r.web.html("http://a.test/1", "http://x.test/t")
+	r.web.html("http://x.test/t", "/c")
+	r.web.html("http://x.test/c", "/d")
+	r.web.html("http://x.test/d")
+	blocked := r.web.pages["http://a.test/1"] // any page body will do
+	r.web.pages["http://x.test/0"] = func(req fetch.Request, n int) fetch.Response {
+		<-release // holds host x.test (one request at a time): x.test/t stays queued
+		return blocked(req, n)
+	}
+	fc := &fakeCluster{t: t, db: r.db, own: map[string]bool{"a.test": true, "x.test": true}, done: make(chan struct{})}
+	o := r.opts
+	o.Cluster = fc
+	o.Settings.MaxDepth = 2
+	var err error
+	if o.Scope, err = urlnorm.ParseScopeSpec("hosts:.test", nil); err != nil {
+		t.Fatal(err)
+	}
+	c, err := New(r.withFrontier(o))
+	if err != nil {
+		t.Fatal(err)
+	}
+	linked := make(chan struct{})
+	r.fr.onDone = func(j frontier.Job) {
+		if u, _ := r.db.URL(j.ID); u == "http://a.test/1" {
+			close(linked)
+		}
+	}
+	res := make(chan error, 1)
+	go func() {
+		_, err := c.Run(context.Background(), []string{"http://a.test/"})
+		res <- err
+	}()
+	<-linked // x.test/t queued at depth 2 behind x.test/0
+	if err := c.Receive(context.Background(), []Arrival{{URL: "http://x.test/t", Depth: 1}}); err != nil {
+		t.Fatal(err)
+	}
+	close(release)
+	waitIdle(t, c)
+	close(fc.done)
+	if err := <-res; err != nil {
+		t.Fatal(err)
+	}
+	for u, want := range map[string]int{"http://x.test/t": 1, "http://x.test/c": 1, "http://x.test/d": 0} {
+		if n := r.web.requests(u); n != want {
+			t.Errorf("%s fetched %d times, want %d", u, n, want)
+		}
+	}
+	if p := r.page("http://x.test/d"); p.Status != storage.StatusRejected || p.Reason != "max-depth" {
+		t.Errorf("x.test/d: %v %q, want rejected max-depth", p.Status, p.Reason)
+	}
+}
+
+// TestClusterHandoffShorterPath: under BFS a link carries no mass, so a
+// URL another node owns is handed off when it is new and again only when
+// a shorter path to it turns up: the owner may still lower its depth.
+func TestClusterHandoffShorterPath(t *testing.T) {
+	r := newRig(t)
+	release := make(chan struct{})
+	r.web.html("http://a.test/", "/1")
+	r.web.html("http://a.test/1", "http://b.test/z", "/2")
+	r.web.html("http://a.test/2", "http://b.test/z")
+	r.web.html("http://c.test/s", "http://b.test/z")
+	seed := r.web.pages["http://c.test/s"]
+	r.web.pages["http://c.test/s"] = func(req fetch.Request, n int) fetch.Response {
+		<-release
+		return seed(req, n)
+	}
+	fc := &fakeCluster{t: t, db: r.db, own: map[string]bool{"a.test": true, "c.test": true}, done: make(chan struct{})}
+	o := r.opts
+	o.Cluster = fc
+	var err error
+	if o.Scope, err = urlnorm.ParseScopeSpec("hosts:.test", nil); err != nil {
+		t.Fatal(err)
+	}
+	c, err := New(r.withFrontier(o))
+	if err != nil {
+		t.Fatal(err)
+	}
+	deeper := make(chan struct{})
+	r.fr.onDone = func(j frontier.Job) {
+		if u, _ := r.db.URL(j.ID); u == "http://a.test/2" {
+			close(deeper)
+		}
+	}
+	res := make(chan error, 1)
+	go func() {
+		_, err := c.Run(context.Background(), []string{"http://a.test/", "http://c.test/s"})
+		res <- err
+	}()
+	<-deeper // b.test/z found at depth 2, then at depth 3
+	close(release)
+	waitIdle(t, c)
+	close(fc.done)
+	if err := <-res; err != nil {
+		t.Fatal(err)
+	}
+	got := fc.handed()
+	var depths []int
+	for _, h := range got {
+		if h.url != "http://b.test/z" || h.mass != 0 {
+			t.Errorf("handoff %+v: want b.test/z without mass", h)
+		}
+		depths = append(depths, h.depth)
+	}
+	if !slices.Equal(depths, []int{2, 1}) {
+		t.Fatalf("b.test/z handed off at depths %v, want [2 1]: new, then only the shorter path", depths)
 	}
 }
