@@ -32,7 +32,7 @@ type clusterSetup struct {
 	total         int                      // page requests of the reference crawl
 }
 
-func newClusterSetup(t *testing.T) *clusterSetup {
+func newClusterSetup(t *testing.T, extra ...string) *clusterSetup {
 	t.Helper()
 	s := &clusterSetup{dir: t.TempDir()}
 	s.bin = filepath.Join(s.dir, "seedcrawl")
@@ -47,7 +47,7 @@ func newClusterSetup(t *testing.T) *clusterSetup {
 	s.args = func(db string) []string {
 		return append([]string{"--db", db, "--resolve-file", resolve, "--ca-file", s.w.srv.CAFile(),
 			"--scope", "hosts:.test", "--delay", clusterDelay.String(), "--delay-factor", "0", "--workers", "4",
-			"--commit-interval", "100ms", "--progress", "0"}, s.w.site.Seeds()...)
+			"--commit-interval", "100ms", "--progress", "0"}, append(extra, s.w.site.Seeds()...)...)
 	}
 	s.ref = filepath.Join(s.dir, "ref.db")
 	if out, err := exec.Command(s.bin, append([]string{"crawl"}, s.args(s.ref)...)...).CombinedOutput(); err != nil {
@@ -152,6 +152,32 @@ func TestClusterCommand(t *testing.T) {
 		t.Errorf("%d nodes, %d URLs handed off, %d received: want 3 nodes and equal, non-zero counts", len(rep.Nodes), published, received)
 	}
 	t.Logf("3 nodes: %d pages, %d URL messages", pages, published)
+	s.checkUnion(t, merged)
+	s.checkLog(t, func(string, time.Duration) bool { return false })
+}
+
+// TestClusterMaxDepth: with a small --max-depth, where many URLs are
+// reached first by a longer path through one node and then by a shorter
+// one through another, the union of three nodes still equals one crawl:
+// a pending URL takes the least depth of the links found to it, wherever
+// they were found.
+func TestClusterMaxDepth(t *testing.T) {
+	s := newClusterSetup(t, "--max-depth", "3", "--scheduler", "fpr")
+	merged := filepath.Join(s.dir, "all.db")
+	args := append([]string{"cluster", "--nodes", "3", "--out", merged, "--json"}, s.args(filepath.Join(s.dir, "c.db"))...)
+	if out, err := exec.Command(s.bin, args...).CombinedOutput(); err != nil {
+		t.Fatalf("cluster: %v\n%s", err, out)
+	}
+	rejected := 0
+	for _, p := range crawlPages(t, s.ref) {
+		if p.Reason == "max-depth" {
+			rejected++
+		}
+	}
+	if rejected == 0 {
+		t.Fatal("no URL beyond --max-depth: the limit does not bite")
+	}
+	t.Logf("%d URLs beyond --max-depth in the single crawl", rejected)
 	s.checkUnion(t, merged)
 	s.checkLog(t, func(string, time.Duration) bool { return false })
 }
