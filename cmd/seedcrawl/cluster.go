@@ -139,40 +139,12 @@ func nodeCrawl(ctx context.Context, cfg config.Config, o nodeOptions, stdout, st
 		return err
 	}
 	defer sess.close()
-	cctx, cancelCrawl := context.WithCancel(ctx)
-	defer cancelCrawl()
-	nctx, cancelNode := context.WithCancel(ctx)
-	nerr := make(chan error, 1)
-	go func() {
-		err := node.Run(nctx, nodeLocal{sess.c})
-		if err != nil && nctx.Err() == nil {
-			cancelCrawl() // the node cannot go on: stop the crawl, keep what is committed
-		}
-		nerr <- err
-	}()
 	// Every node gets every seed: it queues those of its own hosts, and
 	// counts all for the scheduler (FPR gives each seed (1−d)/|S|).
-	sum, err := sess.crawl(cctx, sess.seeds, o.progress, stderr)
-	cancelNode()
-	runErr := <-nerr
+	sum, err := nodeRun(ctx, node, sess, func(ctx context.Context) (crawler.Summary, error) {
+		return sess.crawl(ctx, sess.seeds, o.progress, stderr)
+	})
 	if err != nil {
-		return err // the node stays "busy": the others wait for it to be fixed and restarted
-	}
-	if sum.Stopped != crawler.StopExhausted {
-		// A budget, a deadline or SIGINT: leave, so the others can finish.
-		lctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
-		err := node.Leave(lctx)
-		cancel()
-		if err != nil {
-			return err
-		}
-	}
-	// ErrStopped: URLs arrived after the crawl stopped; they stay in the
-	// stream for the next run.
-	if runErr != nil && !errors.Is(runErr, context.Canceled) && !errors.Is(runErr, crawler.ErrStopped) {
-		return fmt.Errorf("node %d: %w", o.id, runErr)
-	}
-	if err := node.Flush(ctx); err != nil {
 		return err
 	}
 	rep := nodeReport{DB: cfg.DB, Node: o.id, Nodes: o.nodes, Cluster: node.Stats(), Summary: sum}
@@ -188,6 +160,45 @@ func nodeCrawl(ctx context.Context, cfg config.Config, o nodeOptions, stdout, st
 	fmt.Fprintf(stdout, "  %-26s node %d of %d: %d URLs handed off (%d repeats dropped), %d received; connection %d msgs / %d bytes out, %d msgs / %d bytes in\n",
 		"cluster:", o.id, o.nodes, st.Published, st.Duplicates, st.Received, st.OutMsgs, st.OutBytes, st.InMsgs, st.InBytes)
 	return nil
+}
+
+// nodeRun runs crawl (sess's crawler) as a node of the cluster: the
+// node's traffic beside it, until the cluster is done or ctx ends. A crawl
+// that stops early (a budget, a deadline, SIGINT) leaves the cluster so
+// the others can finish; a crawl that fails keeps the node "busy", so the
+// others wait for it to be fixed and restarted.
+func nodeRun(ctx context.Context, node *cluster.Node, sess *crawlSession, crawl func(context.Context) (crawler.Summary, error)) (crawler.Summary, error) {
+	cctx, cancelCrawl := context.WithCancel(ctx)
+	defer cancelCrawl()
+	nctx, cancelNode := context.WithCancel(ctx)
+	nerr := make(chan error, 1)
+	go func() {
+		err := node.Run(nctx, nodeLocal{sess.c})
+		if err != nil && nctx.Err() == nil {
+			cancelCrawl() // the node cannot go on: stop the crawl, keep what is committed
+		}
+		nerr <- err
+	}()
+	sum, err := crawl(cctx)
+	cancelNode()
+	runErr := <-nerr
+	if err != nil {
+		return sum, err
+	}
+	if sum.Stopped != crawler.StopExhausted {
+		lctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
+		err := node.Leave(lctx)
+		cancel()
+		if err != nil {
+			return sum, err
+		}
+	}
+	// ErrStopped: URLs arrived after the crawl stopped; they stay in the
+	// stream for the next run.
+	if runErr != nil && !errors.Is(runErr, context.Canceled) && !errors.Is(runErr, crawler.ErrStopped) {
+		return sum, fmt.Errorf("node %d: %w", node.ID(), runErr)
+	}
+	return sum, node.Flush(ctx)
 }
 
 // clusterOwnFlags are the flags of seedcrawl cluster that are not passed
