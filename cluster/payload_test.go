@@ -11,6 +11,7 @@ func TestPayloadRoundTrip(t *testing.T) {
 		{URL: "http://a.test/", Depth: 0, Mass: 0},
 		{URL: "http://b.test:8080/x?y=1", Depth: 17, Mass: 0.125},
 		{URL: "https://c.test/é", Depth: 1 << 20, Mass: 1e-300},
+		{URL: "http://d.test/moved", Depth: 3, Mass: 0.5, Known: true},
 	} {
 		got, err := decodeURL(u.encode(nil))
 		if err != nil || got != u {

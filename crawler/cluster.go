@@ -40,7 +40,15 @@ type Arrival struct {
 	URL   string // normalized
 	Depth int    // link depth at the discoverer
 	Mass  float64
+	// Known: the host's previous owner settled the URL (fetched it,
+	// rejected it) before the host moved here; it is recorded as seen,
+	// with reason ReasonKnownElsewhere, and never queued.
+	Known bool
 }
+
+// ReasonKnownElsewhere is the reason stored with a URL received as Known
+// (the value of cluster.ReasonKnownElsewhere, which moves such URLs on).
+const ReasonKnownElsewhere = "known-elsewhere"
 
 // Receive queues URLs handed over by other nodes (Options.Cluster) and
 // returns once they are committed to the db: interned and in the stored
@@ -114,6 +122,13 @@ func (m *received) dispose(c *Crawler) error {
 				return fmt.Errorf("crawler: intern %d URLs from other nodes: %w", len(urls), err)
 			}
 			for i, in := range ints {
+				if as[i].Known {
+					if in.New {
+						c.batch.SetStatus(in.ID, storage.StatusDiscovered, ReasonKnownElsewhere)
+					}
+					c.count("cluster/known-elsewhere", 1)
+					continue
+				}
 				cd := candidate{url: urls[i], host: urlnorm.Authority(urls[i]), inScope: true}
 				t := frontier.Target{ID: in.ID, Host: cd.host, Depth: depth, Mass: as[i].Mass}
 				status, reason, soft, ok := c.admit(&cd, depth, 0)

@@ -59,6 +59,7 @@ flags:
 type nodeOptions struct {
 	url, name   string
 	id, nodes   int
+	leave       bool // removed from the cluster: hand everything over and exit
 	command     string
 	progress    time.Duration
 	json        bool
@@ -89,6 +90,7 @@ func runNode(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	name := fs.String("cluster-name", "seedcrawl", "`NAME` of the crawl on the NATS server: its stream and buckets")
 	id := fs.Int("node-id", 0, "this node's id `N`, 0 ≤ N < --nodes")
 	nodes := fs.Int("nodes", 1, "number of nodes `K` of the cluster")
+	leave := fs.Bool("leave", false, "remove this node from a cluster shrunk to --nodes (its --node-id ≥ --nodes): hand its hosts' URLs and its stored messages to the remaining nodes, then exit")
 	fs.Usage = func() {
 		fmt.Fprint(fs.Output(), nodeUsage)
 		fs.PrintDefaults()
@@ -99,14 +101,17 @@ func runNode(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if *url == "" {
 		return fmt.Errorf("%w: --cluster URL is required (seedcrawl cluster starts a NATS server)", errUsage)
 	}
-	if *nodes < 1 || *id < 0 || *id >= *nodes {
+	switch {
+	case *leave && (*nodes < 1 || *id < *nodes):
+		return fmt.Errorf("%w: --leave: --node-id %d must be ≥ --nodes %d (the nodes that remain)", errUsage, *id, *nodes)
+	case !*leave && (*nodes < 1 || *id < 0 || *id >= *nodes):
 		return fmt.Errorf("%w: --node-id %d must be in 0..--nodes-1 (--nodes %d)", errUsage, *id, *nodes)
 	}
 	cfg, err := loadSettings(*configPath, &flagCfg, fs, "no seed URLs: give SEED_URL arguments or --seeds FILE (or --db of a node to resume)")
 	if err != nil {
 		return err
 	}
-	return nodeCrawl(ctx, cfg, nodeOptions{url: *url, name: *name, id: *id, nodes: *nodes,
+	return nodeCrawl(ctx, cfg, nodeOptions{url: *url, name: *name, id: *id, nodes: *nodes, leave: *leave,
 		command: "seedcrawl node " + strings.Join(args, " "), progress: *progress, json: *jsonOut}, stdout, stderr)
 }
 
@@ -116,7 +121,7 @@ type nodeLocal struct{ c *crawler.Crawler }
 func (l nodeLocal) Inject(ctx context.Context, urls []cluster.URL) error {
 	as := make([]crawler.Arrival, len(urls))
 	for i, u := range urls {
-		as[i] = crawler.Arrival{URL: u.URL, Depth: u.Depth, Mass: u.Mass}
+		as[i] = crawler.Arrival{URL: u.URL, Depth: u.Depth, Mass: u.Mass, Known: u.Known}
 	}
 	return l.c.Receive(ctx, as)
 }
@@ -129,7 +134,7 @@ func (l nodeLocal) Idle() bool { return l.c.Idle() }
 func nodeCrawl(ctx context.Context, cfg config.Config, o nodeOptions, stdout, stderr io.Writer) error {
 	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	node, err := cluster.Open(ctx, cluster.Options{URL: o.url, Name: o.name, NodeID: o.id, Nodes: o.nodes,
-		Poll: o.clusterPoll, Logger: logger})
+		Poll: o.clusterPoll, Logger: logger, Leaving: o.leave})
 	if err != nil {
 		return err
 	}
@@ -139,6 +144,29 @@ func nodeCrawl(ctx context.Context, cfg config.Config, o nodeOptions, stdout, st
 		return err
 	}
 	defer sess.close()
+	// Hosts that changed owner since this db's last run (a node joined or
+	// left) go to their new owners before anything is crawled, and no
+	// node crawls until every previous owner has handed its hosts over.
+	mv, err := node.Rebalance(ctx, sess.db)
+	if err != nil {
+		return err
+	}
+	if mv.FromNodes != mv.ToNodes {
+		fmt.Fprintf(stderr, "seedcrawl node %d: %d → %d nodes: %d hosts moved away, %d queued and %d settled URLs handed over\n",
+			o.id, mv.FromNodes, mv.ToNodes, mv.Hosts, mv.Queued, mv.Known)
+	}
+	if o.leave {
+		n, err := node.Drain(ctx)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "node %d left the cluster of %d nodes: %d hosts, %d queued and %d settled URLs handed over, %d stored messages forwarded\n",
+			o.id, o.nodes, mv.Hosts, mv.Queued, mv.Known, n)
+		return nil
+	}
+	if err := node.WaitSettled(ctx, max(o.nodes, mv.FromNodes)); err != nil {
+		return err
+	}
 	// Every node gets every seed: it queues those of its own hosts, and
 	// counts all for the scheduler (FPR gives each seed (1−d)/|S|).
 	sum, err := nodeRun(ctx, node, sess, func(ctx context.Context) (crawler.Summary, error) {
