@@ -23,6 +23,11 @@ const StateNodes = "cluster/nodes"
 // URLs on as Known too.
 const ReasonKnownElsewhere = "known-elsewhere"
 
+// ReasonMoved is the reason a node stores with a queued URL whose host it
+// handed to a new owner: the URL is no longer queued here, and if the
+// host comes back (the cluster shrinks again) an arrival queues it anew.
+const ReasonMoved = "moved"
+
 // Moved counts what Rebalance handed to other nodes.
 type Moved struct {
 	FromNodes, ToNodes int    // K before and after
@@ -114,7 +119,7 @@ func (n *Node) Rebalance(ctx context.Context, db *storage.DB) (Moved, error) {
 		if err := n.Handoff(e.URL, e.Host, int(e.Depth), e.Prio, from); err != nil {
 			return mv, err
 		}
-		b.SetStatus(id, storage.StatusDiscovered, "")
+		b.SetStatus(id, storage.StatusDiscovered, ReasonMoved)
 		b.DeleteFrontier(id)
 		mv.Queued++
 	}
@@ -226,4 +231,59 @@ func (n *Node) Drain(ctx context.Context) (int, error) {
 func (n *Node) forward(u URL, m jetstream.Msg) error {
 	id := m.Headers().Get(jetstream.MsgIDHeader)
 	return n.publish(u, urlnorm.Authority(u.URL), "fwd/"+id)
+}
+
+// Preload reads, without consuming them, the messages stored for this
+// node when it is called, and passes those marked Known to fn, in batches.
+// A node that took hosts over calls it after WaitSettled and before its
+// crawl starts, to record what the previous owners settled: otherwise its
+// seeds or its own links could queue such a URL before the consumer
+// delivers the marker. The consumer delivers the same messages later.
+// It reads by sequence (a second consumer on a work-queue stream would
+// take the messages away from the node's own).
+func (n *Node) Preload(ctx context.Context, fn func([]URL) error) (int, error) {
+	subj := n.subject(n.opts.NodeID)
+	info, err := n.stream.Info(ctx, jetstream.WithSubjectFilter(subj))
+	if err != nil {
+		return 0, fmt.Errorf("cluster: preload: stream info: %w", err)
+	}
+	if info.State.Subjects[subj] == 0 {
+		return 0, nil
+	}
+	last := info.State.LastSeq
+	known := make([]URL, 0, n.opts.Batch)
+	total := 0
+	flush := func() error {
+		if len(known) == 0 {
+			return nil
+		}
+		if err := fn(known); err != nil {
+			return err
+		}
+		total += len(known)
+		known = known[:0]
+		return nil
+	}
+	for seq := info.State.FirstSeq; seq <= last; {
+		m, err := n.stream.GetMsg(ctx, seq, jetstream.WithGetMsgSubject(subj))
+		if errors.Is(err, jetstream.ErrMsgNotFound) {
+			break
+		}
+		if err != nil {
+			return total, fmt.Errorf("cluster: preload: message %d: %w", seq, err)
+		}
+		if m.Sequence > last {
+			break
+		}
+		if u, err := decodeURL(m.Data); err == nil && u.Known {
+			known = append(known, u)
+			if len(known) == cap(known) {
+				if err := flush(); err != nil {
+					return total, err
+				}
+			}
+		}
+		seq = m.Sequence + 1
+	}
+	return total, flush()
 }

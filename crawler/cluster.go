@@ -2,6 +2,7 @@ package crawler
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"maps"
 	"slices"
@@ -49,6 +50,11 @@ type Arrival struct {
 // ReasonKnownElsewhere is the reason stored with a URL received as Known
 // (the value of cluster.ReasonKnownElsewhere, which moves such URLs on).
 const ReasonKnownElsewhere = "known-elsewhere"
+
+// ReasonMoved is the reason a node stores with a queued URL whose host
+// moved to another node (cluster.ReasonMoved): known here, settled
+// nowhere, so an arrival queues it again when the host comes back.
+const ReasonMoved = "moved"
 
 // Receive queues URLs handed over by other nodes (Options.Cluster) and
 // returns once they are committed to the db: interned and in the stored
@@ -122,8 +128,14 @@ func (m *received) dispose(c *Crawler) error {
 				return fmt.Errorf("crawler: intern %d URLs from other nodes: %w", len(urls), err)
 			}
 			for i, in := range ints {
+				moved := false
+				if !in.New {
+					if moved, err = c.unsettled(in.ID); err != nil {
+						return err
+					}
+				}
 				if as[i].Known {
-					if in.New {
+					if in.New || moved {
 						c.batch.SetStatus(in.ID, storage.StatusDiscovered, ReasonKnownElsewhere)
 					}
 					c.count("cluster/known-elsewhere", 1)
@@ -134,6 +146,10 @@ func (m *received) dispose(c *Crawler) error {
 				status, reason, soft, ok := c.admit(&cd, depth, 0)
 				_, wasSoft := c.soft[in.ID]
 				switch {
+				case moved && ok:
+					// Known here from before this node owned its host (or
+					// before the host moved away and back): queued now.
+					c.batch.SetStatus(in.ID, storage.StatusQueued, "")
 				case !in.New && wasSoft && ok:
 					// Known here only beyond MaxDepth (found on this node's
 					// own pages), now reached at an allowed depth through
@@ -164,6 +180,24 @@ func (m *received) dispose(c *Crawler) error {
 		c.count("cluster/received", uint64(len(m.arrivals)))
 	}
 	return c.commit()
+}
+
+// unsettled reports whether id, a URL of a host this node owns that its
+// db knows, was never queued nor settled here: stored discovered, because
+// this node found it while another node owned its host (it handed it off),
+// or queued it and then handed the host over (ReasonMoved). After the
+// cluster's membership changed, such a URL arriving from another node is
+// queued as a new one would be. A URL received as settled elsewhere
+// (ReasonKnownElsewhere) is not unsettled.
+func (c *Crawler) unsettled(id uint64) (bool, error) {
+	p, err := c.opts.Store.Page(id)
+	if errors.Is(err, storage.ErrNotFound) {
+		return false, nil // interned since the last commit: queued or settled in this batch
+	}
+	if err != nil {
+		return false, fmt.Errorf("crawler: look up page %d from another node: %w", id, err)
+	}
+	return p.Status == storage.StatusDiscovered && p.Reason != ReasonKnownElsewhere, nil
 }
 
 // remoteState is the disposer's record of the URLs it hands to other

@@ -167,6 +167,9 @@ func nodeCrawl(ctx context.Context, cfg config.Config, o nodeOptions, stdout, st
 	if err := node.WaitSettled(ctx, max(o.nodes, mv.FromNodes)); err != nil {
 		return err
 	}
+	if _, err := node.Preload(ctx, func(us []cluster.URL) error { return recordKnown(sess.db, us) }); err != nil {
+		return err
+	}
 	// Every node gets every seed: it queues those of its own hosts, and
 	// counts all for the scheduler (FPR gives each seed (1−d)/|S|).
 	sum, err := nodeRun(ctx, node, sess, func(ctx context.Context) (crawler.Summary, error) {
@@ -187,6 +190,35 @@ func nodeCrawl(ctx context.Context, cfg config.Config, o nodeOptions, stdout, st
 	st := rep.Cluster
 	fmt.Fprintf(stdout, "  %-26s node %d of %d: %d URLs handed off (%d repeats dropped), %d received; connection %d msgs / %d bytes out, %d msgs / %d bytes in\n",
 		"cluster:", o.id, o.nodes, st.Published, st.Duplicates, st.Received, st.OutMsgs, st.OutBytes, st.InMsgs, st.InBytes)
+	return nil
+}
+
+// recordKnown stores URLs that their host's previous owner settled
+// (cluster.URL.Known) as seen in db, before the crawl starts: the crawl
+// then neither seeds nor queues them. The crawler does the same when the
+// consumer delivers the same messages later.
+func recordKnown(db *storage.DB, us []cluster.URL) error {
+	urls := make([]string, len(us))
+	for i, u := range us {
+		urls[i] = u.URL
+	}
+	ints, err := db.Intern(urls, storage.NoPage, 0)
+	if err != nil {
+		return fmt.Errorf("record %d URLs settled by other nodes: %w", len(urls), err)
+	}
+	var b storage.Batch
+	for _, in := range ints {
+		if !in.New {
+			p, err := db.Page(in.ID)
+			if err != nil || p.Status != storage.StatusDiscovered || p.Reason == cluster.ReasonKnownElsewhere {
+				continue
+			}
+		}
+		b.SetStatus(in.ID, storage.StatusDiscovered, cluster.ReasonKnownElsewhere)
+	}
+	if err := db.Commit(&b); err != nil {
+		return fmt.Errorf("record %d URLs settled by other nodes: %w", len(urls), err)
+	}
 	return nil
 }
 

@@ -287,3 +287,78 @@ func TestCrawlClusterSingleNode(t *testing.T) {
 		t.Fatalf("report %+v: want exhausted, 1 node, nothing handed off", rep)
 	}
 }
+
+// TestClusterMembership: a crawl whose cluster grows from two nodes to
+// three and shrinks back to two, each run stopped by a page budget until
+// the last, crawls what one crawl does, each URL once: at every change
+// the nodes hand the hosts they no longer own (queued URLs and settled
+// ones) to the new owners before anyone crawls, and the removed node
+// (seedcrawl node --leave) hands over its hosts and its stored messages.
+func TestClusterMembership(t *testing.T) {
+	// Without sitemaps: every run reads a host's sitemaps again, a node
+	// that took a host over too.
+	s := newClusterSetup(t, "--sitemaps=false")
+	srv, err := cluster.StartServer(cluster.ServerOptions{Dir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Shutdown()
+	dbs := []string{filepath.Join(s.dir, "n0.db"), filepath.Join(s.dir, "n1.db"), filepath.Join(s.dir, "n2.db")}
+	phase := func(k int, ids []int, extra ...string) {
+		t.Helper()
+		cmds := make([]*exec.Cmd, len(ids))
+		outs := make([]*bytes.Buffer, len(ids))
+		for j, i := range ids {
+			args := append([]string{"node", "--cluster", srv.URL(), "--node-id", strconv.Itoa(i), "--nodes", strconv.Itoa(k)}, extra...)
+			if i >= k {
+				args = append(args, "--leave")
+			}
+			cmds[j] = exec.Command(s.bin, append(args, s.args(dbs[i])...)...)
+			outs[j] = &bytes.Buffer{}
+			cmds[j].Stdout, cmds[j].Stderr = outs[j], outs[j]
+			if err := cmds[j].Start(); err != nil {
+				t.Fatal(err)
+			}
+		}
+		for j, c := range cmds {
+			if err := c.Wait(); err != nil {
+				t.Fatalf("%d nodes, node %d: %v\n%s", k, ids[j], err, outs[j])
+			}
+			t.Logf("%d nodes, node %d: %s", k, ids[j], strings.TrimSpace(lastLines(outs[j].String(), 2)))
+		}
+	}
+	budget := strconv.Itoa(s.total / 8)
+	phase(2, []int{0, 1}, "--max-pages", budget)
+	phase(3, []int{0, 1, 2}, "--max-pages", budget)
+	if n := len(s.w.log.Entries()); n >= s.total {
+		t.Fatalf("%d requests before the last run: the budgets did not stop the crawl early", n)
+	}
+	phase(2, []int{0, 1, 2})
+	merged := filepath.Join(s.dir, "all.db")
+	if _, err := mergeFiles(merged, dbs); err != nil {
+		t.Fatal(err)
+	}
+	s.checkUnion(t, merged)
+	s.checkLog(t, func(string, time.Duration) bool { return false })
+	if t.Failed() {
+		// Where each URL the merge got wrong stands in each node db.
+		ref, got := crawlPages(t, s.ref), crawlPages(t, merged)
+		for u, p := range ref {
+			if q, ok := got[u]; ok && q.Status == p.Status {
+				continue
+			}
+			for i, db := range dbs {
+				st := runReadDB(t, db)
+				if q, ok := st.pages[u]; ok {
+					t.Logf("%s in node %d db: %v %q, depth %d, %d fetches", u, i, q.Status, q.Reason, q.Depth, q.Fetches)
+				}
+			}
+		}
+	}
+}
+
+// lastLines returns the last n lines of s.
+func lastLines(s string, n int) string {
+	lines := strings.Split(strings.TrimSpace(s), "\n")
+	return strings.Join(lines[max(0, len(lines)-n):], "\n")
+}
