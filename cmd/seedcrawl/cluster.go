@@ -32,6 +32,12 @@ the same crawl flags. The node stops when the whole cluster has nothing
 left: every node idle and no URL in flight. Restarting a killed node with
 the same command resumes its hosts from its db and its durable consumer.
 
+To grow or shrink the cluster, stop every node and start them again with
+the new --nodes: before crawling, each hands the hosts it no longer owns
+(queued URLs, and the ones it settled, so they are not fetched twice) to
+their new owners. A removed node runs once with --leave (its --node-id
+≥ --nodes) to hand over its hosts and the URLs stored for it, and exits.
+
 flags:
 `
 
