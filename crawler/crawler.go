@@ -12,6 +12,7 @@ import (
 
 	"github.com/seedcrawl/seedcrawl/extract"
 	"github.com/seedcrawl/seedcrawl/frontier"
+	"github.com/seedcrawl/seedcrawl/sitemap"
 	"github.com/seedcrawl/seedcrawl/storage"
 	"github.com/seedcrawl/seedcrawl/urlnorm"
 )
@@ -31,8 +32,9 @@ type Crawler struct {
 	admission
 	pending
 	cycleState
+	outside
 	injectState
-	sm sitemaps // the hosts' sitemaps (Settings.Sitemaps)
+	sm *sitemap.Sites // the sites' sitemaps (Settings.Sitemaps; nil without)
 }
 
 // lifetime holds the contexts that end a run.
@@ -69,9 +71,12 @@ type tally struct {
 type admission struct {
 	scopeMu    sync.RWMutex
 	scopeHosts map[string]bool     // hosts brought into scope by seed redirects
-	admitted   map[string]int64    // URLs queued per host (HostMaxPages)
 	soft       map[uint64]struct{} // URLs not queued for a reason a later link may lift
 	hops       map[uint64]int      // redirect hops of queued redirect targets
+	// admitted are the per-host counts of the host page budget, rebuilt
+	// from the stored records while Run starts and handed to the frontier
+	// in Snapshot.Admitted; nil once the frontier counts (Frontier.Admit).
+	admitted map[string]int64
 }
 
 // pending is the batch the disposer builds and commits (touched only by
@@ -98,14 +103,21 @@ type cycleState struct {
 	// inCycle is a bitmap of the ids queued in this cycle (Recrawl.Lazy;
 	// disposer only).
 	inCycle []uint64
+}
 
-	// Cluster state (Options.Cluster).
+// outside is the state of URLs that come from outside the crawl's own
+// links: from other nodes of a cluster (Options.Cluster, Receive) and from
+// Inject (Options.Inject).
+type outside struct {
 	injectMu sync.RWMutex // held to send on in from Receive; Run takes it to close in
 	inClosed bool
-	seeded   atomic.Bool                   // the seeds are committed: Idle may report true
-	dirty    atomic.Bool                   // a message was handled and its effects are not committed yet
-	wake     atomic.Pointer[chan struct{}] // closed when Receive queued URLs: lingering workers retry
-	remote   remoteState
+	seeded   atomic.Bool // the seeds are committed: Idle may report true
+	dirty    atomic.Bool // a message was handled and its effects are not committed yet
+	// wake is closed when URLs from outside were queued (Receive,
+	// Inject): workers waiting on an empty frontier ask it again.
+	wake atomic.Pointer[chan struct{}]
+	// remote is the disposer's record of URLs handed to other nodes.
+	remote remoteState
 }
 
 // New returns a Crawler; it fails with ErrOptions when a required part is
@@ -150,6 +162,9 @@ func New(opts Options) (*Crawler, error) {
 		return nil, fmt.Errorf("%w: %w", ErrOptions, err)
 	}
 	c.extractor = ex
+	if opts.Settings.Sitemaps {
+		c.sm = sitemap.NewSites(opts.SitemapLimits, c.currentCycle())
+	}
 	if err := c.initInject(opts.Inject); err != nil {
 		return nil, err
 	}
@@ -225,6 +240,8 @@ func (c *Crawler) Run(ctx context.Context, seeds []string) (Summary, error) {
 	if err != nil {
 		return Summary{}, err
 	}
+	c.admitted = nil // the frontier counts from here
+	c.loadSitemaps()
 	settings, err := json.Marshal(c.opts.Settings)
 	if err != nil {
 		return Summary{}, fmt.Errorf("crawler: start run: encode settings: %w", err)
@@ -361,7 +378,7 @@ func (c *Crawler) restore() (int, error) {
 	if snap.SchedState, err = c.opts.Store.SchedulerState(); err != nil {
 		return 0, fmt.Errorf("crawler: restore scheduler state: %w", err)
 	}
-	if len(snap.Entries) == 0 && len(snap.Hosts) == 0 && snap.SchedState == nil {
+	if len(snap.Entries) == 0 && len(snap.Hosts) == 0 && snap.SchedState == nil && len(snap.Admitted) == 0 {
 		return 0, nil
 	}
 	if err := c.opts.Frontier.Restore(snap); err != nil {
@@ -371,9 +388,13 @@ func (c *Crawler) restore() (int, error) {
 }
 
 // restoreHosts adds the stored host states to snap (the frontier decides,
-// on its clock, what a ready time or a reason still means), and sets the per-host URL
-// counts from the hosts' fetches plus perHost (pending URLs per host).
+// on its clock, what a ready time or a reason still means), and sets the
+// per-host URL counts of the host budget from the hosts' fetches plus
+// perHost (pending URLs per host). snap.Admitted is c.admitted itself, so
+// the recounts made before the frontier is restored (countAdmitted,
+// scanPages) reach it.
 func (c *Crawler) restoreHosts(snap *frontier.Snapshot, perHost map[string]int64) error {
+	snap.Admitted = c.admitted
 	err := c.opts.Store.EachHost(func(h storage.Host) error {
 		c.admitted[h.Name] = int64(h.Fetches) + perHost[h.Name]
 		delete(perHost, h.Name)
@@ -415,7 +436,7 @@ func (c *Crawler) seed(seeds []string) (int, error) {
 			continue
 		}
 		targets = append(targets, frontier.Target{ID: ints[i].ID, Host: host, New: true})
-		c.admitted[host]++
+		c.opts.Frontier.Admit(host)
 		own++
 	}
 	if err := c.opts.Frontier.Seed(targets, &c.changes); err != nil {

@@ -7,6 +7,7 @@ import (
 	"reflect"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -284,6 +285,25 @@ func TestBudgets(t *testing.T) {
 			t.Errorf("/4: %v %q", p.Status, p.Reason)
 		}
 	})
+	t.Run("host-max-pages across a resume", func(t *testing.T) {
+		// The second run's frontier starts empty: the host's count comes
+		// back from the stored records (Snapshot.Admitted), so the budget
+		// holds over both runs.
+		r := newRig(t)
+		chain(r)
+		r.opts.Settings.HostMaxPages = 3
+		r.opts.Settings.MaxPages = 2
+		r.mustRun("http://a.test/")
+		r.reopen()
+		r.opts.Settings.HostMaxPages = 3
+		r.mustRun("http://a.test/")
+		if got := len(r.web.fetched()); got != 3 {
+			t.Errorf("fetched %d pages over two runs, want 3: %v", got, r.web.fetched())
+		}
+		if p := r.page("http://a.test/4"); p.Status != storage.StatusRejected || p.Reason != "host-max-pages" {
+			t.Errorf("/4: %v %q, want rejected for host-max-pages", p.Status, p.Reason)
+		}
+	})
 	t.Run("max-pages then resume", func(t *testing.T) {
 		r := newRig(t)
 		chain(r)
@@ -509,23 +529,31 @@ func TestProgressWhileRunning(t *testing.T) {
 		t.Fatal(err)
 	}
 	_ = c.Progress() // before Run: zero, no race
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		for {
-			select {
-			case <-done:
-				return
-			default:
-				c.Progress()
-				time.Sleep(time.Millisecond)
-			}
+	// Progress is read from inside every fetch, while the crawl's other
+	// goroutines update it: the race detector checks the reads, and each
+	// read must count the fetch it is made from as in flight.
+	var mu sync.Mutex
+	var during []Progress
+	for u, h := range r.web.pages {
+		r.web.pages[u] = func(req fetch.Request, n int) fetch.Response {
+			p := c.Progress()
+			mu.Lock()
+			during = append(during, p)
+			mu.Unlock()
+			return h(req, n)
 		}
-	}()
+	}
 	s, err := c.Run(context.Background(), []string{"http://a.test/"})
-	done <- struct{}{}
 	if err != nil || s.Pages != 31 {
 		t.Fatalf("Run = %+v, %v", s, err)
+	}
+	if len(during) != 31 {
+		t.Errorf("progress read in %d fetches, want 31", len(during))
+	}
+	for _, p := range during {
+		if p.InFlight < 1 || p.Pages >= 31 {
+			t.Errorf("progress during a fetch %+v: want the fetch in flight and fewer than 31 pages done", p)
+		}
 	}
 	if p := c.Progress(); p.Pages != 31 || p.Fetches != 31 || p.Elapsed <= 0 || p.Pending != 0 {
 		t.Errorf("final progress %+v", p)

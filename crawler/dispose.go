@@ -459,7 +459,7 @@ func (c *Crawler) targets(job frontier.Job, cands []candidate, redirect *candida
 // worker that will take it before the next commit, its redirect hops.
 func (c *Crawler) queue(id uint64, cd *candidate, redirectHops int) {
 	c.markCycle(id)
-	c.admitted[cd.host]++
+	c.opts.Frontier.Admit(cd.host)
 	if redirectHops > 0 {
 		c.hops[id] = redirectHops
 	}
@@ -481,7 +481,7 @@ func (c *Crawler) admit(cd *candidate, depth, redirectHops int) (status storage.
 	switch {
 	case c.opts.Settings.MaxDepth >= 0 && depth > c.opts.Settings.MaxDepth:
 		return storage.StatusRejected, "max-depth", true, false
-	case c.opts.Settings.HostMaxPages > 0 && c.admitted[cd.host] >= c.opts.Settings.HostMaxPages:
+	case c.opts.Frontier.HostFull(cd.host):
 		return storage.StatusRejected, "host-max-pages", false, false
 	}
 	return 0, "", false, true

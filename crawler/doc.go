@@ -2,7 +2,7 @@
 // frontier, fetch, extract and filter links, and a single disposer
 // goroutine hands every outcome back to the frontier and to storage,
 // committing batches that are consistent on disk. Politeness is not here:
-// the frontier owns it (robots.txt verdicts through RobotsGate, per-host
+// the frontier owns it (robots.txt verdicts through robots.Gate, per-host
 // delays, back-off, retries).
 //
 // # Shape
@@ -50,8 +50,9 @@
 // follow (rel=nofollow, every link of a meta robots nofollow page, with
 // RespectNofollow) are counted and not recorded, as testweb's ground truth
 // records a crawl. Out-of-scope targets, targets beyond MaxDepth or over a
-// host's page budget are stored as nodes of the graph (with a status saying
-// why) but not queued; a URL first seen too deep is queued later if a link
+// host's page budget (which the frontier counts: Frontier.HostFull, Admit)
+// are stored as nodes of the graph (with a status saying why) but not
+// queued; a URL first seen too deep is queued later if a link
 // at an allowed depth reaches it in the same run.
 // Redirects are not followed by the fetcher: each hop is stored as a link
 // of kind redirect and the target goes through the frontier (scope,
@@ -65,50 +66,25 @@
 // # Sitemaps
 //
 // With Settings.Sitemaps, each site's sitemaps are read once per cycle,
-// and no sitemap request bypasses the frontier: sitemap URLs are frontier
-// jobs like pages, marked as sitemaps. When the disposer records the
-// first fetched page of a site (scheme, host and port) in a run, the
-// site's robots.txt is known, because the frontier asked for it before
-// handing the page out; the crawl loop takes its Sitemap: lines from the
-// robots cache (Options.Sitemaps, no request) and adds /sitemap.xml. Those
-// URLs are interned (discovered from that page), marked
-// (storage.Batch.MarkSitemap, so the mark outlives a restart) and queued
-// with frontier.Add at that page's priority, bypassing the scheduler but
-// not the politeness: Next checks robots.txt for them (a disallowed
-// sitemap is recorded robots-denied, not fetched), the host's delay,
-// concurrency and back-off apply, the fetcher's SSRF guard, timeouts and
-// max-body bound them, and the fetch is stored as a page record.
-//
-// A worker that takes a sitemap job fetches it with fetch.Request.KeepBody
-// and parses it with package sitemap (XML urlset or index, text, gzip)
-// instead of extracting HTML links. The URLs a file lists are its links,
-// of kind storage.LinkSitemap, deduplicated, checked by the trap guards and
-// admitted like any link (scope, max-depth, host budget; robots.txt when
-// the frontier hands them out); their lastmod is stored
-// (storage.Batch.SetLastMod, read with storage.DB.LastMod) for the
-// revisit policy: in a recrawl, a known page whose lastmod is later than
-// its last fetch is refetched even when the RevisitPolicy says it is not
-// due (the refresh cap still applies). An index's child sitemaps are links of kind sitemap too,
-// and queued as sitemaps one level deeper, as sitemap.Walker would:
-//
-//   - per file: sitemap.Limits.MaxURLs entries, MaxBytes uncompressed,
-//     MaxRatio expansion of a .gz file (a gzip bomb stops after about a
-//     mebibyte), and the fetcher's max-body;
-//   - per site and cycle: index depth MaxDepth, MaxSitemaps files,
-//     MaxWalkURLs entries; each sitemap read once.
-//
-// A file cut by a bound keeps the entries read before the cut; the bound
-// is stored as the page record's reason ("sitemap-cut: urls: ...",
-// "sitemap-skipped: depth: ...", "sitemap-invalid: ..." for a file that is
-// no sitemap) and counted (Summary.Sitemaps). A sitemap that redirects is
-// followed as a sitemap at the same depth, unless the target is a URL the
-// crawl already knows (sites redirect unknown paths to their home page); a
-// URL already fetched as a page is never read as a sitemap, and a sitemap
-// already read in this cycle (by a run that was then interrupted) is not
-// read again. The mark of a sitemap job is looked up in memory, loaded
-// once from storage, so a sitemap left in the stored frontier by a crash is
-// still read as one. Sitemap files count against MaxPages like pages, not
-// against HostMaxPages.
+// and no sitemap request bypasses the frontier. Package sitemap (Sites)
+// keeps which URLs are sitemaps, the bounds per file, site and run, and
+// reads the files; the crawl loop fetches, admits and records. When the
+// disposer records the first page of a site, the site's robots.txt is
+// known (the frontier asked before handing the page out): its Sitemap:
+// lines (Options.Sitemaps, no request) and /sitemap.xml are interned,
+// marked (storage.Batch.MarkSitemap, so the mark outlives a restart) and
+// queued with frontier.Add at that page's priority, bypassing the
+// scheduler but not the politeness, the SSRF guard or the fetcher's
+// bounds. A worker that takes a sitemap job reads it (sitemap.Sites.Read)
+// instead of extracting HTML links: the URLs it lists are its links, of
+// kind storage.LinkSitemap, checked by the trap guards and admitted like
+// any link; their lastmod is stored (storage.Batch.SetLastMod), and in a
+// recrawl a known page whose lastmod is later than its last fetch is
+// refetched even when the RevisitPolicy says it is not due. An index's
+// child sitemaps (and a sitemap's redirect target) are queued as sitemaps
+// too. A bound that cut a file is stored as the page record's reason and
+// counted (Summary.Sitemaps). Sitemap files count against MaxPages like
+// pages, not against the host page budget.
 //
 // # Recrawl cycles
 //

@@ -110,7 +110,7 @@ func (f fakeFetcher) Fetch(ctx context.Context, req fetch.Request) fetch.Respons
 }
 
 // fakeRobots answers from a function of the URL; nil allows everything.
-// The frontier asks it through a RobotsGate.
+// The frontier asks it through a robots.Gate.
 type fakeRobots struct {
 	decide func(u *url.URL) robots.Decision
 }
@@ -242,15 +242,15 @@ func (r *rig) run(ctx context.Context, seeds ...string) (Summary, error) {
 
 // withFrontier returns o with the rig's frontier, built on first use after
 // open from the politeness settings the test chose, with r.robots behind a
-// RobotsGate.
+// robots.Gate.
 func (r *rig) withFrontier(o Options) Options {
 	r.t.Helper()
 	if o.Frontier != nil {
 		return o
 	}
 	if r.fr == nil {
-		fr, err := frontier.New(frontier.Options{Scheduler: r.sched, Politeness: o.Settings.Politeness,
-			Robots: RobotsGate{Robots: r.robots, URLs: r.db}, DropFor: o.Settings.RobotsTTL})
+		fr, err := frontier.New(frontier.Options{Scheduler: r.sched, Politeness: o.Settings.Politeness, HostMaxPages: o.Settings.HostMaxPages,
+			Robots: robots.Gate{Robots: r.robots, URLs: r.db}, DropFor: o.Settings.RobotsTTL})
 		if err != nil {
 			r.t.Fatal(err)
 		}

@@ -2,7 +2,6 @@ package crawler
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"sync"
 
@@ -56,7 +55,6 @@ type injectState struct {
 	injMu    sync.Mutex
 	injQueue []string      // URLs given to Inject, not yet taken by the disposer
 	injSig   chan struct{} // Inject → disposer (cap 1); nil without injection
-	injWake  chan struct{} // closed when URLs were queued: wakes idle workers
 
 	injSync  chan chan error // Sync → disposer: commit now
 	injDone  chan struct{}   // closed when the disposer stopped
@@ -77,7 +75,6 @@ func (s *injectState) initInject(inj *Injection) error {
 	}
 	s.inj = inj
 	s.injSig = make(chan struct{}, 1)
-	s.injWake = make(chan struct{})
 	s.injRecent = map[uint64]struct{}{}
 	s.injSync = make(chan chan error)
 	s.injDone = make(chan struct{})
@@ -144,18 +141,6 @@ func (c *Crawler) Inject(urls ...string) error {
 	return nil
 }
 
-// injectWake returns the channel closed at the next injection, or nil in a
-// plain crawl. A worker takes it before asking the frontier, so an
-// injection between an exhausted answer and the wait is not missed.
-func (c *Crawler) injectWake() <-chan struct{} {
-	if c.inj == nil {
-		return nil
-	}
-	c.injMu.Lock()
-	defer c.injMu.Unlock()
-	return c.injWake
-}
-
 // takeInjected queues the injected URLs (disposer only). URLs that cannot
 // be fetched (out of scope, dropped host, beyond the depth or host
 // budgets) and URLs already done are delivered at once.
@@ -207,11 +192,11 @@ func (c *Crawler) takeInjected() error {
 			refuse(storage.StatusRejected, "max-depth")
 			continue
 		}
-		if s.HostMaxPages > 0 && c.admitted[host] >= s.HostMaxPages {
+		if c.opts.Frontier.HostFull(host) {
 			refuse(storage.StatusRejected, "host-max-pages")
 			continue
 		}
-		c.admitted[host]++
+		c.opts.Frontier.Admit(host)
 		targets = append(targets, frontier.Target{ID: id, Host: host, Depth: int(prev.Depth), New: true})
 	}
 	if len(targets) > 0 {
@@ -219,10 +204,7 @@ func (c *Crawler) takeInjected() error {
 			return fmt.Errorf("crawler: queue %d injected URLs: %w", len(targets), err)
 		}
 		c.count("injected", uint64(len(targets)))
-		c.injMu.Lock()
-		close(c.injWake)
-		c.injWake = make(chan struct{})
-		c.injMu.Unlock()
+		c.wakeWorkers()
 	}
 	if len(now) > 0 {
 		// Nothing of these waits for a commit: they are stored already or
@@ -307,19 +289,4 @@ func (c *Crawler) deliver() {
 	out := c.injOut
 	c.injOut = nil
 	c.inj.Deliver(out)
-}
-
-// waitInjected waits, after the frontier reported exhaustion, for the next
-// injection (wake closed) or the end of the crawl; it reports whether the
-// worker should ask the frontier again.
-func (c *Crawler) waitInjected(wake <-chan struct{}, err error) bool {
-	if wake == nil || !errors.Is(err, frontier.ErrExhausted) {
-		return false
-	}
-	select {
-	case <-wake:
-		return true
-	case <-c.stopCtx.Done():
-		return false
-	}
 }

@@ -2,12 +2,10 @@ package crawler
 
 import (
 	"context"
-	"net/url"
 	"time"
 
 	"github.com/seedcrawl/seedcrawl/fetch"
 	"github.com/seedcrawl/seedcrawl/frontier"
-	"github.com/seedcrawl/seedcrawl/robots"
 	"github.com/seedcrawl/seedcrawl/storage"
 )
 
@@ -21,14 +19,20 @@ type Frontier interface {
 	// Done reports how a job ended; retried is true when the frontier put
 	// the URL back for another attempt.
 	Done(job frontier.Job, r frontier.Result, ch *frontier.Changes) (retried bool, err error)
-	// Dropped reports a host given up, whose links are not queued.
-	Dropped(host string) (reason string, ok bool)
 	Seed(seeds []frontier.Target, ch *frontier.Changes) error
 	// Credit applies the priority mass and depth other nodes of a cluster
 	// computed for URLs this node owns (Receive).
 	Credit(targets []frontier.Target, ch *frontier.Changes) int
 	Restore(s frontier.Snapshot) error
 	Stats() frontier.Stats
+
+	// Dropped reports a host given up, whose links are not queued.
+	Dropped(host string) (reason string, ok bool)
+	// HostFull reports that host's page budget (--host-max-pages) is
+	// spent: its new URLs are not queued.
+	HostFull(host string) bool
+	// Admit counts a URL queued as a page against its host's budget.
+	Admit(host string)
 }
 
 // Store is what the crawl loop needs from the database; *storage.DB
@@ -45,12 +49,6 @@ type Store interface {
 	SchedulerState() ([]byte, error)
 	EachHost(fn func(h storage.Host) error) error
 	StartRun(start time.Time, command, config string) (storage.Run, error)
-}
-
-// Robots answers robots.txt questions; *robots.Cache implements it.
-// RobotsGate asks it on the frontier's behalf.
-type Robots interface {
-	Check(ctx context.Context, u *url.URL) (robots.Decision, error)
 }
 
 // Fetcher fetches one URL per call and is used by one worker at a time;

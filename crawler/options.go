@@ -32,10 +32,12 @@ type Options struct {
 	SeedRedirects bool
 	// Settings are the crawl's settings, as package config defines and
 	// documents them; the crawler reads the budgets (MaxPages, MaxDepth,
-	// MaxDuration, HostMaxPages), the link rules (MaxRedirects,
-	// MaxOutLinks, RespectNofollow, RespectNoindex, RobotsToken, the URL
-	// guards) and the commit settings; the politeness settings are the
-	// frontier's (frontier.Options.Politeness). A zero value means: no
+	// MaxDuration), the link rules (MaxRedirects, MaxOutLinks,
+	// RespectNofollow, RespectNoindex, RobotsToken, the URL guards) and
+	// the commit settings; the politeness settings and the host page
+	// budget are the frontier's (frontier.Options.Politeness and
+	// HostMaxPages: with HostMaxPages set here too, a resumed crawl
+	// rebuilds the frontier's per-host counts). A zero value means: no
 	// budget, the defaults of config.Default for MaxOutLinks,
 	// CommitInterval and CommitPages, urlnorm's default guards. Settings are
 	// stored, as JSON, in the run record.
@@ -67,7 +69,7 @@ type Options struct {
 	// read once per cycle (see the package documentation, "Sitemaps"). nil:
 	// only /sitemap.xml is read.
 	Sitemaps SitemapSource
-	// SitemapLimits bound the sitemaps read (package sitemap): per file,
+	// SitemapLimits bound the sitemaps read (sitemap.Sites): per file,
 	// index depth, files and entries per site and run. The zero value
 	// gives the package's defaults.
 	SitemapLimits sitemap.Limits

@@ -116,7 +116,7 @@ func (c *Crawler) inject(picks []Pick) ([]uint64, error) {
 		host := urlnorm.Authority(u)
 		targets = append(targets, frontier.Target{ID: id, Host: host, New: true})
 		if ints[i].New {
-			c.admitted[host]++
+			c.opts.Frontier.Admit(host)
 		}
 		if !c.seedSet[id] {
 			c.seedSet[id] = true

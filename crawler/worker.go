@@ -46,8 +46,8 @@ type fetched struct {
 	// per-host delay: the whole fetch time would include this process's
 	// own CPU starvation and slow the crawl down when the client is busy.
 	serverTime time.Duration
-	refresh    bool         // a refetch of a page fetched in an earlier cycle (recrawl)
-	sitemap    *sitemapRead // the job is a sitemap (nil: a page)
+	refresh    bool        // a refetch of a page fetched in an earlier cycle (recrawl)
+	sitemap    *sitemapJob // the job is a sitemap (nil: a page)
 }
 
 // skipped: the job ends without a request, recorded with a status (robots
@@ -81,26 +81,32 @@ func (c *Crawler) work(f Fetcher) {
 		if !c.reserve() {
 			return
 		}
-		wake := c.injectWake()
-		arrived := *c.wake.Load() // closed when URLs from other nodes are queued
+		// Taken before Next, so URLs queued from outside between an
+		// exhausted answer and the wait below are not missed.
+		arrived := *c.wake.Load()
 		c.waiting.Add(1)
 		job, err := c.opts.Frontier.Next(c.stopCtx)
-		if err != nil && c.waitInjected(wake, err) {
-			c.waiting.Add(-1)
-			c.release()
-			continue
-		}
-		if err != nil && errors.Is(err, frontier.ErrExhausted) && c.opts.Cluster != nil {
-			// Dry here is not the end of a cluster crawl: wait, still
-			// counted as waiting, for URLs from other nodes or for the
-			// cluster's end.
+		if errors.Is(err, frontier.ErrExhausted) && (c.opts.Cluster != nil || c.inj != nil) {
+			// Dry here is not the end of a cluster crawl, nor of one fed
+			// by Inject: wait, still counted as waiting, for URLs from
+			// outside, for the cluster's end or for the stop.
+			var over <-chan struct{} // nil without a cluster: never
+			if c.opts.Cluster != nil {
+				over = c.opts.Cluster.Done()
+			}
 			select {
 			case <-arrived:
 				c.waiting.Add(-1)
 				c.release()
 				continue
-			case <-c.opts.Cluster.Done():
+			case <-over:
 			case <-c.stopCtx.Done():
+				if c.inj != nil {
+					// A crawl fed by Inject is stopped by its caller
+					// once it wants nothing more: it ran dry, and its
+					// run record says exhausted.
+					break
+				}
 				c.waiting.Add(-1)
 				c.release()
 				return
@@ -156,7 +162,7 @@ func (c *Crawler) process(f Fetcher, job frontier.Job) (o outcome, refresh bool)
 	if job.Skip != "" && (c.rc == nil || prev.Fetches == 0 || dropReason(job.Skip)) {
 		return &skipped{job: job, status: skipStatus(job.Skip), reason: job.Skip}, false
 	}
-	smFile, isSitemap := c.sitemapOf(job.ID)
+	sj, isSitemap := c.sitemapOf(job.ID)
 	if c.rc != nil && prev.Fetches > 0 && !isSitemap {
 		// A sitemap is read once per cycle whatever the refresh policy
 		// says (conditionally: a 304 hands its stored links on).
@@ -192,7 +198,7 @@ func (c *Crawler) process(f Fetcher, job frontier.Job) (o outcome, refresh bool)
 	}
 	m := &fetched{job: job, url: u, refresh: refresh, serverTime: resp.TTFB}
 	if isSitemap {
-		m.sitemap = &sitemapRead{file: smFile}
+		m.sitemap = sj
 	}
 	if m.serverTime <= 0 {
 		m.serverTime = resp.Dur // no response arrived: the time spent trying
@@ -220,8 +226,7 @@ func (c *Crawler) process(f Fetcher, job frontier.Job) (o outcome, refresh bool)
 	}
 	c.classify(m, resp, prev)
 	if m.sitemap != nil && m.redirect != nil {
-		// A moved sitemap is still a sitemap, at the same depth.
-		m.sitemap.children, m.sitemap.redirect, m.redirect = []candidate{*m.redirect}, true, nil
+		m.sitemapMoved()
 	}
 	if m.rec.Status == storage.StatusNotModified {
 		// The page is as stored: so are its links, which the scheduler

@@ -8,6 +8,7 @@ import (
 	"net/http/httptest"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
@@ -276,12 +277,33 @@ func TestConnectionDroppedMidBody(t *testing.T) {
 	}
 }
 
+// headersSeen wraps a transport and closes seen once a response's
+// headers have arrived, so a test can act while its body is being read.
+type headersSeen struct {
+	next http.RoundTripper
+	seen chan struct{}
+	once sync.Once
+}
+
+func (h *headersSeen) RoundTrip(r *http.Request) (*http.Response, error) {
+	resp, err := h.next.RoundTrip(r)
+	if err == nil {
+		h.once.Do(func() { close(h.seen) })
+	}
+	return resp, err
+}
+
 func TestContextCanceled(t *testing.T) {
 	s := newTestServer(t, 1<<10)
-	f := newFetcher(t, Options{})
+	tr, err := NewTransport(Options{AllowHosts: []string{"127.0.0.1"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	hs := &headersSeen{next: tr, seen: make(chan struct{})}
+	f := newFetcher(t, Options{Transport: hs})
 	ctx, cancel := context.WithCancel(context.Background())
 	go func() {
-		time.Sleep(100 * time.Millisecond)
+		<-hs.seen // the server holds the body open: cancel mid-body
 		cancel()
 	}()
 	start := time.Now()

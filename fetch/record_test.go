@@ -156,12 +156,16 @@ func TestTTFB(t *testing.T) {
 		minDuration time.Duration
 	}{
 		{"server thinks before answering", func(w net.Conn) {
-			time.Sleep(serverDelay) // the server's processing time being measured
+			// The sleep is the behaviour under test: the server's think time
+			// before its first byte, which TTFB must measure.
+			time.Sleep(serverDelay)
 			_, _ = w.Write([]byte(htmlHead + "Content-Length: 6\r\n\r\n<html>"))
 		}, serverDelay, 10 * time.Second, serverDelay},
 		{"fast headers, slow body", func(w net.Conn) {
 			_, _ = w.Write([]byte(htmlHead + "Content-Length: 12\r\n\r\n<html>"))
-			time.Sleep(serverDelay) // a slow body, not server think time
+			// The sleep is the behaviour under test: a slow body after fast
+			// headers, which TTFB must leave out.
+			time.Sleep(serverDelay)
 			_, _ = w.Write([]byte("</html>"[:6]))
 		}, 0, serverDelay, serverDelay},
 	}

@@ -81,13 +81,17 @@
 //
 // # Budgets
 //
-// The run's budgets live in the crawl loop, which owns the counters stored
-// with the run and the hosts: --max-pages and --max-duration stop it
-// calling Next (a ctx deadline ends a blocked Next); --max-depth and
-// --host-max-pages (count of URLs admitted per host, a trap guard) are
-// applied by marking targets Skip, so the scheduler still sees every
-// out-link. The retry budget (MaxRetries) and the Crawl-delay cap are the
-// frontier's.
+// The host page budget (Options.HostMaxPages, --host-max-pages: URLs
+// admitted per host over the life of the database, a trap guard) is
+// counted here: the crawl loop asks HostFull before it queues a new URL
+// and calls Admit for each URL it queues as a page; a resumed crawl hands
+// the counts it rebuilt from its records back in Snapshot.Admitted. A URL
+// refused for its host's budget is passed as a Skip target, so the
+// scheduler still sees every out-link. The retry budget (MaxRetries) and
+// the Crawl-delay cap are the frontier's too. The run's budgets
+// (--max-pages, --max-duration) and --max-depth live in the crawl loop,
+// which owns the counters stored with the run: it stops calling Next (a
+// ctx deadline ends a blocked Next) or marks targets Skip.
 //
 // # Links
 //
@@ -101,16 +105,6 @@
 // enqueued with the next sequence numbers (document order) and Queued ones
 // re-ranked; for a scheduler.Batcher, Due and Flush follow. Seed does the
 // same through scheduler.Seed.
-//
-// # Budgets
-//
-// Budgets live in the crawl loop, which owns the counters stored with the
-// run and the hosts: --max-pages and --max-duration stop it calling Next (a
-// ctx deadline ends a blocked Next); --max-depth and --host-max-pages (count
-// of URLs admitted per host, a trap guard) are applied by marking targets
-// Skip, so the scheduler still sees every out-link. A URL already queued
-// whose host is found over budget at dequeue is completed with Downloaded
-// false.
 //
 // # Persistence
 //

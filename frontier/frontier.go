@@ -36,6 +36,7 @@ type Frontier struct {
 	hostCap int     // hosts the heaps' array indexes cover
 
 	hostCounts // hosts deferred, failing, dropped (Stats)
+	budget     hostBudget
 
 	slots     slots            // every queued URL and job in flight
 	npending  int              // number of queued URLs
@@ -62,6 +63,9 @@ func New(opts Options) (*Frontier, error) {
 	if p.HostConcurrency < 0 || p.HostConcurrency > math.MaxInt32 {
 		return nil, fmt.Errorf("frontier: host concurrency %d: must be ≥ 0", p.HostConcurrency)
 	}
+	if opts.HostMaxPages < 0 {
+		return nil, fmt.Errorf("frontier: host max pages %d: must be ≥ 0", opts.HostMaxPages)
+	}
 	if p.Delay < 0 || p.MaxCrawlDelay < 0 || p.DelayFactor < 0 || p.Backoff < 0 || p.MaxBackoff < 0 || p.MaxRetries < 0 || opts.DropFor < 0 {
 		return nil, fmt.Errorf("frontier: politeness %+v, drop for %v: no setting may be negative", p, opts.DropFor)
 	}
@@ -78,6 +82,7 @@ func New(opts Options) (*Frontier, error) {
 		pol:        p,
 		robots:     opts.Robots,
 		dropFor:    opts.DropFor,
+		budget:     hostBudget{max: opts.HostMaxPages},
 		held:       make(map[uint64]*Changes),
 		hostIdx:    make(map[string]uint32),
 		retries:    make(map[uint64]int32),

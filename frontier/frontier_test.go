@@ -209,18 +209,8 @@ func TestNextBlocksAndWakes(t *testing.T) {
 				if err := f.Complete(busy, Outcome{Downloaded: true, Delay: 10 * time.Second}, nil); err != nil {
 					t.Fatal(err)
 				}
-				deadline := time.Now().Add(10 * time.Second)
-				for {
-					if at, ok := clk.earliest(); ok {
-						if want := clk.Now().Add(10 * time.Second); !at.Equal(want) {
-							t.Fatalf("Next armed a timer for %v, want %v", at, want)
-						}
-						break
-					}
-					if time.Now().After(deadline) {
-						t.Fatal("Next did not arm a timer for the delayed host")
-					}
-					time.Sleep(100 * time.Microsecond)
+				if at, want := waitArmed(t, clk), clk.Now().Add(10*time.Second); !at.Equal(want) {
+					t.Fatalf("Next armed a timer for %v, want %v", at, want)
 				}
 				clk.Advance(10 * time.Second)
 			},
@@ -262,7 +252,7 @@ func TestNextBlocksAndWakes(t *testing.T) {
 				}
 			}
 			res := goNext(context.Background(), f)
-			waitBlocked(t, f)
+			waitBlocked(t, f, clk)
 			select {
 			case r := <-res:
 				t.Fatalf("Next returned %+v, %v before the event", r.job, r.err)
@@ -279,7 +269,8 @@ func TestNextBlocksAndWakes(t *testing.T) {
 
 // TestExhausted checks "never": ErrExhausted only when empty and idle.
 func TestExhausted(t *testing.T) {
-	f := newFrontier(t, bfsSched{}, newFakeClock(), 1)
+	clk := newFakeClock()
+	f := newFrontier(t, bfsSched{}, clk, 1)
 	if _, err := f.Next(context.Background()); !errors.Is(err, ErrExhausted) {
 		t.Fatalf("empty frontier: Next err = %v, want ErrExhausted", err)
 	}
@@ -289,7 +280,7 @@ func TestExhausted(t *testing.T) {
 	j := mustNext(t, f)
 	// Nothing queued but a job in flight: not exhausted yet.
 	res := goNext(context.Background(), f)
-	waitBlocked(t, f)
+	waitBlocked(t, f, clk)
 	select {
 	case r := <-res:
 		t.Fatalf("Next with a job in flight returned %+v, %v", r.job, r.err)
@@ -332,7 +323,7 @@ func TestNextContext(t *testing.T) {
 			ctx, cancel := tc.ctx()
 			defer cancel()
 			res := goNext(ctx, f)
-			waitBlocked(t, f)
+			waitBlocked(t, f, clk)
 			if tc.want == context.Canceled {
 				cancel()
 			}

@@ -21,6 +21,7 @@ type fakeClock struct {
 	now    time.Time
 	timers []*fakeTimer
 	armed  chan struct{} // signalled when a timer is registered
+	read   chan struct{} // signalled when Now is called
 }
 
 type fakeTimer struct {
@@ -30,12 +31,16 @@ type fakeTimer struct {
 }
 
 func newFakeClock() *fakeClock {
-	return &fakeClock{now: time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC), armed: make(chan struct{}, 1)}
+	return &fakeClock{now: time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC), armed: make(chan struct{}, 1), read: make(chan struct{}, 1)}
 }
 
 func (c *fakeClock) Now() time.Time {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	select {
+	case c.read <- struct{}{}:
+	default:
+	}
 	return c.now
 }
 
@@ -103,20 +108,44 @@ func (c *fakeClock) earliest() (time.Time, bool) {
 }
 
 // waitBlocked waits until a Next call is parked on the frontier's wake
-// channel, i.e. it found nothing to hand out.
-func waitBlocked(t *testing.T, f *Frontier) {
+// channel, i.e. it found nothing to hand out. Next reads the clock with the
+// frontier's lock held and parks before releasing it, so after each clock
+// read the lock is taken once to look: no polling on a timer. A signal left
+// by an earlier clock read only causes one extra look.
+func waitBlocked(t *testing.T, f *Frontier, clk *fakeClock) {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for time.Now().Before(deadline) {
+	timeout := time.After(10 * time.Second)
+	for {
+		select {
+		case <-clk.read:
+		case <-timeout:
+			t.Fatal("Next never blocked")
+		}
 		f.mu.Lock()
 		parked := f.wake != nil
 		f.mu.Unlock()
 		if parked {
 			return
 		}
-		time.Sleep(100 * time.Microsecond)
 	}
-	t.Fatal("Next never blocked")
+}
+
+// waitArmed waits until a timer is pending on clk and returns the
+// earliest deadline. A signal left by an earlier timer only causes one extra
+// look.
+func waitArmed(t *testing.T, clk *fakeClock) time.Time {
+	t.Helper()
+	timeout := time.After(10 * time.Second)
+	for {
+		if at, ok := clk.earliest(); ok {
+			return at
+		}
+		select {
+		case <-clk.armed:
+		case <-timeout:
+			t.Fatal("no timer was armed")
+		}
+	}
 }
 
 type nextResult struct {

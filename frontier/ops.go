@@ -110,6 +110,7 @@ func (f *Frontier) Restore(s Snapshot) error {
 			return fmt.Errorf("frontier: restore %s scheduler state: %w", f.sched.Name(), err)
 		}
 	}
+	f.restoreBudget(s.Admitted)
 	now := f.clock.Now()
 	for _, hs := range s.Hosts {
 		if !hs.ReadyAt.After(now) {

@@ -29,6 +29,11 @@ type Options struct {
 	// Clock supplies time for host ready times and Next's waits.
 	// nil means SystemClock.
 	Clock Clock
+	// HostMaxPages is the host page budget (config.Config.HostMaxPages):
+	// the most URLs of one host admitted over the life of the crawl
+	// database, a trap guard. The frontier counts them (Admit, and
+	// Snapshot.Admitted on resume) and answers HostFull; 0 means no budget.
+	HostMaxPages int64
 }
 
 // Target is one distinct out-link target of a downloaded page, or a seed,
@@ -151,6 +156,12 @@ type Snapshot struct {
 	// SchedState is the last Changes.SchedState stored, nil if none; it is
 	// passed to the scheduler's UnmarshalState when it is Stateful.
 	SchedState []byte
+	// Admitted are the per-host counts of the host page budget
+	// (Options.HostMaxPages) of the crawl being resumed: how many URLs of
+	// each host were admitted before. The crawl loop rebuilds them from
+	// its stored records (they are not part of Changes); Restore copies
+	// them. Ignored without a budget.
+	Admitted map[string]int64
 }
 
 // Stats is a point-in-time summary for progress reports.

@@ -27,23 +27,14 @@ func FuzzReadDataset(f *testing.F) {
 	f.Add([]byte("# a\n# b\n# nodes: 6 arcs: 3\n# c\n5\t1\n1\t1\r\n\n2\t3"), []byte("u\n\n\n\n\nv"))
 	f.Fuzz(func(t *testing.T, arcs, urls []byte) {
 		g, err := ReadArcs(bytes.NewReader(gzBytes(arcs)), "x")
-		if err != nil {
-			if !errors.Is(err, ErrFormat) {
-				t.Fatalf("error %v does not wrap ErrFormat", err)
-			}
+		if !readOK(t, g, err) {
 			return
-		}
-		if err := g.Validate(); err != nil {
-			t.Fatal(err)
 		}
 		if g.N() > 2*g.M()+MaxIsolatedNodes {
 			t.Fatalf("%d nodes from %d arcs", g.N(), g.M())
 		}
 		u, err := ReadURLs(bytes.NewReader(gzBytes(urls)), "x.urls", g.N())
-		if err != nil {
-			if !errors.Is(err, ErrFormat) {
-				t.Fatalf("error %v does not wrap ErrFormat", err)
-			}
+		if !readOK(t, nil, err) {
 			return
 		}
 		if len(u) != g.N() {
@@ -61,14 +52,8 @@ func FuzzSNAP(f *testing.F) {
 	f.Add([]byte("# Nodes: 2000000000\n1 2\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		g, err := ReadSNAP(bytes.NewReader(data), "x")
-		if err != nil {
-			if !errors.Is(err, ErrFormat) {
-				t.Fatalf("error %v does not wrap ErrFormat", err)
-			}
+		if !readOK(t, g, err) {
 			return
-		}
-		if err := g.Validate(); err != nil {
-			t.Fatal(err)
 		}
 		if len(g.Labels) != g.N() || g.N() > 2*g.M() {
 			t.Fatalf("%d labels, %d nodes, %d arcs", len(g.Labels), g.N(), g.M())
@@ -110,14 +95,8 @@ func FuzzBVGraph(f *testing.F) {
 			off = bytes.NewReader(offsets)
 		}
 		g, err := decodeBVGraph(p, bytes.NewReader(graph), off)
-		if err != nil {
-			if !errors.Is(err, ErrFormat) {
-				t.Fatalf("error %v does not wrap ErrFormat", err)
-			}
+		if !readOK(t, g, err) {
 			return
-		}
-		if err := g.Validate(); err != nil {
-			t.Fatal(err)
 		}
 		if uint64(g.N()) != p.nodes || uint64(g.M()) != arcs {
 			t.Fatalf("%d nodes, %d arcs; declared %d, %d", g.N(), g.M(), p.nodes, arcs)
@@ -131,4 +110,23 @@ func FuzzBVGraph(f *testing.F) {
 			}
 		}
 	})
+}
+
+// readOK fails t unless a reader's error wraps ErrFormat or, without an
+// error, the graph g it returned (if any) is valid; it reports whether there
+// was no error, so the caller goes on checking what was read.
+func readOK(t *testing.T, g *CSR, err error) bool {
+	t.Helper()
+	if err != nil {
+		if !errors.Is(err, ErrFormat) {
+			t.Fatalf("error %v does not wrap ErrFormat", err)
+		}
+		return false
+	}
+	if g != nil {
+		if err := g.Validate(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return true
 }

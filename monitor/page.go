@@ -15,7 +15,7 @@ import (
 // page. html/template escapes every value, so host names and messages from
 // hostile servers stay text.
 var pageTmpl = template.Must(template.New("page").Funcs(template.FuncMap{
-	"bytes":     byteCount,
+	"bytes":     ByteCount,
 	"ago":       func(now, t time.Time) string { return fmtDur(now.Sub(t)) },
 	"until":     func(now, t time.Time) string { return fmtDur(t.Sub(now)) },
 	"sorted":    func(m map[string]uint64) []string { return slices.Sorted(maps.Keys(m)) },
@@ -84,8 +84,9 @@ func (h *handler) page(w http.ResponseWriter, r *http.Request) {
 	_, _ = w.Write(buf.Bytes())
 }
 
-// byteCount formats n bytes for people.
-func byteCount(n uint64) string {
+// ByteCount formats n bytes for people ("1.5 MiB"), as the status page
+// shows them; the command line's summaries use it too, so both agree.
+func ByteCount(n uint64) string {
 	switch {
 	case n >= 1<<30:
 		return fmt.Sprintf("%.1f GiB", float64(n)/(1<<30))

@@ -29,6 +29,12 @@
 // /robots.txt itself is always allowed. Crawl-delay (not in RFC 9309, but
 // widely used) may be fractional.
 //
+// The frontier, which owns politeness, asks about storage ids, not URLs:
+// Gate (NewGate) is its robots.txt checker (frontier.RobotsChecker). It
+// looks the URL of an id up, asks the Cache, turns the Decision into the
+// frontier's Verdict (reasons carry their cause class, "robots-unreachable:
+// refused") and logs each origin's changes of robots.txt state once.
+//
 // Parsing is this package's own: github.com/temoto/robotstxt, which the
 // project first meant to wrap, deviates from RFC 9309 in ways that change
 // decisions (see rules.go and TestTemotoDeviations): it rejects a whole file

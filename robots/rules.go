@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/seedcrawl/seedcrawl/internal/percent"
 )
 
 // This file is an RFC 9309 parser and matcher. temoto/robotstxt was the
@@ -259,78 +261,18 @@ func match(pattern, path string) bool {
 	return true
 }
 
-const upperHex = "0123456789ABCDEF"
+// patternKeep is printable ASCII: '*', '$' and a '%' that starts no escape
+// are kept as they are.
+var patternKeep = func() percent.Set {
+	var b []byte
+	for c := byte('!'); c < 0x7f; c++ {
+		b = append(b, c)
+	}
+	return percent.MakeSet(string(b))
+}()
 
 // normPattern normalizes percent-encoding so rules and URLs compare as RFC
 // 9309 2.2.2 asks: escapes of unreserved characters decoded, other escapes
 // upper-cased, bytes outside printable ASCII (UTF-8 of non-ASCII rules,
 // controls, space) encoded. '*' and '$' are left alone.
-func normPattern(s string) string {
-	if isNormalPattern(s) {
-		return s
-	}
-	var sb strings.Builder
-	sb.Grow(len(s) + 8)
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case c == '%' && i+2 < len(s) && isHex(s[i+1]) && isHex(s[i+2]):
-			b := unhex(s[i+1])<<4 | unhex(s[i+2])
-			if isUnreserved(b) {
-				sb.WriteByte(b)
-			} else {
-				sb.WriteByte('%')
-				sb.WriteByte(upperHex[b>>4])
-				sb.WriteByte(upperHex[b&15])
-			}
-			i += 2
-		case c <= ' ' || c >= 0x7f:
-			sb.WriteByte('%')
-			sb.WriteByte(upperHex[c>>4])
-			sb.WriteByte(upperHex[c&15])
-		default:
-			sb.WriteByte(c)
-		}
-	}
-	return sb.String()
-}
-
-func isNormalPattern(s string) bool {
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c <= ' ' || c >= 0x7f {
-			return false
-		}
-		if c == '%' {
-			if i+2 >= len(s) || !isHex(s[i+1]) || !isHex(s[i+2]) {
-				continue
-			}
-			b := unhex(s[i+1])<<4 | unhex(s[i+2])
-			if isUnreserved(b) || (s[i+1] >= 'a') || (s[i+2] >= 'a') {
-				return false
-			}
-			i += 2
-		}
-	}
-	return true
-}
-
-func isUnreserved(c byte) bool {
-	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' ||
-		c == '-' || c == '.' || c == '_' || c == '~'
-}
-
-func isHex(c byte) bool {
-	return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'
-}
-
-func unhex(c byte) byte {
-	switch {
-	case '0' <= c && c <= '9':
-		return c - '0'
-	case 'a' <= c && c <= 'f':
-		return c - 'a' + 10
-	default:
-		return c - 'A' + 10
-	}
-}
+func normPattern(s string) string { return percent.Normalize(s, &patternKeep) }

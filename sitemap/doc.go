@@ -29,6 +29,23 @@
 // descends into indexes up to Limits.MaxDepth, visits each sitemap once and
 // at most Limits.MaxSitemaps of them, and reports every file's outcome.
 //
+// Sites is the same walk driven by a crawl, over every site it meets:
+// sitemap files are jobs of the crawl's frontier, fetched under its
+// politeness, so Sites keeps between them what Walker keeps in one call.
+// Per file it reads at most Limits.MaxURLs entries and MaxBytes
+// uncompressed (MaxRatio for a .gz file), and uses what a truncated body
+// held ("max-body" cut); per site and run it follows indexes to MaxDepth,
+// queues at most MaxSitemaps files and delivers at most MaxWalkURLs
+// entries. A file cut by a bound keeps the entries read before the cut, and
+// the bound is its Reason ("sitemap-cut: urls: ...", "sitemap-skipped:
+// depth: ...", "sitemap-invalid: ..." for a file that is no sitemap). A
+// sitemap is read once per run and cycle (one read by an interrupted run
+// of the same cycle is not read again); a URL the crawl fetched as a page
+// is never read as a sitemap, and a sitemap's redirect target is read only
+// if the crawl did not know it (sites redirect unknown paths to their home
+// page). The marks of earlier runs (Load) make a sitemap left in the
+// stored frontier by a crash still read as one.
+//
 // Not supported: RSS and Atom feeds used as sitemaps (ErrNotSitemap), the
 // image, video, news and hreflang (xhtml:link) extensions (their elements
 // are skipped), and encodings other than UTF-8 and US-ASCII (ErrCharset).

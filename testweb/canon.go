@@ -3,6 +3,8 @@ package testweb
 import (
 	"fmt"
 	"strings"
+
+	"github.com/seedcrawl/seedcrawl/internal/percent"
 )
 
 // The canonical form of a URL in the test web is what seedcrawl's urlnorm
@@ -10,109 +12,19 @@ import (
 // path written "/", fragment and empty query dropped, dot segments removed,
 // escapes of unreserved characters decoded, other escapes in upper-case hex,
 // and bytes outside the RFC 3986 path (query) characters escaped. It is
-// re-implemented here, without importing the crawler's code, so the truth is
-// an independent oracle for the crawler's normalizer.
+// re-implemented here, without importing urlnorm, so the truth is an
+// independent oracle for the crawler's normalizer; only the percent-encoding
+// rule is shared, from internal/percent, which tests it on its own.
 
-// byteSet is a 256-bit set of bytes.
-type byteSet [4]uint64
-
-func (s *byteSet) has(c byte) bool { return s[c>>6]&(1<<(c&63)) != 0 }
-
-func makeSet(chars string) byteSet {
-	var s byteSet
-	for i := 0; i < len(chars); i++ {
-		c := chars[i]
-		s[c>>6] |= 1 << (c & 63)
-	}
-	return s
-}
-
-const (
-	alnumChars      = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
-	unreservedChars = alnumChars + "-._~"
-	upperHex        = "0123456789ABCDEF"
-)
-
-// Character classes of RFC 3986. They are immutable after initialisation.
+// The bytes kept as they are in each component; any other byte is escaped,
+// a '%' that starts no escape as "%25".
 var (
-	unreservedSet = makeSet(unreservedChars)
 	// pathKeep: pchar and '/' (RFC 3986 section 3.3).
-	pathKeep = makeSet(unreservedChars + "!$&'()*+,;=" + ":@/")
+	pathKeep = percent.MakeSet(percent.Unreserved + "!$&'()*+,;=" + ":@/")
 	// queryKeep: pchar, '/' and '?' minus the apostrophe, which the WHATWG
 	// URL parser escapes in the query of http(s) URLs.
-	queryKeep = makeSet(unreservedChars + "!$&()*+,;=" + ":@/?")
+	queryKeep = percent.MakeSet(percent.Unreserved + "!$&()*+,;=" + ":@/?")
 )
-
-func isHex(c byte) bool {
-	return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'
-}
-
-func unhex(c byte) byte {
-	switch {
-	case '0' <= c && c <= '9':
-		return c - '0'
-	case 'a' <= c && c <= 'f':
-		return c - 'a' + 10
-	default:
-		return c - 'A' + 10
-	}
-}
-
-// componentIsNormal reports whether s needs no percent-encoding changes.
-func componentIsNormal(s string, keep *byteSet) bool {
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c == '%' {
-			if i+2 >= len(s) || !isHex(s[i+1]) || !isHex(s[i+2]) {
-				return false
-			}
-			a, b := s[i+1], s[i+2]
-			if 'a' <= a && a <= 'f' || 'a' <= b && b <= 'f' || unreservedSet.has(unhex(a)<<4|unhex(b)) {
-				return false
-			}
-			i += 2
-			continue
-		}
-		if !keep.has(c) {
-			return false
-		}
-	}
-	return true
-}
-
-// normalizePercent returns s with escapes of unreserved bytes decoded, other
-// escapes in upper-case hex, a '%' that starts no escape written "%25" and
-// every byte outside keep escaped.
-func normalizePercent(s string, keep *byteSet) string {
-	if componentIsNormal(s, keep) {
-		return s
-	}
-	var sb strings.Builder
-	sb.Grow(len(s) + 8)
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c == '%' && i+2 < len(s) && isHex(s[i+1]) && isHex(s[i+2]) {
-			d := unhex(s[i+1])<<4 | unhex(s[i+2])
-			if unreservedSet.has(d) {
-				sb.WriteByte(d)
-			} else {
-				sb.WriteByte('%')
-				sb.WriteByte(upperHex[d>>4])
-				sb.WriteByte(upperHex[d&15])
-			}
-			i += 2
-			continue
-		}
-		if c != '%' && keep.has(c) {
-			sb.WriteByte(c)
-			continue
-		}
-		sb.WriteByte('%')
-		sb.WriteByte(upperHex[c>>4])
-		sb.WriteByte(upperHex[c&15])
-	}
-	return sb.String()
-}
 
 // hasDotSegment reports whether path has a "." or ".." segment.
 func hasDotSegment(p string) bool {
@@ -167,14 +79,14 @@ func removeDotSegments(p string) string {
 // or of the part of a URL after its authority (fragment already removed).
 func canonicalTarget(target string) string {
 	path, query, hasQuery := strings.Cut(target, "?")
-	path = removeDotSegments(normalizePercent(path, &pathKeep))
+	path = removeDotSegments(percent.Normalize(path, &pathKeep))
 	if path == "" || path[0] != '/' {
 		path = "/" + path
 	}
 	if !hasQuery || query == "" {
 		return path
 	}
-	return path + "?" + normalizePercent(query, &queryKeep)
+	return path + "?" + percent.Normalize(query, &queryKeep)
 }
 
 // splitURL splits an absolute http(s) URL into lower-case scheme, lower-case

@@ -236,18 +236,7 @@ func addDormantHosts(b *siteBuilder, o GenOptions) {
 	}
 	for i := range n {
 		h := o.Hosts + i
-		scheme := "http"
-		if !o.NoHTTPS && h%8 == 3 {
-			scheme = "https"
-		}
-		spec := hostSpec{Host: Host{Name: regularHostName(h), Scheme: scheme, Role: RoleRegular}}
-		if h%5 == 4 {
-			spec.robots = robotsMissing
-		} else {
-			spec.robots, spec.robotsBody = robotsFile, regularRobots
-			spec.rules = parseRobots(regularRobots)
-		}
-		b.s.dormant = append(b.s.dormant, b.addHost(spec))
+		b.s.dormant = append(b.s.dormant, b.addHost(regularHostSpec(h, !o.NoHTTPS && h%8 == 3)))
 	}
 }
 

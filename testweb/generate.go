@@ -278,18 +278,7 @@ func (g *generator) hostsAndPages() {
 	g.pages = make([][]uint32, o.Hosts)
 	g.res = make([][]uint32, o.Hosts)
 	for h := 0; h < o.Hosts; h++ {
-		scheme := "http"
-		if !o.NoHTTPS && (o.AllHTTPS || h%8 == 3) {
-			scheme = "https"
-		}
-		spec := hostSpec{Host: Host{Name: regularHostName(h), Scheme: scheme, Role: RoleRegular}}
-		if h%5 == 4 {
-			spec.robots = robotsMissing
-		} else {
-			spec.robots, spec.robotsBody = robotsFile, regularRobots
-			spec.rules = parseRobots(regularRobots)
-		}
-		hid := b.addHost(spec)
+		hid := b.addHost(regularHostSpec(h, !o.NoHTTPS && (o.AllHTTPS || h%8 == 3)))
 		b.s.regular = append(b.s.regular, hid)
 		root := b.addNode(hid, "/", KindPage, 200, flagRoot)
 		g.roots[h] = root
@@ -502,4 +491,21 @@ func baseHrefs(b *siteBuilder, rng *rand.Rand, groups [][]uint32) {
 			}
 		}
 	}
+}
+
+// regularHostSpec is regular host number h: served over https or http,
+// every fifth without a robots.txt, the others with regularRobots.
+func regularHostSpec(h int, https bool) hostSpec {
+	scheme := "http"
+	if https {
+		scheme = "https"
+	}
+	spec := hostSpec{Host: Host{Name: regularHostName(h), Scheme: scheme, Role: RoleRegular}}
+	if h%5 == 4 {
+		spec.robots = robotsMissing
+	} else {
+		spec.robots, spec.robotsBody = robotsFile, regularRobots
+		spec.rules = parseRobots(regularRobots)
+	}
+	return spec
 }

@@ -34,6 +34,10 @@ type Options struct {
 	// requests (robots.txt excluded); a request sooner gets 429 with
 	// Retry-After in whole seconds (at least 1). 0 means 1s.
 	RateInterval time.Duration
+	// Now is the server's clock: access-log times and ratelimit.test's
+	// gaps are measured on it. nil means time.Now; a test passes a manual
+	// clock to step past RateInterval without waiting for it.
+	Now func() time.Time
 	// HugeSize is the length of big.test/huge.html; 0 means 50 MiB.
 	HugeSize int64
 	// BombSize is the decompressed length of big.test/bomb.html; 0 means
@@ -54,6 +58,9 @@ func (o Options) withDefaults() Options {
 	if o.RateInterval == 0 {
 		o.RateInterval = time.Second
 	}
+	if o.Now == nil {
+		o.Now = time.Now
+	}
 	if o.HugeSize == 0 {
 		o.HugeSize = 50 << 20
 	}
@@ -71,6 +78,7 @@ type Web struct {
 	start time.Time
 	cur   atomic.Pointer[state]
 
+	busy     busyCount // connections and requests in progress, for Server.WaitIdle
 	logMu    sync.Mutex
 	logBuf   []byte
 	flaky    []atomic.Uint64 // per host
@@ -109,7 +117,7 @@ func New(site *Site, o Options) (*Web, error) {
 	w := &Web{
 		site:     site,
 		o:        o,
-		start:    time.Now(),
+		start:    o.Now(),
 		flaky:    make([]atomic.Uint64, len(site.hosts)),
 		rateLast: make([]time.Duration, len(site.hosts)),
 		hHTML:    []string{"text/html; charset=utf-8"},
@@ -149,11 +157,15 @@ func (w *Web) Truth() *Truth {
 
 // ServeHTTP answers one request.
 func (w *Web) ServeHTTP(rw http.ResponseWriter, r *http.Request) {
+	// Counted until logged: an HTTP/2 request's handler can outlive its
+	// connection.
+	w.busy.add(1)
+	defer w.busy.add(-1)
 	if w.o.AccessLog == nil && w.o.OnRequest == nil {
 		w.serve(rw, r)
 		return
 	}
-	t0 := time.Since(w.start)
+	t0 := w.o.Now().Sub(w.start)
 	sw := &statusWriter{ResponseWriter: rw}
 	defer w.logRequest(t0, r, sw)
 	w.serve(sw, r)
@@ -288,7 +300,7 @@ func sleepCtx(r *http.Request, d time.Duration) bool {
 func (w *Web) rateLimit(hid uint32) (time.Duration, bool) {
 	w.rateMu.Lock()
 	defer w.rateMu.Unlock()
-	now := time.Since(w.start)
+	now := w.o.Now().Sub(w.start)
 	last := w.rateLast[hid]
 	if last != 0 && now-last < w.o.RateInterval {
 		return w.o.RateInterval - (now - last), true

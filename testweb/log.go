@@ -1,12 +1,14 @@
 package testweb
 
 import (
+	"context"
 	"fmt"
 	"net/http"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
+
+	"github.com/seedcrawl/seedcrawl/internal/cond"
 )
 
 // Entry is one request the test web answered, for auditing a crawler's
@@ -88,30 +90,43 @@ func ParseEntry(line string) (Entry, error) {
 // Recorder keeps entries in memory; pass its Add as Options.OnRequest. It
 // is safe for concurrent use.
 type Recorder struct {
-	mu      sync.Mutex
+	c       cond.Cond // guards entries; broadcast on each Add
 	entries []Entry
 }
 
 // Add records e.
 func (r *Recorder) Add(e Entry) {
-	r.mu.Lock()
+	r.c.Lock()
 	r.entries = append(r.entries, e)
-	r.mu.Unlock()
+	r.c.Broadcast()
+	r.c.Unlock()
+}
+
+// Wait blocks until at least n entries are recorded or ctx ends, and
+// returns how many there are. A test acts on a crawl at a point of its
+// progress (stops it after its n-th request) with it, not by polling.
+func (r *Recorder) Wait(ctx context.Context, n int) (int, error) {
+	have := 0
+	err := r.c.Wait(ctx, func() bool {
+		have = len(r.entries)
+		return have >= n
+	})
+	return have, err
 }
 
 // Entries returns a copy of the entries recorded so far, in arrival order
 // of their completion.
 func (r *Recorder) Entries() []Entry {
-	r.mu.Lock()
-	defer r.mu.Unlock()
+	r.c.Lock()
+	defer r.c.Unlock()
 	return append([]Entry(nil), r.entries...)
 }
 
 // Reset forgets all entries.
 func (r *Recorder) Reset() {
-	r.mu.Lock()
+	r.c.Lock()
 	r.entries = nil
-	r.mu.Unlock()
+	r.c.Unlock()
 }
 
 // statusWriter records the status and body size of a response.

@@ -28,15 +28,17 @@ func TestOracleCrawlMatchesTruth(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			site := mustGenerate(t, c.opts)
+			clk := newManualClock()
 			o := testOptions()
 			o.Epoch = c.epoch
+			o.Now = clk.Now
 			w, srv := startWeb(t, site, o)
 			truth := w.Truth()
 			reach, err := truth.Reachable(site.Seeds(), c.token)
 			if err != nil {
 				t.Fatal(err)
 			}
-			crawled := crawlOracle(t, srv, site.Seeds(), c.token, 400)
+			crawled := crawlOracle(t, srv, clk, site.Seeds(), c.token, 400)
 			d := reach.Compare(crawled)
 			if !d.Empty() {
 				t.Fatalf("oracle crawl differs from the truth: %s", d)
@@ -64,12 +66,15 @@ func TestOracleCrawlGraphDataset(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	w, srv := startWeb(t, site, testOptions())
+	clk := newManualClock()
+	o := testOptions()
+	o.Now = clk.Now
+	w, srv := startWeb(t, site, o)
 	reach, err := w.Truth().Reachable(site.Seeds(), "seedcrawl")
 	if err != nil {
 		t.Fatal(err)
 	}
-	crawled := crawlOracle(t, srv, site.Seeds(), "seedcrawl", 10000)
+	crawled := crawlOracle(t, srv, clk, site.Seeds(), "seedcrawl", 10000)
 	if d := reach.Compare(crawled); !d.Empty() {
 		t.Fatalf("oracle crawl of hollins differs from the truth: %s", d)
 	}

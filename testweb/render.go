@@ -31,7 +31,7 @@ func (s *Site) etag(id, ver uint32) string {
 	b[0] = '"'
 	v := mix(s.pageHash(id, ver) ^ 0xe7a9)
 	for i := 16; i >= 1; i-- {
-		b[i] = upperHex[v&15] | 0x20 // lower-case hex digits and letters
+		b[i] = "0123456789abcdef"[v&15]
 		v >>= 4
 	}
 	b[17] = '"'

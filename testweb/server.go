@@ -83,7 +83,7 @@ func (w *Web) StartAddrs(ctx context.Context, a Addrs) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	hs := &http.Server{Handler: w, ReadHeaderTimeout: 30 * time.Second, ErrorLog: quiet}
+	hs := &http.Server{Handler: w, ReadHeaderTimeout: 30 * time.Second, ErrorLog: quiet, ConnState: w.busy.connState}
 	s.servers = append(s.servers, hs)
 	s.httpAddr = ln.Addr().String()
 	go hs.Serve(ln)
@@ -93,7 +93,8 @@ func (w *Web) StartAddrs(ctx context.Context, a Addrs) (*Server, error) {
 			return nil, err
 		}
 		tlsCfg := &tls.Config{GetCertificate: s.ca.certFor, MinVersion: tls.VersionTLS12}
-		ts := &http.Server{Handler: w, TLSConfig: tlsCfg, ReadHeaderTimeout: 30 * time.Second, ErrorLog: quiet}
+		ts := &http.Server{Handler: w, TLSConfig: tlsCfg, ReadHeaderTimeout: 30 * time.Second, ErrorLog: quiet,
+			ConnState: w.busy.connState}
 		s.servers = append(s.servers, ts)
 		s.httpsAddr = ln.Addr().String()
 		go ts.ServeTLS(ln, "", "")

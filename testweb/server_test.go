@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"compress/gzip"
 	"context"
+	"errors"
 	"image/png"
 	"io"
 	"net/http"
@@ -149,9 +150,11 @@ func TestRobotsAndRedirects(t *testing.T) {
 }
 
 func TestServerBehaviours(t *testing.T) {
+	clk := newManualClock()
 	o := testOptions()
 	o.SlowLatency = 60 * time.Millisecond
 	o.RateInterval = 300 * time.Millisecond
+	o.Now = clk.Now
 	w, srv := startWeb(t, mustGenerate(t, GenOptions{Seed: 1, Pages: 100, Hosts: 4}), o)
 	c := srv.Client()
 
@@ -183,7 +186,7 @@ func TestServerBehaviours(t *testing.T) {
 		}
 	})
 	t.Run("ratelimit", func(t *testing.T) {
-		time.Sleep(o.RateInterval)
+		clk.Advance(o.RateInterval)
 		if s, _, _ := fetch(t, c, "http://ratelimit.test/1.html"); s != 200 {
 			t.Fatalf("first request: %d", s)
 		}
@@ -197,7 +200,7 @@ func TestServerBehaviours(t *testing.T) {
 		if s, _, _ := fetch(t, c, "http://ratelimit.test/robots.txt"); s != 200 {
 			t.Errorf("robots.txt is rate limited: %d", s)
 		}
-		time.Sleep(o.RateInterval)
+		clk.Advance(o.RateInterval)
 		if s, _, _ := fetch(t, c, "http://ratelimit.test/2.html"); s != 200 {
 			t.Fatalf("after the interval: %d", s)
 		}
@@ -395,6 +398,47 @@ func TestAccessLog(t *testing.T) {
 	}
 	if _, err := ParseEntry("1\thttp\tx"); err == nil {
 		t.Error("ParseEntry accepted a short line")
+	}
+}
+
+// TestWaitIdleAndRecorderWait: Recorder.Wait returns once the n-th
+// request is logged; WaitIdle returns only once the client's connections
+// are gone, with every request it made logged.
+func TestWaitIdleAndRecorderWait(t *testing.T) {
+	var rec Recorder
+	o := testOptions()
+	o.OnRequest = rec.Add
+	_, srv := startWeb(t, mustGenerate(t, GenOptions{Seed: 1, Pages: 50, Hosts: 2}), o)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	c := srv.Client()
+	urls := []string{"http://www.alpha.test/", "https://secure.test/", "http://www.alpha.test/nope"}
+	got := make(chan int, 1)
+	go func() {
+		n, _ := rec.Wait(ctx, len(urls))
+		got <- n
+	}()
+	for _, u := range urls {
+		fetch(t, c, u)
+	}
+	if n := <-got; n != len(urls) {
+		t.Fatalf("Wait returned at %d entries, want %d", n, len(urls))
+	}
+	done, stop := context.WithCancel(context.Background())
+	stop()
+	if n, err := rec.Wait(done, len(urls)+1); !errors.Is(err, context.Canceled) || n != len(urls) {
+		t.Errorf("Wait for more with a canceled ctx = %d, %v", n, err)
+	}
+	// Keep-alive connections stay open after the answers: not idle yet.
+	if err := srv.WaitIdle(done); !errors.Is(err, context.Canceled) {
+		t.Errorf("WaitIdle with open connections = %v, want context.Canceled", err)
+	}
+	c.CloseIdleConnections()
+	if err := srv.WaitIdle(ctx); err != nil {
+		t.Fatalf("WaitIdle after the client closed its connections: %v", err)
+	}
+	if n := len(rec.Entries()); n != len(urls) {
+		t.Errorf("%d entries logged, want %d", n, len(urls))
 	}
 }
 

@@ -4,12 +4,14 @@ import (
 	"strings"
 
 	wurl "github.com/nlnwa/whatwg-url/url"
+
+	"github.com/seedcrawl/seedcrawl/internal/percent"
 )
 
 // The WHATWG parser costs about 3-4 µs and 50-70 allocations per URL; a
 // crawler resolves every link of every page, so most links take this fast
 // path instead: plain printable-ASCII http(s) URLs with a simple host,
-// handled with net/url and writeComponent. Anything the two parsers could
+// handled with net/url and percent.Write. Anything the two parsers could
 // disagree on (non-ASCII, spaces, backslashes, tabs, userinfo, IP or
 // punycode hosts, odd ports, dot segments spelled with escapes, references
 // with other schemes) goes to the WHATWG parser. FuzzFastPath checks that
@@ -30,11 +32,11 @@ func plainASCII(s string) bool {
 // re-escaping anything: unreserved, reserved and '%'. With any other byte
 // net/url re-escapes the whole path, sub-delims included, which would
 // differ from WHATWG.
-var refSafe = makeSet(unreserved + ":/?#[]@" + "!$&'()*+,;=" + "%")
+var refSafe = percent.MakeSet(percent.Unreserved + ":/?#[]@" + "!$&'()*+,;=" + "%")
 
 func refSafeOnly(s string) bool {
 	for i := 0; i < len(s); i++ {
-		if !refSafe.has(s[i]) {
+		if !refSafe.Has(s[i]) {
 			return false
 		}
 	}
@@ -98,10 +100,10 @@ func fastNormalize(raw string) (string, bool) {
 		sb.WriteByte(':')
 		sb.WriteString(port)
 	}
-	writeComponent(&sb, path, pathKeep)
+	percent.Write(&sb, path, &pathKeep)
 	if query != "" {
 		sb.WriteByte('?')
-		writeComponent(&sb, query, queryKeep)
+		percent.Write(&sb, query, &queryKeep)
 	}
 	return sb.String(), true
 }
@@ -248,7 +250,7 @@ func fastResolve(base *fastBase, ref string) (string, bool) {
 	}
 	if query != "" {
 		sb.WriteByte('?')
-		writeComponent(&sb, query, queryKeep)
+		percent.Write(&sb, query, &queryKeep)
 	}
 	return sb.String(), true
 }
@@ -297,7 +299,7 @@ func writePath(sb *strings.Builder, dir, ref string) {
 	}
 	for _, seg := range segs {
 		sb.WriteByte('/')
-		writeComponent(sb, seg, pathKeep)
+		percent.Write(sb, seg, &pathKeep)
 	}
 	if trailing {
 		sb.WriteByte('/')

@@ -5,6 +5,8 @@ import (
 	"strings"
 
 	wurl "github.com/nlnwa/whatwg-url/url"
+
+	"github.com/seedcrawl/seedcrawl/internal/percent"
 )
 
 // parser is the WHATWG parser every function here uses. It is immutable
@@ -118,10 +120,10 @@ func serialize(u *wurl.Url) (string, error) {
 	sb.WriteString(scheme)
 	sb.WriteString("://")
 	if user, pass := u.Username(), u.Password(); user != "" || pass != "" {
-		writeComponent(&sb, user, userinfoKeep)
+		percent.Write(&sb, user, &userinfoKeep)
 		if pass != "" {
 			sb.WriteByte(':')
-			writeComponent(&sb, pass, userinfoKeep)
+			percent.Write(&sb, pass, &userinfoKeep)
 		}
 		sb.WriteByte('@')
 	}
@@ -134,10 +136,10 @@ func serialize(u *wurl.Url) (string, error) {
 	if path == "" {
 		path = "/"
 	}
-	writeComponent(&sb, path, pathKeep)
+	percent.Write(&sb, path, &pathKeep)
 	if q := u.Query(); q != "" {
 		sb.WriteByte('?')
-		writeComponent(&sb, q, queryKeep)
+		percent.Write(&sb, q, &queryKeep)
 	}
 	return sb.String(), nil
 }
@@ -155,7 +157,7 @@ func validHost(h string) bool {
 		}
 		for i := 1; i < len(h)-1; i++ {
 			c := h[i]
-			if !(isHex(c) || c == ':' || c == '.') {
+			if !(percent.IsHex(c) || c == ':' || c == '.') {
 				return false
 			}
 		}

@@ -18,10 +18,7 @@ import (
 // --max-depth -1: with a depth limit the K=3 crawl may keep a few URLs
 // fewer near the limit (see ARCHITECTURE.md, "Exact and approximate").
 func BenchmarkCluster(b *testing.B) {
-	bin, err := crawlBenchBin()
-	if err != nil {
-		b.Fatal(err)
-	}
+	bin := seedcrawlBinary(b)
 	for _, size := range []struct{ pages, hosts int }{{5000, 50}, {50000, 500}} {
 		w := crawlStartBenchWeb(b, size.pages, size.hosts)
 		for _, bk := range []struct {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"os/exec"
@@ -35,10 +36,7 @@ type clusterSetup struct {
 func newClusterSetup(t *testing.T, extra ...string) *clusterSetup {
 	t.Helper()
 	s := &clusterSetup{dir: t.TempDir()}
-	s.bin = filepath.Join(s.dir, "seedcrawl")
-	if out, err := exec.Command("go", "build", "-o", s.bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	s.bin = seedcrawlBinary(t)
 	s.w = crawlStartWeb(t, testweb.GenOptions{Seed: 11, Pages: 900, Hosts: 12, Preset: testweb.Clean}, testweb.Options{})
 	resolve := filepath.Join(s.dir, "resolve.txt")
 	if err := s.w.srv.WriteResolveFile(resolve); err != nil {
@@ -214,12 +212,10 @@ func TestClusterNodeKilled(t *testing.T) {
 		cmds[i], outs[i] = start(i)
 	}
 	// Kill the victim once a third of the reference's requests were made.
-	deadline := time.Now().Add(30 * time.Second)
-	for len(s.w.log.Entries()) < s.total/3 {
-		if time.Now().After(deadline) {
-			t.Fatalf("no progress: %d requests", len(s.w.log.Entries()))
-		}
-		time.Sleep(5 * time.Millisecond) // polling the server's log; no event to wait on across processes
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if n, err := s.w.log.Wait(ctx, s.total/3); err != nil {
+		t.Fatalf("no progress: %d requests", n)
 	}
 	if err := cmds[victim].Process.Signal(syscall.SIGKILL); err != nil {
 		t.Fatal(err)

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"fmt"
 	"os"
 	"os/exec"
@@ -10,7 +9,6 @@ import (
 	"strings"
 	"syscall"
 	"testing"
-	"time"
 
 	"github.com/seedcrawl/seedcrawl/testweb"
 )
@@ -23,10 +21,7 @@ import (
 // run that requested it was killed (in flight at the kill).
 func TestCompareBinaryResume(t *testing.T) {
 	dir := t.TempDir()
-	bin := filepath.Join(dir, "seedcrawl")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := seedcrawlBinary(t)
 	w := crawlStartWeb(t, testweb.GenOptions{Seed: 8, Pages: 500, Hosts: 5, Preset: testweb.Clean}, testweb.Options{})
 	resolve := filepath.Join(dir, "resolve.txt")
 	if err := w.srv.WriteResolveFile(resolve); err != nil {
@@ -49,31 +44,13 @@ func TestCompareBinaryResume(t *testing.T) {
 	committedAfter := map[string]int{} // URL -> first stopped run after which its fetch was stored
 	for i, st := range stops {
 		before := len(w.log.Entries())
-		cmd := exec.Command(bin, args...)
-		var stderr bytes.Buffer
-		cmd.Stderr = &stderr
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		deadline := time.Now().Add(60 * time.Second)
-		for len(w.log.Entries()) < before+st.after && time.Now().Before(deadline) {
-			time.Sleep(2 * time.Millisecond)
-		}
+		a, at := args, stopPoint{requests: before + st.after}
 		if st.after == 0 {
-			time.Sleep(30 * time.Millisecond)
+			a, at = withStatus(args), crawlStartup
 		}
-		if err := cmd.Process.Signal(st.sig); err != nil {
-			t.Fatal(err)
+		if stderr, err := crawlStop(t, w, exec.Command(bin, a...), at, st.sig); err != nil && st.sig != syscall.SIGKILL {
+			t.Fatalf("run %d after SIGINT: %v; stderr:\n%s", i, err, stderr)
 		}
-		err := cmd.Wait()
-		if st.sig == syscall.SIGKILL {
-			if ws, ok := cmd.ProcessState.Sys().(syscall.WaitStatus); !ok || !ws.Signaled() {
-				t.Fatalf("run %d was not killed (%v): it ended first; stderr:\n%s", i, err, stderr.String())
-			}
-		} else if err != nil {
-			t.Fatalf("run %d after SIGINT: %v; stderr:\n%s", i, err, stderr.String())
-		}
-		time.Sleep(20 * time.Millisecond) // requests in transit reach the log
 		for _, e := range w.log.Entries()[before:] {
 			if e.Target != "/robots.txt" {
 				u := e.Scheme + "://" + e.Host + e.Target

@@ -44,12 +44,9 @@ flags:
 // runCrawl implements `seedcrawl crawl`.
 func runCrawl(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("crawl", stderr)
-	flagCfg := config.Default()
-	flagCfg.RegisterFlags(fs)
-	configPath := fs.String("config", "", "read settings from `FILE` (.yaml, .yml or .toml); flags override it")
+	cf := registerCrawlFlags(fs)
 	jsonOut := fs.Bool("json", false, "print the final summary as JSON on stdout")
 	refetch := fs.Bool("refetch", false, "fetch seeds the db already has again, with conditional GET (If-None-Match, If-Modified-Since)")
-	progress := fs.Duration("progress", 2*time.Second, "print a progress line to stderr every `DURATION` (0: never)")
 	clusterURL := fs.String("cluster", "", "crawl as the single node of a cluster on the NATS server at `URL` (see seedcrawl node)")
 	fs.Usage = func() {
 		fmt.Fprint(fs.Output(), crawlUsage)
@@ -58,18 +55,18 @@ func runCrawl(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
-	cfg, err := loadSettings(*configPath, &flagCfg, fs, "no seed URLs: give SEED_URL arguments or --seeds FILE (or --db of a crawl to resume)")
+	cfg, err := cf.load(fs, "no seed URLs: give SEED_URL arguments or --seeds FILE (or --db of a crawl to resume)")
 	if err != nil {
 		return err
 	}
 	if *clusterURL != "" {
 		return nodeCrawl(ctx, cfg, nodeOptions{url: *clusterURL, name: "seedcrawl", id: 0, nodes: 1,
-			command: "seedcrawl crawl " + strings.Join(args, " "), progress: *progress, json: *jsonOut}, stdout, stderr)
+			command: "seedcrawl crawl " + strings.Join(args, " "), progress: cf.progress, json: *jsonOut}, stdout, stderr)
 	}
 	sess, err := openCrawl(cfg, crawlExtras{
 		command: "seedcrawl crawl " + strings.Join(args, " "),
 		refetch: *refetch,
-		logger:  slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn})),
+		logger:  warnLogger(stderr),
 	})
 	if err != nil {
 		return err
@@ -78,7 +75,7 @@ func runCrawl(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err := sess.serve(ctx, "crawl", stderr); err != nil {
 		return err
 	}
-	sum, err := sess.run(ctx, *progress, stderr)
+	sum, err := sess.run(ctx, cf.progress, stderr)
 	if err != nil {
 		return err
 	}
@@ -86,6 +83,33 @@ func runCrawl(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return err
 	}
 	return crawlPrintSummary(stdout, cfg.DB, sum, *jsonOut)
+}
+
+// crawlFlags are the flags every subcommand that crawls shares: the crawl
+// settings, --config and --progress.
+type crawlFlags struct {
+	cfg        config.Config // the settings as the flags set them
+	configPath string
+	progress   time.Duration
+}
+
+func registerCrawlFlags(fs *flag.FlagSet) *crawlFlags {
+	f := &crawlFlags{cfg: config.Default()}
+	f.cfg.RegisterFlags(fs)
+	fs.StringVar(&f.configPath, "config", "", "read settings from `FILE` (.yaml, .yml or .toml); flags override it")
+	fs.DurationVar(&f.progress, "progress", 2*time.Second, "print a progress line to stderr every `DURATION` (0: never)")
+	return f
+}
+
+// load returns the settings of the parsed flags; see loadSettings.
+func (f *crawlFlags) load(fs *flag.FlagSet, noSeeds string) (config.Config, error) {
+	return loadSettings(f.configPath, &f.cfg, fs, noSeeds)
+}
+
+// warnLogger is the logger of a crawling subcommand: warnings and errors,
+// as text on w (stderr).
+func warnLogger(w io.Writer) *slog.Logger {
+	return slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{Level: slog.LevelWarn}))
 }
 
 // loadSettings is the one loader of the crawl settings, shared by every
@@ -378,8 +402,10 @@ func (s *crawlSession) newCrawler(rc *crawler.Recrawl, maxPages int64) error {
 	s.fr, err = frontier.New(frontier.Options{
 		Scheduler:  sched,
 		Politeness: cfg.Politeness,
-		Robots:     crawler.NewRobotsGate(s.robots, s.db, s.x.logger),
+		Robots:     robots.NewGate(s.robots, s.db, s.x.logger),
 		DropFor:    cfg.RobotsTTL,
+		// The host page budget is counted by the frontier.
+		HostMaxPages: cfg.HostMaxPages,
 	})
 	if err != nil {
 		return fmt.Errorf("build frontier: %w", err)
@@ -521,6 +547,16 @@ func crawlPrintSummary(w io.Writer, db string, s crawler.Summary, asJSON bool) e
 
 // crawlFormatCounts writes "a 3, b 1" sorted by count, then name.
 func crawlFormatCounts(m map[string]uint64) string {
+	keys := byCount(m)
+	parts := make([]string, len(keys))
+	for i, k := range keys {
+		parts[i] = fmt.Sprintf("%s %d", k, m[k])
+	}
+	return strings.Join(parts, ", ")
+}
+
+// byCount returns the keys of m, largest count first, ties by name.
+func byCount(m map[string]uint64) []string {
 	keys := make([]string, 0, len(m))
 	for k := range m {
 		keys = append(keys, k)
@@ -531,11 +567,7 @@ func crawlFormatCounts(m map[string]uint64) string {
 		}
 		return keys[i] < keys[j]
 	})
-	parts := make([]string, len(keys))
-	for i, k := range keys {
-		parts[i] = fmt.Sprintf("%s %d", k, m[k])
-	}
-	return strings.Join(parts, ", ")
+	return keys
 }
 
 // crawlMemoryLimit is the soft memory limit the Go collector keeps the

@@ -12,7 +12,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"syscall"
 	"testing"
@@ -23,21 +22,6 @@ import (
 	"github.com/seedcrawl/seedcrawl/config"
 	"github.com/seedcrawl/seedcrawl/fetch"
 )
-
-// crawlBenchBin builds the seedcrawl binary once per test binary run: the
-// benchmarks serve the test web from it in a separate process, so the
-// crawler's CPU time (getrusage of this process) excludes the server's.
-var crawlBenchBin = sync.OnceValues(func() (string, error) {
-	dir, err := os.MkdirTemp("", "seedcrawl-bench-")
-	if err != nil {
-		return "", err
-	}
-	bin := filepath.Join(dir, "seedcrawl")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		return "", fmt.Errorf("go build: %v\n%s", err, out)
-	}
-	return bin, nil
-})
 
 // crawlBenchWeb is a clean test web served by a `seedcrawl testweb` child.
 type crawlBenchWeb struct {
@@ -55,10 +39,7 @@ func crawlStartBenchWeb(b *testing.B, pages, hosts int) crawlBenchWeb {
 // output files are added) and waits until it serves.
 func crawlStartBenchWebArgs(b *testing.B, args ...string) crawlBenchWeb {
 	b.Helper()
-	bin, err := crawlBenchBin()
-	if err != nil {
-		b.Fatal(err)
-	}
+	bin := seedcrawlBinary(b)
 	dir := b.TempDir()
 	w := crawlBenchWeb{resolve: filepath.Join(dir, "resolve.txt"), ca: filepath.Join(dir, "ca.pem")}
 	seedsFile := filepath.Join(dir, "seeds.txt")
@@ -135,28 +116,11 @@ func demoConfigFiles(db string, w crawlBenchWeb, workers int) config.Config {
 // own queue and visited set, Parallelism workers, no robots.txt), over the
 // same transport, and returns the pages fetched.
 func crawlBenchColly(b *testing.B, w crawlBenchWeb, workers int) uint64 {
-	resolve, err := fetch.LoadResolveFile(w.resolve)
+	n, err := crawlColly(w, workers, false)
 	if err != nil {
 		b.Fatal(err)
 	}
-	tr, err := fetch.NewTransport(fetch.Options{Resolve: resolve, CAFile: w.ca, MaxIdlePerHost: 2})
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer tr.CloseIdleConnections()
-	c := colly.NewCollector(colly.Async(true))
-	c.WithTransport(tr)
-	if err := c.Limit(&colly.LimitRule{DomainGlob: "*", Parallelism: workers}); err != nil {
-		b.Fatal(err)
-	}
-	var pages atomic.Uint64
-	c.OnResponse(func(*colly.Response) { pages.Add(1) })
-	c.OnHTML("a[href]", func(e *colly.HTMLElement) { e.Request.Visit(e.Attr("href")) })
-	for _, s := range w.seeds {
-		c.Visit(s)
-	}
-	c.Wait()
-	return pages.Load()
+	return n
 }
 
 // BenchmarkCrawl measures crawl throughput against the test web with
@@ -327,10 +291,7 @@ func crawlBenchTail(s string) string {
 }
 
 func crawlBenchSeedcrawlCmd(b *testing.B, w crawlBenchWeb, workers int) *exec.Cmd {
-	bin, err := crawlBenchBin()
-	if err != nil {
-		b.Fatal(err)
-	}
+	bin := seedcrawlBinary(b)
 	args := []string{"crawl", "--db", filepath.Join(b.TempDir(), "bench.db"), "--resolve-file", w.resolve,
 		"--ca-file", w.ca, "--scope", "hosts:.test", "--workers", strconv.Itoa(workers),
 		"--host-concurrency", "2", "--delay", "0", "--delay-factor", "0", "--progress", "0"}
@@ -350,7 +311,7 @@ func crawlBenchCollyCmd(b *testing.B, w crawlBenchWeb, workers int) *exec.Cmd {
 }
 
 // TestMain runs the bare colly crawler of BenchmarkCrawlDocs when this
-// binary is its child, and the tests otherwise.
+// binary is its child, and the tests otherwise (see runTests).
 func TestMain(m *testing.M) {
 	if v := os.Getenv(crawlBenchCollyEnv); v != "" {
 		f := strings.Split(v, "\n")
@@ -364,7 +325,7 @@ func TestMain(m *testing.M) {
 		}
 		os.Exit(0)
 	}
-	os.Exit(m.Run())
+	os.Exit(runTests(m))
 }
 
 // crawlColly crawls the web with a bare colly collector (Async, its own

@@ -2,8 +2,11 @@ package main
 
 import (
 	"bytes"
+	"context"
+	"errors"
 	"fmt"
 	"math/rand/v2"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"sort"
@@ -25,6 +28,73 @@ const (
 	crawlKillWindow = crawlKillCommit + 400*time.Millisecond
 )
 
+// stopPoint says when crawlStop stops a command: once the test web has
+// logged requests entries in all or, when output is not "", once the
+// command wrote output to stderr.
+type stopPoint struct {
+	requests int
+	output   string
+}
+
+// crawlStartup stops a command run with withStatus during its start-up:
+// it prints its status address once its db is open, before it starts
+// crawling.
+var crawlStartup = stopPoint{output: "status on http://"}
+
+// withStatus returns a command line with --listen on a free loopback port
+// added after the subcommand, for crawlStartup.
+func withStatus(args []string) []string {
+	return append([]string{args[0], "--listen", "127.0.0.1:0"}, args[1:]...)
+}
+
+// crawlStop starts cmd, sends it sig at the stop point, and waits for it to
+// end and then for the test web to be idle: the log then holds every request
+// cmd made, those in transit at a kill included. It fails t if cmd ends
+// before the stop point, or survives SIGKILL. It returns cmd's stderr and
+// exit error.
+func crawlStop(t testing.TB, w *crawlWeb, cmd *exec.Cmd, at stopPoint, sig syscall.Signal) (string, error) {
+	t.Helper()
+	var stderr outBuffer
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	reached := make(chan error, 1)
+	go func() {
+		if at.output != "" {
+			reached <- stderr.Wait(ctx, at.output)
+			return
+		}
+		_, err := w.log.Wait(ctx, at.requests)
+		reached <- err
+	}()
+	select {
+	case err := <-reached:
+		if err != nil {
+			cmd.Process.Kill()
+			<-exited
+			t.Fatalf("%s never reached its stop point %+v: %v; stderr:\n%s", cmd.Args[1], at, err, stderr.String())
+		}
+	case err := <-exited:
+		t.Fatalf("%s ended (%v) before its stop point %+v; stderr:\n%s", cmd.Args[1], err, at, stderr.String())
+	}
+	if err := cmd.Process.Signal(sig); err != nil && !errors.Is(err, os.ErrProcessDone) {
+		t.Fatal(err)
+	}
+	err := <-exited
+	if ws, ok := cmd.ProcessState.Sys().(syscall.WaitStatus); sig == syscall.SIGKILL && (!ok || !ws.Signaled()) {
+		t.Fatalf("%s was not killed (%v): it ended first; stderr:\n%s", cmd.Args[1], err, stderr.String())
+	}
+	if err := w.srv.WaitIdle(ctx); err != nil {
+		t.Fatalf("test web still busy after %s ended: %v", cmd.Args[1], err)
+	}
+	return stderr.String(), err
+}
+
 // TestCrawlBinaryResume runs the seedcrawl binary against a test web served
 // by this process and stops it mid-crawl: with SIGKILL at several points,
 // and with SIGINT. Rerunning the same command must give what an
@@ -33,11 +103,7 @@ const (
 // at a kill, after SIGINT none at all, audited from the server's access log.
 func TestCrawlBinaryResume(t *testing.T) {
 	dir := t.TempDir()
-	bin := filepath.Join(dir, "seedcrawl")
-	build := exec.Command("go", "build", "-o", bin, ".")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := seedcrawlBinary(t)
 	w := crawlStartWeb(t, testweb.GenOptions{Seed: 5, Pages: 700, Hosts: 6, Preset: testweb.Clean}, testweb.Options{})
 	resolve := filepath.Join(dir, "resolve.txt")
 	if err := w.srv.WriteResolveFile(resolve); err != nil {
@@ -67,7 +133,8 @@ func TestCrawlBinaryResume(t *testing.T) {
 }
 
 // crawlKillRuns kills the crawl once per share (after that share of the
-// reference's requests; 0: during start-up), then lets it finish, and
+// reference's requests; 0: during start-up, see crawlStartup), then lets
+// it finish, and
 // returns the URLs fetched again after a kill.
 func crawlKillRuns(t testing.TB, bin string, args func(string) []string, w *crawlWeb, ref string, total int, shares []float64) int {
 	dir := t.TempDir()
@@ -80,28 +147,11 @@ func crawlKillRuns(t testing.TB, bin string, args func(string) []string, w *craw
 	var kills []time.Duration     // arrival time of each killed run's last request
 	for _, share := range shares {
 		before := len(w.log.Entries())
-		want := before + int(share*float64(total))
-		cmd := exec.Command(bin, args(db)...)
-		var stderr bytes.Buffer
-		cmd.Stderr = &stderr
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		deadline := time.Now().Add(30 * time.Second)
-		for len(w.log.Entries()) < want && time.Now().Before(deadline) {
-			time.Sleep(2 * time.Millisecond)
-		}
+		a, at := args(db), stopPoint{requests: before + int(share*float64(total))}
 		if share == 0 {
-			time.Sleep(50 * time.Millisecond) // during start-up
+			a, at = withStatus(a), crawlStartup
 		}
-		if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
-			t.Fatal(err)
-		}
-		err := cmd.Wait()
-		if ws, ok := cmd.ProcessState.Sys().(syscall.WaitStatus); !ok || !ws.Signaled() {
-			t.Fatalf("crawl was not killed (%v): it ended first; stderr:\n%s", err, stderr.String())
-		}
-		time.Sleep(20 * time.Millisecond) // let the server log requests already in transit
+		crawlStop(t, w, exec.Command(bin, a...), at, syscall.SIGKILL)
 		es := w.log.Entries()
 		runs = append(runs, run{before, len(es)})
 		last := time.Duration(0)
@@ -195,10 +245,7 @@ func crawlKillRuns(t testing.TB, bin string, args func(string) []string, w *craw
 //	go test -run '^$' -bench CrawlKill20 -benchtime 1x ./cmd/seedcrawl
 func BenchmarkCrawlKill20(b *testing.B) {
 	dir := b.TempDir()
-	bin := filepath.Join(dir, "seedcrawl")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		b.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := seedcrawlBinary(b)
 	w := crawlStartWeb(b, testweb.GenOptions{Seed: 11, Pages: 5000, Hosts: 20, Preset: testweb.Clean}, testweb.Options{})
 	resolve := filepath.Join(dir, "resolve.txt")
 	if err := w.srv.WriteResolveFile(resolve); err != nil {
@@ -240,20 +287,10 @@ func BenchmarkCrawlKill20(b *testing.B) {
 func crawlInterruptRuns(t *testing.T, bin string, args func(string) []string, w *crawlWeb, ref string, total int) {
 	db := filepath.Join(t.TempDir(), "int.db")
 	cmd := exec.Command(bin, args(db)...)
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	deadline := time.Now().Add(30 * time.Second)
-	for len(w.log.Entries()) < total/3 && time.Now().Before(deadline) {
-		time.Sleep(2 * time.Millisecond)
-	}
-	if err := cmd.Process.Signal(syscall.SIGINT); err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Wait(); err != nil {
-		t.Fatalf("after SIGINT: %v (want exit 0); stderr:\n%s", err, stderr.String())
+	var stdout bytes.Buffer
+	cmd.Stdout = &stdout
+	if stderr, err := crawlStop(t, w, cmd, stopPoint{requests: total / 3}, syscall.SIGINT); err != nil {
+		t.Fatalf("after SIGINT: %v (want exit 0); stderr:\n%s", err, stderr)
 	}
 	if !strings.Contains(stdout.String(), `"stopped": "interrupted"`) {
 		t.Errorf("summary after SIGINT:\n%s", stdout.String())

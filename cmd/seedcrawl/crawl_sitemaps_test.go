@@ -65,24 +65,7 @@ func TestCrawlSitemaps(t *testing.T) {
 	})
 
 	t.Run("ground truth with sitemaps", func(t *testing.T) {
-		reach, err := truth.ReachableWithSitemaps(seeds, version.Token, testweb.SitemapLimits{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		db, err := storage.Open(path, &storage.Options{ReadOnly: true})
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer db.Close()
-		g, err := graph.Load(db)
-		if err != nil {
-			t.Fatal(err)
-		}
-		d, err := truthWithoutSitemapFiles(db, reach.Compare(g))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !d.Empty() {
+		if d := sitemapTruthDiff(t, path, truth, seeds); !d.Empty() {
 			t.Fatalf("crawl differs from the ground truth with sitemaps: %s", d)
 		}
 	})
@@ -254,26 +237,33 @@ func TestCrawlSitemapsResume(t *testing.T) {
 					t.Errorf("%s requested %d times across the resume", u, n)
 				}
 			}
-			reach, err := w.web.Truth().ReachableWithSitemaps(w.site.Seeds(), version.Token, testweb.SitemapLimits{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			db, err := storage.Open(path, &storage.Options{ReadOnly: true})
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer db.Close()
-			g, err := graph.Load(db)
-			if err != nil {
-				t.Fatal(err)
-			}
-			d, err := truthWithoutSitemapFiles(db, reach.Compare(g))
-			if err != nil {
-				t.Fatal(err)
-			}
-			if !d.Empty() {
+			if d := sitemapTruthDiff(t, path, w.web.Truth(), w.site.Seeds()); !d.Empty() {
 				t.Fatalf("resumed crawl differs from the ground truth with sitemaps: %s", d)
 			}
 		})
 	}
+}
+
+// sitemapTruthDiff compares the crawl stored at path with what truth says
+// is reachable from seeds with sitemaps, the sitemap files left out.
+func sitemapTruthDiff(t testing.TB, path string, truth *testweb.Truth, seeds []string) testweb.Diff {
+	t.Helper()
+	reach, err := truth.ReachableWithSitemaps(seeds, version.Token, testweb.SitemapLimits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	db, err := storage.Open(path, &storage.Options{ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	g, err := graph.Load(db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := truthWithoutSitemapFiles(db, reach.Compare(g))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d
 }

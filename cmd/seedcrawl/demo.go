@@ -28,8 +28,6 @@ trap, a 50 MiB page and a gzip bomb), crawls it politely but fast, prints
 the summary and compares the crawl with the test web's ground truth. Needs
 no network. Without --db the crawl goes to a temporary file that is removed
 afterwards; with --db FILE it is kept for seedcrawl stats and export.
-
-flags:
 `
 
 // runDemo implements `seedcrawl demo`.
@@ -48,15 +46,8 @@ func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	seedAlgo := fs.String("seed-algo", "maxweight", "seed selector of cycles 2..N (see seedcrawl run)")
 	progress := fs.Duration("progress", time.Second, "progress line interval on stderr (0: never)")
 	sitemaps := fs.Bool("sitemaps", true, "read sitemaps, and add sitemap.test to the test web: pages only its sitemaps lead to, a huge, a deep and a gzip-bomb sitemap")
-	fs.Usage = func() {
-		fmt.Fprint(fs.Output(), demoUsage)
-		fs.PrintDefaults()
-	}
-	if err := parseFlags(fs, args); err != nil {
+	if err := parseFlagsOnly(fs, args, fs.Output(), demoUsage); err != nil {
 		return err
-	}
-	if fs.NArg() > 0 {
-		return fmt.Errorf("%w: unexpected argument %q", errUsage, fs.Arg(0))
 	}
 	p, err := testweb.ParsePreset(*preset)
 	if err != nil {

@@ -79,16 +79,11 @@ and the mean PageRank of the pages at each BFS depth from the seeds (Daneshpajou
 			return fmt.Errorf("%w: --algos is empty", errUsage)
 		}
 	}
-	csvOut, err := createOutput("--csv", *csvPath)
+	out, err := createResults("--csv", *csvPath, *plotPath)
 	if err != nil {
 		return err
 	}
-	defer csvOut.discard()
-	plotOut, err := createOutput("--plot", *plotPath)
-	if err != nil {
-		return err
-	}
-	defer plotOut.discard()
+	defer out.discard()
 	in, err := sf.input(ctx, stderr)
 	if err != nil {
 		return err
@@ -108,17 +103,17 @@ and the mean PageRank of the pages at each BFS depth from the seeds (Daneshpajou
 	} else if err := ev.WriteTable(stdout); err != nil {
 		return err
 	}
-	if err := csvOut.write(ev.WriteCSV); err != nil {
+	if err := out.table.write(ev.WriteCSV); err != nil {
 		return err
 	}
-	if plotOut != nil {
+	if out.plot != nil {
 		name := filepath.Base(sf.graphBase)
 		if sf.dbPath != "" {
 			name = filepath.Base(sf.dbPath)
 		}
 		fig := ev.Figure(seeds.PlotOptions{Graph: name, Title: *plotTitle, LogX: *plotLogX})
 		format := strings.TrimPrefix(filepath.Ext(*plotPath), ".")
-		if err := plotOut.write(func(w io.Writer) error { return fig.Render(w, format) }); err != nil {
+		if err := out.plot.write(func(w io.Writer) error { return fig.Render(w, format) }); err != nil {
 			return fmt.Errorf("plot: %w", err)
 		}
 	}

@@ -34,8 +34,6 @@ const exportUsage = `usage: seedcrawl export [--db FILE] --what pages|links|grap
                  length, fetched at, response time (--cycle N: that cycle only)
 
 Pages, links and fetches go to stdout unless --out names a file.
-
-flags:
 `
 
 // runExport implements `seedcrawl export`.
@@ -46,15 +44,8 @@ func runExport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	format := fs.String("format", "tsv", "record format: tsv or jsonl (pages, links, fetches); for graph, tsv (the dataset files), edgelist, graphml or pajek")
 	out := fs.String("out", "", "output `FILE` (pages, links; default stdout) or BASENAME (graph)")
 	cycle := fs.Uint("cycle", 0, "export the graph as of cycle `N`, or the fetches of cycle N (seedcrawl run); 0: the current graph, every cycle's fetches")
-	fs.Usage = func() {
-		fmt.Fprint(fs.Output(), exportUsage)
-		fs.PrintDefaults()
-	}
-	if err := parseFlags(fs, args); err != nil {
+	if err := parseFlagsOnly(fs, args, fs.Output(), exportUsage); err != nil {
 		return err
-	}
-	if fs.NArg() > 0 {
-		return fmt.Errorf("%w: unexpected argument %q", errUsage, fs.Arg(0))
 	}
 	switch *what {
 	case "pages", "links", "graph", "fetches":

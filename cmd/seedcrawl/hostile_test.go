@@ -107,10 +107,7 @@ func TestHostileServers(t *testing.T) {
 		t.Skip("builds and runs the binary")
 	}
 	dir := t.TempDir()
-	bin := filepath.Join(dir, "seedcrawl")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := seedcrawlBinary(t)
 	srv, err := hostile.Start()
 	if err != nil {
 		t.Fatal(err)

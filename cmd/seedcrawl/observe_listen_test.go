@@ -139,7 +139,7 @@ func TestCrawlListen(t *testing.T) {
 	cfg := demoConfig(db, site.Seeds(), srv, 0, 3)
 	cfg.DelayFactor = 0
 	cfg.Listen = "127.0.0.1:0"
-	var stderr twBuffer
+	var stderr outBuffer
 	sess, err := openCrawl(cfg, crawlExtras{command: "seedcrawl crawl (test)",
 		logger: slog.New(slog.NewTextHandler(&stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))})
 	if err != nil {

@@ -9,8 +9,8 @@ import (
 	"strings"
 )
 
-// Helpers shared by the analysis subcommands (sim, seeds, eval, rank,
-// testweb): flag parsing for commands without arguments, and result files
+// Helpers shared by the subcommands (sim, seeds, eval, rank, stats, export,
+// demo, testweb): flag parsing for commands without arguments, and result files
 // that are opened before the work and replaced only when complete.
 
 // parseFlagsOnly parses args for a subcommand that takes flags and no
@@ -101,4 +101,29 @@ func (o *output) discard() {
 	o.tmp.Close()
 	os.Remove(o.tmp.Name())
 	o.tmp = nil
+}
+
+// results are the table (CSV) and plot files of an evaluation, opened
+// together before the work that fills them.
+type results struct{ table, plot *output }
+
+// createResults opens the table file given by tableFlag (--out or --csv)
+// and the --plot file; an empty path gives a nil output.
+func createResults(tableFlag, tablePath, plotPath string) (results, error) {
+	table, err := createOutput(tableFlag, tablePath)
+	if err != nil {
+		return results{}, err
+	}
+	plot, err := createOutput("--plot", plotPath)
+	if err != nil {
+		table.discard()
+		return results{}, err
+	}
+	return results{table, plot}, nil
+}
+
+// discard removes the files that were not written.
+func (r results) discard() {
+	r.table.discard()
+	r.plot.discard()
 }

@@ -31,18 +31,12 @@ func runRank(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	tol := fs.Float64("tol", 0, "stop once the L1 change of an iteration is below `TOL` (0: pagerank 1e-10, hits runs all K)")
 	header := fs.Bool("header", false, "write a first row naming the columns (node, url, score or hub, authority)")
 	quiet := fs.Bool("q", false, "no progress on stderr")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: seedcrawl rank (--graph BASENAME | --db FILE) --algo pagerank|hits [--no-self-loops] [--out FILE.tsv]")
-		fmt.Fprintln(stderr, "\nWrites node<TAB>url<TAB>score (pagerank, sums to 1) or node<TAB>url<TAB>hub<TAB>authority")
-		fmt.Fprintln(stderr, "(hits, each L2-normalised), one row per node id (--header adds a row naming the columns).")
-		fmt.Fprintln(stderr, "\nflags:")
-		fs.PrintDefaults()
-	}
-	if err := parseFlags(fs, args); err != nil {
+	if err := parseFlagsOnly(fs, args, stderr, `usage: seedcrawl rank (--graph BASENAME | --db FILE) --algo pagerank|hits [--no-self-loops] [--out FILE.tsv]
+
+Writes node<TAB>url<TAB>score (pagerank, sums to 1) or node<TAB>url<TAB>hub<TAB>authority
+(hits, each L2-normalised), one row per node id (--header adds a row naming the columns).
+`); err != nil {
 		return err
-	}
-	if fs.NArg() > 0 {
-		return fmt.Errorf("%w: unexpected argument %q", errUsage, fs.Arg(0))
 	}
 	switch {
 	case *algo != "pagerank" && *algo != "hits":

@@ -7,14 +7,13 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"log/slog"
 	"math/rand/v2"
 	"slices"
 	"strings"
 	"time"
 
-	"github.com/seedcrawl/seedcrawl/config"
 	"github.com/seedcrawl/seedcrawl/crawler"
+	"github.com/seedcrawl/seedcrawl/monitor"
 	"github.com/seedcrawl/seedcrawl/recrawl"
 	"github.com/seedcrawl/seedcrawl/scheduler"
 	"github.com/seedcrawl/seedcrawl/seeds"
@@ -140,11 +139,8 @@ func (f *runFlags) revisit() recrawl.Revisit {
 // runCycles implements `seedcrawl run`.
 func runCycles(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("run", stderr)
-	flagCfg := config.Default()
-	flagCfg.RegisterFlags(fs)
-	configPath := fs.String("config", "", "read crawl settings from `FILE` (.yaml, .yml or .toml); flags override it")
+	cf := registerCrawlFlags(fs)
 	jsonOut := fs.Bool("json", false, "print one JSON object per cycle on stdout")
-	progress := fs.Duration("progress", 2*time.Second, "print a progress line to stderr every `DURATION` (0: never)")
 	var rf runFlags
 	rf.register(fs)
 	clusterURL := fs.String("cluster", "", "run as one node of a cluster on the NATS server at `URL` (see seedcrawl node): one elected node selects each cycle's seeds")
@@ -165,7 +161,7 @@ func runCycles(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if *clusterURL != "" && (*nodes < 1 || *nodeID < 0 || *nodeID >= *nodes) {
 		return fmt.Errorf("%w: --node-id %d must be in 0..--nodes-1 (--nodes %d)", errUsage, *nodeID, *nodes)
 	}
-	cfg, err := loadSettings(*configPath, &flagCfg, fs, "no seed URLs for cycle 1: give SEED_URL arguments or --seeds FILE (or --db of an earlier crawl)")
+	cfg, err := cf.load(fs, "no seed URLs for cycle 1: give SEED_URL arguments or --seeds FILE (or --db of an earlier crawl)")
 	if err != nil {
 		return err
 	}
@@ -174,7 +170,7 @@ func runCycles(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	}
 	sess, err := openCrawlBase(cfg, crawlExtras{
 		command: "seedcrawl run " + strings.Join(args, " "),
-		logger:  slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn})),
+		logger:  warnLogger(stderr),
 	})
 	if err != nil {
 		return err
@@ -190,7 +186,7 @@ func runCycles(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		}
 		defer rf.cluster.close()
 	}
-	if err := runSession(ctx, sess, rf, *progress, *jsonOut, stdout, stderr); err != nil {
+	if err := runSession(ctx, sess, rf, cf.progress, *jsonOut, stdout, stderr); err != nil {
 		return err
 	}
 	return sess.closeObserver()
@@ -330,7 +326,7 @@ func runPrintCycle(w io.Writer, c storage.Cycle, sum crawler.Summary, asJSON boo
 	s := c.Stats
 	fmt.Fprintf(w, "cycle %d done in %.1fs: %d seeds (%s), %d replaced; %d fetches: %d new, %d changed, %d unchanged, %d gone, %d errors; %s; %d URLs found\n",
 		c.N, secs, len(c.Seeds), c.SeedAlgo, len(c.Replaced), s.Fetches, s.New, s.Changed, s.Unchanged, s.Gone, s.Errors,
-		statsByteCount(int64(s.Bytes)), s.Found)
+		monitor.ByteCount(s.Bytes), s.Found)
 	for _, r := range c.Replaced {
 		to := "no replacement found"
 		if r.New != storage.NoPage {

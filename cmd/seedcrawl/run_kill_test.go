@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"fmt"
 	"os"
 	"os/exec"
@@ -24,10 +23,7 @@ import (
 // again.
 func TestRunBinaryResumesCycle(t *testing.T) {
 	dir := t.TempDir()
-	bin := filepath.Join(dir, "seedcrawl")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := seedcrawlBinary(t)
 	w := crawlStartWeb(t, testweb.GenOptions{Seed: 11, Pages: 260, Hosts: 6, Preset: testweb.Clean,
 		Evolution: testweb.Evolution{Change: 0.15, Gone: 0.05, Move: 0.05, New: 0.08}}, testweb.Options{})
 	gone, moved := runVanishingSeeds(t, w)
@@ -63,25 +59,8 @@ func TestRunBinaryResumesCycle(t *testing.T) {
 	var kills []time.Duration     // time of the last request of each killed run
 	var bounds []int              // log length after each killed run
 	for i, share := range []float64{0.25, 0.6} {
-		cmd := exec.Command(bin, args(kill, "2")...)
-		var stderr bytes.Buffer
-		cmd.Stderr = &stderr
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
 		want := len(w.log.Entries()) + int(share*float64(total)) - total/4*i
-		deadline := time.Now().Add(30 * time.Second)
-		for len(w.log.Entries()) < want && time.Now().Before(deadline) {
-			time.Sleep(2 * time.Millisecond)
-		}
-		if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
-			t.Fatal(err)
-		}
-		_ = cmd.Wait()
-		if ws, ok := cmd.ProcessState.Sys().(syscall.WaitStatus); !ok || !ws.Signaled() {
-			t.Fatalf("cycle 2 was not killed: it ended first; stderr:\n%s", stderr.String())
-		}
-		time.Sleep(20 * time.Millisecond)
+		crawlStop(t, w, exec.Command(bin, args(kill, "2")...), stopPoint{requests: want}, syscall.SIGKILL)
 		last := time.Duration(0)
 		for _, e := range w.log.Entries() {
 			last = max(last, e.Time)

@@ -72,16 +72,11 @@ curve minus bfs's, so that schedulers whose curves coincide above can be told ap
 			return fmt.Errorf("%w: --schedulers: %w", errUsage, err)
 		}
 	}
-	csvOut, err := createOutput("--out", *outPath)
+	out, err := createResults("--out", *outPath, *plotPath)
 	if err != nil {
 		return err
 	}
-	defer csvOut.discard()
-	plotOut, err := createOutput("--plot", *plotPath)
-	if err != nil {
-		return err
-	}
-	defer plotOut.discard()
+	defer out.discard()
 
 	logw := stderr
 	if *quiet {
@@ -141,15 +136,15 @@ curve minus bfs's, so that schedulers whose curves coincide above can be told ap
 			return err
 		}
 	}
-	if csvOut != nil {
-		if err := csvOut.write(rep.WriteCSV); err != nil {
+	if out.table != nil {
+		if err := out.table.write(rep.WriteCSV); err != nil {
 			return err
 		}
 		log.Info("wrote CSV", "file", *outPath)
 	}
-	if plotOut != nil {
+	if out.plot != nil {
 		format := strings.TrimPrefix(filepath.Ext(*plotPath), ".")
-		if err := plotOut.write(func(w io.Writer) error {
+		if err := out.plot.write(func(w io.Writer) error {
 			return rep.WritePlot(w, format, sim.PlotOptions{
 				LogX: *plotLogX || *logX, Lower: lower, Seeds: *seedSpec, Title: *plotTitle,
 			})

@@ -6,11 +6,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"sort"
 	"strings"
 	"time"
 
 	"github.com/seedcrawl/seedcrawl/crawler"
+	"github.com/seedcrawl/seedcrawl/monitor"
 	"github.com/seedcrawl/seedcrawl/storage"
 )
 
@@ -20,15 +20,8 @@ func runStats(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	db := fs.String("db", "seedcrawl.db", "crawl database `FILE`")
 	jsonOut := fs.Bool("json", false, "print JSON")
 	cycles := fs.Bool("cycles", false, "print a per-cycle table (seedcrawl run)")
-	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "usage: seedcrawl stats [--db FILE] [--json] [--cycles]\n\nPrints what a crawl db holds: pages by status, hosts, links, frontier size,\nrejections and errors by reason, runs.\n\nflags:")
-		fs.PrintDefaults()
-	}
-	if err := parseFlags(fs, args); err != nil {
+	if err := parseFlagsOnly(fs, args, fs.Output(), "usage: seedcrawl stats [--db FILE] [--json] [--cycles]\n\nPrints what a crawl db holds: pages by status, hosts, links, frontier size,\nrejections and errors by reason, runs.\n"); err != nil {
 		return err
-	}
-	if fs.NArg() > 0 {
-		return fmt.Errorf("%w: unexpected argument %q", errUsage, fs.Arg(0))
 	}
 	st, urls, err := statsRead(*db)
 	if errors.Is(err, storage.ErrLocked) {
@@ -206,7 +199,7 @@ func statsGroupCounters(c map[string]uint64) map[string]map[string]uint64 {
 }
 
 func statsWrite(w io.Writer, st storage.Stats, cycles bool, url func(uint64) string) {
-	fmt.Fprintf(w, "db %s: %s, schema %d, cycle %d\n", st.Path, statsByteCount(st.Size), st.Schema, st.Cycle)
+	fmt.Fprintf(w, "db %s: %s, schema %d, cycle %d\n", st.Path, monitor.ByteCount(uint64(st.Size)), st.Schema, st.Cycle)
 	fmt.Fprintf(w, "pages     %d (%d fetched, %d with new content)\n", st.Pages, st.Fetched, st.Novel)
 	statuses := storage.Statuses()
 	for _, s := range statuses {
@@ -267,7 +260,7 @@ func statsWriteCycles(w io.Writer, cs []storage.Cycle, url func(uint64) string) 
 			algo = "(seedcrawl crawl)"
 		}
 		fmt.Fprintf(w, "  %5d %8d %8d %8d %9d %8d %8d %10d %6d %8d %10s %9s  %s\n", c.N, s.Fetches, s.New, s.Changed, s.Unchanged,
-			s.Gone, s.Errors, s.Found, len(c.Seeds), len(c.Replaced), statsByteCount(int64(s.Bytes)), secs, algo)
+			s.Gone, s.Errors, s.Found, len(c.Seeds), len(c.Replaced), monitor.ByteCount(s.Bytes), secs, algo)
 	}
 	for _, c := range cs {
 		if len(c.Seeds) == 0 && len(c.Replaced) == 0 {
@@ -288,31 +281,9 @@ func statsWriteCycles(w io.Writer, cs []storage.Cycle, url func(uint64) string) 
 }
 
 func statsWriteCounts(w io.Writer, m map[string]uint64) {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Slice(keys, func(i, j int) bool {
-		if m[keys[i]] != m[keys[j]] {
-			return m[keys[i]] > m[keys[j]]
-		}
-		return keys[i] < keys[j]
-	})
-	for _, k := range keys {
+	for _, k := range byCount(m) {
 		fmt.Fprintf(w, "  %-32s %d\n", k, m[k])
 	}
-}
-
-func statsByteCount(n int64) string {
-	switch {
-	case n >= 1<<30:
-		return fmt.Sprintf("%.1f GiB", float64(n)/(1<<30))
-	case n >= 1<<20:
-		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
-	case n >= 1<<10:
-		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
-	}
-	return fmt.Sprintf("%d B", n)
 }
 
 // cycleStatsJSON is storage.CycleStats with snake_case keys and null for

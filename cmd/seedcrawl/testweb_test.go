@@ -13,31 +13,12 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/seedcrawl/seedcrawl/graph"
 	"github.com/seedcrawl/seedcrawl/testweb"
 )
-
-// twBuffer is a bytes.Buffer safe to read while the command writes it.
-type twBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (w *twBuffer) Write(p []byte) (int, error) {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	return w.b.Write(p)
-}
-
-func (w *twBuffer) String() string {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	return w.b.String()
-}
 
 // twWriteGz writes a gzip file with the given text.
 func twWriteGz(t *testing.T, path, text string) {
@@ -163,23 +144,23 @@ func TestTestwebServes(t *testing.T) {
 	resolve, ca, log, seeds := filepath.Join(dir, "r.txt"), filepath.Join(dir, "ca.pem"), filepath.Join(dir, "access.log"), filepath.Join(dir, "seeds.txt")
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	var stdout, stderr twBuffer
+	var stdout, stderr outBuffer
 	done := make(chan int, 1)
 	go func() {
 		done <- run(ctx, []string{"testweb", "--pages", "120", "--hosts", "4", "--seed", "3", "--resolve-out", resolve,
 			"--ca-out", ca, "--access-log", log, "--seeds-out", seeds, "--slow-latency", "10ms"}, &stdout, &stderr)
 	}()
-	deadline := time.Now().Add(20 * time.Second)
-	for !strings.Contains(stdout.String(), "seed\t") {
-		select {
-		case code := <-done:
-			t.Fatalf("testweb exited %d early: %s", code, stderr.String())
-		default:
+	wctx, wcancel := context.WithTimeout(ctx, 20*time.Second)
+	defer wcancel()
+	printed := make(chan error, 1)
+	go func() { printed <- stdout.Wait(wctx, "seed\t") }()
+	select {
+	case code := <-done:
+		t.Fatalf("testweb exited %d early: %s", code, stderr.String())
+	case err := <-printed:
+		if err != nil {
+			t.Fatalf("no seed printed within 20s (%v); stdout %q stderr %q", err, stdout.String(), stderr.String())
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("no seed printed within 20s; stdout %q stderr %q", stdout.String(), stderr.String())
-		}
-		time.Sleep(20 * time.Millisecond)
 	}
 	out := map[string][]string{}
 	for _, line := range strings.Split(strings.TrimSpace(stdout.String()), "\n") {
