@@ -5,9 +5,11 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"strconv"
 
 	"github.com/seedcrawl/seedcrawl/cluster"
 	"github.com/seedcrawl/seedcrawl/crawler"
+	"github.com/seedcrawl/seedcrawl/storage"
 )
 
 // cycleNode makes `seedcrawl run` one node of a cluster (--cluster): the K
@@ -83,6 +85,20 @@ func (r *cycleNode) agree(ctx context.Context, n uint32, picks []crawler.Pick) (
 func (r *cycleNode) prepare(ctx context.Context, sess *crawlSession, n uint32) error {
 	if r == nil {
 		return nil
+	}
+	// The hosts of a run's db are those of the K it started with: the
+	// cycle's refresh list is planned from them. Moving hosts between
+	// cycles is not written (seedcrawl node does it for a crawl).
+	if v, err := sess.db.State(cluster.StateNodes); err != nil {
+		return fmt.Errorf("read the cluster size of %s: %w", sess.cfg.DB, err)
+	} else if v != nil && string(v) != strconv.Itoa(r.o.nodes) {
+		return fmt.Errorf("%w: %s was crawled by a cluster of %s nodes; run --cluster cannot change --nodes (%d)", errUsage, sess.cfg.DB, v, r.o.nodes)
+	} else if v == nil {
+		var b storage.Batch
+		b.SetState(cluster.StateNodes, []byte(strconv.Itoa(r.o.nodes)))
+		if err := sess.db.Commit(&b); err != nil {
+			return fmt.Errorf("record the cluster size in %s: %w", sess.cfg.DB, err)
+		}
 	}
 	node, err := cluster.Open(ctx, cluster.Options{URL: r.o.url, Name: fmt.Sprintf("%s-c%d", r.o.name, n),
 		NodeID: r.o.id, Nodes: r.o.nodes, Poll: r.o.clusterPoll, Logger: r.log})

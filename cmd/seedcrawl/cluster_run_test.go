@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"path/filepath"
 	"regexp"
@@ -99,4 +100,13 @@ func TestRunCluster(t *testing.T) {
 		t.Fatalf("fetched %d URLs in cycle 1, %d in cycle 2", len(fetchedBy[1]), len(fetchedBy[2]))
 	}
 	t.Logf("node %d selected cycle 2's seeds %q; %d and %d URLs fetched", leader, want, len(fetchedBy[1]), len(fetchedBy[2]))
+
+	// A third cycle with another cluster size is refused: the db's refresh
+	// planning assumes the hosts it was crawled with.
+	args := append(runArgs(t, w, dbs[0], "--cluster", srv.URL(), "--node-id", "0", "--nodes", "2", "--cycles", "3", "--sitemaps=false"),
+		w.site.Seeds()...)
+	var out, errOut bytes.Buffer
+	if err := runCycles(context.Background(), args, &out, &errOut); !errors.Is(err, errUsage) {
+		t.Fatalf("run --nodes 2 on a db of 3 nodes: %v, want a usage error", err)
+	}
 }
