@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"sort"
 	"testing"
 	"time"
@@ -134,4 +135,93 @@ func (l *notifyLocal) Inject(ctx context.Context, urls []URL) error {
 	err := l.recordLocal.Inject(ctx, urls)
 	l.arrived <- struct{}{}
 	return err
+}
+
+// TestForwardAndDrain: URLs stored for a node under an old membership
+// reach the host's owner under the new one: forwarded by the consumer of a
+// node that stays (the cluster grew and the host moved to the new node),
+// drained by a node that leaves (the cluster shrank).
+func TestForwardAndDrain(t *testing.T) {
+	two, three := NewRingN(2), NewRingN(3)
+	host := func(old, now Ring, from, to int) string {
+		for i := 0; ; i++ {
+			if h := fmt.Sprintf("f%d.test", i); old.Owner(h) == from && now.Owner(h) == to {
+				return h
+			}
+		}
+	}
+	// receive runs node n until local got one URL and returns it.
+	receive := func(t *testing.T, ctx context.Context, n *Node, also ...*Node) []URL {
+		t.Helper()
+		l := &notifyLocal{arrived: make(chan struct{}, 16)}
+		rctx, stop := context.WithCancel(ctx)
+		errc := make(chan error, 1+len(also))
+		go func() { errc <- n.Run(rctx, l) }()
+		for _, o := range also {
+			go func() { errc <- o.Run(rctx, &recordLocal{}) }()
+		}
+		defer func() {
+			stop()
+			for range 1 + len(also) {
+				<-errc
+			}
+		}()
+		for {
+			l.mu.Lock()
+			got := slices.Clone(l.got)
+			l.mu.Unlock()
+			if len(got) > 0 {
+				return got
+			}
+			select {
+			case <-ctx.Done():
+				t.Fatal("no URL arrived")
+			case <-l.arrived:
+			}
+		}
+	}
+	t.Run("grow", func(t *testing.T) {
+		s := startServer(t)
+		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+		defer cancel()
+		h := host(two, three, 0, 2)
+		old := openNode(t, s.URL(), 1, 2)
+		if err := old.Handoff("http://"+h+"/", h, 2, 0.5, "p"); err != nil { // stored for node 0
+			t.Fatal(err)
+		}
+		if err := old.Flush(ctx); err != nil {
+			t.Fatal(err)
+		}
+		n0, n2 := openNode(t, s.URL(), 0, 3), openNode(t, s.URL(), 2, 3)
+		got := receive(t, ctx, n2, n0) // node 0 forwards it
+		if want := (URL{URL: "http://" + h + "/", Depth: 2, Mass: 0.5}); len(got) != 1 || got[0] != want {
+			t.Fatalf("node 2 received %+v, want %+v", got, want)
+		}
+	})
+	t.Run("shrink", func(t *testing.T) {
+		s := startServer(t)
+		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+		defer cancel()
+		h := host(three, two, 2, 1)
+		old := openNode(t, s.URL(), 0, 3)
+		if err := old.Handoff("http://"+h+"/", h, 4, 0.25, "p"); err != nil { // stored for node 2
+			t.Fatal(err)
+		}
+		if err := old.Flush(ctx); err != nil {
+			t.Fatal(err)
+		}
+		leaving, err := Open(ctx, Options{URL: s.URL(), NodeID: 2, Nodes: 2, Leaving: true, Poll: 10 * time.Millisecond})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer leaving.Close()
+		if n, err := leaving.Drain(ctx); err != nil || n != 1 {
+			t.Fatalf("Drain = %d, %v; want 1 URL forwarded", n, err)
+		}
+		n1 := openNode(t, s.URL(), 1, 2)
+		got := receive(t, ctx, n1)
+		if want := (URL{URL: "http://" + h + "/", Depth: 4, Mass: 0.25}); len(got) != 1 || got[0] != want {
+			t.Fatalf("node 1 received %+v, want %+v", got, want)
+		}
+	})
 }
