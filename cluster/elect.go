@@ -24,6 +24,8 @@ type Lease struct {
 // that dies frees the lock after it.
 const lockTTL = 30 * time.Second
 
+func lockKey(cycle uint32) string { return "reseed-" + strconv.FormatUint(uint64(cycle), 10) }
+
 func (n *Node) locks(ctx context.Context) (jetstream.KeyValue, error) {
 	kv, err := n.js.CreateOrUpdateKeyValue(ctx, jetstream.KeyValueConfig{Bucket: n.opts.Name + "_locks", TTL: lockTTL})
 	if err != nil {
@@ -40,7 +42,7 @@ func (n *Node) Elect(ctx context.Context, cycle uint32) (*Lease, int, error) {
 	if err != nil {
 		return nil, -1, err
 	}
-	key := "reseed-" + strconv.FormatUint(uint64(cycle), 10)
+	key := lockKey(cycle)
 	val := []byte(strconv.Itoa(n.opts.NodeID))
 	rev, err := kv.Create(ctx, key, val)
 	if err == nil {
@@ -86,11 +88,20 @@ func (n *Node) seedBucket(ctx context.Context) (jetstream.KeyValue, error) {
 	return kv, nil
 }
 
+// Seed is one seed of a cycle, as the leader selected it.
+type Seed struct {
+	URL   string  `json:"url"`
+	Score float64 `json:"score,omitempty"`
+	Why   string  `json:"why,omitempty"`
+}
+
 // PublishSeeds stores the seeds the leader selected for cycle; every node
 // reads them with Seeds and queues those of its own hosts. Only the holder
-// of the cycle's lease may publish: the lease is renewed first, so a
-// leader that lost it cannot overwrite another's seeds.
-func (n *Node) PublishSeeds(ctx context.Context, l *Lease, cycle uint32, seeds []string) error {
+// of the cycle's lease may publish, and only once: the lease is renewed
+// first, so a leader that lost it cannot publish, and the seeds of a cycle
+// are never replaced (a node elected after the first leader's lock
+// expired finds them published: ErrPublished).
+func (n *Node) PublishSeeds(ctx context.Context, l *Lease, cycle uint32, seeds []Seed) error {
 	if l == nil {
 		return fmt.Errorf("%w: PublishSeeds without a lease", ErrOptions)
 	}
@@ -105,28 +116,76 @@ func (n *Node) PublishSeeds(ctx context.Context, l *Lease, cycle uint32, seeds [
 	if err != nil {
 		return fmt.Errorf("cluster: encode %d seeds: %w", len(seeds), err)
 	}
-	if _, err := kv.Put(ctx, "cycle-"+strconv.FormatUint(uint64(cycle), 10), b); err != nil {
+	if _, err := kv.Create(ctx, seedKey(cycle), b); errors.Is(err, jetstream.ErrKeyExists) {
+		return fmt.Errorf("%w: cycle %d", ErrPublished, cycle)
+	} else if err != nil {
 		return fmt.Errorf("cluster: publish %d seeds of cycle %d: %w", len(seeds), cycle, err)
 	}
 	return nil
 }
 
+func seedKey(cycle uint32) string { return "cycle-" + strconv.FormatUint(uint64(cycle), 10) }
+
 // Seeds returns the seeds published for cycle, or ErrNoSeeds.
-func (n *Node) Seeds(ctx context.Context, cycle uint32) ([]string, error) {
+func (n *Node) Seeds(ctx context.Context, cycle uint32) ([]Seed, error) {
 	kv, err := n.seedBucket(ctx)
 	if err != nil {
 		return nil, err
 	}
-	e, err := kv.Get(ctx, "cycle-"+strconv.FormatUint(uint64(cycle), 10))
+	e, err := kv.Get(ctx, seedKey(cycle))
 	if errors.Is(err, jetstream.ErrKeyNotFound) {
 		return nil, fmt.Errorf("%w: cycle %d", ErrNoSeeds, cycle)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("cluster: read seeds of cycle %d: %w", cycle, err)
 	}
-	var seeds []string
+	var seeds []Seed
 	if err := json.Unmarshal(e.Value(), &seeds); err != nil {
 		return nil, fmt.Errorf("cluster: seeds of cycle %d: %w", cycle, err)
 	}
 	return seeds, nil
+}
+
+// AgreeSeeds returns the seeds of cycle the whole cluster crawls, and the
+// node that selected them. The first node to ask wins the cycle's
+// election (Elect) and publishes mine; the others wait for its seeds,
+// polling every Poll. If the leader dies before publishing, its lock
+// expires (lockTTL) and a waiting node is elected in its place.
+func (n *Node) AgreeSeeds(ctx context.Context, cycle uint32, mine []Seed) ([]Seed, int, error) {
+	tick := time.NewTicker(n.opts.Poll)
+	defer tick.Stop()
+	for {
+		seeds, err := n.Seeds(ctx, cycle)
+		if err == nil {
+			leader := -1
+			if kv, kerr := n.locks(ctx); kerr == nil {
+				if e, gerr := kv.Get(ctx, lockKey(cycle)); gerr == nil {
+					leader, _ = strconv.Atoi(string(e.Value()))
+				}
+			}
+			return seeds, leader, nil
+		}
+		if !errors.Is(err, ErrNoSeeds) {
+			return nil, -1, err
+		}
+		l, _, err := n.Elect(ctx, cycle)
+		switch {
+		case err == nil:
+			err = n.PublishSeeds(ctx, l, cycle, mine)
+			if err == nil {
+				return mine, n.opts.NodeID, nil
+			}
+			if !errors.Is(err, ErrPublished) {
+				return nil, -1, err
+			}
+			continue // another leader's seeds came first: read them
+		case !errors.Is(err, ErrNotLeader):
+			return nil, -1, err
+		}
+		select {
+		case <-ctx.Done():
+			return nil, -1, fmt.Errorf("cluster: wait for the seeds of cycle %d: %w", cycle, ctx.Err())
+		case <-tick.C:
+		}
+	}
 }

@@ -14,6 +14,8 @@ import (
 
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
+
+	"github.com/seedcrawl/seedcrawl/urlnorm"
 )
 
 // Local is what a node needs from the crawl running on it; the crawler
@@ -36,8 +38,13 @@ type Options struct {
 	// crawls can share one NATS; "" means "seedcrawl". Letters, digits,
 	// '-' and '_' only.
 	Name string
-	// NodeID is this node's id, 0 ≤ NodeID < Nodes.
+	// NodeID is this node's id, 0 ≤ NodeID < Nodes (or ≥ Nodes when
+	// Leaving).
 	NodeID int
+	// Leaving opens a node removed from the cluster (NodeID ≥ Nodes): it
+	// owns no host, and is there to Rebalance its db and Drain its
+	// messages to the remaining nodes.
+	Leaving bool
 	// Nodes is the number of nodes K of the cluster (≥ 1).
 	Nodes int
 	// Batch is the most URL messages handed to Local.Inject at once; 0
@@ -122,7 +129,7 @@ const checkEvery = 16
 // Open connects to NATS and creates (or joins) the cluster's stream, this
 // node's durable consumer and the nodes bucket. The node starts busy.
 func Open(ctx context.Context, o Options) (*Node, error) {
-	if o.URL == "" || o.Nodes < 1 || o.NodeID < 0 || o.NodeID >= o.Nodes {
+	if o.URL == "" || o.Nodes < 1 || o.NodeID < 0 || o.NodeID >= o.Nodes && !o.Leaving {
 		return nil, fmt.Errorf("%w: URL %q, node %d of %d", ErrOptions, o.URL, o.NodeID, o.Nodes)
 	}
 	if o.Name == "" {
@@ -252,12 +259,23 @@ func (n *Node) Owns(host string) bool { return n.ring.Owner(host) == n.opts.Node
 func (n *Node) Owner(host string) int { return n.ring.Owner(host) }
 
 // Handoff publishes url (normalized, of host, which another node owns) to
-// its owner. It does not wait for the stream (Flush does) unless flushAt
-// publishes are unacknowledged.
-func (n *Node) Handoff(url, host string, depth int, mass float64) error {
-	u := URL{URL: url, Depth: depth, Mass: mass}
+// its owner, with its depth and the priority mass the discovering page
+// gives it. from names the contribution on this node (the discovering
+// page, and the crawl cycle): a handoff of the same url and from is the
+// same contribution repeated (a page refetched after a crash) and the
+// stream stores it once within its duplicate window, while handoffs of
+// one url from different pages or nodes are each stored, so the owner
+// adds every page's mass as one process would. It does not wait for the
+// stream (Flush does) unless flushAt publishes are unacknowledged.
+func (n *Node) Handoff(url, host string, depth int, mass float64, from string) error {
+	return n.publish(URL{URL: url, Depth: depth, Mass: mass}, host, from)
+}
+
+// publish sends u (of host) to the host's owner; see Handoff.
+func (n *Node) publish(u URL, host string, from string) error {
+	url := u.URL
 	m := &nats.Msg{Subject: n.subject(n.ring.Owner(host)), Data: u.encode(nil)}
-	f, err := n.js.PublishMsgAsync(m, jetstream.WithMsgID(MsgID(url)))
+	f, err := n.js.PublishMsgAsync(m, jetstream.WithMsgID(MsgID(url, strconv.Itoa(n.opts.NodeID)+"/"+from)))
 	if err != nil {
 		return fmt.Errorf("cluster: hand off %s: %w", url, err)
 	}
@@ -391,6 +409,7 @@ func (n *Node) consume(ctx context.Context, local Local) error {
 		if err := n.busy(ctx); err != nil {
 			return err
 		}
+		forwarded := false
 		for _, m := range msgs {
 			u, err := decodeURL(m.Data())
 			if err != nil {
@@ -398,9 +417,23 @@ func (n *Node) consume(ctx context.Context, local Local) error {
 				n.log.Warn("cluster: dropping malformed URL message", "subject", m.Subject(), "err", err)
 				continue
 			}
+			if !n.Owns(urlnorm.Authority(u.URL)) {
+				// Sent under another membership (before a Rebalance).
+				if err := n.forward(u, m); err != nil {
+					return err
+				}
+				forwarded = true
+				continue
+			}
 			urls = append(urls, u)
 		}
-		err := local.Inject(ctx, urls)
+		var err error
+		if forwarded {
+			err = n.Flush(ctx)
+		}
+		if err == nil {
+			err = local.Inject(ctx, urls)
+		}
 		if err == nil {
 			for _, m := range msgs {
 				if err = m.Ack(); err != nil {

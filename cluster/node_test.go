@@ -123,7 +123,7 @@ func (f *fakeCrawl) run(ctx context.Context) error {
 		for _, l := range f.w.links(pg[0], pg[1]) {
 			if f.node.Owns(f.w.host(l[0])) {
 				local = append(local, l)
-			} else if err := f.node.Handoff(f.w.url(l[0], l[1]), f.w.host(l[0]), 1, 0.5); err != nil {
+			} else if err := f.node.Handoff(f.w.url(l[0], l[1]), f.w.host(l[0]), 1, 0.5, f.w.url(pg[0], pg[1])); err != nil {
 				return err
 			}
 		}
@@ -241,7 +241,7 @@ func TestQuiescenceWaitsForStoredMessages(t *testing.T) {
 		}
 		n.stateMu.Unlock()
 	}
-	if err := a.Handoff("http://"+host+"/", host, 3, 0.25); err != nil {
+	if err := a.Handoff("http://"+host+"/", host, 3, 0.25, "p"); err != nil {
 		t.Fatal(err)
 	}
 	if err := a.Flush(ctx); err != nil {
@@ -296,7 +296,7 @@ func TestElect(t *testing.T) {
 	if _, err := b.Seeds(ctx, 2); !errors.Is(err, ErrNoSeeds) {
 		t.Fatalf("Seeds before publication: %v, want ErrNoSeeds", err)
 	}
-	seeds := []string{"http://a.test/", "http://b.test/"}
+	seeds := []Seed{{URL: "http://a.test/", Score: 2, Why: "best"}, {URL: "http://b.test/"}}
 	if err := a.PublishSeeds(ctx, la, 2, seeds); err != nil {
 		t.Fatal(err)
 	}
@@ -325,7 +325,7 @@ func TestQuiescenceStoppedNode(t *testing.T) {
 			host = h
 		}
 	}
-	if err := a.Handoff("http://"+host+"/", host, 1, 0); err != nil {
+	if err := a.Handoff("http://"+host+"/", host, 1, 0, "p"); err != nil {
 		t.Fatal(err)
 	}
 	if err := a.Flush(ctx); err != nil {
@@ -358,7 +358,7 @@ func TestHandoffMany(t *testing.T) {
 			continue
 		}
 		u := fmt.Sprintf("http://%s/%d", h, i)
-		if err := a.Handoff(u, h, 1, 0); err != nil {
+		if err := a.Handoff(u, h, 1, 0, "p"); err != nil {
 			t.Fatal(err)
 		}
 		if sent == 0 {
@@ -367,7 +367,7 @@ func TestHandoffMany(t *testing.T) {
 		sent++
 	}
 	// The first URL again: dropped by the stream as a repeat.
-	if err := a.Handoff(first, firstHost, 1, 0); err != nil {
+	if err := a.Handoff(first, firstHost, 1, 0, "p"); err != nil {
 		t.Fatal(err)
 	}
 	if err := a.Flush(ctx); err != nil {
@@ -380,5 +380,66 @@ func TestHandoffMany(t *testing.T) {
 	st := a.Stats()
 	if info.State.Msgs != n || st.Published != n || st.Duplicates != 1 {
 		t.Fatalf("stream holds %d messages, %d published, %d repeats; want %d, %d, 1", info.State.Msgs, st.Published, st.Duplicates, n, n)
+	}
+}
+
+// TestAgreeSeeds: three nodes that selected different seeds for a cycle
+// agree on one node's selection; a node elected after the seeds were
+// published cannot replace them.
+func TestAgreeSeeds(t *testing.T) {
+	s := startServer(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	const k = 3
+	type answer struct {
+		seeds  []Seed
+		leader int
+		err    error
+	}
+	answers := make([]answer, k)
+	var wg sync.WaitGroup
+	nodes := make([]*Node, k)
+	for i := range k {
+		nodes[i] = openNode(t, s.URL(), i, k)
+	}
+	for i := range k {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			mine := []Seed{{URL: fmt.Sprintf("http://n%d.test/", i), Why: fmt.Sprintf("node %d", i)}}
+			seeds, leader, err := nodes[i].AgreeSeeds(ctx, 2, mine)
+			answers[i] = answer{seeds, leader, err}
+		}()
+	}
+	wg.Wait()
+	leader := answers[0].leader
+	if leader < 0 || leader >= k {
+		t.Fatalf("leader %d", leader)
+	}
+	want := fmt.Sprintf("http://n%d.test/", leader)
+	for i, a := range answers {
+		if a.err != nil || a.leader != leader || len(a.seeds) != 1 || a.seeds[0].URL != want {
+			t.Errorf("node %d agreed on %+v (leader %d, %v), want %s from node %d", i, a.seeds, a.leader, a.err, want, leader)
+		}
+	}
+	// The lock released (as when it expires): a new leader of the same
+	// cycle finds the seeds published.
+	kv, err := nodes[0].locks(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := kv.Delete(ctx, lockKey(2)); err != nil {
+		t.Fatal(err)
+	}
+	other := (leader + 1) % k
+	l, _, err := nodes[other].Elect(ctx, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := nodes[other].PublishSeeds(ctx, l, 2, []Seed{{URL: "http://late.test/"}}); !errors.Is(err, ErrPublished) {
+		t.Fatalf("second publication: %v, want ErrPublished", err)
+	}
+	if got, err := nodes[other].Seeds(ctx, 2); err != nil || got[0].URL != want {
+		t.Fatalf("seeds after a second election: %+v, %v; want %s", got, err, want)
 	}
 }

@@ -11,6 +11,7 @@ func TestPayloadRoundTrip(t *testing.T) {
 		{URL: "http://a.test/", Depth: 0, Mass: 0},
 		{URL: "http://b.test:8080/x?y=1", Depth: 17, Mass: 0.125},
 		{URL: "https://c.test/é", Depth: 1 << 20, Mass: 1e-300},
+		{URL: "http://d.test/moved", Depth: 3, Mass: 0.5, Known: true},
 	} {
 		got, err := decodeURL(u.encode(nil))
 		if err != nil || got != u {
@@ -45,8 +46,9 @@ func TestPayloadMalformed(t *testing.T) {
 }
 
 func TestMsgIDStable(t *testing.T) {
-	a, b := MsgID("http://a.test/"), MsgID("http://a.test/")
-	if a != b || len(a) != 32 || a == MsgID("http://a.test/x") {
+	a, b := MsgID("http://a.test/", "0/1.7"), MsgID("http://a.test/", "0/1.7")
+	if a != b || len(a) != 32 || a == MsgID("http://a.test/x", "0/1.7") || a == MsgID("http://a.test/", "1/1.7") ||
+		MsgID("http://a.test/x", "") == MsgID("http://a.test/", "x") {
 		t.Fatalf("MsgID not a stable 32-char hash: %q %q", a, b)
 	}
 }

@@ -2,7 +2,11 @@ package crawler
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"maps"
+	"slices"
+	"strconv"
 
 	"github.com/seedcrawl/seedcrawl/frontier"
 	"github.com/seedcrawl/seedcrawl/storage"
@@ -18,10 +22,12 @@ type Cluster interface {
 	// Owns reports whether this node crawls host (the politeness key,
 	// urlnorm.Authority of the URL).
 	Owns(host string) bool
-	// Handoff passes url (normalized, new to this node's db, in scope) to
-	// the node that owns host, with its link depth and the priority share
-	// (mass) the discovering page gives it.
-	Handoff(url, host string, depth int, mass float64) error
+	// Handoff passes url (normalized, in scope, admitted at depth) to the
+	// node that owns host, with its link depth and the priority share
+	// (mass) the scheduler gave it as an out-link of the discovering page.
+	// from names the contribution: the discovering page's id on this node
+	// and the cycle, so a page refetched after a crash repeats it.
+	Handoff(url, host string, depth int, mass float64, from string) error
 	// Flush returns once every URL handed off is durable with its owner.
 	// The crawl commits the pages that linked to them only after, so a
 	// crash never loses a handed-off URL.
@@ -35,7 +41,20 @@ type Arrival struct {
 	URL   string // normalized
 	Depth int    // link depth at the discoverer
 	Mass  float64
+	// Known: the host's previous owner settled the URL (fetched it,
+	// rejected it) before the host moved here; it is recorded as seen,
+	// with reason ReasonKnownElsewhere, and never queued.
+	Known bool
 }
+
+// ReasonKnownElsewhere is the reason stored with a URL received as Known
+// (the value of cluster.ReasonKnownElsewhere, which moves such URLs on).
+const ReasonKnownElsewhere = "known-elsewhere"
+
+// ReasonMoved is the reason a node stores with a queued URL whose host
+// moved to another node (cluster.ReasonMoved): known here, settled
+// nowhere, so an arrival queues it again when the host comes back.
+const ReasonMoved = "moved"
 
 // Receive queues URLs handed over by other nodes (Options.Cluster) and
 // returns once they are committed to the db: interned and in the stored
@@ -83,16 +102,23 @@ type received struct {
 	done     chan<- error
 }
 
-// dispose is the disposer's half of Receive: intern, queue the new URLs
-// that pass admission, commit.
+// dispose is the disposer's half of Receive: intern, then apply each
+// arrival as a local link to it would be applied (frontier.Credit): a new
+// URL that passes admission is queued at the mass it carries, a pending
+// one gets the mass added and keeps the lesser depth, one known here only
+// beyond MaxDepth is queued now; commit.
 func (m *received) dispose(c *Crawler) error {
 	if len(m.arrivals) > 0 {
 		byDepth := map[int][]Arrival{}
 		for _, a := range m.arrivals {
 			byDepth[a.Depth] = append(byDepth[a.Depth], a)
 		}
-		var targets []frontier.Target
-		for depth, as := range byDepth {
+		// Least depth first: a URL that arrives twice in the batch is
+		// interned (its stored depth) with the lesser.
+		depths := slices.Sorted(maps.Keys(byDepth))
+		targets := make([]frontier.Target, 0, len(m.arrivals))
+		for _, depth := range depths {
+			as := byDepth[depth]
 			urls := make([]string, len(as))
 			for i := range as {
 				urls[i] = as[i].URL
@@ -102,10 +128,28 @@ func (m *received) dispose(c *Crawler) error {
 				return fmt.Errorf("crawler: intern %d URLs from other nodes: %w", len(urls), err)
 			}
 			for i, in := range ints {
+				moved := false
+				if !in.New {
+					if moved, err = c.unsettled(in.ID); err != nil {
+						return err
+					}
+				}
+				if as[i].Known {
+					if in.New || moved {
+						c.batch.SetStatus(in.ID, storage.StatusDiscovered, ReasonKnownElsewhere)
+					}
+					c.count("cluster/known-elsewhere", 1)
+					continue
+				}
 				cd := candidate{url: urls[i], host: urlnorm.Authority(urls[i]), inScope: true}
+				t := frontier.Target{ID: in.ID, Host: cd.host, Depth: depth, Mass: as[i].Mass}
 				status, reason, soft, ok := c.admit(&cd, depth, 0)
 				_, wasSoft := c.soft[in.ID]
 				switch {
+				case moved && ok:
+					// Known here from before this node owned its host (or
+					// before the host moved away and back): queued now.
+					c.batch.SetStatus(in.ID, storage.StatusQueued, "")
 				case !in.New && wasSoft && ok:
 					// Known here only beyond MaxDepth (found on this node's
 					// own pages), now reached at an allowed depth through
@@ -113,7 +157,10 @@ func (m *received) dispose(c *Crawler) error {
 					delete(c.soft, in.ID)
 					c.batch.SetStatus(in.ID, storage.StatusQueued, "")
 				case !in.New:
+					// Pending here: its mass and depth apply; downloaded or
+					// in flight: dropped, as a local link's share is.
 					c.count("cluster/known", 1)
+					targets = append(targets, t)
 					continue
 				case !ok:
 					c.batch.SetStatus(in.ID, status, reason)
@@ -123,28 +170,99 @@ func (m *received) dispose(c *Crawler) error {
 					c.count("skip/"+statusReason(status, reason), 1)
 					continue
 				}
+				t.New = true
 				c.queue(in.ID, &cd, 0)
 				c.discovered.Add(1)
-				targets = append(targets, frontier.Target{ID: in.ID, Host: cd.host, Depth: depth, New: true})
+				targets = append(targets, t)
 			}
 		}
-		if err := c.opts.Frontier.Seed(targets, &c.changes); err != nil {
-			return fmt.Errorf("crawler: queue %d URLs from other nodes: %w", len(targets), err)
-		}
+		c.opts.Frontier.Credit(targets, &c.changes)
 		c.count("cluster/received", uint64(len(m.arrivals)))
 	}
 	return c.commit()
 }
 
-// route hands a new, admitted URL of another node's host to it; it
-// reports whether it did (the URL is then not queued here).
-func (c *Crawler) route(cd *candidate, depth int, mass float64) (bool, error) {
-	if c.opts.Cluster == nil || c.opts.Cluster.Owns(cd.host) {
-		return false, nil
+// unsettled reports whether id, a URL of a host this node owns that its
+// db knows, was never queued nor settled here: stored discovered, because
+// this node found it while another node owned its host (it handed it off),
+// or queued it and then handed the host over (ReasonMoved). After the
+// cluster's membership changed, such a URL arriving from another node is
+// queued as a new one would be. A URL received as settled elsewhere
+// (ReasonKnownElsewhere) is not unsettled.
+func (c *Crawler) unsettled(id uint64) (bool, error) {
+	p, err := c.opts.Store.Page(id)
+	if errors.Is(err, storage.ErrNotFound) {
+		return false, nil // interned since the last commit: queued or settled in this batch
 	}
-	if err := c.opts.Cluster.Handoff(cd.url, cd.host, depth, mass); err != nil {
-		return true, fmt.Errorf("crawler: hand off %s: %w", cd.url, err)
+	if err != nil {
+		return false, fmt.Errorf("crawler: look up page %d from another node: %w", id, err)
 	}
-	c.count("cluster/handoff", 1)
-	return true, nil
+	return p.Status == storage.StatusDiscovered && p.Reason != ReasonKnownElsewhere, nil
+}
+
+// remoteState is the disposer's record of the URLs it hands to other
+// nodes of a cluster.
+type remoteState struct {
+	// routed are the Remote targets of the page being disposed, for
+	// handOff once the frontier has computed their shares.
+	routed []routed
+	// sent is the least depth this run handed off per URL id, so a link
+	// that brings neither mass nor a shorter path is not sent again.
+	sent map[uint64]int
+}
+
+// routed is one link to another node's URL, at index i of the targets.
+type routed struct {
+	i     int
+	id    uint64
+	url   string
+	host  string
+	depth int
+	isNew bool // new to this node (or admitted here for the first time): the owner must hear of it
+}
+
+// remoteHost reports whether another node of the cluster owns host.
+func (c *Crawler) remoteHost(host string) bool {
+	return c.opts.Cluster != nil && !c.opts.Cluster.Owns(host)
+}
+
+// route notes a link to another node's URL at index i of the page's
+// targets; handOff sends it after the frontier's Done.
+func (c *Crawler) route(id uint64, cd *candidate, depth int, isNew bool, i int) {
+	c.remote.routed = append(c.remote.routed, routed{i: i, id: id, url: cd.url, host: cd.host, depth: depth, isNew: isNew})
+}
+
+// handOff hands the page's links to other nodes' URLs to their owners,
+// each with the share the scheduler gave it (targets[i].Mass). A URL the
+// owner knows already is sent again only if the link carries mass (FPR
+// adds every in-link's share) or a shorter path than this run sent.
+func (c *Crawler) handOff(job frontier.Job, targets []frontier.Target) error {
+	rs := c.remote.routed
+	c.remote.routed = rs[:0]
+	if len(rs) == 0 {
+		return nil
+	}
+	if c.remote.sent == nil {
+		c.remote.sent = map[uint64]int{}
+	}
+	cycle := uint32(0)
+	if c.rc != nil {
+		cycle = c.rc.Cycle.N
+	}
+	from := strconv.FormatUint(uint64(cycle), 10) + "." + strconv.FormatUint(job.ID, 10)
+	for _, r := range rs {
+		mass := targets[r.i].Mass
+		d, sent := c.remote.sent[r.id]
+		if !r.isNew && mass == 0 && sent && d <= r.depth {
+			continue
+		}
+		if !sent || r.depth < d {
+			c.remote.sent[r.id] = r.depth
+		}
+		if err := c.opts.Cluster.Handoff(r.url, r.host, r.depth, mass, from); err != nil {
+			return fmt.Errorf("crawler: hand off %s: %w", r.url, err)
+		}
+		c.count("cluster/handoff", 1)
+	}
+	return nil
 }

@@ -3,11 +3,14 @@ package crawler
 import (
 	"context"
 	"errors"
+	"math"
 	"slices"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/seedcrawl/seedcrawl/fetch"
+	"github.com/seedcrawl/seedcrawl/frontier"
 	"github.com/seedcrawl/seedcrawl/scheduler"
 	"github.com/seedcrawl/seedcrawl/storage"
 	"github.com/seedcrawl/seedcrawl/urlnorm"
@@ -30,16 +33,17 @@ type handoff struct {
 	url   string
 	depth int
 	mass  float64
+	from  string
 }
 
 func (f *fakeCluster) Owns(host string) bool { return f.own[host] }
 
-func (f *fakeCluster) Handoff(url, host string, depth int, mass float64) error {
+func (f *fakeCluster) Handoff(url, host string, depth int, mass float64, from string) error {
 	if f.own[host] {
 		f.t.Errorf("handoff of %s, whose host this node owns", url)
 	}
 	f.mu.Lock()
-	f.pending = append(f.pending, handoff{url, depth, mass})
+	f.pending = append(f.pending, handoff{url, depth, mass, from})
 	f.mu.Unlock()
 	return nil
 }
@@ -109,6 +113,14 @@ func TestClusterHook(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	var mu sync.Mutex
+	jobs := map[string]frontier.Job{}
+	r.fr.onDone = func(j frontier.Job) {
+		u, _ := r.db.URL(j.ID)
+		mu.Lock()
+		jobs[u] = j
+		mu.Unlock()
+	}
 	type result struct {
 		s   Summary
 		err error
@@ -120,17 +132,32 @@ func TestClusterHook(t *testing.T) {
 	}()
 
 	waitIdle(t, c)
+	// FPR with d = 0.85: the seed has (1−d)/1; / gives d·f/3 to each of
+	// /x, b.test/1, b.test/2; /x gives d·f/2 to b.test/1 (and to /, done:
+	// dropped). Every link to another node's URL carries its share, a
+	// known one too, so the owner can add them up as one process does.
+	const d = 0.85
+	fSeed := 1 - d
+	fX := d * fSeed / 3
 	got := fc.handed()
-	if len(got) != 2 || got[0].url != "http://b.test/1" || got[1].url != "http://b.test/2" {
-		t.Fatalf("handed off %+v, want b.test/1 and b.test/2 once each", got)
+	want := []handoff{
+		{"http://b.test/1", 1, d * fSeed / 3, ""},
+		{"http://b.test/2", 1, d * fSeed / 3, ""},
+		{"http://b.test/1", 2, d * fX / 2, ""},
 	}
-	for _, h := range got {
-		if h.depth != 1 || h.mass <= 0 {
-			t.Errorf("handoff %+v: want depth 1 and a positive FPR share", h)
+	if len(got) != len(want) {
+		t.Fatalf("handed off %+v, want %+v", got, want)
+	}
+	for i, h := range got {
+		if h.url != want[i].url || h.depth != want[i].depth || math.Abs(h.mass-want[i].mass) > 1e-15 {
+			t.Errorf("handoff %d = %+v, want %+v", i, h, want[i])
 		}
 		if p := r.page(h.url); p.Status != storage.StatusDiscovered || p.Fetches != 0 {
 			t.Errorf("%s stored as %v with %d fetches, want discovered, never fetched", h.url, p.Status, p.Fetches)
 		}
+	}
+	if got[0].from != got[1].from || got[0].from == got[2].from {
+		t.Errorf("contribution names %q %q %q: want one per discovering page", got[0].from, got[1].from, got[2].from)
 	}
 	if got, want := r.links("http://a.test/"), []string{"a http://a.test/x", "a http://b.test/1", "a http://b.test/2"}; !slices.Equal(got, want) {
 		t.Errorf("links of / = %v, want %v (handed-off targets are links too)", got, want)
@@ -139,7 +166,11 @@ func TestClusterHook(t *testing.T) {
 		t.Errorf("%d URLs in the stored frontier while idle, want 0", n)
 	}
 
-	err = c.Receive(context.Background(), []Arrival{{URL: "http://a.test/y", Depth: 2, Mass: 0.1}, {URL: "http://a.test/x", Depth: 1}})
+	// a.test/y arrives twice in one batch (two pages of other nodes link
+	// to it): queued at the lesser depth with both shares added, as two
+	// local links would.
+	err = c.Receive(context.Background(), []Arrival{{URL: "http://a.test/y", Depth: 3, Mass: 0.1},
+		{URL: "http://a.test/x", Depth: 1}, {URL: "http://a.test/y", Depth: 2, Mass: 0.05}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -148,6 +179,12 @@ func TestClusterHook(t *testing.T) {
 		t.Errorf("a.test/y after Receive: status %v, depth %d, %d fetches; want queued (or fetched) at depth 2", p.Status, p.Depth, p.Fetches)
 	}
 	waitIdle(t, c)
+	mu.Lock()
+	m1, m2 := 0.05, 0.1 // added at run time, in float64, as the frontier does
+	if j, ok := jobs["http://a.test/y"]; !ok || j.Prio != m1+m2 || j.Depth != 2 {
+		t.Errorf("a.test/y handed out as %+v (%v), want priority 0.05+0.1 at depth 2", j, ok)
+	}
+	mu.Unlock()
 	for _, u := range []string{"http://a.test/", "http://a.test/x", "http://a.test/y"} {
 		if n := r.web.requests(u); n != 1 {
 			t.Errorf("%s fetched %d times, want 1", u, n)
@@ -211,5 +248,123 @@ func TestClusterReceiveLiftsDepth(t *testing.T) {
 	}
 	if n := r.web.requests("http://a.test/deep"); n != 1 {
 		t.Fatalf("a.test/deep fetched %d times after a handover at depth 1, want 1", n)
+	}
+}
+
+// TestClusterShortcutLowersDepth: with --max-depth 2, x.test/t is pending
+// at depth 2 (found through a.test/1) when another node hands it over at
+// depth 1. It is fetched at depth 1, so its link /c (depth 2) is fetched
+// too and only /d (depth 3) is beyond the limit, as in one process that
+// found the shorter path first.
+func TestClusterShortcutLowersDepth(t *testing.T) {
+	r := newRig(t)
+	release := make(chan struct{})
+	r.web.html("http://a.test/", "http://x.test/0", "/1")
+	r.web.html("http://a.test/1", "http://x.test/t")
+	r.web.html("http://x.test/t", "/c")
+	r.web.html("http://x.test/c", "/d")
+	r.web.html("http://x.test/d")
+	blocked := r.web.pages["http://a.test/1"] // any page body will do
+	r.web.pages["http://x.test/0"] = func(req fetch.Request, n int) fetch.Response {
+		<-release // holds host x.test (one request at a time): x.test/t stays queued
+		return blocked(req, n)
+	}
+	fc := &fakeCluster{t: t, db: r.db, own: map[string]bool{"a.test": true, "x.test": true}, done: make(chan struct{})}
+	o := r.opts
+	o.Cluster = fc
+	o.Settings.MaxDepth = 2
+	var err error
+	if o.Scope, err = urlnorm.ParseScopeSpec("hosts:.test", nil); err != nil {
+		t.Fatal(err)
+	}
+	c, err := New(r.withFrontier(o))
+	if err != nil {
+		t.Fatal(err)
+	}
+	linked := make(chan struct{})
+	r.fr.onDone = func(j frontier.Job) {
+		if u, _ := r.db.URL(j.ID); u == "http://a.test/1" {
+			close(linked)
+		}
+	}
+	res := make(chan error, 1)
+	go func() {
+		_, err := c.Run(context.Background(), []string{"http://a.test/"})
+		res <- err
+	}()
+	<-linked // x.test/t queued at depth 2 behind x.test/0
+	if err := c.Receive(context.Background(), []Arrival{{URL: "http://x.test/t", Depth: 1}}); err != nil {
+		t.Fatal(err)
+	}
+	close(release)
+	waitIdle(t, c)
+	close(fc.done)
+	if err := <-res; err != nil {
+		t.Fatal(err)
+	}
+	for u, want := range map[string]int{"http://x.test/t": 1, "http://x.test/c": 1, "http://x.test/d": 0} {
+		if n := r.web.requests(u); n != want {
+			t.Errorf("%s fetched %d times, want %d", u, n, want)
+		}
+	}
+	if p := r.page("http://x.test/d"); p.Status != storage.StatusRejected || p.Reason != "max-depth" {
+		t.Errorf("x.test/d: %v %q, want rejected max-depth", p.Status, p.Reason)
+	}
+}
+
+// TestClusterHandoffShorterPath: under BFS a link carries no mass, so a
+// URL another node owns is handed off when it is new and again only when
+// a shorter path to it turns up: the owner may still lower its depth.
+func TestClusterHandoffShorterPath(t *testing.T) {
+	r := newRig(t)
+	release := make(chan struct{})
+	r.web.html("http://a.test/", "/1")
+	r.web.html("http://a.test/1", "http://b.test/z", "/2")
+	r.web.html("http://a.test/2", "http://b.test/z")
+	r.web.html("http://c.test/s", "http://b.test/z")
+	seed := r.web.pages["http://c.test/s"]
+	r.web.pages["http://c.test/s"] = func(req fetch.Request, n int) fetch.Response {
+		<-release
+		return seed(req, n)
+	}
+	fc := &fakeCluster{t: t, db: r.db, own: map[string]bool{"a.test": true, "c.test": true}, done: make(chan struct{})}
+	o := r.opts
+	o.Cluster = fc
+	var err error
+	if o.Scope, err = urlnorm.ParseScopeSpec("hosts:.test", nil); err != nil {
+		t.Fatal(err)
+	}
+	c, err := New(r.withFrontier(o))
+	if err != nil {
+		t.Fatal(err)
+	}
+	deeper := make(chan struct{})
+	r.fr.onDone = func(j frontier.Job) {
+		if u, _ := r.db.URL(j.ID); u == "http://a.test/2" {
+			close(deeper)
+		}
+	}
+	res := make(chan error, 1)
+	go func() {
+		_, err := c.Run(context.Background(), []string{"http://a.test/", "http://c.test/s"})
+		res <- err
+	}()
+	<-deeper // b.test/z found at depth 2, then at depth 3
+	close(release)
+	waitIdle(t, c)
+	close(fc.done)
+	if err := <-res; err != nil {
+		t.Fatal(err)
+	}
+	got := fc.handed()
+	var depths []int
+	for _, h := range got {
+		if h.url != "http://b.test/z" || h.mass != 0 {
+			t.Errorf("handoff %+v: want b.test/z without mass", h)
+		}
+		depths = append(depths, h.depth)
+	}
+	if !slices.Equal(depths, []int{2, 1}) {
+		t.Fatalf("b.test/z handed off at depths %v, want [2 1]: new, then only the shorter path", depths)
 	}
 }

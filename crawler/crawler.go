@@ -116,6 +116,8 @@ type outside struct {
 	// wake is closed when URLs from outside were queued (Receive,
 	// Inject): workers waiting on an empty frontier ask it again.
 	wake atomic.Pointer[chan struct{}]
+	// remote is the disposer's record of URLs handed to other nodes.
+	remote remoteState
 }
 
 // New returns a Crawler; it fails with ErrOptions when a required part is
@@ -421,19 +423,27 @@ func (c *Crawler) seed(seeds []string) (int, error) {
 		return 0, fmt.Errorf("crawler: intern %d seeds: %w", len(seeds), err)
 	}
 	var targets []frontier.Target
+	own := 0
 	for i, s := range seeds {
 		if !ints[i].New && !c.opts.Refetch {
 			continue
 		}
 		host := urlnorm.Authority(s)
+		if c.remoteHost(host) {
+			// Another node's seed counts among the seeds (FPR gives each
+			// (1−d)/|S|) but is queued by its owner only.
+			targets = append(targets, frontier.Target{ID: ints[i].ID, Host: host, Remote: true})
+			continue
+		}
 		targets = append(targets, frontier.Target{ID: ints[i].ID, Host: host, New: true})
 		c.opts.Frontier.Admit(host)
+		own++
 	}
 	if err := c.opts.Frontier.Seed(targets, &c.changes); err != nil {
 		return 0, fmt.Errorf("crawler: seed: %w", err)
 	}
-	c.count("seeds", uint64(len(targets)))
-	return len(targets), nil
+	c.count("seeds", uint64(own))
+	return own, nil
 }
 
 // runRecord is the run record with this run's counters; end is zero while

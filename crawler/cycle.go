@@ -167,6 +167,7 @@ func (c *Crawler) startCycle() (int, error) {
 		snap.Entries = append(snap.Entries, e)
 	}
 	rc.Cycle.Seeds = rc.Cycle.Seeds[:0]
+	remote := 0
 	targets := make([]frontier.Target, 0, len(seedURLs))
 	for i, u := range seedURLs {
 		id := ints[i].ID
@@ -174,9 +175,17 @@ func (c *Crawler) startCycle() (int, error) {
 			continue
 		}
 		host := urlnorm.Authority(u)
+		rc.Cycle.Seeds = append(rc.Cycle.Seeds, storage.Seed{ID: id, Score: picks[i].Score, Why: picks[i].Why})
+		if c.remoteHost(host) {
+			// Another node's seed: counted by the scheduler, queued by its
+			// owner.
+			in[id] = true
+			targets = append(targets, frontier.Target{ID: id, Host: host, Remote: true})
+			remote++
+			continue
+		}
 		add(frontier.Entry{ID: id, Host: host})
 		targets = append(targets, frontier.Target{ID: id, Host: host, New: true})
-		rc.Cycle.Seeds = append(rc.Cycle.Seeds, storage.Seed{ID: id, Score: picks[i].Score, Why: picks[i].Why})
 		if ints[i].New {
 			c.admitted[host]++
 		}
@@ -225,8 +234,8 @@ func (c *Crawler) startCycle() (int, error) {
 	for _, e := range snap.Entries {
 		c.markCycle(e.ID)
 	}
-	c.count("seeds", uint64(len(targets)))
-	c.count("refresh/queued", uint64(len(snap.Entries)-len(targets)))
+	c.count("seeds", uint64(len(targets)-remote))
+	c.count("refresh/queued", uint64(len(snap.Entries)-len(targets)+remote))
 	return len(snap.Entries), nil
 }
 

@@ -243,6 +243,9 @@ func (m *fetched) dispose(c *Crawler) error {
 	if err != nil {
 		return fmt.Errorf("crawler: done %d: %w", job.ID, err)
 	}
+	if err := c.handOff(job, res.Links); err != nil {
+		return err
+	}
 	c.flushChanges()
 	if retried {
 		c.count("retry/"+failureName(rec), 1)
@@ -312,6 +315,9 @@ func (m *traversed) dispose(c *Crawler) error {
 	if _, err := c.opts.Frontier.Done(m.job, frontier.Result{Downloaded: true, Links: targets}, &c.changes); err != nil {
 		return fmt.Errorf("crawler: done %d: %w", m.job.ID, err)
 	}
+	if err := c.handOff(m.job, targets); err != nil {
+		return err
+	}
 	c.forget(m.job.ID)
 	c.flushChanges()
 	for _, s := range skips {
@@ -355,14 +361,7 @@ func (c *Crawler) targets(job frontier.Job, cands []candidate, redirect *candida
 	var targets []frontier.Target
 	var links []storage.Link
 	var skipped []skip
-	// share is the priority mass a page passes to each out-link under FPR
-	// (its priority over its distinct out-links); it travels with URLs
-	// handed to other nodes.
-	nout := len(cands)
-	if redirect != nil {
-		nout++
-	}
-	share := job.Prio / float64(max(nout, 1))
+	c.remote.routed = c.remote.routed[:0]
 	if n := len(cands); n > 0 || redirect != nil {
 		// Sized once: a documentation page has about 75 links.
 		targets = make([]frontier.Target, 0, n+1)
@@ -387,6 +386,15 @@ func (c *Crawler) targets(job frontier.Job, cands []candidate, redirect *candida
 			t := frontier.Target{ID: id, Host: cd.host, Depth: depth, New: isNew}
 			status, reason, soft, ok := c.admit(cd, depth, redirectHops)
 			_, wasSoft := c.soft[id]
+			if ok && c.inj == nil && c.remoteHost(cd.host) {
+				// Another node's URL: the scheduler gives it its share
+				// (frontier.Target.Remote), handOff sends it on.
+				c.route(id, cd, depth, isNew || wasSoft, len(targets))
+				delete(c.soft, id)
+				t.Remote = true
+				targets = append(targets, t)
+				continue
+			}
 			lazy := false
 			if !isNew && ok && !wasSoft {
 				if lazy, err = c.lazyQueue(id); err != nil {
@@ -407,24 +415,12 @@ func (c *Crawler) targets(job frontier.Job, cands []candidate, redirect *candida
 				// Injection mode: links are stored, only Inject queues.
 				t.Skip = true
 			case isNew:
-				if routed, err := c.route(cd, depth, share); err != nil {
-					return err
-				} else if routed {
-					t.Skip = true
-					break
-				}
 				c.queue(id, cd, redirectHops)
 				c.discovered.Add(1)
 			case wasSoft && ok:
 				// A URL seen before only beyond MaxDepth, now found at an
 				// allowed depth: queue it now.
 				delete(c.soft, id)
-				if routed, err := c.route(cd, depth, share); err != nil {
-					return err
-				} else if routed {
-					t.Skip = true
-					break
-				}
 				t.New = true
 				c.queue(id, cd, redirectHops)
 				skipped = append(skipped, skip{id, storage.StatusQueued, ""})

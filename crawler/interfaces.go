@@ -20,6 +20,9 @@ type Frontier interface {
 	// the URL back for another attempt.
 	Done(job frontier.Job, r frontier.Result, ch *frontier.Changes) (retried bool, err error)
 	Seed(seeds []frontier.Target, ch *frontier.Changes) error
+	// Credit applies the priority mass and depth other nodes of a cluster
+	// computed for URLs this node owns (Receive).
+	Credit(targets []frontier.Target, ch *frontier.Changes) int
 	Restore(s frontier.Snapshot) error
 	Stats() frontier.Stats
 

@@ -28,3 +28,41 @@ func (f *Frontier) Add(targets []Target, prio float64, ch *Changes) int {
 	}
 	return n
 }
+
+// Credit applies priority mass that other nodes of a cluster computed for
+// URLs this node owns (each Target.Mass is the share the scheduler gave a
+// Remote target there), as the scheduler applies a share here: a New
+// target that is neither queued nor in flight is enqueued at priority
+// Mass, a pending one gets Mass added to its priority and keeps the lesser
+// depth, and the others (in flight, done, Skip) are left alone, their
+// mass dropped as a downloaded target's share is. It returns how many it
+// enqueued. The scheduler is not called: for the additive schedulers
+// (fpr, fpr@M) this is what its Downloaded would have done with the same
+// shares.
+func (f *Frontier) Credit(targets []Target, ch *Changes) int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	n := 0
+	for i := range targets {
+		t := &targets[i]
+		sl := f.slots.get(t.ID)
+		switch {
+		case sl.queued():
+			lowered := f.lower(t.ID, t.Depth)
+			if t.Mass != 0 {
+				f.update(t.ID, f.hosts[sl.hostIdx()].q.items[sl.pos].prio+t.Mass, ch)
+			}
+			if lowered {
+				f.record(t.ID, ch) // a later Put of the same id supersedes the earlier
+			}
+		case t.New && !t.Skip && sl.host == 0:
+			f.enqueue(t, t.Mass, ch)
+			n++
+		}
+	}
+	if n > 0 {
+		f.settle(f.clock.Now().UnixNano())
+		f.notify()
+	}
+	return n
+}

@@ -263,7 +263,7 @@ func (f *Frontier) Seed(seeds []Target, ch *Changes) error {
 	defer f.mu.Unlock()
 	kept := make([]Target, 0, len(seeds))
 	for _, t := range seeds {
-		if sl := f.slots.get(t.ID); sl.queued() || (t.New && !t.Skip && sl.host == 0) {
+		if sl := f.slots.get(t.ID); sl.queued() || (t.New && !t.Skip && sl.host == 0) || (t.Remote && sl.host == 0) {
 			kept = append(kept, t)
 		}
 	}
@@ -289,7 +289,7 @@ func (f *Frontier) classify(targets []Target, intra func(*Target) bool) {
 		l := scheduler.Link{ID: t.ID, Intra: intra(t), State: scheduler.Done}
 		if sl := f.slots.get(t.ID); sl.queued() {
 			l.State, l.Prio = scheduler.Queued, f.hosts[sl.hostIdx()].q.items[sl.pos].prio
-		} else if t.New && !t.Skip && sl.host == 0 {
+		} else if t.Remote && sl.host == 0 || t.New && !t.Skip && sl.host == 0 {
 			l.State = scheduler.New
 		}
 		f.links = append(f.links, l)
@@ -304,10 +304,17 @@ func (f *Frontier) apply(targets []Target, ch *Changes) {
 		l := &f.links[i]
 		switch l.State {
 		case scheduler.New:
+			if targets[i].Remote {
+				targets[i].Mass = l.Prio
+				continue
+			}
 			f.enqueue(&targets[i], l.Prio, ch)
 		case scheduler.Queued:
+			lowered := f.lower(l.ID, targets[i].Depth)
 			if l.Prio != f.old[i] {
 				f.update(l.ID, l.Prio, ch)
+			} else if lowered {
+				f.record(l.ID, ch)
 			}
 		}
 	}
@@ -341,6 +348,18 @@ func (f *Frontier) add(hi uint32, it qitem, depth uint32) {
 
 func clampDepth(d int) uint32 { return uint32(min(max(d, 0), math.MaxUint32)) }
 
+// lower sets the depth of a pending URL to depth if that is less, and
+// reports whether it did; the caller records the change.
+func (f *Frontier) lower(id uint64, depth int) bool {
+	sl := f.slots.get(id)
+	if d := clampDepth(depth); sl.queued() && d < sl.depth {
+		sl.depth = d
+		f.slots.set(id, sl)
+		return true
+	}
+	return false
+}
+
 // update sets the priority of a pending URL; ids not pending are ignored
 // (a Batcher may emit ids that were handed out since).
 func (f *Frontier) update(id uint64, prio float64, ch *Changes) {
@@ -355,13 +374,22 @@ func (f *Frontier) update(id uint64, prio float64, ch *Changes) {
 	}
 	h.q.update(&f.slots, int(sl.pos), prio)
 	f.touch(sl.hostIdx())
-	if ch != nil {
-		var attempt int32
-		if len(f.retries) != 0 {
-			attempt = f.retries[id]
-		}
-		ch.Put = append(ch.Put, Entry{ID: id, Host: h.name, Prio: prio, Seq: it.seq, Depth: int(sl.depth), Attempt: int(attempt)})
+	f.record(id, ch)
+}
+
+// record appends the entry of pending URL id to ch.
+func (f *Frontier) record(id uint64, ch *Changes) {
+	sl := f.slots.get(id)
+	if ch == nil || !sl.queued() {
+		return
 	}
+	h := f.hosts[sl.hostIdx()]
+	it := h.q.items[sl.pos]
+	var attempt int32
+	if len(f.retries) != 0 {
+		attempt = f.retries[id]
+	}
+	ch.Put = append(ch.Put, Entry{ID: id, Host: h.name, Prio: it.prio, Seq: it.seq, Depth: int(sl.depth), Attempt: int(attempt)})
 }
 
 // saveState records the scheduler's state when it is Stateful.

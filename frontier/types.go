@@ -50,8 +50,9 @@ type Target struct {
 	// equals the source page's byte for byte (www.a.com ≠ a.com, but
 	// a.com:8080 = a.com).
 	Host string
-	// Depth is the number of links from a seed (seeds 0). It is kept from
-	// the first discovery that queued the URL.
+	// Depth is the number of links from a seed (seeds 0). A pending URL
+	// keeps the least depth of the links found to it before it is handed
+	// out; a URL in flight or done keeps the depth it had.
 	Depth int
 	// New reports that storage saw this URL for the first time while
 	// interning this page's links (or the seeds): it is enqueued. A target
@@ -63,6 +64,16 @@ type Target struct {
 	// an out-link for the scheduler (FPR divides by all distinct out-links)
 	// but is never enqueued; if it is already pending it stays pending.
 	Skip bool
+	// Remote marks a target whose host another node of a cluster owns:
+	// the scheduler sees it as New (it counts among the out-links, or
+	// among the seeds, and is given its share) but it is never enqueued
+	// here. Complete writes the priority the scheduler gave it to Mass,
+	// for the caller to hand to the owner (Credit there applies it).
+	Remote bool
+	// Mass is, for a Remote target, the priority the scheduler gave it
+	// (out, set by Complete and Done); for Credit, the priority to add
+	// (in).
+	Mass float64
 }
 
 // Job is a URL handed out by Next. Pass it back unchanged to exactly one of

@@ -285,7 +285,11 @@ func (r *Runner) newPlan(ctx context.Context, n uint32, cycles []storage.Cycle) 
 			return nil, err
 		}
 	}
-	if len(ids) == 0 {
+	if o.Agree != nil {
+		if ids, err = r.agree(ctx, l, n, p); err != nil {
+			return nil, err
+		}
+	} else if len(ids) == 0 {
 		return nil, fmt.Errorf("recrawl: cycle %d: %w", n, ErrNoSeeds)
 	}
 	var g *graph.CSR
@@ -370,6 +374,30 @@ func (r *Runner) selectSeeds(ctx context.Context, l *loaded, n uint32, p *Plan) 
 	ids := res.Nodes()
 	for _, s := range res.Seeds {
 		p.Seeds = append(p.Seeds, crawler.Pick{URL: l.g.URLs[s.Node], Score: s.Score, Why: why(res, &s)})
+	}
+	return ids, nil
+}
+
+// agree replaces p's seeds with the ones the cluster agreed on
+// (Options.Agree) and returns those this node's graph holds.
+func (r *Runner) agree(ctx context.Context, l *loaded, n uint32, p *Plan) ([]uint32, error) {
+	agreed, err := r.o.Agree(ctx, n, p.Seeds)
+	if err != nil {
+		return nil, fmt.Errorf("recrawl: cycle %d: agree on seeds: %w", n, err)
+	}
+	if len(agreed) == 0 {
+		return nil, fmt.Errorf("recrawl: cycle %d: %w", n, ErrNoSeeds)
+	}
+	if !slices.Equal(agreed, p.Seeds) {
+		// Another node's selection: this node's replacements of vanished
+		// seeds are not part of it.
+		p.Seeds, p.Cycle.Replaced = agreed, nil
+	}
+	var ids []uint32
+	for _, s := range p.Seeds {
+		if v, ok := nodeOf(l.g, s.URL); ok {
+			ids = append(ids, v)
+		}
 	}
 	return ids, nil
 }

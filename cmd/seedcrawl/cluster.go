@@ -20,7 +20,6 @@ import (
 	"github.com/seedcrawl/seedcrawl/config"
 	"github.com/seedcrawl/seedcrawl/crawler"
 	"github.com/seedcrawl/seedcrawl/storage"
-	"github.com/seedcrawl/seedcrawl/urlnorm"
 )
 
 const nodeUsage = `usage: seedcrawl node --cluster URL --node-id N --nodes K [crawl flags] [SEED_URL...]
@@ -32,6 +31,12 @@ to it. Every node gets the same seeds (each keeps those of its hosts) and
 the same crawl flags. The node stops when the whole cluster has nothing
 left: every node idle and no URL in flight. Restarting a killed node with
 the same command resumes its hosts from its db and its durable consumer.
+
+To grow or shrink the cluster, stop every node and start them again with
+the new --nodes: before crawling, each hands the hosts it no longer owns
+(queued URLs, and the ones it settled, so they are not fetched twice) to
+their new owners. A removed node runs once with --leave (its --node-id
+≥ --nodes) to hand over its hosts and the URLs stored for it, and exits.
 
 flags:
 `
@@ -60,6 +65,7 @@ flags:
 type nodeOptions struct {
 	url, name   string
 	id, nodes   int
+	leave       bool // removed from the cluster: hand everything over and exit
 	command     string
 	progress    time.Duration
 	json        bool
@@ -90,6 +96,7 @@ func runNode(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	name := fs.String("cluster-name", "seedcrawl", "`NAME` of the crawl on the NATS server: its stream and buckets")
 	id := fs.Int("node-id", 0, "this node's id `N`, 0 ≤ N < --nodes")
 	nodes := fs.Int("nodes", 1, "number of nodes `K` of the cluster")
+	leave := fs.Bool("leave", false, "remove this node from a cluster shrunk to --nodes (its --node-id ≥ --nodes): hand its hosts' URLs and its stored messages to the remaining nodes, then exit")
 	fs.Usage = func() {
 		fmt.Fprint(fs.Output(), nodeUsage)
 		fs.PrintDefaults()
@@ -100,14 +107,17 @@ func runNode(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if *url == "" {
 		return fmt.Errorf("%w: --cluster URL is required (seedcrawl cluster starts a NATS server)", errUsage)
 	}
-	if *nodes < 1 || *id < 0 || *id >= *nodes {
+	switch {
+	case *leave && (*nodes < 1 || *id < *nodes):
+		return fmt.Errorf("%w: --leave: --node-id %d must be ≥ --nodes %d (the nodes that remain)", errUsage, *id, *nodes)
+	case !*leave && (*nodes < 1 || *id < 0 || *id >= *nodes):
 		return fmt.Errorf("%w: --node-id %d must be in 0..--nodes-1 (--nodes %d)", errUsage, *id, *nodes)
 	}
 	cfg, err := loadSettings(*configPath, &flagCfg, fs, "no seed URLs: give SEED_URL arguments or --seeds FILE (or --db of a node to resume)")
 	if err != nil {
 		return err
 	}
-	return nodeCrawl(ctx, cfg, nodeOptions{url: *url, name: *name, id: *id, nodes: *nodes,
+	return nodeCrawl(ctx, cfg, nodeOptions{url: *url, name: *name, id: *id, nodes: *nodes, leave: *leave,
 		command: "seedcrawl node " + strings.Join(args, " "), progress: *progress, json: *jsonOut}, stdout, stderr)
 }
 
@@ -117,7 +127,7 @@ type nodeLocal struct{ c *crawler.Crawler }
 func (l nodeLocal) Inject(ctx context.Context, urls []cluster.URL) error {
 	as := make([]crawler.Arrival, len(urls))
 	for i, u := range urls {
-		as[i] = crawler.Arrival{URL: u.URL, Depth: u.Depth, Mass: u.Mass}
+		as[i] = crawler.Arrival{URL: u.URL, Depth: u.Depth, Mass: u.Mass, Known: u.Known}
 	}
 	return l.c.Receive(ctx, as)
 }
@@ -130,7 +140,7 @@ func (l nodeLocal) Idle() bool { return l.c.Idle() }
 func nodeCrawl(ctx context.Context, cfg config.Config, o nodeOptions, stdout, stderr io.Writer) error {
 	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	node, err := cluster.Open(ctx, cluster.Options{URL: o.url, Name: o.name, NodeID: o.id, Nodes: o.nodes,
-		Poll: o.clusterPoll, Logger: logger})
+		Poll: o.clusterPoll, Logger: logger, Leaving: o.leave})
 	if err != nil {
 		return err
 	}
@@ -140,45 +150,38 @@ func nodeCrawl(ctx context.Context, cfg config.Config, o nodeOptions, stdout, st
 		return err
 	}
 	defer sess.close()
-	// Every node gets every seed; each queues those of its own hosts.
-	var own []string
-	for _, s := range sess.seeds {
-		if n, err := urlnorm.Normalize(s); err == nil && node.Owns(urlnorm.Authority(n)) {
-			own = append(own, s)
-		}
-	}
-	cctx, cancelCrawl := context.WithCancel(ctx)
-	defer cancelCrawl()
-	nctx, cancelNode := context.WithCancel(ctx)
-	nerr := make(chan error, 1)
-	go func() {
-		err := node.Run(nctx, nodeLocal{sess.c})
-		if err != nil && nctx.Err() == nil {
-			cancelCrawl() // the node cannot go on: stop the crawl, keep what is committed
-		}
-		nerr <- err
-	}()
-	sum, err := sess.crawl(cctx, own, o.progress, stderr)
-	cancelNode()
-	runErr := <-nerr
+	// Hosts that changed owner since this db's last run (a node joined or
+	// left) go to their new owners before anything is crawled, and no
+	// node crawls until every previous owner has handed its hosts over.
+	mv, err := node.Rebalance(ctx, sess.db)
 	if err != nil {
-		return err // the node stays "busy": the others wait for it to be fixed and restarted
+		return err
 	}
-	if sum.Stopped != crawler.StopExhausted {
-		// A budget, a deadline or SIGINT: leave, so the others can finish.
-		lctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
-		err := node.Leave(lctx)
-		cancel()
+	if mv.FromNodes != mv.ToNodes {
+		fmt.Fprintf(stderr, "seedcrawl node %d: %d → %d nodes: %d hosts moved away, %d queued and %d settled URLs handed over\n",
+			o.id, mv.FromNodes, mv.ToNodes, mv.Hosts, mv.Queued, mv.Known)
+	}
+	if o.leave {
+		n, err := node.Drain(ctx)
 		if err != nil {
 			return err
 		}
+		fmt.Fprintf(stdout, "node %d left the cluster of %d nodes: %d hosts, %d queued and %d settled URLs handed over, %d stored messages forwarded\n",
+			o.id, o.nodes, mv.Hosts, mv.Queued, mv.Known, n)
+		return nil
 	}
-	// ErrStopped: URLs arrived after the crawl stopped; they stay in the
-	// stream for the next run.
-	if runErr != nil && !errors.Is(runErr, context.Canceled) && !errors.Is(runErr, crawler.ErrStopped) {
-		return fmt.Errorf("node %d: %w", o.id, runErr)
+	if err := node.WaitSettled(ctx, max(o.nodes, mv.FromNodes)); err != nil {
+		return err
 	}
-	if err := node.Flush(ctx); err != nil {
+	if _, err := node.Preload(ctx, func(us []cluster.URL) error { return recordKnown(sess.db, us) }); err != nil {
+		return err
+	}
+	// Every node gets every seed: it queues those of its own hosts, and
+	// counts all for the scheduler (FPR gives each seed (1−d)/|S|).
+	sum, err := nodeRun(ctx, node, sess, func(ctx context.Context) (crawler.Summary, error) {
+		return sess.crawl(ctx, sess.seeds, o.progress, stderr)
+	})
+	if err != nil {
 		return err
 	}
 	rep := nodeReport{DB: cfg.DB, Node: o.id, Nodes: o.nodes, Cluster: node.Stats(), Summary: sum}
@@ -194,6 +197,74 @@ func nodeCrawl(ctx context.Context, cfg config.Config, o nodeOptions, stdout, st
 	fmt.Fprintf(stdout, "  %-26s node %d of %d: %d URLs handed off (%d repeats dropped), %d received; connection %d msgs / %d bytes out, %d msgs / %d bytes in\n",
 		"cluster:", o.id, o.nodes, st.Published, st.Duplicates, st.Received, st.OutMsgs, st.OutBytes, st.InMsgs, st.InBytes)
 	return nil
+}
+
+// recordKnown stores URLs that their host's previous owner settled
+// (cluster.URL.Known) as seen in db, before the crawl starts: the crawl
+// then neither seeds nor queues them. The crawler does the same when the
+// consumer delivers the same messages later.
+func recordKnown(db *storage.DB, us []cluster.URL) error {
+	urls := make([]string, len(us))
+	for i, u := range us {
+		urls[i] = u.URL
+	}
+	ints, err := db.Intern(urls, storage.NoPage, 0)
+	if err != nil {
+		return fmt.Errorf("record %d URLs settled by other nodes: %w", len(urls), err)
+	}
+	var b storage.Batch
+	for _, in := range ints {
+		if !in.New {
+			p, err := db.Page(in.ID)
+			if err != nil || p.Status != storage.StatusDiscovered || p.Reason == cluster.ReasonKnownElsewhere {
+				continue
+			}
+		}
+		b.SetStatus(in.ID, storage.StatusDiscovered, cluster.ReasonKnownElsewhere)
+	}
+	if err := db.Commit(&b); err != nil {
+		return fmt.Errorf("record %d URLs settled by other nodes: %w", len(urls), err)
+	}
+	return nil
+}
+
+// nodeRun runs crawl (sess's crawler) as a node of the cluster: the
+// node's traffic beside it, until the cluster is done or ctx ends. A crawl
+// that stops early (a budget, a deadline, SIGINT) leaves the cluster so
+// the others can finish; a crawl that fails keeps the node "busy", so the
+// others wait for it to be fixed and restarted.
+func nodeRun(ctx context.Context, node *cluster.Node, sess *crawlSession, crawl func(context.Context) (crawler.Summary, error)) (crawler.Summary, error) {
+	cctx, cancelCrawl := context.WithCancel(ctx)
+	defer cancelCrawl()
+	nctx, cancelNode := context.WithCancel(ctx)
+	nerr := make(chan error, 1)
+	go func() {
+		err := node.Run(nctx, nodeLocal{sess.c})
+		if err != nil && nctx.Err() == nil {
+			cancelCrawl() // the node cannot go on: stop the crawl, keep what is committed
+		}
+		nerr <- err
+	}()
+	sum, err := crawl(cctx)
+	cancelNode()
+	runErr := <-nerr
+	if err != nil {
+		return sum, err
+	}
+	if sum.Stopped != crawler.StopExhausted {
+		lctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
+		err := node.Leave(lctx)
+		cancel()
+		if err != nil {
+			return sum, err
+		}
+	}
+	// ErrStopped: URLs arrived after the crawl stopped; they stay in the
+	// stream for the next run.
+	if runErr != nil && !errors.Is(runErr, context.Canceled) && !errors.Is(runErr, crawler.ErrStopped) {
+		return sum, fmt.Errorf("node %d: %w", node.ID(), runErr)
+	}
+	return sum, node.Flush(ctx)
 }
 
 // clusterOwnFlags are the flags of seedcrawl cluster that are not passed

@@ -21,15 +21,22 @@ func BenchmarkCluster(b *testing.B) {
 	bin := seedcrawlBinary(b)
 	for _, size := range []struct{ pages, hosts int }{{5000, 50}, {50000, 500}} {
 		w := crawlStartBenchWeb(b, size.pages, size.hosts)
-		for _, k := range []int{1, 3} {
-			b.Run(fmt.Sprintf("pages=%d/nodes=%d", size.pages, k), func(b *testing.B) {
+		for _, bk := range []struct {
+			sched string
+			k     int
+		}{{"bfs", 1}, {"bfs", 3}, {"fpr", 1}, {"fpr", 3}} {
+			k := bk.k
+			// Under FPR every link to another node's URL carries its share
+			// (a message per cross-node link); under BFS only new URLs and
+			// shorter paths travel.
+			b.Run(fmt.Sprintf("pages=%d/sched=%s/nodes=%d", size.pages, bk.sched, k), func(b *testing.B) {
 				var pages, msgs, payload, wire uint64
 				var wall, cpu, nodeCPU time.Duration
 				for b.Loop() {
 					dir := b.TempDir()
 					args := []string{"cluster", "--nodes", strconv.Itoa(k), "--db", filepath.Join(dir, "c.db"), "--json",
 						"--scope", "hosts:.test", "--workers", "8", "--host-concurrency", "2", "--delay", "0",
-						"--delay-factor", "0", "--max-depth", "-1", "--resolve-file", w.resolve, "--ca-file", w.ca, "--progress", "0"}
+						"--delay-factor", "0", "--max-depth", "-1", "--scheduler", bk.sched, "--resolve-file", w.resolve, "--ca-file", w.ca, "--progress", "0"}
 					cmd := exec.Command(bin, append(args, w.seeds...)...)
 					t0 := time.Now()
 					out, err := cmd.Output()

@@ -33,7 +33,7 @@ type clusterSetup struct {
 	total         int                      // page requests of the reference crawl
 }
 
-func newClusterSetup(t *testing.T) *clusterSetup {
+func newClusterSetup(t *testing.T, extra ...string) *clusterSetup {
 	t.Helper()
 	s := &clusterSetup{dir: t.TempDir()}
 	s.bin = seedcrawlBinary(t)
@@ -45,7 +45,7 @@ func newClusterSetup(t *testing.T) *clusterSetup {
 	s.args = func(db string) []string {
 		return append([]string{"--db", db, "--resolve-file", resolve, "--ca-file", s.w.srv.CAFile(),
 			"--scope", "hosts:.test", "--delay", clusterDelay.String(), "--delay-factor", "0", "--workers", "4",
-			"--commit-interval", "100ms", "--progress", "0"}, s.w.site.Seeds()...)
+			"--commit-interval", "100ms", "--progress", "0"}, append(extra, s.w.site.Seeds()...)...)
 	}
 	s.ref = filepath.Join(s.dir, "ref.db")
 	if out, err := exec.Command(s.bin, append([]string{"crawl"}, s.args(s.ref)...)...).CombinedOutput(); err != nil {
@@ -154,6 +154,32 @@ func TestClusterCommand(t *testing.T) {
 	s.checkLog(t, func(string, time.Duration) bool { return false })
 }
 
+// TestClusterMaxDepth: with a small --max-depth, where many URLs are
+// reached first by a longer path through one node and then by a shorter
+// one through another, the union of three nodes still equals one crawl:
+// a pending URL takes the least depth of the links found to it, wherever
+// they were found.
+func TestClusterMaxDepth(t *testing.T) {
+	s := newClusterSetup(t, "--max-depth", "3", "--scheduler", "fpr")
+	merged := filepath.Join(s.dir, "all.db")
+	args := append([]string{"cluster", "--nodes", "3", "--out", merged, "--json"}, s.args(filepath.Join(s.dir, "c.db"))...)
+	if out, err := exec.Command(s.bin, args...).CombinedOutput(); err != nil {
+		t.Fatalf("cluster: %v\n%s", err, out)
+	}
+	rejected := 0
+	for _, p := range crawlPages(t, s.ref) {
+		if p.Reason == "max-depth" {
+			rejected++
+		}
+	}
+	if rejected == 0 {
+		t.Fatal("no URL beyond --max-depth: the limit does not bite")
+	}
+	t.Logf("%d URLs beyond --max-depth in the single crawl", rejected)
+	s.checkUnion(t, merged)
+	s.checkLog(t, func(string, time.Duration) bool { return false })
+}
+
 // TestClusterNodeKilled: three `seedcrawl node` processes on a NATS server
 // of this test; one is killed with SIGKILL mid-crawl and restarted with
 // the same command. The merged result equals the single-node crawl and no
@@ -256,4 +282,79 @@ func TestCrawlClusterSingleNode(t *testing.T) {
 	if rep.Summary.Stopped != "exhausted" || rep.Cluster.Published != 0 || rep.Nodes != 1 {
 		t.Fatalf("report %+v: want exhausted, 1 node, nothing handed off", rep)
 	}
+}
+
+// TestClusterMembership: a crawl whose cluster grows from two nodes to
+// three and shrinks back to two, each run stopped by a page budget until
+// the last, crawls what one crawl does, each URL once: at every change
+// the nodes hand the hosts they no longer own (queued URLs and settled
+// ones) to the new owners before anyone crawls, and the removed node
+// (seedcrawl node --leave) hands over its hosts and its stored messages.
+func TestClusterMembership(t *testing.T) {
+	// Without sitemaps: every run reads a host's sitemaps again, a node
+	// that took a host over too.
+	s := newClusterSetup(t, "--sitemaps=false")
+	srv, err := cluster.StartServer(cluster.ServerOptions{Dir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Shutdown()
+	dbs := []string{filepath.Join(s.dir, "n0.db"), filepath.Join(s.dir, "n1.db"), filepath.Join(s.dir, "n2.db")}
+	phase := func(k int, ids []int, extra ...string) {
+		t.Helper()
+		cmds := make([]*exec.Cmd, len(ids))
+		outs := make([]*bytes.Buffer, len(ids))
+		for j, i := range ids {
+			args := append([]string{"node", "--cluster", srv.URL(), "--node-id", strconv.Itoa(i), "--nodes", strconv.Itoa(k)}, extra...)
+			if i >= k {
+				args = append(args, "--leave")
+			}
+			cmds[j] = exec.Command(s.bin, append(args, s.args(dbs[i])...)...)
+			outs[j] = &bytes.Buffer{}
+			cmds[j].Stdout, cmds[j].Stderr = outs[j], outs[j]
+			if err := cmds[j].Start(); err != nil {
+				t.Fatal(err)
+			}
+		}
+		for j, c := range cmds {
+			if err := c.Wait(); err != nil {
+				t.Fatalf("%d nodes, node %d: %v\n%s", k, ids[j], err, outs[j])
+			}
+			t.Logf("%d nodes, node %d: %s", k, ids[j], strings.TrimSpace(lastLines(outs[j].String(), 2)))
+		}
+	}
+	budget := strconv.Itoa(s.total / 8)
+	phase(2, []int{0, 1}, "--max-pages", budget)
+	phase(3, []int{0, 1, 2}, "--max-pages", budget)
+	if n := len(s.w.log.Entries()); n >= s.total {
+		t.Fatalf("%d requests before the last run: the budgets did not stop the crawl early", n)
+	}
+	phase(2, []int{0, 1, 2})
+	merged := filepath.Join(s.dir, "all.db")
+	if _, err := mergeFiles(merged, dbs); err != nil {
+		t.Fatal(err)
+	}
+	s.checkUnion(t, merged)
+	s.checkLog(t, func(string, time.Duration) bool { return false })
+	if t.Failed() {
+		// Where each URL the merge got wrong stands in each node db.
+		ref, got := crawlPages(t, s.ref), crawlPages(t, merged)
+		for u, p := range ref {
+			if q, ok := got[u]; ok && q.Status == p.Status {
+				continue
+			}
+			for i, db := range dbs {
+				st := runReadDB(t, db)
+				if q, ok := st.pages[u]; ok {
+					t.Logf("%s in node %d db: %v %q, depth %d, %d fetches", u, i, q.Status, q.Reason, q.Depth, q.Fetches)
+				}
+			}
+		}
+	}
+}
+
+// lastLines returns the last n lines of s.
+func lastLines(s string, n int) string {
+	lines := strings.Split(strings.TrimSpace(s), "\n")
+	return strings.Join(lines[max(0, len(lines)-n):], "\n")
 }

@@ -62,6 +62,8 @@ type runFlags struct {
 	revisitDec     float64
 	revisitGone    uint   // the "revisit-gone" setting (config), set by runCycles
 	refreshPolicy  string // the "refresh-policy" setting (config), set by runCycles
+	// cluster makes the run one node of a cluster (--cluster); nil: alone.
+	cluster *cycleNode
 }
 
 func (f *runFlags) register(fs interface {
@@ -135,6 +137,10 @@ func runCycles(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	jsonOut := fs.Bool("json", false, "print one JSON object per cycle on stdout")
 	var rf runFlags
 	rf.register(fs)
+	clusterURL := fs.String("cluster", "", "run as one node of a cluster on the NATS server at `URL` (see seedcrawl node): one elected node selects each cycle's seeds")
+	clusterName := fs.String("cluster-name", "seedcrawl", "`NAME` of the crawl on the NATS server (--cluster)")
+	nodeID := fs.Int("node-id", 0, "this node's id `N`, 0 ≤ N < --nodes (--cluster)")
+	nodes := fs.Int("nodes", 1, "number of nodes `K` of the cluster (--cluster)")
 	fs.Usage = func() {
 		fmt.Fprint(fs.Output(), runUsage)
 		fs.PrintDefaults()
@@ -145,6 +151,9 @@ func runCycles(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	fs.Visit(func(f *flag.Flag) { rf.initialSet = rf.initialSet || f.Name == "revisit-initial" })
 	if err := rf.validate(); err != nil {
 		return err
+	}
+	if *clusterURL != "" && (*nodes < 1 || *nodeID < 0 || *nodeID >= *nodes) {
+		return fmt.Errorf("%w: --node-id %d must be in 0..--nodes-1 (--nodes %d)", errUsage, *nodeID, *nodes)
 	}
 	cfg, err := cf.load(fs, "no seed URLs for cycle 1: give SEED_URL arguments or --seeds FILE (or --db of an earlier crawl)")
 	if err != nil {
@@ -166,6 +175,13 @@ func runCycles(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	defer sess.close()
 	if err := sess.serve(ctx, "run", stderr); err != nil {
 		return err
+	}
+	if *clusterURL != "" {
+		no := &nodeOptions{url: *clusterURL, name: *clusterName, id: *nodeID, nodes: *nodes}
+		if rf.cluster, err = openCycleNode(ctx, no, sess.x.logger, stderr); err != nil {
+			return err
+		}
+		defer rf.cluster.close()
 	}
 	if err := runSession(ctx, sess, rf, cf.progress, *jsonOut, stdout, stderr); err != nil {
 		return err
@@ -197,6 +213,7 @@ func runSession(ctx context.Context, sess *crawlSession, rf runFlags, progress t
 		RefreshPolicy:  rf.refreshPolicy,
 		ReseedEvery:    rf.reseedEvery,
 		Scheduler:      cfg.Scheduler,
+		Agree:          rf.cluster.agreeFunc(),
 		Logger:         sess.x.logger,
 		Crawl: func(ctx context.Context, p *recrawl.Plan) error {
 			current = p.Cycle.N
@@ -208,10 +225,15 @@ func runSession(ctx context.Context, sess *crawlSession, rf runFlags, progress t
 			sess.history = runHistory(cfg.Scheduler, p.Rank)
 			rc := p.Recrawl()
 			rc.Prior = sess.history.History
+			if err := rf.cluster.prepare(ctx, sess, p.Cycle.N); err != nil {
+				return err
+			}
 			if err := sess.newCrawler(rc, max(p.MaxPages, 0)); err != nil {
 				return err
 			}
-			sum, err := sess.crawl(ctx, nil, progress, stderr)
+			sum, err := rf.cluster.crawl(ctx, sess, func(ctx context.Context) (crawler.Summary, error) {
+				return sess.crawl(ctx, nil, progress, stderr)
+			})
 			last = sum
 			if errors.Is(err, crawler.ErrNoSeeds) {
 				return nil // nothing left in the cycle: it is complete
