@@ -62,6 +62,7 @@ func (o compareOptions) engine(log *slog.Logger) compare.Options {
 // compareOutputs are the result flags shared by compare and score.
 type compareOutputs struct {
 	graph     *string
+	unfetched *string
 	json      *bool
 	out, plot *string
 	logX      *bool
@@ -74,13 +75,14 @@ func compareOutputFlags(fs interface {
 	String(string, string, string) *string
 }) compareOutputs {
 	return compareOutputs{
-		graph: fs.String("score-graph", "union", "`GRAPH` to rank pages on: union (fetched pages and every URL they link to) or crawl (fetched pages alone, as Cho et al. and Baeza-Yates et al. rank)"),
-		json:  fs.Bool("json", false, "print the report as JSON on stdout"),
-		out:   fs.String("out", "", "write the scores as CSV (sim's long form) to `FILE`"),
-		plot:  fs.String("plot", "", "write the plot to `FILE` (.svg, .png or .pdf)"),
-		logX:  fs.Bool("plot-logx", false, "plot pages downloaded on a log scale"),
-		lower: fs.String("plot-lower", "diff", "lower `PANEL` of the plot: "+chart.LowerHelp),
-		title: fs.String("title", "", "plot `TITLE`"),
+		graph:     fs.String("score-graph", "union", "`GRAPH` to rank pages on: union (fetched pages and every URL they link to) or crawl (fetched pages alone, as Cho et al. and Baeza-Yates et al. rank)"),
+		unfetched: fs.String("score-unfetched", "host", "how a linked URL nobody fetched passes on its PageRank in the union graph: `MODEL` host (it links like the average fetched page of its host) or dangling (spread over all pages)"),
+		json:      fs.Bool("json", false, "print the report as JSON on stdout"),
+		out:       fs.String("out", "", "write the scores as CSV (sim's long form) to `FILE`"),
+		plot:      fs.String("plot", "", "write the plot to `FILE` (.svg, .png or .pdf)"),
+		logX:      fs.Bool("plot-logx", false, "plot pages downloaded on a log scale"),
+		lower:     fs.String("plot-lower", "diff", "lower `PANEL` of the plot: "+chart.LowerHelp),
+		title:     fs.String("title", "", "plot `TITLE`"),
 	}
 }
 
@@ -433,12 +435,16 @@ func compareReport(ctx context.Context, path string, outs compareOutputs, fronti
 
 // scoreOptions are the scoring options the flags ask for.
 func (o compareOutputs) scoreOptions(frontier bool) compare.ScoreOptions {
-	return compare.ScoreOptions{Crawl: *o.graph == "crawl", Frontier: frontier}
+	m, _ := compare.ParseUnfetched(*o.unfetched) // checked by check
+	return compare.ScoreOptions{Crawl: *o.graph == "crawl", Frontier: frontier, Unfetched: m}
 }
 
 func (o compareOutputs) check() error {
 	if *o.graph != "union" && *o.graph != "crawl" {
 		return fmt.Errorf("%w: --score-graph %q: want union or crawl", errUsage, *o.graph)
+	}
+	if _, err := compare.ParseUnfetched(*o.unfetched); err != nil {
+		return fmt.Errorf("%w: --score-unfetched %q: want host or dangling", errUsage, *o.unfetched)
 	}
 	if *o.plot != "" {
 		if err := checkPlotPath("--plot", *o.plot); err != nil {

@@ -5,9 +5,12 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"runtime/pprof"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/seedcrawl/seedcrawl/crawler"
 )
 
 // compareBenchSchedulers are the six schedulers the benchmark compares.
@@ -37,8 +40,14 @@ func BenchmarkCompare(b *testing.B) {
 					"--window", fmt.Sprint(size.window)}, w.seeds...)
 				t0 := time.Now()
 				var stdout, stderr bytes.Buffer
-				if err := runCompare(context.Background(), args, &stdout, &stderr); err != nil {
-					b.Fatalf("compare: %v\n%s", err, stderr.String())
+				// Labels tell the two phases apart in a -cpuprofile:
+				// go tool pprof -tagfocus phase=compare.
+				var cerr error
+				pprof.Do(context.Background(), pprof.Labels("phase", "compare"), func(ctx context.Context) {
+					cerr = runCompare(ctx, args, &stdout, &stderr)
+				})
+				if cerr != nil {
+					b.Fatalf("compare: %v\n%s", cerr, stderr.String())
 				}
 				t1 := time.Now()
 				seen := map[string]bool{}
@@ -60,7 +69,10 @@ func BenchmarkCompare(b *testing.B) {
 				if err != nil {
 					b.Fatal(err)
 				}
-				sum, err := sess.run(context.Background(), 0, nil)
+				var sum crawler.Summary
+				pprof.Do(context.Background(), pprof.Labels("phase", "plain"), func(ctx context.Context) {
+					sum, err = sess.run(ctx, 0, nil)
+				})
 				if cerr := sess.close(); err == nil {
 					err = cerr
 				}
