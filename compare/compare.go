@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"math"
 	"slices"
 	"strings"
 	"sync"
@@ -44,6 +45,13 @@ type Options struct {
 	// saves; 0 means 256. A crawl also saves when it stops. After kill -9 up
 	// to SaveEvery downloads per crawl are replayed again, from stored pages.
 	SaveEvery int
+	// FrontierShare is how much of the crawls' frontier Run fetches for
+	// the score once every crawl is done, as a share of the union of the
+	// downloaded sets: the FrontierSample of at most FrontierShare × |union|
+	// URLs, counting frontier pages an earlier run fetched. Score uses them
+	// with ScoreOptions.Frontier. 0 means none; +Inf means all of the
+	// frontier. DefaultFrontierShare keeps the requests within 1.1 × |union|.
+	FrontierShare float64
 	// Logger gets progress lines; nil discards.
 	Logger *slog.Logger
 }
@@ -82,6 +90,9 @@ func New(store Store, o Options) (*Compare, error) {
 	}
 	if o.SaveEvery <= 0 {
 		o.SaveEvery = 256
+	}
+	if !(o.FrontierShare >= 0) {
+		return nil, fmt.Errorf("%w: frontier share %v is negative", ErrOptions, o.FrontierShare)
 	}
 	if o.Host == nil {
 		o.Host = graph.HostOf
@@ -191,13 +202,22 @@ func (c *Compare) replay(cr *crawl, seq []uint64) error {
 }
 
 // Run continues every logical crawl until each has used its budget or run
-// out of URLs, fetching through web the pages no crawl has revealed yet. It
-// saves progress as it goes and when it stops, also when ctx ends; a later
-// Run on a Compare built on the same store continues from there.
+// out of URLs, fetching through web the pages no crawl has revealed yet,
+// then fetches the frontier sample (Options.FrontierShare). It saves
+// progress as it goes and when it stops, also when ctx ends; a later Run on
+// a Compare built on the same store continues from there.
 func (c *Compare) Run(ctx context.Context, web Web) error {
 	if err := c.Load(ctx); err != nil {
 		return err
 	}
+	if err := c.runCrawls(ctx, web); err != nil {
+		return err
+	}
+	return c.fetchFrontier(ctx, web)
+}
+
+// runCrawls runs every logical crawl until it stops.
+func (c *Compare) runCrawls(ctx context.Context, web Web) error {
 	g, gctx := errgroup.WithContext(ctx)
 	var crawling sync.WaitGroup
 	stop := make(chan struct{})
@@ -232,18 +252,9 @@ func (c *Compare) dispatch(ctx context.Context, web Web, stop <-chan struct{}) e
 					return ErrWebClosed
 				}
 			}
-			// A page already revealed (a Web that answers twice) is
-			// dropped: the first answer is the snapshot every crawl sees.
-			// A page nobody asked for in this run (a Web that still
-			// delivers what an earlier run asked) is kept: it is a fetch
-			// the comparison need not repeat.
-			if c.t.revealedURL(p.URL) {
-				continue
+			if _, err := c.accept(ctx, p); err != nil {
+				return err
 			}
-			if err := c.store.SavePage(ctx, p); err != nil {
-				return fmt.Errorf("compare: save page %s: %w", p.URL, err)
-			}
-			c.t.reveal(p)
 			for _, lc := range c.crawls {
 				select {
 				case lc.wake <- struct{}{}:
@@ -252,6 +263,85 @@ func (c *Compare) dispatch(ctx context.Context, web Web, stop <-chan struct{}) e
 			}
 		}
 	}
+}
+
+// accept stores and reveals a page the web delivered, and reports whether
+// it was new. A page already revealed (a Web that answers twice) is
+// dropped: the first answer is the snapshot every crawl sees. A page nobody
+// asked for in this run (a Web that still delivers what an earlier run
+// asked) is kept: it is a fetch the comparison need not repeat.
+func (c *Compare) accept(ctx context.Context, p Page) (bool, error) {
+	if c.t.revealedURL(p.URL) {
+		return false, nil
+	}
+	if err := c.store.SavePage(ctx, p); err != nil {
+		return false, fmt.Errorf("compare: save page %s: %w", p.URL, err)
+	}
+	return c.t.reveal(p), nil
+}
+
+// fetchFrontier fetches the frontier sample once every crawl is done: the
+// FrontierSample of the finished crawls, less the frontier pages already
+// revealed (by an earlier run), and waits for every page of it.
+func (c *Compare) fetchFrontier(ctx context.Context, web Web) error {
+	if c.o.FrontierShare == 0 {
+		return nil
+	}
+	c.t.mu.RLock()
+	pages, seqs := c.pages(), c.sequences()
+	c.t.mu.RUnlock()
+	down := map[string]bool{}
+	for _, s := range seqs {
+		if !s.Done {
+			return nil // stopped early: the crawls report why
+		}
+		for _, u := range s.URLs {
+			down[u] = true
+		}
+	}
+	n := math.MaxInt
+	if !math.IsInf(c.o.FrontierShare, 1) {
+		n = int(c.o.FrontierShare * float64(len(down)))
+		for _, p := range pages {
+			if !down[p.URL] {
+				n-- // a frontier page fetched by an earlier run
+			}
+		}
+	}
+	urls, err := FrontierSample(pages, c.seedURLs, seqs, c.o.Damping, n)
+	if err != nil || len(urls) == 0 {
+		return err
+	}
+	want := make(map[string]bool, len(urls))
+	for _, u := range urls {
+		c.t.mu.Lock()
+		g := c.t.intern(u)
+		c.t.mu.Unlock()
+		if _, ok := c.t.claim(g); !ok {
+			continue
+		}
+		want[u] = true
+		if err := web.Request(ctx, u); err != nil {
+			return fmt.Errorf("compare: frontier sample: request %s: %w", u, err)
+		}
+	}
+	c.o.Logger.Info("compare: fetching the frontier sample", "urls", len(want))
+	results := web.Results()
+	for len(want) > 0 {
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("compare: frontier sample, %d pages left: %w", len(want), ctx.Err())
+		case p, ok := <-results:
+			if !ok {
+				return fmt.Errorf("compare: frontier sample, %d pages left: %w", len(want), ErrWebClosed)
+			}
+			if _, err := c.accept(ctx, p); err != nil {
+				return err
+			}
+			delete(want, p.URL)
+		}
+	}
+	return nil
 }
 
 // run steps one logical crawl until it stops.

@@ -536,9 +536,10 @@ func rankings(cs []Curve, checkpoint []float64, keep func(string) bool) [][]stri
 }
 
 // FrontierSample returns up to n URLs of the crawls' frontier to fetch for
-// the score: the discovered-only nodes of the union graph of seqs (URLs a
-// downloaded page links to that no sequence downloaded and pages does not
-// hold), highest UnfetchedHost PageRank first, ties in node order. Their
+// the score: the URLs a downloaded page links to that no sequence
+// downloaded and pages does not hold (frontier pages in pages count as
+// fetched), highest UnfetchedHost PageRank on the union graph first, ties
+// in node order. Their
 // rank is the estimated rank mass whose votes the union graph does not
 // see; fetching the URLs that hold the most of it reveals most of what is
 // missing (ScoreOptions.Frontier). pages and seqs are as for Score.
@@ -566,10 +567,19 @@ func FrontierSample(pages []Page, seeds []string, seqs []Sequence, damping float
 	for _, s := range seeds {
 		seedIDs = append(seedIDs, c.id[s])
 	}
-	u := c.build(seedIDs, unionOf(ids, -1), downloaded, ScoreOptions{Damping: damping, Frontier: true})
+	all := unionOf(ids, -1)
+	u := c.build(seedIDs, all, downloaded, ScoreOptions{Damping: damping, Frontier: true})
+	// Candidates: what the downloaded pages link to, not the links of
+	// frontier pages already fetched.
+	linked := make([]bool, len(c.urls))
+	for _, v := range all {
+		for _, t := range c.out[v] {
+			linked[t] = true
+		}
+	}
 	var cand []int
 	for x, v := range u.ids {
-		if !u.page[x] && !c.page[v] {
+		if linked[v] && !c.page[v] {
 			cand = append(cand, x)
 		}
 	}

@@ -221,6 +221,26 @@ func (s *compareStore) AppendProgress(ctx context.Context, name string, start in
 	return nil
 }
 
+// flush writes the pages held back, after the crawler committed their
+// outcomes: the pages no sequence will store (the frontier sample's).
+func (s *compareStore) flush(ctx context.Context) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if len(s.pending) == 0 {
+		return nil
+	}
+	if s.sync != nil {
+		if err := s.sync(ctx); err != nil {
+			return fmt.Errorf("commit the crawl before saving %d compare pages: %w", len(s.pending), err)
+		}
+	}
+	if err := s.db.SaveComparePages(s.pending...); err != nil {
+		return err
+	}
+	s.pending = nil
+	return nil
+}
+
 func (s *compareStore) Progress(ctx context.Context, name string) ([]uint64, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err

@@ -61,7 +61,7 @@ same seeds. The fetch order is the order of the fetches' start times.
 	if len(seq.URLs) == 0 {
 		return fmt.Errorf("%w: %s has no fetches in cycle %d", errUsage, *dbPath, *cycle)
 	}
-	rep, err := compare.Score(pages, seeds, []compare.Sequence{seq}, compare.ScoreOptions{Budget: len(seq.URLs), Damping: *damping, Crawl: *outs.graph == "crawl", Unfetched: outs.scoreOptions(false).Unfetched})
+	rep, err := compare.Score(pages, seeds, []compare.Sequence{seq}, compare.ScoreOptions{Budget: len(seq.URLs), Damping: *damping, Crawl: *outs.graph == "crawl", Unfetched: outs.scoreOptions().Unfetched})
 	if err != nil {
 		return fmt.Errorf("score: %w", err)
 	}
