@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"golang.org/x/sync/errgroup"
 
@@ -42,8 +43,11 @@ type Options struct {
 	// without port), the rule sim's graphs use.
 	Host func(url string) string
 	// SaveEvery is the number of downloads of a crawl between progress
-	// saves; 0 means 256. A crawl also saves when it stops. After kill -9 up
-	// to SaveEvery downloads per crawl are replayed again, from stored pages.
+	// saves; 0 means 1024. A crawl also saves when it stops. Saves run on
+	// one goroutine beside the crawls, which do not wait for them. After
+	// kill -9 up to SaveEvery downloads per crawl (and those of a save under
+	// way) are replayed again, from stored pages or pages the Web delivers
+	// again without fetching them (the crawler's records).
 	SaveEvery int
 	// FrontierShare is how much of the crawls' frontier Run fetches for
 	// the score once every crawl is done, as a share of the union of the
@@ -71,10 +75,13 @@ type Compare struct {
 
 // logical is a crawl with what the engine needs around it.
 type logical struct {
-	mu    sync.Mutex // guards c while it steps, for snapshots
+	mu    sync.Mutex // guards c while it steps, for snapshots, and saved
 	c     *crawl
 	saved int           // downloads stored
 	wake  chan struct{} // a page was revealed
+
+	saveMu sync.Mutex  // held by a save of this crawl: saves go in order
+	saving atomic.Bool // a save is queued for the saver or running
 }
 
 // New prepares a comparison persisted in store.
@@ -89,7 +96,7 @@ func New(store Store, o Options) (*Compare, error) {
 		o.Window = 1
 	}
 	if o.SaveEvery <= 0 {
-		o.SaveEvery = 256
+		o.SaveEvery = 1024
 	}
 	if !(o.FrontierShare >= 0) {
 		return nil, fmt.Errorf("%w: frontier share %v is negative", ErrOptions, o.FrontierShare)
@@ -221,15 +228,30 @@ func (c *Compare) runCrawls(ctx context.Context, web Web) error {
 	g, gctx := errgroup.WithContext(ctx)
 	var crawling sync.WaitGroup
 	stop := make(chan struct{})
+	// One slot per crawl: a crawl queues a save only when none of its own
+	// is queued or running, so sending never blocks.
+	saves := make(chan *logical, len(c.crawls))
 	for _, lc := range c.crawls {
 		crawling.Add(1)
 		g.Go(func() error {
 			defer crawling.Done()
-			return c.run(gctx, web, lc)
+			return c.run(gctx, web, lc, saves)
 		})
 	}
-	go func() { crawling.Wait(); close(stop) }()
+	go func() { crawling.Wait(); close(stop); close(saves) }()
 	g.Go(func() error { return c.dispatch(gctx, web, stop) })
+	g.Go(func() error {
+		// Saves commit to disk; the crawls go on meanwhile. A save is
+		// not cut short by ctx: Ctrl-C keeps what was done.
+		var err error
+		for lc := range saves {
+			if err == nil {
+				err = c.save(context.WithoutCancel(gctx), lc)
+			}
+			lc.saving.Store(false)
+		}
+		return err
+	})
 	return g.Wait()
 }
 
@@ -345,7 +367,7 @@ func (c *Compare) fetchFrontier(ctx context.Context, web Web) error {
 }
 
 // run steps one logical crawl until it stops.
-func (c *Compare) run(ctx context.Context, web Web, lc *logical) (err error) {
+func (c *Compare) run(ctx context.Context, web Web, lc *logical, saves chan<- *logical) (err error) {
 	defer func() {
 		// Save what was done also when ctx ended (Ctrl-C), so a rerun does
 		// not replay it from further back than needed.
@@ -387,10 +409,11 @@ func (c *Compare) run(ctx context.Context, web Web, lc *logical) (err error) {
 			}
 			continue
 		}
-		if len(lc.c.down)-lc.saved >= c.o.SaveEvery {
-			if err := c.save(ctx, lc); err != nil {
-				return err
-			}
+		lc.mu.Lock()
+		due := len(lc.c.down)-lc.saved >= c.o.SaveEvery
+		lc.mu.Unlock()
+		if due && lc.saving.CompareAndSwap(false, true) {
+			saves <- lc
 		}
 	}
 }
@@ -415,6 +438,8 @@ func (c *Compare) step(lc *logical) bool {
 
 // save stores the downloads of lc not stored yet.
 func (c *Compare) save(ctx context.Context, lc *logical) error {
+	lc.saveMu.Lock()
+	defer lc.saveMu.Unlock()
 	lc.mu.Lock()
 	tail := make([]uint64, len(lc.c.down)-lc.saved)
 	for i, id := range lc.c.down[lc.saved:] {
@@ -428,7 +453,9 @@ func (c *Compare) save(ctx context.Context, lc *logical) error {
 	if err := c.store.AppendProgress(ctx, lc.c.name, start, tail); err != nil {
 		return fmt.Errorf("compare: save progress of %s: %w", lc.c.name, err)
 	}
+	lc.mu.Lock()
 	lc.saved = start + len(tail)
+	lc.mu.Unlock()
 	return nil
 }
 

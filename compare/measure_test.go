@@ -263,3 +263,52 @@ func cmpDesc(a, b float64) int {
 	}
 	return 0
 }
+
+// BenchmarkScore scores six crawls of a budget of a fifth of the pages on a
+// random multi-host graph (the shape of BenchmarkCompare in
+// cmd/seedcrawl), with the leave-one-out rescoring: the step a comparison
+// adds after its crawls.
+// go test -run '^$' -bench Score -benchtime 3x -count 3 ./compare
+func BenchmarkScore(b *testing.B) {
+	for _, n := range []int{10000, 50000} {
+		g := benchGraph(n)
+		seeds := []uint32{0, 1, 2}
+		s, err := sim.New(g, sim.Options{Seeds: seeds, PageRank: make([]float64, n)})
+		if err != nil {
+			b.Fatal(err)
+		}
+		budget := n / 5
+		var seqs []Sequence
+		var pages []Page
+		web := newFakeWeb(g, nil)
+		have := map[string]bool{}
+		for _, name := range benchSchedulers {
+			sch, err := s.Scheduler(name)
+			if err != nil {
+				b.Fatal(err)
+			}
+			order, err := s.Order(context.Background(), sch)
+			if err != nil {
+				b.Fatal(err)
+			}
+			seq := Sequence{Name: name, Done: true}
+			for _, v := range order[:min(budget, len(order))] {
+				u := g.URLs[v]
+				seq.URLs = append(seq.URLs, u)
+				if !have[u] {
+					have[u] = true
+					pages = append(pages, web.page(u))
+				}
+			}
+			seqs = append(seqs, seq)
+		}
+		seedURLs := []string{g.URLs[0], g.URLs[1], g.URLs[2]}
+		b.Run(fmt.Sprintf("pages=%d/budget=%d", n, budget), func(b *testing.B) {
+			for b.Loop() {
+				if _, err := Score(pages, seedURLs, seqs, ScoreOptions{Budget: budget, Frontier: true}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
