@@ -44,6 +44,10 @@ scheduler, also after kill -9; --report rescores what the db holds.
 flags:
 `
 
+// compareResultsBuffer is how many delivered pages wait for compare on the
+// channel itself, beyond which they are queued (compareWeb.deliver).
+const compareResultsBuffer = 1024
+
 // compareOptions are the options a comparison stores in its db, so that a
 // rerun continues the same comparison and --report rescores it.
 type compareOptions struct {
@@ -170,7 +174,7 @@ func runCompare(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	maxDur := cfg.MaxDuration
 	cfg.MaxDuration = 0
 
-	inj := &compareWeb{results: make(chan compare.Page), done: make(chan struct{})}
+	inj := &compareWeb{results: make(chan compare.Page, compareResultsBuffer), done: make(chan struct{})}
 	sess, err := openCrawlBase(cfg, crawlExtras{
 		command: "seedcrawl compare " + strings.Join(args, " "),
 		logger:  log,
