@@ -98,16 +98,17 @@ type corpus struct {
 	page    []bool     // by id: a fetched page
 	failed  []bool     // by id: a fetched page that Failed
 	out     [][]uint32 // by id: distinct out-links of a page that did not fail, document order
-	nHosts  int
 	hostIDs map[string]uint32
 }
 
 func newCorpus(pages []Page, seeds []string) *corpus {
 	c := &corpus{id: make(map[string]uint32, 2*len(pages)), hostIDs: map[string]uint32{}}
+	first := make([]bool, len(pages)) // the first page of its URL: the one that counts
 	for i := range pages {
 		v := c.intern(pages[i].URL)
-		c.page[v] = true
-		c.failed[v] = pages[i].Failed()
+		if !c.page[v] {
+			c.page[v], c.failed[v], first[i] = true, pages[i].Failed(), true
+		}
 	}
 	for _, s := range seeds {
 		c.intern(s)
@@ -116,8 +117,8 @@ func newCorpus(pages []Page, seeds []string) *corpus {
 	for i := range pages {
 		p := &pages[i]
 		v := c.id[p.URL]
-		if c.failed[v] || c.out[v] != nil {
-			continue // failed, or a URL given twice: the first page counts
+		if !first[i] || c.failed[v] {
+			continue
 		}
 		out := make([]uint32, 0, len(p.OutLinks))
 		for _, l := range p.OutLinks {
@@ -365,8 +366,7 @@ func Score(pages []Page, seeds []string, seqs []Sequence, o ScoreOptions) (*Repo
 		}
 	}
 	r.Ranking = rankings(r.Curves, r.Checkpoint, nil)
-	for i, s := range loo {
-		_ = s
+	for i := range loo {
 		var cs []Curve
 		for j, t := range seqs {
 			if j != i {

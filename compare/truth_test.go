@@ -290,7 +290,7 @@ func truthScorers(t *testing.T, w truthWeb) ([]truthScorer, []Sequence, int) {
 			t.Errorf("%s: PageRank sums to %v", name, sum)
 		}
 		sc := truthScorer{name: name, val: func(x string) float64 { return u.rank(c.id[x]) }, extra: extra}
-		for ci, f := range Checkpoints() {
+		for _, f := range Checkpoints() {
 			k := int(math.Ceil(f*float64(budget) - 1e-9))
 			score := map[string]float64{}
 			for _, s := range seqs {
@@ -304,7 +304,6 @@ func truthScorers(t *testing.T, w truthWeb) ([]truthScorer, []Sequence, int) {
 					t.Errorf("%s: Score's S(%d) of %s is %v, the graph's %v", name, k, cv.Scheduler, cv.Cumulative[i], score[cv.Scheduler])
 				}
 			}
-			_ = ci
 		}
 		return sc
 	}

@@ -36,7 +36,10 @@ the polite crawler (robots.txt, per-host delays, back-off, trap guards, SSRF
 guard), stored in --db and served from there to every other scheduler. The
 score is the cumulative PageRank on the union graph of what the crawls
 downloaded (no ground truth needed), next to U(k) and an omniscient crawl of
-that graph; see package compare. Rerunning the same command continues every
+that graph: a linked URL nobody fetched counts as linking like the average
+fetched page of its host, and after the crawls a tenth of the union more is
+fetched from their frontier, the URLs holding the most estimated rank, so
+that their links count too (--score-frontier-share); see package compare. Rerunning the same command continues every
 scheduler, also after kill -9; --report rescores what the db holds.
 
 --seeds takes a URL (repeatable) or a file of URLs, one per line.
