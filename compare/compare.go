@@ -4,9 +4,11 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"math"
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"golang.org/x/sync/errgroup"
 
@@ -41,9 +43,19 @@ type Options struct {
 	// without port), the rule sim's graphs use.
 	Host func(url string) string
 	// SaveEvery is the number of downloads of a crawl between progress
-	// saves; 0 means 256. A crawl also saves when it stops. After kill -9 up
-	// to SaveEvery downloads per crawl are replayed again, from stored pages.
+	// saves; 0 means 1024. A crawl also saves when it stops. Saves run on
+	// one goroutine beside the crawls, which do not wait for them. After
+	// kill -9 up to SaveEvery downloads per crawl (and those of a save under
+	// way) are replayed again, from stored pages or pages the Web delivers
+	// again without fetching them (the crawler's records).
 	SaveEvery int
+	// FrontierShare is how much of the crawls' frontier Run fetches for
+	// the score once every crawl is done, as a share of the union of the
+	// downloaded sets: the FrontierSample of at most FrontierShare × |union|
+	// URLs, counting frontier pages an earlier run fetched. Score uses them
+	// with ScoreOptions.Frontier. 0 means none; +Inf means all of the
+	// frontier. DefaultFrontierShare keeps the requests within 1.1 × |union|.
+	FrontierShare float64
 	// Logger gets progress lines; nil discards.
 	Logger *slog.Logger
 }
@@ -63,10 +75,13 @@ type Compare struct {
 
 // logical is a crawl with what the engine needs around it.
 type logical struct {
-	mu    sync.Mutex // guards c while it steps, for snapshots
+	mu    sync.Mutex // guards c while it steps, for snapshots, and saved
 	c     *crawl
 	saved int           // downloads stored
 	wake  chan struct{} // a page was revealed
+
+	saveMu sync.Mutex  // held by a save of this crawl: saves go in order
+	saving atomic.Bool // a save is queued for the saver or running
 }
 
 // New prepares a comparison persisted in store.
@@ -81,7 +96,10 @@ func New(store Store, o Options) (*Compare, error) {
 		o.Window = 1
 	}
 	if o.SaveEvery <= 0 {
-		o.SaveEvery = 256
+		o.SaveEvery = 1024
+	}
+	if !(o.FrontierShare >= 0) {
+		return nil, fmt.Errorf("%w: frontier share %v is negative", ErrOptions, o.FrontierShare)
 	}
 	if o.Host == nil {
 		o.Host = graph.HostOf
@@ -191,25 +209,49 @@ func (c *Compare) replay(cr *crawl, seq []uint64) error {
 }
 
 // Run continues every logical crawl until each has used its budget or run
-// out of URLs, fetching through web the pages no crawl has revealed yet. It
-// saves progress as it goes and when it stops, also when ctx ends; a later
-// Run on a Compare built on the same store continues from there.
+// out of URLs, fetching through web the pages no crawl has revealed yet,
+// then fetches the frontier sample (Options.FrontierShare). It saves
+// progress as it goes and when it stops, also when ctx ends; a later Run on
+// a Compare built on the same store continues from there.
 func (c *Compare) Run(ctx context.Context, web Web) error {
 	if err := c.Load(ctx); err != nil {
 		return err
 	}
+	if err := c.runCrawls(ctx, web); err != nil {
+		return err
+	}
+	return c.fetchFrontier(ctx, web)
+}
+
+// runCrawls runs every logical crawl until it stops.
+func (c *Compare) runCrawls(ctx context.Context, web Web) error {
 	g, gctx := errgroup.WithContext(ctx)
 	var crawling sync.WaitGroup
 	stop := make(chan struct{})
+	// One slot per crawl: a crawl queues a save only when none of its own
+	// is queued or running, so sending never blocks.
+	saves := make(chan *logical, len(c.crawls))
 	for _, lc := range c.crawls {
 		crawling.Add(1)
 		g.Go(func() error {
 			defer crawling.Done()
-			return c.run(gctx, web, lc)
+			return c.run(gctx, web, lc, saves)
 		})
 	}
-	go func() { crawling.Wait(); close(stop) }()
+	go func() { crawling.Wait(); close(stop); close(saves) }()
 	g.Go(func() error { return c.dispatch(gctx, web, stop) })
+	g.Go(func() error {
+		// Saves commit to disk; the crawls go on meanwhile. A save is
+		// not cut short by ctx: Ctrl-C keeps what was done.
+		var err error
+		for lc := range saves {
+			if err == nil {
+				err = c.save(context.WithoutCancel(gctx), lc)
+			}
+			lc.saving.Store(false)
+		}
+		return err
+	})
 	return g.Wait()
 }
 
@@ -232,18 +274,9 @@ func (c *Compare) dispatch(ctx context.Context, web Web, stop <-chan struct{}) e
 					return ErrWebClosed
 				}
 			}
-			// A page already revealed (a Web that answers twice) is
-			// dropped: the first answer is the snapshot every crawl sees.
-			// A page nobody asked for in this run (a Web that still
-			// delivers what an earlier run asked) is kept: it is a fetch
-			// the comparison need not repeat.
-			if c.t.revealedURL(p.URL) {
-				continue
+			if _, err := c.accept(ctx, p); err != nil {
+				return err
 			}
-			if err := c.store.SavePage(ctx, p); err != nil {
-				return fmt.Errorf("compare: save page %s: %w", p.URL, err)
-			}
-			c.t.reveal(p)
 			for _, lc := range c.crawls {
 				select {
 				case lc.wake <- struct{}{}:
@@ -254,8 +287,87 @@ func (c *Compare) dispatch(ctx context.Context, web Web, stop <-chan struct{}) e
 	}
 }
 
+// accept stores and reveals a page the web delivered, and reports whether
+// it was new. A page already revealed (a Web that answers twice) is
+// dropped: the first answer is the snapshot every crawl sees. A page nobody
+// asked for in this run (a Web that still delivers what an earlier run
+// asked) is kept: it is a fetch the comparison need not repeat.
+func (c *Compare) accept(ctx context.Context, p Page) (bool, error) {
+	if c.t.revealedURL(p.URL) {
+		return false, nil
+	}
+	if err := c.store.SavePage(ctx, p); err != nil {
+		return false, fmt.Errorf("compare: save page %s: %w", p.URL, err)
+	}
+	return c.t.reveal(p), nil
+}
+
+// fetchFrontier fetches the frontier sample once every crawl is done: the
+// FrontierSample of the finished crawls, less the frontier pages already
+// revealed (by an earlier run), and waits for every page of it.
+func (c *Compare) fetchFrontier(ctx context.Context, web Web) error {
+	if c.o.FrontierShare == 0 {
+		return nil
+	}
+	c.t.mu.RLock()
+	pages, seqs := c.pages(), c.sequences()
+	c.t.mu.RUnlock()
+	down := map[string]bool{}
+	for _, s := range seqs {
+		if !s.Done {
+			return nil // stopped early: the crawls report why
+		}
+		for _, u := range s.URLs {
+			down[u] = true
+		}
+	}
+	n := math.MaxInt
+	if !math.IsInf(c.o.FrontierShare, 1) {
+		n = int(c.o.FrontierShare * float64(len(down)))
+		for _, p := range pages {
+			if !down[p.URL] {
+				n-- // a frontier page fetched by an earlier run
+			}
+		}
+	}
+	urls, err := FrontierSample(pages, c.seedURLs, seqs, c.o.Damping, n)
+	if err != nil || len(urls) == 0 {
+		return err
+	}
+	want := make(map[string]bool, len(urls))
+	for _, u := range urls {
+		c.t.mu.Lock()
+		g := c.t.intern(u)
+		c.t.mu.Unlock()
+		if _, ok := c.t.claim(g); !ok {
+			continue
+		}
+		want[u] = true
+		if err := web.Request(ctx, u); err != nil {
+			return fmt.Errorf("compare: frontier sample: request %s: %w", u, err)
+		}
+	}
+	c.o.Logger.Info("compare: fetching the frontier sample", "urls", len(want))
+	results := web.Results()
+	for len(want) > 0 {
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("compare: frontier sample, %d pages left: %w", len(want), ctx.Err())
+		case p, ok := <-results:
+			if !ok {
+				return fmt.Errorf("compare: frontier sample, %d pages left: %w", len(want), ErrWebClosed)
+			}
+			if _, err := c.accept(ctx, p); err != nil {
+				return err
+			}
+			delete(want, p.URL)
+		}
+	}
+	return nil
+}
+
 // run steps one logical crawl until it stops.
-func (c *Compare) run(ctx context.Context, web Web, lc *logical) (err error) {
+func (c *Compare) run(ctx context.Context, web Web, lc *logical, saves chan<- *logical) (err error) {
 	defer func() {
 		// Save what was done also when ctx ended (Ctrl-C), so a rerun does
 		// not replay it from further back than needed.
@@ -297,10 +409,11 @@ func (c *Compare) run(ctx context.Context, web Web, lc *logical) (err error) {
 			}
 			continue
 		}
-		if len(lc.c.down)-lc.saved >= c.o.SaveEvery {
-			if err := c.save(ctx, lc); err != nil {
-				return err
-			}
+		lc.mu.Lock()
+		due := len(lc.c.down)-lc.saved >= c.o.SaveEvery
+		lc.mu.Unlock()
+		if due && lc.saving.CompareAndSwap(false, true) {
+			saves <- lc
 		}
 	}
 }
@@ -325,6 +438,8 @@ func (c *Compare) step(lc *logical) bool {
 
 // save stores the downloads of lc not stored yet.
 func (c *Compare) save(ctx context.Context, lc *logical) error {
+	lc.saveMu.Lock()
+	defer lc.saveMu.Unlock()
 	lc.mu.Lock()
 	tail := make([]uint64, len(lc.c.down)-lc.saved)
 	for i, id := range lc.c.down[lc.saved:] {
@@ -338,7 +453,9 @@ func (c *Compare) save(ctx context.Context, lc *logical) error {
 	if err := c.store.AppendProgress(ctx, lc.c.name, start, tail); err != nil {
 		return fmt.Errorf("compare: save progress of %s: %w", lc.c.name, err)
 	}
+	lc.mu.Lock()
 	lc.saved = start + len(tail)
+	lc.mu.Unlock()
 	return nil
 }
 

@@ -44,8 +44,33 @@ var measureSchedulers = []string{"bfs", "fpr", "fpr@100", "opic", "backlink", "r
 // scores by union PageRank and by the web's true PageRank.
 // Bigger: go test -run WindowEffect -v ./compare -args -compare.pages=20000
 func TestWindowEffect(t *testing.T) {
-	tw := newTruthWeb(t, 1, *measurePages)
-	truth, g, fail, seeds, seedURLs, sg := tw.truth, tw.g, tw.fail, tw.seeds, tw.seedURLs, tw.sg
+	site, err := testweb.Generate(testweb.GenOptions{Seed: 1, Pages: *measurePages, Hosts: 30, Preset: testweb.Clean})
+	if err != nil {
+		t.Fatal(err)
+	}
+	truth, err := site.Truth(0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := truth.Graph
+	fail := map[uint32]int{}
+	for v, nd := range truth.Nodes {
+		if nd.Status >= 400 {
+			fail[uint32(v)] = nd.Status
+		}
+	}
+	var seeds []uint32
+	for _, u := range truth.Seeds {
+		if v, ok := truth.ID(u); ok && !slices.Contains(seeds, v) {
+			seeds = append(seeds, v)
+		}
+	}
+	seedURLs := make([]string, len(seeds))
+	for i, v := range seeds {
+		seedURLs[i] = g.URLs[v]
+	}
+	sg := g.Filter(func(src, _ uint32) bool { _, bad := fail[src]; return !bad })
+	sg.SetURLs(g.URLs)
 	truePR := truth.PageRank()
 	budget := *measurePages / 2
 	fracs := []float64{0.05, 0.10, 0.20}
@@ -239,37 +264,51 @@ func cmpDesc(a, b float64) int {
 	return 0
 }
 
-// truthWeb is the ground truth of a generated clean web of 30 hosts as the
-// measurements use it.
-type truthWeb struct {
-	truth    *testweb.Truth
-	g        *graph.CSR
-	fail     map[uint32]int // node -> its error status (>= 400)
-	seeds    []uint32       // the site's seeds, as node ids
-	seedURLs []string
-	sg       *graph.CSR // g without the out-links of failing nodes: what sim crawls
-}
-
-func newTruthWeb(t *testing.T, seed int64, pages int) truthWeb {
-	t.Helper()
-	site, err := testweb.Generate(testweb.GenOptions{Seed: seed, Pages: pages, Hosts: 30, Preset: testweb.Clean})
-	if err != nil {
-		t.Fatal(err)
-	}
-	truth, err := site.Truth(0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	w := truthWeb{truth: truth, g: truth.Graph, fail: map[uint32]int{}, seeds: truth.SeedIDs()}
-	for v, nd := range truth.Nodes {
-		if nd.Status >= 400 {
-			w.fail[uint32(v)] = nd.Status
+// BenchmarkScore scores six crawls of a budget of a fifth of the pages on a
+// random multi-host graph (the shape of BenchmarkCompare in
+// cmd/seedcrawl), with the leave-one-out rescoring: the step a comparison
+// adds after its crawls.
+// go test -run '^$' -bench Score -benchtime 3x -count 3 ./compare
+func BenchmarkScore(b *testing.B) {
+	for _, n := range []int{10000, 50000} {
+		g := benchGraph(n)
+		seeds := []uint32{0, 1, 2}
+		s, err := sim.New(g, sim.Options{Seeds: seeds, PageRank: make([]float64, n)})
+		if err != nil {
+			b.Fatal(err)
 		}
+		budget := n / 5
+		var seqs []Sequence
+		var pages []Page
+		web := newFakeWeb(g, nil)
+		have := map[string]bool{}
+		for _, name := range benchSchedulers {
+			sch, err := s.Scheduler(name)
+			if err != nil {
+				b.Fatal(err)
+			}
+			order, err := s.Order(context.Background(), sch)
+			if err != nil {
+				b.Fatal(err)
+			}
+			seq := Sequence{Name: name, Done: true}
+			for _, v := range order[:min(budget, len(order))] {
+				u := g.URLs[v]
+				seq.URLs = append(seq.URLs, u)
+				if !have[u] {
+					have[u] = true
+					pages = append(pages, web.page(u))
+				}
+			}
+			seqs = append(seqs, seq)
+		}
+		seedURLs := []string{g.URLs[0], g.URLs[1], g.URLs[2]}
+		b.Run(fmt.Sprintf("pages=%d/budget=%d", n, budget), func(b *testing.B) {
+			for b.Loop() {
+				if _, err := Score(pages, seedURLs, seqs, ScoreOptions{Budget: budget, Frontier: true}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
-	for _, v := range w.seeds {
-		w.seedURLs = append(w.seedURLs, w.g.URLs[v])
-	}
-	w.sg = w.g.Filter(func(src, _ uint32) bool { _, bad := w.fail[src]; return !bad })
-	w.sg.SetURLs(w.g.URLs)
-	return w
 }

@@ -47,6 +47,9 @@ type Report struct {
 	FrontierPages int
 	// Graph is "union" or "crawl" (ScoreOptions.Crawl).
 	Graph string
+	// Unfetched is how discovered-only nodes pass on their rank: "host" or
+	// "dangling" (ScoreOptions.Unfetched).
+	Unfetched string
 	// Requests is the number of distinct URLs asked of the web (0 when
 	// scoring given sequences); SumBudgets is the budget times the number
 	// of crawls (or the sum of the sequence lengths without a budget): what
@@ -223,6 +226,7 @@ func (r *Report) WriteJSON(w io.Writer) error {
 		Omniscient  jcurve        `json:"omniscient"`
 		Graph       string        `json:"graph"`
 		Frontier    int           `json:"frontier_pages"`
+		Unfetched   string        `json:"unfetched"`
 		UnionNodes  int           `json:"union_nodes"`
 		UnionArcs   int           `json:"union_arcs"`
 		Downloaded  int           `json:"union_downloaded"`
@@ -237,7 +241,7 @@ func (r *Report) WriteJSON(w io.Writer) error {
 	}{
 		Seeds: r.Seeds, Budget: r.Budget, Window: r.Window, Damping: r.Damping, Reference: r.Reference,
 		Pages: r.Pages, Checkpoint: r.Checkpoint, Upper: numbers(r.Upper), Omniscient: jc(&r.Omniscient),
-		Graph: r.graphName(), Frontier: r.FrontierPages, UnionNodes: r.UnionNodes, UnionArcs: r.UnionArcs, Downloaded: r.Downloaded, Requests: r.Requests,
+		Graph: r.graphName(), Frontier: r.FrontierPages, Unfetched: r.Unfetched, UnionNodes: r.UnionNodes, UnionArcs: r.UnionArcs, Downloaded: r.Downloaded, Requests: r.Requests,
 		SumBudgets: r.SumBudgets, PerUnion: number(per), PerBudget: number(perBudget),
 		Overlap: r.Overlap, Ranking: r.Ranking, LeaveOneOut: r.LeaveOneOut,
 	}
@@ -260,8 +264,12 @@ func (r *Report) WriteJSON(w io.Writer) error {
 // leave-one-out stability.
 func (r *Report) WriteTable(w io.Writer) error {
 	cps := r.checkpoints()
-	fmt.Fprintf(w, "%s graph: %d nodes (%d downloaded pages, %d frontier pages fetched for the score, the rest discovered only), %d links; %d seeds; budget %d, window %d; damping %g\n",
+	fmt.Fprintf(w, "%s graph: %d nodes (%d downloaded pages, %d frontier pages fetched for the score, the rest discovered only), %d links; %d seeds; budget %d, window %d; damping %g",
 		r.graphName(), r.UnionNodes, r.Downloaded, r.FrontierPages, r.UnionArcs, r.Seeds, r.Budget, r.Window, r.Damping)
+	if r.graphName() == "union" && r.Unfetched != "" {
+		fmt.Fprintf(w, "; discovered-only URLs: %s", r.Unfetched)
+	}
+	fmt.Fprintln(w)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	row := func(label string, vals func(i int) string) {
 		fmt.Fprintf(tw, "%s\t", label)

@@ -4,7 +4,9 @@ import (
 	"cmp"
 	"fmt"
 	"math"
+	"runtime"
 	"slices"
+	"sync"
 
 	"github.com/seedcrawl/seedcrawl/graph"
 	"github.com/seedcrawl/seedcrawl/scheduler"
@@ -28,92 +30,223 @@ type ScoreOptions struct {
 	// crawl they evaluate on.
 	Crawl bool
 	// Frontier adds to the graph every page of pages that no sequence
-	// downloaded but a downloaded page links to: the crawls' frontier,
-	// fetched for the score only (seedcrawl compare --score-frontier).
-	// Their links then count as votes for the downloaded pages, whose
-	// in-links the crawls alone reveal only in part. Frontier pages are
-	// scored like the others but never in a sequence.
+	// downloaded but a downloaded page links to: the part of the crawls'
+	// frontier fetched for the score only (Options.Frontier, seedcrawl
+	// compare --score-frontier-share and --score-frontier). Their links then
+	// count as votes for the downloaded pages, whose in-links the crawls
+	// alone reveal only in part. Frontier pages are scored like the others
+	// but never in a sequence.
 	Frontier bool
+	// Unfetched is how the rank of a discovered-only node (a URL linked
+	// from a fetched page and fetched by nobody) moves on; the zero value is
+	// UnfetchedHost.
+	Unfetched Unfetched
+}
+
+// Unfetched names a way to treat the discovered-only nodes of the union
+// graph in PageRank (ScoreOptions.Unfetched).
+type Unfetched int
+
+const (
+	// UnfetchedHost gives a discovered-only node the links of an average
+	// fetched page of its host: its rank goes to the fetched pages of that
+	// host that have links, in equal shares, and on along their links (the
+	// mean of their rows of the link matrix). A host with no such page
+	// leaves the node dangling. Pages of one site share navigation and
+	// templates, so the site's fetched pages are the best guess of what an
+	// unfetched one links to; without the guess, the pages that unfetched
+	// pages link to lose those votes.
+	UnfetchedHost Unfetched = iota
+	// UnfetchedDangling keeps discovered-only nodes dangling: their rank is
+	// spread uniformly over all nodes, as graph.PageRank does.
+	UnfetchedDangling
+)
+
+// String returns the name ParseUnfetched accepts.
+func (u Unfetched) String() string {
+	switch u {
+	case UnfetchedHost:
+		return "host"
+	case UnfetchedDangling:
+		return "dangling"
+	}
+	return fmt.Sprintf("Unfetched(%d)", int(u))
+}
+
+// ParseUnfetched parses "host" or "dangling".
+func ParseUnfetched(s string) (Unfetched, error) {
+	switch s {
+	case "host":
+		return UnfetchedHost, nil
+	case "dangling":
+		return UnfetchedDangling, nil
+	}
+	return 0, fmt.Errorf("%w: unfetched model %q: want host or dangling", ErrOptions, s)
 }
 
 // Checkpoints are the fractions of the budget at which the report
 // tabulates the scores (sim's checkpoints).
 func Checkpoints() []float64 { return []float64{0.01, 0.02, 0.05, 0.10, 0.20, 0.50, 1} }
 
-// union is the graph of what a set of crawls downloaded.
-type union struct {
-	g     *graph.CSR
-	id    map[string]uint32
-	pr    []float64
-	pages int // fetched pages among the nodes
+// corpus is every page Score may rank and every URL they link to, under
+// dense ids (pages first, in the given order), so that the union graph and
+// its leave-one-out variants are built with arrays, not string maps.
+type corpus struct {
+	urls    []string
+	id      map[string]uint32
+	host    []uint32   // by id: index of its graph.HostOf in hostIDs
+	page    []bool     // by id: a fetched page
+	failed  []bool     // by id: a fetched page that Failed
+	out     [][]uint32 // by id: distinct out-links of a page that did not fail, document order
+	hostIDs map[string]uint32
 }
 
-// buildUnion makes the union graph of the pages in set: every page of set
-// is a node with arcs to its distinct out-links; every other URL they link
-// to, and every seed, is a node without arcs (dangling). Node ids: seeds,
-// then set in order, then link targets in order of appearance.
-func buildUnion(byURL map[string]*Page, seeds []string, set []string, d float64) *union {
-	return buildGraph(byURL, seeds, set, d, false)
-}
-
-// buildGraph is buildUnion; with crawlOnly, links to URLs outside set are
-// dropped (the crawl graph).
-func buildGraph(byURL map[string]*Page, seeds []string, set []string, d float64, crawlOnly bool) *union {
-	u := &union{id: map[string]uint32{}}
-	var urls []string
-	intern := func(s string) uint32 {
-		if v, ok := u.id[s]; ok {
-			return v
+func newCorpus(pages []Page, seeds []string) *corpus {
+	c := &corpus{id: make(map[string]uint32, 2*len(pages)), hostIDs: map[string]uint32{}}
+	first := make([]bool, len(pages)) // the first page of its URL: the one that counts
+	for i := range pages {
+		v := c.intern(pages[i].URL)
+		if !c.page[v] {
+			c.page[v], c.failed[v], first[i] = true, pages[i].Failed(), true
 		}
-		v := uint32(len(urls))
-		u.id[s] = v
-		urls = append(urls, s)
-		return v
 	}
 	for _, s := range seeds {
-		intern(s)
+		c.intern(s)
 	}
-	for _, s := range set {
-		intern(s)
-	}
-	type arc struct{ src, dst uint32 }
-	var arcs []arc
-	for _, s := range set {
-		p := byURL[s]
-		u.pages++
-		if p.Failed() {
+	stamp := make([]int, 0, len(c.urls))
+	for i := range pages {
+		p := &pages[i]
+		v := c.id[p.URL]
+		if !first[i] || c.failed[v] {
 			continue
 		}
-		v := u.id[s]
-		seen := make(map[uint32]bool, len(p.OutLinks))
+		out := make([]uint32, 0, len(p.OutLinks))
 		for _, l := range p.OutLinks {
-			if _, in := u.id[l]; crawlOnly && !in {
-				continue // seeds and set are interned first
+			t := c.intern(l)
+			for len(stamp) < len(c.urls) {
+				stamp = append(stamp, -1)
 			}
-			t := intern(l)
-			if !seen[t] {
-				seen[t] = true
-				arcs = append(arcs, arc{v, t})
+			if stamp[t] != i {
+				stamp[t] = i
+				out = append(out, t)
+			}
+		}
+		c.out[v] = out
+	}
+	return c
+}
+
+func (c *corpus) intern(u string) uint32 {
+	if v, ok := c.id[u]; ok {
+		return v
+	}
+	v := uint32(len(c.urls))
+	c.id[u] = v
+	c.urls = append(c.urls, u)
+	h := graph.HostOf(u)
+	hid, ok := c.hostIDs[h]
+	if !ok {
+		hid = uint32(len(c.hostIDs))
+		c.hostIDs[h] = hid
+	}
+	c.host = append(c.host, hid)
+	c.page = append(c.page, false)
+	c.failed = append(c.failed, false)
+	c.out = append(c.out, nil)
+	return v
+}
+
+// union is a graph Score ranks on, with its PageRank.
+type union struct {
+	g     *graph.CSR // Hosts set; no URLs
+	node  []int32    // corpus id -> node, -1 when not in the graph
+	ids   []uint32   // node -> corpus id
+	page  []bool     // by node: a fetched page (downloaded or frontier)
+	pr    []float64  // by node
+	pages int        // fetched pages among the nodes
+}
+
+// rank returns the PageRank of corpus id v (0 when not in the graph).
+func (u *union) rank(v uint32) float64 {
+	if n := u.node[v]; n >= 0 {
+		return u.pr[n]
+	}
+	return 0
+}
+
+// build makes the graph Score ranks on for the downloaded set (corpus ids,
+// distinct). Nodes, in this order: the seeds; set; with o.Frontier the
+// pages no sequence downloaded (downloaded[v] false) that set links to;
+// then every other URL those pages link to (discovered-only, no out-arcs),
+// in order of appearance. Each page that did not fail has arcs to its
+// distinct out-links; with o.Crawl only to seeds and pages.
+func (c *corpus) build(seeds, set []uint32, downloaded []bool, o ScoreOptions) *union {
+	u := &union{node: make([]int32, len(c.urls))}
+	for i := range u.node {
+		u.node[i] = -1
+	}
+	add := func(v uint32) {
+		if u.node[v] < 0 {
+			u.node[v] = int32(len(u.ids))
+			u.ids = append(u.ids, v)
+		}
+	}
+	for _, v := range seeds {
+		add(v)
+	}
+	for _, v := range set {
+		add(v)
+	}
+	pages := slices.Clone(set)
+	if o.Frontier {
+		for _, v := range set {
+			for _, t := range c.out[v] {
+				if c.page[t] && !downloaded[t] && u.node[t] < 0 {
+					add(t)
+					pages = append(pages, t)
+				}
 			}
 		}
 	}
-	b := graph.NewBuilder(len(urls), false)
-	for _, a := range arcs {
-		b.Add(a.src, a.dst)
+	u.pages = len(pages)
+	if !o.Crawl {
+		for _, v := range pages {
+			for _, t := range c.out[v] {
+				add(t)
+			}
+		}
 	}
-	u.g = b.Build()
-	u.g.SetURLs(urls)
-	u.pr, _ = graph.PageRank(u.g, graph.PageRankOptions{Damping: d})
+	n := len(u.ids)
+	u.page = make([]bool, n)
+	for _, v := range pages {
+		u.page[u.node[v]] = true
+	}
+	g := &graph.CSR{Offsets: make([]uint64, n+1), Hosts: make([]uint32, n)}
+	for x, v := range u.ids {
+		g.Hosts[x] = c.host[v]
+		if u.page[x] {
+			for _, t := range c.out[v] {
+				if w := u.node[t]; w >= 0 {
+					g.Targets = append(g.Targets, uint32(w))
+				}
+			}
+		}
+		g.Offsets[x+1] = uint64(len(g.Targets))
+	}
+	u.g = g
+	u.pr = pageRank(g, u.page, c.nHostsOf(), o.Damping, o.Unfetched)
 	return u
 }
+
+func (c *corpus) nHostsOf() int { return len(c.hostIDs) }
 
 // Score scores download sequences without ground truth, on the union graph
 // of what they downloaded (see the package documentation for the union
 // graph and its PageRank). pages must hold every downloaded URL; pages no
 // sequence downloaded are left out of the union graph (their URLs stay as
-// dangling nodes when linked), so a partial comparison scores like a
-// finished one of that length. seeds are the crawls' seeds, for the
-// omniscient reference.
+// discovered-only nodes when linked) unless o.Frontier, so a partial
+// comparison scores like a finished one of that length. seeds are the
+// crawls' seeds, for the omniscient reference.
 func Score(pages []Page, seeds []string, seqs []Sequence, o ScoreOptions) (*Report, error) {
 	if len(seqs) == 0 {
 		return nil, fmt.Errorf("%w: no sequences to score", ErrOptions)
@@ -124,25 +257,31 @@ func Score(pages []Page, seeds []string, seqs []Sequence, o ScoreOptions) (*Repo
 	if !(o.Damping > 0 && o.Damping < 1) {
 		return nil, fmt.Errorf("%w: damping %v must lie in (0, 1)", ErrOptions, o.Damping)
 	}
+	if o.Unfetched != UnfetchedHost && o.Unfetched != UnfetchedDangling {
+		return nil, fmt.Errorf("%w: unfetched model %v", ErrOptions, o.Unfetched)
+	}
 	if o.Grid <= 0 {
 		o.Grid = 200
 	}
-	byURL := make(map[string]*Page, len(pages))
-	for i := range pages {
-		byURL[pages[i].URL] = &pages[i]
-	}
-	sets := make([]map[string]bool, len(seqs))
+	c := newCorpus(pages, seeds)
+	ids := make([][]uint32, len(seqs))
+	sets := make([]map[uint32]bool, len(seqs))
+	downloaded := make([]bool, len(c.urls))
 	maxLen, allDone := 0, true
 	for i, s := range seqs {
-		sets[i] = make(map[string]bool, len(s.URLs))
-		for k, u := range s.URLs {
-			if byURL[u] == nil {
-				return nil, fmt.Errorf("compare: score %s: download %d, %s: %w", s.Name, k+1, u, ErrUnknownPage)
+		sets[i] = make(map[uint32]bool, len(s.URLs))
+		ids[i] = make([]uint32, len(s.URLs))
+		for k, x := range s.URLs {
+			v, ok := c.id[x]
+			if !ok || !c.page[v] {
+				return nil, fmt.Errorf("compare: score %s: download %d, %s: %w", s.Name, k+1, x, ErrUnknownPage)
 			}
-			if sets[i][u] {
-				return nil, fmt.Errorf("%w: %s downloads %s twice", ErrOptions, s.Name, u)
+			if sets[i][v] {
+				return nil, fmt.Errorf("%w: %s downloads %s twice", ErrOptions, s.Name, x)
 			}
-			sets[i][u] = true
+			sets[i][v] = true
+			ids[i][k] = v
+			downloaded[v] = true
 		}
 		maxLen = max(maxLen, len(s.URLs))
 		allDone = allDone && s.Done
@@ -151,14 +290,46 @@ func Score(pages []Page, seeds []string, seqs []Sequence, o ScoreOptions) (*Repo
 	if K <= 0 || (allDone && maxLen < K) {
 		K = maxLen
 	}
-	r := &Report{Seeds: len(seeds), Budget: o.Budget, Damping: o.Damping, Reference: K}
+	r := &Report{Seeds: len(seeds), Budget: o.Budget, Damping: o.Damping, Reference: K, Unfetched: o.Unfetched.String()}
 	if K == 0 {
 		return nil, fmt.Errorf("%w: no sequence has downloaded anything", ErrOptions)
 	}
 	r.Pages, r.Checkpoint = grid(K, o.Grid)
+	var seedIDs []uint32
+	for _, s := range seeds {
+		if v := c.id[s]; !slices.Contains(seedIDs, v) {
+			seedIDs = append(seedIDs, v)
+		}
+	}
 
-	all := unionOf(seqs, -1)
-	u := scoreGraph(byURL, seeds, all, o)
+	all := unionOf(ids, -1)
+	// The union graph and the leave-one-out graphs are independent: build
+	// and rank them on every core.
+	var loo []*union
+	if len(seqs) >= 2 {
+		loo = make([]*union, len(seqs))
+	}
+	var u *union
+	var wg sync.WaitGroup
+	work := make(chan int)
+	for range min(runtime.GOMAXPROCS(0), len(seqs)+1) {
+		wg.Go(func() {
+			for i := range work {
+				if i < 0 {
+					u = c.build(seedIDs, all, downloaded, o)
+				} else {
+					loo[i] = c.build(seedIDs, unionOf(ids, i), downloaded, o)
+				}
+			}
+		})
+	}
+	work <- -1
+	for i := range loo {
+		work <- i
+	}
+	close(work)
+	wg.Wait()
+
 	r.UnionNodes, r.UnionArcs, r.Downloaded = u.g.N(), u.g.M(), len(all)
 	r.FrontierPages = u.pages - len(all)
 	r.Graph = "union"
@@ -174,14 +345,14 @@ func Score(pages []Page, seeds []string, seqs []Sequence, o ScoreOptions) (*Repo
 	sorted := slices.Clone(u.pr)
 	slices.SortFunc(sorted, func(a, b float64) int { return cmp.Compare(b, a) })
 	r.Upper = cumulative(sorted, r.Pages, true)
-	for _, s := range seqs {
-		r.Curves = append(r.Curves, curve(s, u, r.Pages))
+	for i, s := range seqs {
+		r.Curves = append(r.Curves, curve(s, ids[i], u, r.Pages))
 		if s.Name == "bfs" {
 			r.bfs = len(r.Curves) - 1
 			r.HasBFS = true
 		}
 	}
-	om, err := omniscient(u, seeds, K, r.Pages)
+	om, err := omniscient(u, seedIDs, K, r.Pages)
 	if err != nil {
 		return nil, err
 	}
@@ -195,64 +366,37 @@ func Score(pages []Page, seeds []string, seqs []Sequence, o ScoreOptions) (*Repo
 		}
 	}
 	r.Ranking = rankings(r.Curves, r.Checkpoint, nil)
-	if len(seqs) >= 2 {
-		for i, s := range seqs {
-			lu := scoreGraph(byURL, seeds, unionOf(seqs, i), o)
-			var cs []Curve
-			for j, t := range seqs {
-				if j != i {
-					cs = append(cs, curve(t, lu, r.Pages))
-				}
+	for i := range loo {
+		var cs []Curve
+		for j, t := range seqs {
+			if j != i {
+				cs = append(cs, curve(t, ids[j], loo[i], r.Pages))
 			}
-			l := LeaveOneOut{Left: s.Name, Orders: rankings(cs, r.Checkpoint, nil), Stable: true}
-			full := rankings(r.Curves, r.Checkpoint, func(name string) bool { return name != s.Name })
-			l.Changed = make([]bool, len(l.Orders))
-			for c := range l.Orders {
-				if !slices.Equal(l.Orders[c], full[c]) {
-					l.Changed[c], l.Stable = true, false
-				}
-			}
-			r.LeaveOneOut = append(r.LeaveOneOut, l)
 		}
+		name := seqs[i].Name
+		l := LeaveOneOut{Left: name, Orders: rankings(cs, r.Checkpoint, nil), Stable: true}
+		full := rankings(r.Curves, r.Checkpoint, func(n string) bool { return n != name })
+		l.Changed = make([]bool, len(l.Orders))
+		for k := range l.Orders {
+			if !slices.Equal(l.Orders[k], full[k]) {
+				l.Changed[k], l.Stable = true, false
+			}
+		}
+		r.LeaveOneOut = append(r.LeaveOneOut, l)
 	}
 	return r, nil
 }
 
-// scoreGraph builds the graph Score ranks on for the downloaded set: with
-// o.Frontier the fetched pages that set links to join it, with o.Crawl
-// links leaving the set are dropped.
-func scoreGraph(byURL map[string]*Page, seeds []string, set []string, o ScoreOptions) *union {
-	if o.Frontier {
-		in := make(map[string]bool, len(set))
-		for _, x := range set {
-			in[x] = true
-		}
-		ext := slices.Clone(set)
-		for _, x := range set {
-			if p := byURL[x]; !p.Failed() {
-				for _, l := range p.OutLinks {
-					if !in[l] && byURL[l] != nil {
-						in[l] = true
-						ext = append(ext, l)
-					}
-				}
-			}
-		}
-		set = ext
-	}
-	return buildGraph(byURL, seeds, set, o.Damping, o.Crawl)
-}
-
-// unionOf returns the distinct URLs downloaded by the sequences other than
+// unionOf returns the distinct ids downloaded by the sequences other than
 // skip (-1: all), in order of the sequences, then of download.
-func unionOf(seqs []Sequence, skip int) []string {
-	seen := map[string]bool{}
-	var out []string
+func unionOf[T comparable](seqs [][]T, skip int) []T {
+	seen := map[T]bool{}
+	var out []T
 	for i, s := range seqs {
 		if i == skip {
 			continue
 		}
-		for _, u := range s.URLs {
+		for _, u := range s {
 			if !seen[u] {
 				seen[u] = true
 				out = append(out, u)
@@ -308,21 +452,21 @@ func cumulative(vals []float64, ks []int, hold bool) []float64 {
 	return out
 }
 
-// curve scores one sequence on u.
-func curve(s Sequence, u *union, ks []int) Curve {
-	vals := make([]float64, len(s.URLs))
-	for i, x := range s.URLs {
-		vals[i] = u.pr[u.id[x]]
+// curve scores one sequence, whose corpus ids are ids, on u.
+func curve(s Sequence, ids []uint32, u *union, ks []int) Curve {
+	vals := make([]float64, len(ids))
+	for i, v := range ids {
+		vals[i] = u.rank(v)
 	}
 	return Curve{Scheduler: s.Name, Cumulative: cumulative(vals, ks, s.Done), Downloaded: len(s.URLs), Done: s.Done}
 }
 
 // omniscient crawls u from the seeds by sim's queue semantics with every
 // node's union PageRank known in advance, for K pages.
-func omniscient(u *union, seeds []string, K int, ks []int) (Curve, error) {
+func omniscient(u *union, seeds []uint32, K int, ks []int) (Curve, error) {
 	var sg []uint32
 	for _, s := range seeds {
-		if v := u.id[s]; !slices.Contains(sg, v) {
+		if v := uint32(u.node[s]); !slices.Contains(sg, v) {
 			sg = append(sg, v)
 		}
 	}
@@ -342,7 +486,7 @@ func omniscient(u *union, seeds []string, K int, ks []int) (Curve, error) {
 	return Curve{Scheduler: "omniscient", Cumulative: cumulative(vals, ks, true), Downloaded: len(vals), Done: true}, nil
 }
 
-func jaccard(a, b map[string]bool) float64 {
+func jaccard(a, b map[uint32]bool) float64 {
 	if len(a) == 0 && len(b) == 0 {
 		return 1
 	}
@@ -390,3 +534,65 @@ func rankings(cs []Curve, checkpoint []float64, keep func(string) bool) [][]stri
 	}
 	return out
 }
+
+// FrontierSample returns up to n URLs of the crawls' frontier to fetch for
+// the score: the URLs a downloaded page links to that no sequence
+// downloaded and pages does not hold (frontier pages in pages count as
+// fetched), highest UnfetchedHost PageRank on the union graph first, ties
+// in node order. Their
+// rank is the estimated rank mass whose votes the union graph does not
+// see; fetching the URLs that hold the most of it reveals most of what is
+// missing (ScoreOptions.Frontier). pages and seqs are as for Score.
+func FrontierSample(pages []Page, seeds []string, seqs []Sequence, damping float64, n int) ([]string, error) {
+	if damping == 0 {
+		damping = scheduler.DefaultDamping
+	}
+	if n <= 0 {
+		return nil, nil
+	}
+	c := newCorpus(pages, seeds)
+	ids := make([][]uint32, len(seqs))
+	downloaded := make([]bool, len(c.urls))
+	for i, s := range seqs {
+		for k, x := range s.URLs {
+			v, ok := c.id[x]
+			if !ok || !c.page[v] {
+				return nil, fmt.Errorf("compare: frontier sample: %s download %d, %s: %w", s.Name, k+1, x, ErrUnknownPage)
+			}
+			ids[i] = append(ids[i], v)
+			downloaded[v] = true
+		}
+	}
+	var seedIDs []uint32
+	for _, s := range seeds {
+		seedIDs = append(seedIDs, c.id[s])
+	}
+	all := unionOf(ids, -1)
+	u := c.build(seedIDs, all, downloaded, ScoreOptions{Damping: damping, Frontier: true})
+	// Candidates: what the downloaded pages link to, not the links of
+	// frontier pages already fetched.
+	linked := make([]bool, len(c.urls))
+	for _, v := range all {
+		for _, t := range c.out[v] {
+			linked[t] = true
+		}
+	}
+	var cand []int
+	for x, v := range u.ids {
+		if linked[v] && !c.page[v] {
+			cand = append(cand, x)
+		}
+	}
+	slices.SortStableFunc(cand, func(a, b int) int { return cmp.Compare(u.pr[b], u.pr[a]) })
+	out := make([]string, 0, min(n, len(cand)))
+	for _, x := range cand[:min(n, len(cand))] {
+		out = append(out, c.urls[u.ids[x]])
+	}
+	return out, nil
+}
+
+// DefaultFrontierShare is the share of the union of the downloaded sets
+// that a comparison fetches of the crawls' frontier for the score by
+// default (Options.FrontierShare): the requests stay within 1.1 times the
+// union.
+const DefaultFrontierShare = 0.1

@@ -262,3 +262,47 @@ func TestScoreOneCrawl(t *testing.T) {
 		t.Errorf("S(k) = %v, want %v", r.Curves[0].Cumulative, want)
 	}
 }
+
+// TestScoreHostEstimate is TestScoreByHand with the discovered-only URL X
+// on the seed's host, so that UnfetchedHost gives it the average links of
+// that host's fetched pages A and B: half of its rank follows A's two links
+// and half B's one. With d = 1/2 and N = 3:
+//
+//	x_A = 1/6 + d·(x_B + x_X/2)
+//	x_B = x_X = 1/6 + d·(x_A + x_X/2)/2
+//
+// so x_B = 4/21 + 2·x_A/7 and x_A = 13/42 + 3·x_A/14, hence x_A = 13/33
+// and x_B = x_X = 10/33 (sum 1), against 3/8 and 5/16 when X dangles.
+func TestScoreHostEstimate(t *testing.T) {
+	pages := []Page{
+		{URL: "http://a.example/A", Status: 200, OutLinks: []string{"http://a.example/B", "http://a.example/X"}},
+		{URL: "http://a.example/B", Status: 200, OutLinks: []string{"http://a.example/A"}},
+	}
+	seqs := []Sequence{{Name: "bfs", URLs: []string{"http://a.example/A", "http://a.example/B"}, Done: true}}
+	for _, tc := range []struct {
+		m    Unfetched
+		want []float64
+	}{
+		{UnfetchedHost, []float64{13.0 / 33, 23.0 / 33}},
+		{UnfetchedDangling, []float64{3.0 / 8, 11.0 / 16}},
+	} {
+		r, err := Score(pages, []string{"http://a.example/A"}, seqs, ScoreOptions{Budget: 2, Damping: 0.5, Unfetched: tc.m})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.EqualFunc(r.Curves[0].Cumulative, tc.want, near) || r.Unfetched != tc.m.String() {
+			t.Errorf("%v: S = %v (%s), want %v", tc.m, r.Curves[0].Cumulative, r.Unfetched, tc.want)
+		}
+	}
+	if _, err := Score(pages, nil, seqs, ScoreOptions{Unfetched: 7}); !errors.Is(err, ErrOptions) {
+		t.Errorf("unknown model: %v, want ErrOptions", err)
+	}
+	for _, s := range []string{"host", "dangling"} {
+		if m, err := ParseUnfetched(s); err != nil || m.String() != s {
+			t.Errorf("ParseUnfetched(%q) = %v, %v", s, m, err)
+		}
+	}
+	if _, err := ParseUnfetched("uniform"); !errors.Is(err, ErrOptions) {
+		t.Errorf("ParseUnfetched(uniform): %v, want ErrOptions", err)
+	}
+}

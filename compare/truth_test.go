@@ -8,223 +8,321 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/seedcrawl/seedcrawl/graph"
+	"github.com/seedcrawl/seedcrawl/testweb"
 )
 
 var (
 	truthPages = flag.Int("compare.truthpages", 3000, "pages of the generated test web TestUnionScoreTruth measures on")
 	truthSeed  = flag.Int64("compare.truthseed", 1, "seed of the generated test web TestUnionScoreTruth measures on")
+	truthWebs  = flag.String("compare.truthwebs", "", "`SEED:PAGES:HOSTS,...`: generated test webs TestUnionScoreTruth measures on, instead of -compare.truthseed and -compare.truthpages")
 )
 
-// personalizedPageRank is PageRank with teleport to the nodes in jump only:
-// PR = d·(Aᵀ·PR/out + dangling mass·t) + (1−d)·t, t uniform over jump, where
-// the rank of dangling nodes also goes to t (Langville & Meyer 2006, §5.3
-// "personalization vector"; a dangling node's row is replaced by t). It
-// stops when the L1 change is below 1e-10 or after 200 iterations.
-func personalizedPageRank(g *graph.CSR, jump []bool, d float64) []float64 {
-	n := g.N()
-	var nj int
-	for _, j := range jump {
-		if j {
-			nj++
-		}
-	}
-	t := make([]float64, n)
-	for v := range n {
-		if jump[v] {
-			t[v] = 1 / float64(nj)
-		}
-	}
-	pr := slices.Clone(t)
-	next := make([]float64, n)
-	for range 200 {
-		var dangling float64
-		clear(next)
-		for v := range n {
-			out := g.Out(uint32(v))
-			if len(out) == 0 {
-				dangling += pr[v]
-				continue
-			}
-			share := pr[v] / float64(len(out))
-			for _, w := range out {
-				next[w] += share
-			}
-		}
-		var delta float64
-		for v := range n {
-			x := d*(next[v]+dangling*t[v]) + (1-d)*t[v]
-			delta += math.Abs(x - pr[v])
-			next[v] = x
-		}
-		pr, next = next, pr
-		if delta < 1e-10 {
-			break
-		}
-	}
-	return pr
+// truthWeb is a generated test web TestUnionScoreTruth measures on.
+type truthWeb struct {
+	seed         int64
+	pages, hosts int
+}
+
+// truthScorer is one way of scoring sequences, by the value of each
+// downloaded URL, with the requests it needs beyond the union.
+type truthScorer struct {
+	name  string
+	val   func(url string) float64
+	extra int
 }
 
 // TestUnionScoreTruth measures how well scores computed without ground
 // truth rank the schedulers, against their true PageRank on the test web,
 // at 5, 10 and 20% of a budget of half the pages (W = 1, whose sequences
-// are sim's on the ground-truth graph). Scorers, all on the union of the
-// downloaded sets:
+// are sim's on the ground-truth graph). Scorers:
 //
-//   - union PR: the report's score (package documentation);
-//   - fetched teleport: PageRank with the jump and the dangling rank going
-//     to downloaded pages only, so discovered-only URLs hold rank only
-//     through links (a personalization vector, Langville & Meyer 2006);
-//   - fetched subgraph: PageRank of the downloaded pages alone, links to
-//     the rest dropped;
+//   - default: Score with its defaults (UnfetchedHost) and the frontier
+//     sample a comparison fetches by default (DefaultFrontierShare of the
+//     union, chosen by FrontierSample);
+//   - host, no sample: UnfetchedHost without frontier pages;
+//   - old default: UnfetchedDangling without frontier pages (discovered-only
+//     URLs dangling, the score before the host estimate);
+//   - full frontier, crawl graph: every frontier URL fetched, ranked on the
+//     fetched pages alone (--score-frontier --score-graph crawl);
 //   - in-degree: distinct in-links from downloaded pages (Cho et al. 1998
-//     order by backlink count; Baeza-Yates et al. 2005 score on the final
-//     crawl).
+//     order by backlink count).
 //
-// It asserts what the measurement rests on (every score sums over the
-// right pages; sequences are sim's), and logs the rankings side by side.
-// Bigger: go test -run UnionScoreTruth -v ./compare -args -compare.truthpages=20000
+// It logs the rankings side by side and how often each scorer agrees with
+// the truth, strictly and up to true scores within 0.5 and 1% of each
+// other (pairs the truth itself barely orders). It asserts what the
+// measurement rests on (Score ranks as the scorer measured here; the
+// sample stays within the share) and that the default never misorders two
+// schedulers whose true scores differ by more than 1%.
+//
+//	go test -run UnionScoreTruth -v ./compare -args -compare.truthpages=20000
+//	go test -run UnionScoreTruth -v ./compare -args -compare.truthwebs=1:20000:30,2:20000:30,...
 func TestUnionScoreTruth(t *testing.T) {
-	tw := newTruthWeb(t, *truthSeed, *truthPages)
-	truth, g, fail, seeds, seedURLs, sg := tw.truth, tw.g, tw.fail, tw.seeds, tw.seedURLs, tw.sg
+	webs := []truthWeb{{*truthSeed, *truthPages, 30}}
+	if *truthWebs != "" {
+		webs = nil
+		for _, w := range strings.Split(*truthWebs, ",") {
+			var e truthWeb
+			if _, err := fmt.Sscanf(w, "%d:%d:%d", &e.seed, &e.pages, &e.hosts); err != nil {
+				t.Fatalf("-compare.truthwebs %q: want SEED:PAGES:HOSTS: %v", w, err)
+			}
+			webs = append(webs, e)
+		}
+	}
+	fracs := []float64{0.05, 0.10, 0.20}
+	agree := map[string]int{}
+	var names []string
+	for _, w := range webs {
+		scorers, seqs, budget := truthScorers(t, w)
+		var sb strings.Builder
+		orders := map[string][]string{}
+		var truthScore []map[string]float64
+		for _, sc := range scorers {
+			if !slices.Contains(names, sc.name) {
+				names = append(names, sc.name)
+			}
+			fmt.Fprintf(&sb, "%-26s +%4.1f%% |", sc.name, 100*float64(sc.extra)/float64(len(unionOfSeqs(seqs))))
+			all := true
+			for i, f := range fracs {
+				k := int(math.Ceil(f * float64(budget)))
+				score := map[string]float64{}
+				for _, s := range seqs {
+					for _, x := range s.URLs[:min(k, len(s.URLs))] {
+						score[s.Name] += sc.val(x)
+					}
+				}
+				nm := make([]string, len(seqs))
+				for j, s := range seqs {
+					nm[j] = s.Name
+				}
+				slices.SortStableFunc(nm, func(a, b string) int { return cmpDesc(score[a], score[b]) })
+				orders[fmt.Sprintf("%s@%g", sc.name, f)] = nm
+				if sc.name == "truth" {
+					truthScore = append(truthScore, score)
+					fmt.Fprintf(&sb, " %g%%: %s |", 100*f, strings.Join(nm, " > "))
+					continue
+				}
+				want := orders[fmt.Sprintf("truth@%g", f)]
+				same := slices.Equal(nm, want)
+				all = all && same
+				if same {
+					agree[fmt.Sprintf("%s@%g", sc.name, f)]++
+				}
+				worst := worstMisorder(nm, truthScore[i])
+				for _, tol := range []float64{0.005, 0.01} {
+					if worst <= tol {
+						agree[fmt.Sprintf("%s@%g~%g", sc.name, f, tol)]++
+					}
+				}
+				if sc.name == "default" && worst > 0.01 {
+					t.Errorf("web %v at %g%%: the default score ranks %v, the truth %v: a pair %.1f%% apart by true PageRank is misordered",
+						w, 100*f, nm, want, 100*worst)
+				}
+				mark := "≠"
+				if same {
+					mark = "="
+				}
+				fmt.Fprintf(&sb, " %g%% %s tau %.2f: %s |", 100*f, mark, kendall(nm, want), strings.Join(nm, " > "))
+			}
+			if sc.name != "truth" && all {
+				agree[sc.name]++
+			}
+			fmt.Fprintln(&sb)
+		}
+		t.Logf("web seed %d, %d pages, %d hosts; budget %d, union %d\n%s", w.seed, w.pages, w.hosts, budget, len(unionOfSeqs(seqs)), sb.String())
+	}
+	var sb strings.Builder
+	for _, n := range names[1:] {
+		fmt.Fprintf(&sb, "%-26s same order at 5, 10 and 20%% on %d of %d webs (5%%: %d, 10%%: %d, 20%%: %d); "+
+			"up to true ties within 0.5%%: %d %d %d, within 1%%: %d %d %d\n", n, agree[n], len(webs),
+			agree[n+"@0.05"], agree[n+"@0.1"], agree[n+"@0.2"],
+			agree[n+"@0.05~0.005"], agree[n+"@0.1~0.005"], agree[n+"@0.2~0.005"],
+			agree[n+"@0.05~0.01"], agree[n+"@0.1~0.01"], agree[n+"@0.2~0.01"])
+	}
+	t.Log("\n" + sb.String())
+}
+
+// worstMisorder returns the largest relative gap (b−a)/a of true scores
+// over the pairs that order ranks a before b while the truth puts b higher.
+func worstMisorder(order []string, truth map[string]float64) float64 {
+	var worst float64
+	for i := range order {
+		for j := i + 1; j < len(order); j++ {
+			a, b := truth[order[i]], truth[order[j]]
+			if b > a {
+				worst = max(worst, (b-a)/a)
+			}
+		}
+	}
+	return worst
+}
+
+func unionOfSeqs(seqs []Sequence) []string {
+	urls := make([][]string, len(seqs))
+	for i, s := range seqs {
+		urls[i] = s.URLs
+	}
+	return unionOf(urls, -1)
+}
+
+// truthScorers crawls web w with sim's orders of measureSchedulers (a
+// budget of half the pages) and returns the scorers TestUnionScoreTruth
+// compares, truth first.
+func truthScorers(t *testing.T, w truthWeb) ([]truthScorer, []Sequence, int) {
+	t.Helper()
+	site, err := testweb.Generate(testweb.GenOptions{Seed: w.seed, Pages: w.pages, Hosts: w.hosts, Preset: testweb.Clean})
+	if err != nil {
+		t.Fatal(err)
+	}
+	truth, err := site.Truth(0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := truth.Graph
+	fail := map[uint32]int{}
+	for v, nd := range truth.Nodes {
+		if nd.Status >= 400 {
+			fail[uint32(v)] = nd.Status
+		}
+	}
+	var seeds []uint32
+	for _, u := range truth.Seeds {
+		if v, ok := truth.ID(u); ok && !slices.Contains(seeds, v) {
+			seeds = append(seeds, v)
+		}
+	}
+	seedURLs := make([]string, len(seeds))
+	for i, v := range seeds {
+		seedURLs[i] = g.URLs[v]
+	}
+	sg := g.Filter(func(src, _ uint32) bool { _, bad := fail[src]; return !bad })
+	sg.SetURLs(g.URLs)
 	truePR := truth.PageRank()
-	budget := *truthPages / 2
+	budget := w.pages / 2
 	web := newFakeWeb(g, fail)
 
 	var seqs []Sequence
-	byURL := map[string]*Page{}
+	var pages []Page
+	have := map[string]bool{}
+	fetch := func(u string) {
+		if !have[u] {
+			have[u] = true
+			pages = append(pages, web.page(u))
+		}
+	}
 	for _, name := range measureSchedulers {
 		order := simOrder(t, sg, seeds, name)
 		s := Sequence{Name: name, Done: true}
 		for _, v := range order[:min(budget, len(order))] {
 			u := g.URLs[v]
 			s.URLs = append(s.URLs, u)
-			if byURL[u] == nil {
-				p := web.page(u)
-				byURL[u] = &p
-			}
+			fetch(u)
 		}
 		seqs = append(seqs, s)
 	}
-	set := unionOf(seqs, -1)
-	u := buildUnion(byURL, seedURLs, set, 0.85)
-	fetched := make([]bool, u.g.N())
-	for _, x := range set {
-		fetched[u.id[x]] = true
-	}
-	sub := u.g.Filter(func(src, dst uint32) bool { return fetched[src] && fetched[dst] })
-	subPR, _ := graph.PageRank(sub, graph.PageRankOptions{Damping: 0.85})
-	for v := range subPR {
-		if !fetched[v] {
-			subPR[v] = 0 // isolated non-pages of the filtered graph
-		}
-	}
-	indeg := make([]float64, u.g.N())
-	for v := range u.g.N() {
-		for _, w := range u.g.Out(uint32(v)) {
-			indeg[w]++
-		}
-	}
-	// One more hop: the URLs the crawls discovered but none downloaded are
-	// fetched too, for the score only (a reference crawl of the frontier),
-	// so that their links count as votes.
-	hop := slices.Clone(set)
-	for v := range u.g.N() {
-		if !fetched[v] {
-			x := u.g.URLs[v]
-			hop = append(hop, x)
-			if byURL[x] == nil {
-				p := web.page(x)
-				byURL[x] = &p
+	union := len(pages)
+	downloaded := slices.Clone(pages)
+
+	// The frontier: every URL a downloaded page links to that none
+	// downloaded, and the sample a comparison fetches of it by default.
+	var frontier []string
+	for _, p := range downloaded {
+		if !p.Failed() {
+			for _, l := range p.OutLinks {
+				if !have[l] && !slices.Contains(frontier, l) {
+					frontier = append(frontier, l)
+				}
 			}
 		}
 	}
-	uh := buildUnion(byURL, seedURLs, hop, 0.85)
-	fetchedH := make([]bool, uh.g.N())
-	for _, x := range hop {
-		fetchedH[uh.id[x]] = true
+	share := int(DefaultFrontierShare * float64(union))
+	sample, err := FrontierSample(downloaded, seedURLs, seqs, 0, share)
+	if err != nil {
+		t.Fatal(err)
 	}
-	subH := uh.g.Filter(func(src, dst uint32) bool { return fetchedH[src] && fetchedH[dst] })
-	subHPR, _ := graph.PageRank(subH, graph.PageRankOptions{Damping: 0.85})
-	scorers := []struct {
-		name string
-		val  func(url string) float64
-	}{
-		{"truth", func(x string) float64 { v, _ := truth.ID(x); return truePR[v] }},
-		{"union PR", func(x string) float64 { return u.pr[u.id[x]] }},
-		{"fetched teleport", func() func(string) float64 {
-			pr := personalizedPageRank(u.g, fetched, 0.85)
-			return func(x string) float64 { return pr[u.id[x]] }
-		}()},
-		{"fetched subgraph", func(x string) float64 { return subPR[u.id[x]] }},
-		{"in-degree", func(x string) float64 { return indeg[u.id[x]] }},
-		{"+1 hop union PR", func(x string) float64 { return uh.pr[uh.id[x]] }},
-		{"+1 hop subgraph", func(x string) float64 { return subHPR[uh.id[x]] }},
+	if len(sample) != min(share, len(frontier)) {
+		t.Errorf("frontier sample of %d URLs, want %d of %d", len(sample), min(share, len(frontier)), len(frontier))
 	}
-	fracs := []float64{0.05, 0.10, 0.20}
-	var sb strings.Builder
-	fmt.Fprintf(&sb, "web %d pages, %d seeds, budget %d, union %d downloaded + %d discovered only; +1 hop: %d downloaded + %d discovered only\n",
-		g.N(), len(seeds), budget, len(set), u.g.N()-len(set), len(hop), uh.g.N()-len(hop))
-	orders := map[string][]string{}
-	for _, sc := range scorers {
-		fmt.Fprintf(&sb, "%-17s", sc.name)
-		for _, f := range fracs {
-			k := int(math.Ceil(f * float64(budget)))
+	withSample := slices.Clone(downloaded)
+	for _, u := range sample {
+		if !slices.Contains(frontier, u) {
+			t.Errorf("frontier sample holds %s, not in the frontier", u)
+		}
+		withSample = append(withSample, web.page(u))
+	}
+	withAll := slices.Clone(downloaded)
+	for _, u := range frontier {
+		withAll = append(withAll, web.page(u))
+	}
+
+	// Each Score-based scorer reads the value of a URL off the union
+	// graph Score ranked on; Score's own ranking is checked against it.
+	scored := func(name string, pages []Page, o ScoreOptions, extra int) truthScorer {
+		o.Budget = budget
+		r, err := Score(pages, seedURLs, seqs, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c := newCorpus(pages, seedURLs)
+		ids := make([][]uint32, len(seqs))
+		downloaded := make([]bool, len(c.urls))
+		for i, s := range seqs {
+			for _, x := range s.URLs {
+				ids[i] = append(ids[i], c.id[x])
+				downloaded[c.id[x]] = true
+			}
+		}
+		var sid []uint32
+		for _, s := range seedURLs {
+			sid = append(sid, c.id[s])
+		}
+		if o.Damping == 0 {
+			o.Damping = 0.85
+		}
+		u := c.build(sid, unionOf(ids, -1), downloaded, o)
+		if r.FrontierPages != u.pages-union {
+			t.Errorf("%s: Score reports %d frontier pages, the graph holds %d", name, r.FrontierPages, u.pages-union)
+		}
+		var sum float64
+		for _, x := range u.pr {
+			sum += x
+		}
+		if math.Abs(sum-1) > 1e-6 {
+			t.Errorf("%s: PageRank sums to %v", name, sum)
+		}
+		sc := truthScorer{name: name, val: func(x string) float64 { return u.rank(c.id[x]) }, extra: extra}
+		for _, f := range Checkpoints() {
+			k := int(math.Ceil(f*float64(budget) - 1e-9))
 			score := map[string]float64{}
 			for _, s := range seqs {
 				for _, x := range s.URLs[:min(k, len(s.URLs))] {
 					score[s.Name] += sc.val(x)
 				}
 			}
-			names := slices.Clone(measureSchedulers)
-			slices.SortStableFunc(names, func(a, b string) int { return cmpDesc(score[a], score[b]) })
-			orders[fmt.Sprintf("%s@%g", sc.name, f)] = names
-			fmt.Fprintf(&sb, " | %g%%: %s", 100*f, strings.Join(names, " > "))
+			for _, cv := range r.Curves {
+				i := slices.Index(r.Pages, k)
+				if math.Abs(cv.Cumulative[i]-score[cv.Scheduler]) > 1e-9 {
+					t.Errorf("%s: Score's S(%d) of %s is %v, the graph's %v", name, k, cv.Scheduler, cv.Cumulative[i], score[cv.Scheduler])
+				}
+			}
 		}
-		fmt.Fprintln(&sb)
+		return sc
 	}
-	for _, sc := range scorers[1:] {
-		var agree []string
-		for _, f := range fracs {
-			a, b := orders[fmt.Sprintf("%s@%g", sc.name, f)], orders[fmt.Sprintf("truth@%g", f)]
-			agree = append(agree, fmt.Sprintf("%g%% %v (Kendall tau %.2f)", 100*f, slices.Equal(a, b), kendall(a, b)))
-		}
-		fmt.Fprintf(&sb, "%-17s agrees with truth: %s\n", sc.name, strings.Join(agree, ", "))
-	}
-	t.Log("\n" + sb.String())
-
-	// Score with Crawl and Frontier ranks as the "+1 hop subgraph" scorer
-	// measured above: the option is what was measured.
-	var pages []Page
-	for _, p := range byURL {
-		pages = append(pages, *p)
-	}
-	r, err := Score(pages, seedURLs, seqs, ScoreOptions{Budget: budget, Crawl: true, Frontier: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if r.Downloaded != len(set) || r.Downloaded+r.FrontierPages != len(hop) {
-		t.Errorf("Score: %d downloaded + %d frontier pages, want %d + %d", r.Downloaded, r.FrontierPages, len(set), len(hop)-len(set))
-	}
-	for _, f := range fracs {
-		c := slices.Index(Checkpoints(), f)
-		if want := orders[fmt.Sprintf("+1 hop subgraph@%g", f)]; !slices.Equal(r.Ranking[c], want) {
-			t.Errorf("Score with Crawl and Frontier at %g%%: %v, the measured scorer: %v", 100*f, r.Ranking[c], want)
+	indeg := map[string]float64{}
+	for _, p := range downloaded {
+		if !p.Failed() {
+			for _, l := range p.OutLinks {
+				indeg[l]++
+			}
 		}
 	}
-
-	// What the measurement rests on: the union PageRank sums to 1 over its
-	// nodes, and so does the personalized one, whose discovered-only nodes
-	// get rank only through links.
-	for name, pr := range map[string][]float64{"union": u.pr, "fetched teleport": personalizedPageRank(u.g, fetched, 0.85)} {
-		var s float64
-		for _, x := range pr {
-			s += x
-		}
-		if math.Abs(s-1) > 1e-6 {
-			t.Errorf("%s PageRank sums to %v", name, s)
-		}
-	}
+	return []truthScorer{
+		{name: "truth", val: func(x string) float64 { v, _ := truth.ID(x); return truePR[v] }},
+		scored("default", withSample, ScoreOptions{Frontier: true}, len(sample)),
+		scored("host, no sample", downloaded, ScoreOptions{}, 0),
+		scored("old default (dangling)", downloaded, ScoreOptions{Unfetched: UnfetchedDangling}, 0),
+		scored("full frontier, crawl graph", withAll, ScoreOptions{Frontier: true, Crawl: true}, len(frontier)),
+		{name: "in-degree", val: func(x string) float64 { return indeg[x] }},
+	}, seqs, budget
 }
 
 // kendall is Kendall's tau between two orders of the same names.

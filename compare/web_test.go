@@ -3,8 +3,10 @@ package compare
 import (
 	"context"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"sync"
+	"testing"
 
 	"github.com/seedcrawl/seedcrawl/graph"
 )
@@ -124,4 +126,91 @@ func btoi(b bool) int {
 		return 1
 	}
 	return 0
+}
+
+// TestFrontierShare runs a comparison with a frontier sample and checks, in
+// order of events: the crawls are fetched as without it; then exactly
+// FrontierSample's URLs are fetched, each once, up to the share of the
+// union; the report counts them as frontier pages; a rerun on the same
+// store asks the web for nothing; a share of +Inf fetches the whole
+// frontier.
+func TestFrontierShare(t *testing.T) {
+	g := benchGraph(2000)
+	seeds := []string{g.URLs[0], g.URLs[1]}
+	scheds := []string{"bfs", "fpr", "opic"}
+	for _, tc := range []struct {
+		name  string
+		share float64
+	}{{"share 0.1", 0.1}, {"share 0.02", 0.02}, {"all", math.Inf(1)}} {
+		t.Run(tc.name, func(t *testing.T) {
+			store := &MemStore{}
+			web := newFakeWeb(g, nil)
+			c, err := New(store, Options{Schedulers: scheds, Seeds: seeds, Budget: 300, FrontierShare: tc.share})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := runFake(context.Background(), c, web, 3); err != nil {
+				t.Fatal(err)
+			}
+			seqs := c.Sequences()
+			union := unionOfSeqs(seqs)
+			down := map[string]bool{}
+			for _, u := range union {
+				down[u] = true
+			}
+			var all []Page
+			frontier := map[string]bool{}
+			for _, u := range union {
+				p := web.page(u)
+				all = append(all, p)
+				for _, l := range p.OutLinks {
+					if !down[l] {
+						frontier[l] = true
+					}
+				}
+			}
+			want := len(frontier)
+			if !math.IsInf(tc.share, 1) {
+				want = min(want, int(tc.share*float64(len(union))))
+			}
+			sample, err := FrontierSample(all, seeds, seqs, 0, want)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(sample) != want {
+				t.Fatalf("FrontierSample gave %d URLs, want %d", len(sample), want)
+			}
+			for u, k := range web.requests {
+				if k != 1 {
+					t.Errorf("%s asked %d times", u, k)
+				}
+			}
+			for _, u := range sample {
+				if web.requests[u] != 1 {
+					t.Errorf("sample URL %s asked %d times", u, web.requests[u])
+				}
+			}
+			if len(web.requests) != len(union)+want || c.Requests() != len(union)+want {
+				t.Errorf("%d requests at the web, %d counted, want union %d + sample %d", len(web.requests), c.Requests(), len(union), want)
+			}
+			r, err := c.Report(ScoreOptions{Frontier: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if r.FrontierPages != want || r.Downloaded != len(union) {
+				t.Errorf("report: %d frontier pages and %d downloaded, want %d and %d", r.FrontierPages, r.Downloaded, want, len(union))
+			}
+			again, err := New(store, Options{Schedulers: scheds, Seeds: seeds, Budget: 300, FrontierShare: tc.share})
+			if err != nil {
+				t.Fatal(err)
+			}
+			web2 := newFakeWeb(g, nil)
+			if err := runFake(context.Background(), again, web2, 4); err != nil {
+				t.Fatal(err)
+			}
+			if len(web2.requests) != 0 {
+				t.Errorf("the rerun asked the web for %d pages, want none", len(web2.requests))
+			}
+		})
+	}
 }

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -35,13 +36,20 @@ the polite crawler (robots.txt, per-host delays, back-off, trap guards, SSRF
 guard), stored in --db and served from there to every other scheduler. The
 score is the cumulative PageRank on the union graph of what the crawls
 downloaded (no ground truth needed), next to U(k) and an omniscient crawl of
-that graph; see package compare. Rerunning the same command continues every
+that graph: a linked URL nobody fetched counts as linking like the average
+fetched page of its host, and after the crawls a tenth of the union more is
+fetched from their frontier, the URLs holding the most estimated rank, so
+that their links count too (--score-frontier-share); see package compare. Rerunning the same command continues every
 scheduler, also after kill -9; --report rescores what the db holds.
 
 --seeds takes a URL (repeatable) or a file of URLs, one per line.
 
 flags:
 `
+
+// compareResultsBuffer is how many delivered pages wait for compare on the
+// channel itself, beyond which they are queued (compareWeb.deliver).
+const compareResultsBuffer = 1024
 
 // compareOptions are the options a comparison stores in its db, so that a
 // rerun continues the same comparison and --report rescores it.
@@ -62,6 +70,7 @@ func (o compareOptions) engine(log *slog.Logger) compare.Options {
 // compareOutputs are the result flags shared by compare and score.
 type compareOutputs struct {
 	graph     *string
+	unfetched *string
 	json      *bool
 	out, plot *string
 	logX      *bool
@@ -74,13 +83,14 @@ func compareOutputFlags(fs interface {
 	String(string, string, string) *string
 }) compareOutputs {
 	return compareOutputs{
-		graph: fs.String("score-graph", "union", "`GRAPH` to rank pages on: union (fetched pages and every URL they link to) or crawl (fetched pages alone, as Cho et al. and Baeza-Yates et al. rank)"),
-		json:  fs.Bool("json", false, "print the report as JSON on stdout"),
-		out:   fs.String("out", "", "write the scores as CSV (sim's long form) to `FILE`"),
-		plot:  fs.String("plot", "", "write the plot to `FILE` (.svg, .png or .pdf)"),
-		logX:  fs.Bool("plot-logx", false, "plot pages downloaded on a log scale"),
-		lower: fs.String("plot-lower", "diff", "lower `PANEL` of the plot: "+chart.LowerHelp),
-		title: fs.String("title", "", "plot `TITLE`"),
+		graph:     fs.String("score-graph", "union", "`GRAPH` to rank pages on: union (fetched pages and every URL they link to) or crawl (fetched pages alone, as Cho et al. and Baeza-Yates et al. rank)"),
+		unfetched: fs.String("score-unfetched", "host", "how a linked URL nobody fetched passes on its PageRank in the union graph: `MODEL` host (it links like the average fetched page of its host) or dangling (spread over all pages)"),
+		json:      fs.Bool("json", false, "print the report as JSON on stdout"),
+		out:       fs.String("out", "", "write the scores as CSV (sim's long form) to `FILE`"),
+		plot:      fs.String("plot", "", "write the plot to `FILE` (.svg, .png or .pdf)"),
+		logX:      fs.Bool("plot-logx", false, "plot pages downloaded on a log scale"),
+		lower:     fs.String("plot-lower", "diff", "lower `PANEL` of the plot: "+chart.LowerHelp),
+		title:     fs.String("title", "", "plot `TITLE`"),
 	}
 }
 
@@ -98,7 +108,8 @@ func runCompare(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	report := fs.Bool("report", false, "rescore the comparison stored in --db without crawling")
 	progress := fs.Duration("progress", 2*time.Second, "print a progress line to stderr every `DURATION` (0: never)")
 	outs := compareOutputFlags(fs)
-	frontier := fs.Bool("score-frontier", false, "when every scheduler is done, fetch once each URL the crawls discovered but none downloaded, and score with their links too (more requests, a score closer to the truth)")
+	frontier := fs.Bool("score-frontier", false, "when every scheduler is done, fetch once each URL the crawls discovered but none downloaded, and score with their links too (overrides --score-frontier-share; about 15-20% more requests)")
+	share := fs.Float64("score-frontier-share", compare.DefaultFrontierShare, "when every scheduler is done, fetch `F` × |union of the downloaded sets| of the URLs the crawls discovered but none downloaded, those holding the most estimated PageRank, and score with their links too (0: none)")
 	fs.Usage = func() {
 		fmt.Fprint(fs.Output(), compareUsage)
 		fs.PrintDefaults()
@@ -114,7 +125,7 @@ func runCompare(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		if fs.NArg() > 0 {
 			return fmt.Errorf("%w: --report takes no seed URLs", errUsage)
 		}
-		return compareReport(ctx, flagCfg.DB, outs, *frontier, stdout, log)
+		return compareReport(ctx, flagCfg.DB, outs, stdout, log)
 	}
 	// --seeds FILE: a value that is not a URL but names a file is a file of
 	// seeds, as the issue's command line spells it; crawl's --seeds URL
@@ -145,6 +156,12 @@ func runCompare(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if !(*damping > 0 && *damping < 1) {
 		return fmt.Errorf("%w: --damping %v: want a value in (0, 1), e.g. 0.85", errUsage, *damping)
 	}
+	if !(*share >= 0) || math.IsInf(*share, 1) {
+		return fmt.Errorf("%w: --score-frontier-share %v: want a share of the union of at least 0, e.g. %g (--score-frontier fetches all of the frontier)", errUsage, *share, compare.DefaultFrontierShare)
+	}
+	if *frontier {
+		*share = math.Inf(1)
+	}
 	opts := compareOptions{Schedulers: simSplitList(*scheds), Budget: *budget, Window: *window, Damping: *damping, RandomSeed: *randomSeed}
 	for _, s := range cfg.Seeds {
 		n, err := urlnorm.Normalize(s)
@@ -160,7 +177,7 @@ func runCompare(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	maxDur := cfg.MaxDuration
 	cfg.MaxDuration = 0
 
-	inj := &compareWeb{results: make(chan compare.Page), done: make(chan struct{})}
+	inj := &compareWeb{results: make(chan compare.Page, compareResultsBuffer), done: make(chan struct{})}
 	sess, err := openCrawlBase(cfg, crawlExtras{
 		command: "seedcrawl compare " + strings.Join(args, " "),
 		logger:  log,
@@ -181,7 +198,9 @@ func runCompare(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		return err
 	}
 	store := &compareStore{db: sess.db, sync: sess.c.Sync}
-	cmp, err := compare.New(store, opts.engine(slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))))
+	eo := opts.engine(slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn})))
+	eo.FrontierShare = *share
+	cmp, err := compare.New(store, eo)
 	if err != nil {
 		return fmt.Errorf("%w: %w", errUsage, err)
 	}
@@ -190,31 +209,26 @@ func runCompare(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		ctx, cancel = context.WithTimeout(ctx, maxDur)
 		defer cancel()
 	}
-	var after func() error
-	if *frontier {
-		after = func() error { return compareFetchFrontier(ctx, sess.c, cmp, inj, store) }
+	runErr := compareRun(ctx, sess, cmp, inj, *progress, stderr)
+	// The frontier sample's pages are held back by the store until a
+	// sequence needs them, and none will: write them now, also after
+	// Ctrl-C, so --report scores what this run scored.
+	if err := store.flush(context.WithoutCancel(ctx)); err != nil {
+		return errors.Join(runErr, err)
 	}
-	runErr := compareRun(ctx, sess, cmp, inj, after, *progress, stderr)
 	if runErr != nil && !errors.Is(runErr, context.Canceled) && !errors.Is(runErr, context.DeadlineExceeded) {
 		return runErr
 	}
 	if runErr != nil {
 		fmt.Fprintf(stderr, "seedcrawl compare: stopped (%v); rerun the same command to continue\n", runErr)
 	}
-	// Score what the db holds, as --report does: the pages revealed to
-	// the crawls and the frontier pages fetched for the score.
-	again, err := compare.New(store, opts.engine(nil))
-	if err != nil {
-		return err
-	}
-	if err := again.Load(context.WithoutCancel(ctx)); err != nil {
-		return err
-	}
-	rep, err := again.Report(outs.scoreOptions(*frontier))
+	// Score what the comparison holds, as --report does with the db: the
+	// pages revealed to the crawls and the frontier pages fetched for the
+	// score.
+	rep, err := cmp.Report(outs.scoreOptions())
 	if err != nil {
 		return fmt.Errorf("score: %w", err)
 	}
-	rep.Requests = cmp.Requests() + rep.FrontierPages
 	return outs.write(rep, filepath.Base(cfg.DB), stdout)
 }
 
@@ -267,10 +281,9 @@ func compareMatchOptions(db *storage.DB, o *compareOptions) error {
 }
 
 // compareRun runs the crawler and the comparison together until the
-// comparison is done (and after, when set, has run with the crawler still
-// up) or ctx ends, then stops the crawler (shutdown order: comparison,
-// crawler, and the caller closes the db).
-func compareRun(ctx context.Context, sess *crawlSession, cmp *compare.Compare, web *compareWeb, after func() error, every time.Duration, stderr io.Writer) error {
+// comparison is done or ctx ends, then stops the crawler (shutdown order:
+// comparison, crawler, and the caller closes the db).
+func compareRun(ctx context.Context, sess *crawlSession, cmp *compare.Compare, web *compareWeb, every time.Duration, stderr io.Writer) error {
 	crawlCtx, stopCrawl := context.WithCancel(ctx)
 	defer stopCrawl()
 	g := errgroup.Group{}
@@ -303,9 +316,6 @@ func compareRun(ctx context.Context, sess *crawlSession, cmp *compare.Compare, w
 		}
 	}()
 	err := cmp.Run(ctx, web)
-	if err == nil && after != nil {
-		err = after()
-	}
 	close(web.done)
 	close(stopProg)
 	<-progDone
@@ -319,85 +329,9 @@ func compareRun(ctx context.Context, sess *crawlSession, cmp *compare.Compare, w
 	return err
 }
 
-// compareFetchFrontier fetches, once each, the URLs the finished crawls'
-// downloaded pages link to that no crawl downloaded (the frontier), through
-// the same polite crawler, and stores them as compare pages that no
-// sequence uses: package compare scores with them when asked
-// (ScoreOptions.Frontier). It runs while the crawler of compareRun still
-// runs; a rerun fetches only what is missing.
-func compareFetchFrontier(ctx context.Context, c *crawler.Crawler, cmp *compare.Compare, web *compareWeb, store *compareStore) error {
-	have := map[string]bool{}
-	for _, p := range cmp.Pages() {
-		have[p.URL] = true
-	}
-	var pages []compare.Page
-	if err := store.Pages(ctx, func(p compare.Page) error { pages = append(pages, p); have[p.URL] = true; return nil }); err != nil {
-		return err
-	}
-	byURL := map[string]compare.Page{}
-	for _, p := range pages {
-		byURL[p.URL] = p
-	}
-	want := map[string]bool{}
-	var order []string
-	for _, s := range cmp.Sequences() {
-		for _, u := range s.URLs {
-			if p, ok := byURL[u]; ok && !p.Failed() {
-				for _, l := range p.OutLinks {
-					if !have[l] && !want[l] {
-						want[l] = true
-						order = append(order, l)
-					}
-				}
-			}
-		}
-	}
-	if len(order) == 0 {
-		return nil
-	}
-	fin := func(err error) error { return err }
-	if err := c.Inject(order...); err != nil {
-		return fin(err)
-	}
-	var got []storage.ComparePage
-	flush := func() error {
-		if len(got) == 0 {
-			return nil
-		}
-		if err := c.Sync(context.WithoutCancel(ctx)); err != nil {
-			return err
-		}
-		err := store.db.SaveComparePages(got...)
-		got = got[:0]
-		return err
-	}
-	for left := len(want); left > 0; {
-		select {
-		case <-ctx.Done():
-			return fin(errors.Join(ctx.Err(), flush()))
-		case p, ok := <-web.Results():
-			if !ok {
-				return fin(errors.Join(compare.ErrWebClosed, flush()))
-			}
-			if !want[p.URL] {
-				continue
-			}
-			delete(want, p.URL)
-			left--
-			got = append(got, storageComparePage(p))
-			if len(got) >= 256 {
-				if err := flush(); err != nil {
-					return fin(err)
-				}
-			}
-		}
-	}
-	return fin(flush())
-}
-
 // compareReport implements compare --report: New, Load, Report on the
 // stored comparison.
-func compareReport(ctx context.Context, path string, outs compareOutputs, frontier bool, stdout io.Writer, log *slog.Logger) error {
+func compareReport(ctx context.Context, path string, outs compareOutputs, stdout io.Writer, log *slog.Logger) error {
 	if _, err := os.Stat(path); err != nil {
 		return fmt.Errorf("%w: --db %s: %w", errUsage, path, err)
 	}
@@ -424,21 +358,27 @@ func compareReport(ctx context.Context, path string, outs compareOutputs, fronti
 	if err := cmp.Load(ctx); err != nil {
 		return err
 	}
-	rep, err := cmp.Report(outs.scoreOptions(frontier))
+	rep, err := cmp.Report(outs.scoreOptions())
 	if err != nil {
 		return fmt.Errorf("score: %w", err)
 	}
 	return outs.write(rep, filepath.Base(path), stdout)
 }
 
-// scoreOptions are the scoring options the flags ask for.
-func (o compareOutputs) scoreOptions(frontier bool) compare.ScoreOptions {
-	return compare.ScoreOptions{Crawl: *o.graph == "crawl", Frontier: frontier}
+// scoreOptions are the scoring options the flags ask for. The frontier
+// pages a comparison fetched for the score (--score-frontier-share) are
+// always used; an ordinary crawl scored by seedcrawl score has none.
+func (o compareOutputs) scoreOptions() compare.ScoreOptions {
+	m, _ := compare.ParseUnfetched(*o.unfetched) // checked by check
+	return compare.ScoreOptions{Crawl: *o.graph == "crawl", Frontier: true, Unfetched: m}
 }
 
 func (o compareOutputs) check() error {
 	if *o.graph != "union" && *o.graph != "crawl" {
 		return fmt.Errorf("%w: --score-graph %q: want union or crawl", errUsage, *o.graph)
+	}
+	if _, err := compare.ParseUnfetched(*o.unfetched); err != nil {
+		return fmt.Errorf("%w: --score-unfetched %q: want host or dangling", errUsage, *o.unfetched)
 	}
 	if *o.plot != "" {
 		if err := checkPlotPath("--plot", *o.plot); err != nil {

@@ -17,9 +17,9 @@ import (
 )
 
 // compareWeb is compare's Web backed by the polite crawler in injection
-// mode: Request injects the URL, and the crawler's deliveries (after the
-// commit that stores them) come out on Results. Deliveries are queued
-// without bound, so the crawler's disposer never waits for compare.
+// mode: Request injects the URL, and the crawler's deliveries come out on
+// Results. Deliveries that do not fit Results' buffer are queued without
+// bound, so the crawler's disposer never waits for compare.
 type compareWeb struct {
 	c       *crawler.Crawler
 	results chan compare.Page
@@ -46,14 +46,26 @@ func (w *compareWeb) Results() <-chan compare.Page {
 	return w.results
 }
 
-// deliver is the crawler's Injection.Deliver.
+// deliver is the crawler's Injection.Deliver. A page goes straight to
+// Results when its buffer has room (compare takes pages in any order), so
+// the usual page makes one goroutine hop from the crawler to compare; the
+// rest wait in the queue for forward.
 func (w *compareWeb) deliver(ds []crawler.Delivery) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
+	queued := false
 	for _, d := range ds {
-		w.queue = append(w.queue, comparePage(d))
+		p := comparePage(d)
+		select {
+		case w.results <- p:
+		default:
+			w.queue = append(w.queue, p)
+			queued = true
+		}
 	}
-	w.signal()
+	if queued {
+		w.signal()
+	}
 }
 
 // close ends Results once the queued pages are out (the crawler stopped).
@@ -215,6 +227,26 @@ func (s *compareStore) AppendProgress(ctx context.Context, name string, start in
 		if errors.Is(err, storage.ErrCompareProgress) {
 			return fmt.Errorf("%w: %w", compare.ErrProgress, err)
 		}
+		return err
+	}
+	s.pending = nil
+	return nil
+}
+
+// flush writes the pages held back, after the crawler committed their
+// outcomes: the pages no sequence will store (the frontier sample's).
+func (s *compareStore) flush(ctx context.Context) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if len(s.pending) == 0 {
+		return nil
+	}
+	if s.sync != nil {
+		if err := s.sync(ctx); err != nil {
+			return fmt.Errorf("commit the crawl before saving %d compare pages: %w", len(s.pending), err)
+		}
+	}
+	if err := s.db.SaveComparePages(s.pending...); err != nil {
 		return err
 	}
 	s.pending = nil

@@ -124,7 +124,8 @@ func compareRequests(w *crawlWeb) map[string]int {
 // TestCompareExactAndCheap checks, over real loopback HTTP against the clean
 // test web, that with --window 1 every scheduler downloads exactly what sim
 // downloads on the ground-truth graph from the same seeds, and that the web
-// saw each page of the union of the downloaded sets once.
+// saw each page of the union of the downloaded sets and of the default
+// frontier sample once, at most 1.1 requests per union page.
 func TestCompareExactAndCheap(t *testing.T) {
 	cases := []struct {
 		name         string
@@ -151,6 +152,7 @@ func TestCompareExactAndCheap(t *testing.T) {
 			var rep struct {
 				Requests   int `json:"requests"`
 				Downloaded int `json:"union_downloaded"`
+				Frontier   int `json:"frontier_pages"`
 			}
 			if err := json.Unmarshal([]byte(out), &rep); err != nil {
 				t.Fatalf("report: %v\n%s", err, out)
@@ -184,8 +186,10 @@ func TestCompareExactAndCheap(t *testing.T) {
 			if float64(total) > 1.1*float64(len(union)) {
 				t.Errorf("%d requests for a union of %d pages: more than 1.1x", total, len(union))
 			}
-			if rep.Downloaded != len(union) || rep.Requests != len(union) {
-				t.Errorf("report: %d requests, union %d; want both %d", rep.Requests, rep.Downloaded, len(union))
+			// The default frontier sample: at most a tenth of the union.
+			if rep.Downloaded != len(union) || rep.Requests != len(union)+rep.Frontier || rep.Frontier > len(union)/10 {
+				t.Errorf("report: %d requests, union %d, frontier sample %d; want union %d, requests = union + sample, sample ≤ %d",
+					rep.Requests, rep.Downloaded, rep.Frontier, len(union), len(union)/10)
 			}
 			var unasked []string
 			for u := range union {
@@ -195,7 +199,7 @@ func TestCompareExactAndCheap(t *testing.T) {
 			}
 			sort.Strings(unasked)
 			t.Logf("union pages not requested over HTTP: %v", unasked)
-			t.Logf("%d requests (robots.txt aside) for a union of %d pages; %d schedulers x budget %d", total, len(union), len(names), tc.budget)
+			t.Logf("%d requests (robots.txt aside) for a union of %d pages and a frontier sample of %d; %d schedulers x budget %d", total, len(union), rep.Frontier, len(names), tc.budget)
 		})
 	}
 }

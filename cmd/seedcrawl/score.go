@@ -30,8 +30,8 @@ func runScore(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 
 Scores the order in which a crawl really fetched its pages (politeness
 interleaves it) the way compare scores schedulers: cumulative PageRank on the
-crawl's own graph (fetched pages with their links; linked but unfetched URLs
-and the seeds as dangling nodes), at 1, 2, 5, 10, 20, 50 and 100% of the
+crawl's own graph (fetched pages with their links; a linked but unfetched URL
+links like the average fetched page of its host, see --score-unfetched), at 1, 2, 5, 10, 20, 50 and 100% of the
 pages fetched, beside U(k) and an omniscient crawl of that graph from the
 same seeds. The fetch order is the order of the fetches' start times.
 `); err != nil {
@@ -61,7 +61,7 @@ same seeds. The fetch order is the order of the fetches' start times.
 	if len(seq.URLs) == 0 {
 		return fmt.Errorf("%w: %s has no fetches in cycle %d", errUsage, *dbPath, *cycle)
 	}
-	rep, err := compare.Score(pages, seeds, []compare.Sequence{seq}, compare.ScoreOptions{Budget: len(seq.URLs), Damping: *damping, Crawl: *outs.graph == "crawl"})
+	rep, err := compare.Score(pages, seeds, []compare.Sequence{seq}, compare.ScoreOptions{Budget: len(seq.URLs), Damping: *damping, Crawl: *outs.graph == "crawl", Unfetched: outs.scoreOptions().Unfetched})
 	if err != nil {
 		return fmt.Errorf("score: %w", err)
 	}
