@@ -335,10 +335,32 @@ func checkSeed(s string) error {
 	if err != nil {
 		return fmt.Errorf("seed %q: %v", s, err)
 	}
-	if u.Scheme != "http" && u.Scheme != "https" || u.Host == "" {
-		return fmt.Errorf("seed %q: want an absolute http or https URL such as https://%s/", s, strings.TrimPrefix(strings.TrimSuffix(s, "/"), "//"))
+	switch {
+	case (u.Scheme == "http" || u.Scheme == "https") && u.Host != "":
+		return nil
+	case u.Scheme == "http" || u.Scheme == "https":
+		return fmt.Errorf("seed %q has no host: want an absolute URL such as https://example.org/", s)
+	case u.Scheme != "" && !hostPort(u):
+		// A URL of another scheme: prefixing https:// would suggest
+		// nonsense such as https://ftp://example.org/.
+		return fmt.Errorf("seed %q: scheme %q is not crawled: want an http or https URL", s, u.Scheme)
 	}
-	return nil
+	return fmt.Errorf("seed %q: want an absolute http or https URL such as https://%s/", s, strings.TrimPrefix(strings.TrimSuffix(s, "/"), "//"))
+}
+
+// hostPort reports whether u is a host and port without a scheme, such as
+// "localhost:8080", which url.Parse reads as scheme "localhost".
+func hostPort(u *url.URL) bool {
+	port, _, _ := strings.Cut(u.Opaque, "/")
+	if port == "" {
+		return false
+	}
+	for _, r := range port {
+		if r < '0' || r > '9' {
+			return false
+		}
+	}
+	return true
 }
 
 // checkScope checks the syntax of a scope specification: "seeds-hosts",

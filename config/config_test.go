@@ -212,6 +212,39 @@ func TestValidateBad(t *testing.T) {
 	}
 }
 
+// TestValidateSeedAdvice checks what a bad seed's error tells the user:
+// a URL without a scheme gets the https form to try, a URL of another
+// scheme is named as such (not turned into "https://ftp://...").
+func TestValidateSeedAdvice(t *testing.T) {
+	for _, tc := range []struct {
+		seed, want, not string
+	}{
+		{"example.org", "such as https://example.org/", ""},
+		{"example.org/docs/", "such as https://example.org/docs/", ""},
+		{"//example.org/", "such as https://example.org/", ""},
+		{"localhost:8080", "such as https://localhost:8080/", ""},
+		{"ftp://example.org/", `scheme "ftp" is not crawled`, "https://ftp"},
+		{"mailto:a@example.org", `scheme "mailto" is not crawled`, "https://mailto"},
+		{"javascript:alert(1)", `scheme "javascript" is not crawled`, "https://javascript"},
+		{"http:///path", "has no host", "https://http"},
+	} {
+		t.Run(tc.seed, func(t *testing.T) {
+			c := Default()
+			c.Seeds = []string{tc.seed}
+			err := c.Validate()
+			if err == nil {
+				t.Fatalf("Validate(seed %q) = nil, want an error", tc.seed)
+			}
+			if !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("error %q does not contain %q", err, tc.want)
+			}
+			if tc.not != "" && strings.Contains(err.Error(), tc.not) {
+				t.Errorf("error %q suggests %q", err, tc.not)
+			}
+		})
+	}
+}
+
 func TestFlagsOverrideFile(t *testing.T) {
 	path := writeFile(t, "c.yaml", "delay: 2s\nworkers: 3\nresolve: [a.test=127.0.0.1]\nmax-pages: 10\n")
 
