@@ -13,6 +13,7 @@ import (
 	"os/signal"
 	"sort"
 	"strings"
+	"sync"
 	"syscall"
 )
 
@@ -48,18 +49,42 @@ func commands() map[string]command {
 var errUsage = errors.New("usage")
 
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	go func() {
-		// The first signal stops the command gracefully; from then on the
-		// default action applies, so a second one ends the process at
-		// once. The db stays consistent: every commit is atomic.
-		<-ctx.Done()
-		stop()
-		fmt.Fprintln(os.Stderr, "seedcrawl: stopping; signal again to quit at once")
-	}()
+	ctx, stop := stopOnSignal(context.Background(), os.Stderr, os.Interrupt, syscall.SIGTERM)
 	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
 	stop()
 	os.Exit(code)
+}
+
+// stopOnSignal returns a context that the first of sigs cancels, saying so
+// on stderr; from then on the default action applies, so a second signal
+// ends the process at once (the db stays consistent: every commit is
+// atomic). stop releases the signals and waits for the watcher, which
+// says nothing unless a signal came: a command that ends by itself must
+// not print "stopping".
+func stopOnSignal(parent context.Context, stderr io.Writer, sigs ...os.Signal) (ctx context.Context, stop func()) {
+	ctx, release := signal.NotifyContext(parent, sigs...)
+	done := make(chan struct{})
+	watched := make(chan struct{})
+	go func() {
+		defer close(watched)
+		select {
+		case <-ctx.Done():
+			release()
+		case <-done:
+		}
+		// Until release, only a signal (or the parent) cancels ctx.
+		if ctx.Err() != nil && parent.Err() == nil {
+			fmt.Fprintln(stderr, "seedcrawl: stopping; signal again to quit at once")
+		}
+	}()
+	var once sync.Once
+	return ctx, func() {
+		once.Do(func() {
+			close(done)
+			<-watched
+			release()
+		})
+	}
 }
 
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
