@@ -139,6 +139,36 @@ func TestLoadBad(t *testing.T) {
 	}
 }
 
+// TestLoadBadAll checks that a file with several bad keys names every one
+// of them, each with its line, so one edit fixes the file.
+func TestLoadBadAll(t *testing.T) {
+	for _, tc := range []struct {
+		name, file, body string
+		want             []string
+	}{
+		{"yaml", "all.yaml", "workers: 4\nmax-pages: lots\ndelay: 1x\nfrobnicate: 3\nscope:\n  a: b\n", []string{
+			`all.yaml:2: max-pages: bad value`, `all.yaml:3: delay: bad value`, `all.yaml:4: frobnicate: unknown key`, `all.yaml:6: scope: bad value`}},
+		{"toml", "all.toml", "workers = \"four\"\ndelay = 1\n[section]\nx = 1\n", []string{
+			`all.toml:1: workers: bad value`, `all.toml:2: delay: bad value`, `all.toml:3: section: unknown key`}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := Load(writeFile(t, tc.file, tc.body))
+			if err == nil {
+				t.Fatal("Load succeeded, want an error")
+			}
+			var ke *KeyError
+			if !errors.As(err, &ke) {
+				t.Errorf("error %q holds no *KeyError", err)
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(err.Error(), w) {
+					t.Errorf("error %q does not name %q", err, w)
+				}
+			}
+		})
+	}
+}
+
 func TestLoadMissingFile(t *testing.T) {
 	_, err := Load(filepath.Join(t.TempDir(), "nope.yaml"))
 	if err == nil || !errors.Is(err, os.ErrNotExist) || !strings.Contains(err.Error(), "nope.yaml") {
