@@ -399,7 +399,7 @@ func compareFetchFrontier(ctx context.Context, c *crawler.Crawler, cmp *compare.
 // stored comparison.
 func compareReport(ctx context.Context, path string, outs compareOutputs, frontier bool, stdout io.Writer, log *slog.Logger) error {
 	if _, err := os.Stat(path); err != nil {
-		return fmt.Errorf("%w: --db %s: %w", errUsage, path, err)
+		return fmt.Errorf("open db: %w", err)
 	}
 	db, err := storage.Open(path, &storage.Options{ReadOnly: true})
 	if err != nil {

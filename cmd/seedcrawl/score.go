@@ -47,7 +47,7 @@ same seeds. The fetch order is the order of the fetches' start times.
 		return err
 	}
 	if _, err := os.Stat(*dbPath); err != nil {
-		return fmt.Errorf("%w: --db %s: %w", errUsage, *dbPath, err)
+		return fmt.Errorf("open db: %w", err)
 	}
 	db, err := storage.Open(*dbPath, &storage.Options{ReadOnly: true})
 	if err != nil {
