@@ -58,3 +58,40 @@ func TestStoredSeedsLeaveSitemapsOut(t *testing.T) {
 		t.Errorf("score counts %d seeds, want %d", rep.Seeds, len(seeds))
 	}
 }
+
+// TestScoreCycleSeeds scores cycle 2 of seedcrawl run: its crawl started
+// from the seeds the selector chose for it, so the score's omniscient
+// crawl starts from those, not from cycle 1's.
+func TestScoreCycleSeeds(t *testing.T) {
+	w := crawlStartWeb(t, testweb.GenOptions{Seed: 11, Pages: 80, Hosts: 3, Preset: testweb.Clean}, testweb.Options{})
+	path := filepath.Join(t.TempDir(), "cycles.db")
+	runCmd(t, runArgs(t, w, path, append([]string{"--cycles", "2", "--seed-algo", "maxweight", "--k", "3",
+		"--revisit-initial", "0", "--sitemaps=false"}, w.site.Seeds()[:1]...)...))
+	st := runReadDB(t, path)
+	var want []string
+	for _, c := range st.cycles {
+		if c.N == 2 {
+			for _, sd := range c.Seeds {
+				want = append(want, st.byID[sd.ID])
+			}
+		}
+	}
+	if len(want) < 2 {
+		t.Fatalf("cycle 2 has seeds %q; the test needs more than cycle 1's one", want)
+	}
+	db, err := storage.Open(path, &storage.Options{ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	got, err := scoreSeeds(db, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("score seeds of cycle 2 = %q, want the cycle's seeds %q", got, want)
+	}
+	if got, err := scoreSeeds(db, 1); err != nil || !slices.Equal(got, w.site.Seeds()[:1]) {
+		t.Errorf("score seeds of cycle 1 = %q, %v; want %q", got, err, w.site.Seeds()[:1])
+	}
+}
