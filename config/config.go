@@ -1,6 +1,7 @@
 package config
 
 import (
+	"errors"
 	"fmt"
 	"net"
 	"net/url"
@@ -253,8 +254,9 @@ func Default() Config {
 	}
 }
 
-// Validate checks every setting and returns the first problem as a
-// *KeyError naming the key.
+// Validate checks every setting and returns every problem, each a
+// *KeyError naming the key, joined (errors.Join), so one edit fixes them
+// all; nil when the settings are valid.
 func (c *Config) Validate() error {
 	type check struct {
 		key string
@@ -297,25 +299,26 @@ func (c *Config) Validate() error {
 		{"commit-pages", c.CommitPages < 1, fmt.Sprintf("must be at least 1, got %d", c.CommitPages)},
 		{"listen", c.Listen != "" && listenErr(c.Listen) != nil, fmt.Sprintf("must be HOST:PORT: %v", listenErr(c.Listen))},
 	}
+	var errs []error
 	for _, ch := range checks {
 		if ch.bad {
-			return badValue(ch.key, "%s", ch.why)
+			errs = append(errs, badValue(ch.key, "%s", ch.why))
 		}
 	}
 	if err := checkScope(c.Scope); err != nil {
-		return badValue("scope", "%v", err)
+		errs = append(errs, badValue("scope", "%v", err))
 	}
 	for _, seed := range c.Seeds {
 		if err := checkSeed(seed); err != nil {
-			return badValue("seeds", "%v", err)
+			errs = append(errs, badValue("seeds", "%v", err))
 		}
 	}
 	for _, r := range c.Resolve {
 		if err := checkResolve(r); err != nil {
-			return badValue("resolve", "%v", err)
+			errs = append(errs, badValue("resolve", "%v", err))
 		}
 	}
-	return nil
+	return errors.Join(errs...)
 }
 
 func validToken(s string) bool {

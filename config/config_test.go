@@ -242,6 +242,26 @@ func TestValidateBad(t *testing.T) {
 	}
 }
 
+// TestValidateAll checks that Validate names every bad setting, not only
+// the first, so one edit fixes a command line.
+func TestValidateAll(t *testing.T) {
+	c := Default()
+	c.Workers = 0
+	c.Delay = -time.Second
+	c.Scope = "nope"
+	c.Seeds = []string{"ftp://a.test/", "b.test"}
+	err := c.Validate()
+	for _, want := range []string{"config: workers: ", "config: delay: ", "config: scope: ", `"ftp://a.test/"`, `"b.test"`} {
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("Validate() = %v, want it to name %q", err, want)
+		}
+	}
+	var ke *KeyError
+	if !errors.As(err, &ke) || !errors.Is(err, ErrBadValue) {
+		t.Errorf("Validate() = %v, want *KeyErrors of ErrBadValue", err)
+	}
+}
+
 // TestValidateSeedAdvice checks what a bad seed's error tells the user:
 // a URL without a scheme gets the https form to try, a URL of another
 // scheme is named as such (not turned into "https://ftp://...").
