@@ -39,8 +39,10 @@ type Config struct {
 	// bfs (default), fpr, fpr@M, opic, ... as package scheduler knows them.
 	Scheduler string
 
-	// MaxPages stops the crawl after this many fetched pages in this run
-	// (key "max-pages"). 0 (default) means no limit.
+	// MaxPages stops the crawl after this many page requests in this run
+	// (key "max-pages"): a retry and an answer that is an error count, a
+	// URL robots.txt denies does not, so a crawl of N pages of a flaky site
+	// stores fewer than N. 0 (default) means no limit.
 	MaxPages int64
 	// MaxDepth is the largest link distance from a seed that is fetched
 	// (key "max-depth"); seeds have depth 0; -1 means no limit. Default
