@@ -31,3 +31,35 @@ func TestMissingDBExitCode(t *testing.T) {
 		})
 	}
 }
+
+// TestFlagErrorIsShort checks that a mistyped flag gets its error and a
+// pointer to -h, not the whole flag list (over a hundred lines for crawl,
+// with the error scrolled away), while -h still prints the list.
+func TestFlagErrorIsShort(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		code int
+		want []string
+		max  int // most stderr lines
+	}{
+		{[]string{"crawl", "--max-pagse", "5", "http://a.test/"}, 2, []string{"-max-pagse", "seedcrawl crawl -h"}, 2},
+		{[]string{"stats", "--max-pages", "x"}, 2, []string{"-max-pages", "seedcrawl stats -h"}, 2},
+		{[]string{"crawl", "--max-pages", "x"}, 2, []string{`"x" for flag -max-pages`, "seedcrawl crawl -h"}, 2},
+		{[]string{"crawl", "-h"}, 0, []string{"usage: seedcrawl crawl", "-max-pages"}, 1000},
+		{[]string{"stats", "--help"}, 0, []string{"usage: seedcrawl stats", "-cycles"}, 1000},
+	} {
+		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
+			var stdout, stderr bytes.Buffer
+			code := run(context.Background(), tc.args, &stdout, &stderr)
+			lines := strings.Count(stderr.String(), "\n")
+			if code != tc.code || lines > tc.max {
+				t.Errorf("exit %d with %d stderr lines, want exit %d and at most %d:\n%s", code, lines, tc.code, tc.max, stderr.String())
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(stderr.String(), w) {
+					t.Errorf("stderr %q does not contain %q", stderr.String(), w)
+				}
+			}
+		})
+	}
+}

@@ -143,14 +143,28 @@ func newFlagSet(name string, stderr io.Writer) *flag.FlagSet {
 // getopt and spf13/pflag, while every flag keeps its name and both -flag and
 // --flag forms keep working: the arguments are put in order (flags first)
 // before the standard library parses them. "--" ends the flags.
+//
+// A malformed flag is one short error that points to -h: the flag package
+// would print the whole flag list after it (over a hundred lines for crawl,
+// the error scrolled out of sight); -h and --help still print the list.
 func parseFlags(fs *flag.FlagSet, args []string) error {
-	if err := fs.Parse(flagsFirst(fs, args)); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return err
-		}
-		return fmt.Errorf("%w: %w", errUsage, err)
+	out, usage := fs.Output(), fs.Usage
+	fs.SetOutput(io.Discard)
+	fs.Usage = func() {}
+	err := fs.Parse(flagsFirst(fs, args))
+	fs.SetOutput(out)
+	fs.Usage = usage
+	switch {
+	case err == nil:
+		return nil
+	case errors.Is(err, flag.ErrHelp) && usage == nil:
+		fs.PrintDefaults()
+		return err
+	case errors.Is(err, flag.ErrHelp):
+		usage()
+		return err
 	}
-	return nil
+	return fmt.Errorf("%w: %w (%s -h lists the flags)", errUsage, err, fs.Name())
 }
 
 // flagsFirst returns args with every flag (and the value of a flag that
