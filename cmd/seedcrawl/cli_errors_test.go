@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"net"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -61,5 +62,22 @@ func TestFlagErrorIsShort(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestListenInUse checks that a --listen address another program holds is
+// reported as such with exit 1: the command line was well formed (exit 2
+// says otherwise and sends the user looking for a typo).
+func TestListenInUse(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	db := filepath.Join(t.TempDir(), "listen.db")
+	var stdout, stderr bytes.Buffer
+	code := run(context.Background(), []string{"crawl", "--db", db, "--listen", ln.Addr().String(), "--progress", "0", "http://127.0.0.1:1/"}, &stdout, &stderr)
+	if code != 1 || !strings.Contains(stderr.String(), "address already in use") || strings.Contains(stderr.String(), "usage") {
+		t.Errorf("exit %d, stderr %q; want exit 1 saying the address is in use", code, stderr.String())
 	}
 }
