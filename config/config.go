@@ -1,6 +1,7 @@
 package config
 
 import (
+	"errors"
 	"fmt"
 	"net"
 	"net/url"
@@ -39,8 +40,10 @@ type Config struct {
 	// bfs (default), fpr, fpr@M, opic, ... as package scheduler knows them.
 	Scheduler string
 
-	// MaxPages stops the crawl after this many fetched pages in this run
-	// (key "max-pages"). 0 (default) means no limit.
+	// MaxPages stops the crawl after this many page requests in this run
+	// (key "max-pages"): a retry and an answer that is an error count, a
+	// URL robots.txt denies does not, so a crawl of N pages of a flaky site
+	// stores fewer than N. 0 (default) means no limit.
 	MaxPages int64
 	// MaxDepth is the largest link distance from a seed that is fetched
 	// (key "max-depth"); seeds have depth 0; -1 means no limit. Default
@@ -272,8 +275,9 @@ func Default() Config {
 	}
 }
 
-// Validate checks every setting and returns the first problem as a
-// *KeyError naming the key.
+// Validate checks every setting and returns every problem, each a
+// *KeyError naming the key, joined (errors.Join), so one edit fixes them
+// all; nil when the settings are valid.
 func (c *Config) Validate() error {
 	type check struct {
 		key string
@@ -318,25 +322,26 @@ func (c *Config) Validate() error {
 		{"revisit-gone", c.RevisitGone < 0 || c.RevisitGone > 1<<20, fmt.Sprintf("must be in 0..%d cycles, got %d", 1<<20, c.RevisitGone)},
 		{"refresh-policy", !slices.Contains(RefreshPolicies(), c.RefreshPolicy), fmt.Sprintf("must be one of %s, got %q", strings.Join(RefreshPolicies(), ", "), c.RefreshPolicy)},
 	}
+	var errs []error
 	for _, ch := range checks {
 		if ch.bad {
-			return badValue(ch.key, "%s", ch.why)
+			errs = append(errs, badValue(ch.key, "%s", ch.why))
 		}
 	}
 	if err := checkScope(c.Scope); err != nil {
-		return badValue("scope", "%v", err)
+		errs = append(errs, badValue("scope", "%v", err))
 	}
 	for _, seed := range c.Seeds {
 		if err := checkSeed(seed); err != nil {
-			return badValue("seeds", "%v", err)
+			errs = append(errs, badValue("seeds", "%v", err))
 		}
 	}
 	for _, r := range c.Resolve {
 		if err := checkResolve(r); err != nil {
-			return badValue("resolve", "%v", err)
+			errs = append(errs, badValue("resolve", "%v", err))
 		}
 	}
-	return nil
+	return errors.Join(errs...)
 }
 
 func validToken(s string) bool {
@@ -356,10 +361,32 @@ func checkSeed(s string) error {
 	if err != nil {
 		return fmt.Errorf("seed %q: %v", s, err)
 	}
-	if u.Scheme != "http" && u.Scheme != "https" || u.Host == "" {
-		return fmt.Errorf("seed %q: want an absolute http or https URL such as https://%s/", s, strings.TrimPrefix(strings.TrimSuffix(s, "/"), "//"))
+	switch {
+	case (u.Scheme == "http" || u.Scheme == "https") && u.Host != "":
+		return nil
+	case u.Scheme == "http" || u.Scheme == "https":
+		return fmt.Errorf("seed %q has no host: want an absolute URL such as https://example.org/", s)
+	case u.Scheme != "" && !hostPort(u):
+		// A URL of another scheme: prefixing https:// would suggest
+		// nonsense such as https://ftp://example.org/.
+		return fmt.Errorf("seed %q: scheme %q is not crawled: want an http or https URL", s, u.Scheme)
 	}
-	return nil
+	return fmt.Errorf("seed %q: want an absolute http or https URL such as https://%s/", s, strings.TrimPrefix(strings.TrimSuffix(s, "/"), "//"))
+}
+
+// hostPort reports whether u is a host and port without a scheme, such as
+// "localhost:8080", which url.Parse reads as scheme "localhost".
+func hostPort(u *url.URL) bool {
+	port, _, _ := strings.Cut(u.Opaque, "/")
+	if port == "" {
+		return false
+	}
+	for _, r := range port {
+		if r < '0' || r > '9' {
+			return false
+		}
+	}
+	return true
 }
 
 // checkScope checks the syntax of a scope specification: "seeds-hosts",

@@ -139,6 +139,36 @@ func TestLoadBad(t *testing.T) {
 	}
 }
 
+// TestLoadBadAll checks that a file with several bad keys names every one
+// of them, each with its line, so one edit fixes the file.
+func TestLoadBadAll(t *testing.T) {
+	for _, tc := range []struct {
+		name, file, body string
+		want             []string
+	}{
+		{"yaml", "all.yaml", "workers: 4\nmax-pages: lots\ndelay: 1x\nfrobnicate: 3\nscope:\n  a: b\n", []string{
+			`all.yaml:2: max-pages: bad value`, `all.yaml:3: delay: bad value`, `all.yaml:4: frobnicate: unknown key`, `all.yaml:6: scope: bad value`}},
+		{"toml", "all.toml", "workers = \"four\"\ndelay = 1\n[section]\nx = 1\n", []string{
+			`all.toml:1: workers: bad value`, `all.toml:2: delay: bad value`, `all.toml:3: section: unknown key`}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := Load(writeFile(t, tc.file, tc.body))
+			if err == nil {
+				t.Fatal("Load succeeded, want an error")
+			}
+			var ke *KeyError
+			if !errors.As(err, &ke) {
+				t.Errorf("error %q holds no *KeyError", err)
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(err.Error(), w) {
+					t.Errorf("error %q does not name %q", err, w)
+				}
+			}
+		})
+	}
+}
+
 func TestLoadMissingFile(t *testing.T) {
 	_, err := Load(filepath.Join(t.TempDir(), "nope.yaml"))
 	if err == nil || !errors.Is(err, os.ErrNotExist) || !strings.Contains(err.Error(), "nope.yaml") {
@@ -207,6 +237,59 @@ func TestValidateBad(t *testing.T) {
 			}
 			if !strings.HasPrefix(err.Error(), "config: "+tc.key+": ") {
 				t.Errorf("error %q does not start with the key", err)
+			}
+		})
+	}
+}
+
+// TestValidateAll checks that Validate names every bad setting, not only
+// the first, so one edit fixes a command line.
+func TestValidateAll(t *testing.T) {
+	c := Default()
+	c.Workers = 0
+	c.Delay = -time.Second
+	c.Scope = "nope"
+	c.Seeds = []string{"ftp://a.test/", "b.test"}
+	err := c.Validate()
+	for _, want := range []string{"config: workers: ", "config: delay: ", "config: scope: ", `"ftp://a.test/"`, `"b.test"`} {
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("Validate() = %v, want it to name %q", err, want)
+		}
+	}
+	var ke *KeyError
+	if !errors.As(err, &ke) || !errors.Is(err, ErrBadValue) {
+		t.Errorf("Validate() = %v, want *KeyErrors of ErrBadValue", err)
+	}
+}
+
+// TestValidateSeedAdvice checks what a bad seed's error tells the user:
+// a URL without a scheme gets the https form to try, a URL of another
+// scheme is named as such (not turned into "https://ftp://...").
+func TestValidateSeedAdvice(t *testing.T) {
+	for _, tc := range []struct {
+		seed, want, not string
+	}{
+		{"example.org", "such as https://example.org/", ""},
+		{"example.org/docs/", "such as https://example.org/docs/", ""},
+		{"//example.org/", "such as https://example.org/", ""},
+		{"localhost:8080", "such as https://localhost:8080/", ""},
+		{"ftp://example.org/", `scheme "ftp" is not crawled`, "https://ftp"},
+		{"mailto:a@example.org", `scheme "mailto" is not crawled`, "https://mailto"},
+		{"javascript:alert(1)", `scheme "javascript" is not crawled`, "https://javascript"},
+		{"http:///path", "has no host", "https://http"},
+	} {
+		t.Run(tc.seed, func(t *testing.T) {
+			c := Default()
+			c.Seeds = []string{tc.seed}
+			err := c.Validate()
+			if err == nil {
+				t.Fatalf("Validate(seed %q) = nil, want an error", tc.seed)
+			}
+			if !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("error %q does not contain %q", err, tc.want)
+			}
+			if tc.not != "" && strings.Contains(err.Error(), tc.not) {
+				t.Errorf("error %q suggests %q", err, tc.not)
 			}
 		})
 	}

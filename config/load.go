@@ -3,10 +3,12 @@ package config
 import (
 	"bufio"
 	"bytes"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
+	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -18,8 +20,9 @@ import (
 // Load reads a configuration file over the defaults: YAML for .yaml and
 // .yml, TOML for .toml. The file is a flat map of setting keys (see Keys).
 // An unknown key or a bad value is a *KeyError naming the key and, where the
-// decoder reports it, the file's line. The result is not validated: apply
-// flags with Overlay, then call Validate.
+// decoder reports it, the file's line; a file with several is reported
+// whole, its *KeyErrors joined (errors.Join) in the order of the file. The
+// result is not validated: apply flags with Overlay, then call Validate.
 func Load(path string) (Config, error) {
 	c := Default()
 	data, err := os.ReadFile(path)
@@ -45,32 +48,52 @@ type entry struct {
 	isList bool // the file gave a sequence
 }
 
-func (c *Config) apply(path string, entries []entry) error {
+// apply sets the entries of the file at path. It goes on past a bad entry
+// and returns every problem, those the loader found (errs) first, joined
+// in the order of the file, so that one edit fixes them all.
+func (c *Config) apply(path string, entries []entry, errs []error) error {
 	byKey := map[string]setting{}
 	for _, s := range settings() {
 		byKey[s.key] = s
 	}
 	seen := map[string]int{}
 	for _, e := range entries {
-		s, ok := byKey[e.key]
-		if !ok {
-			return &KeyError{File: path, Line: e.line, Key: e.key, Err: fmt.Errorf("%w (known keys: %s)", ErrUnknownKey, strings.Join(Keys(), ", "))}
+		if err := c.applyEntry(path, e, byKey, seen); err != nil {
+			errs = append(errs, err)
 		}
-		if prev, dup := seen[e.key]; dup {
-			return &KeyError{File: path, Line: e.line, Key: e.key, Err: fmt.Errorf("%w: set twice (first at line %d)", ErrBadValue, prev)}
-		}
-		seen[e.key] = e.line
-		v := s.val(c)
-		if e.isList && !v.list() {
-			return &KeyError{File: path, Line: e.line, Key: e.key, Err: fmt.Errorf("%w: want a single value, got a list", ErrBadValue)}
-		}
-		for _, t := range e.texts {
-			if err := v.Set(t); err != nil {
-				return &KeyError{File: path, Line: e.line, Key: e.key, Err: fmt.Errorf("%w: %w", ErrBadValue, err)}
-			}
+	}
+	sort.SliceStable(errs, func(i, j int) bool { return errLine(errs[i]) < errLine(errs[j]) })
+	return errors.Join(errs...)
+}
+
+func (c *Config) applyEntry(path string, e entry, byKey map[string]setting, seen map[string]int) error {
+	s, ok := byKey[e.key]
+	if !ok {
+		return &KeyError{File: path, Line: e.line, Key: e.key, Err: fmt.Errorf("%w (known keys: %s)", ErrUnknownKey, strings.Join(Keys(), ", "))}
+	}
+	if prev, dup := seen[e.key]; dup {
+		return &KeyError{File: path, Line: e.line, Key: e.key, Err: fmt.Errorf("%w: set twice (first at line %d)", ErrBadValue, prev)}
+	}
+	seen[e.key] = e.line
+	v := s.val(c)
+	if e.isList && !v.list() {
+		return &KeyError{File: path, Line: e.line, Key: e.key, Err: fmt.Errorf("%w: want a single value, got a list", ErrBadValue)}
+	}
+	for _, t := range e.texts {
+		if err := v.Set(t); err != nil {
+			return &KeyError{File: path, Line: e.line, Key: e.key, Err: fmt.Errorf("%w: %w", ErrBadValue, err)}
 		}
 	}
 	return nil
+}
+
+// errLine is the file line of a *KeyError, for ordering.
+func errLine(err error) int {
+	var ke *KeyError
+	if errors.As(err, &ke) {
+		return ke.Line
+	}
+	return 0
 }
 
 func (c *Config) loadYAML(path string, data []byte) error {
@@ -89,6 +112,7 @@ func (c *Config) loadYAML(path string, data []byte) error {
 		return fmt.Errorf("config: %s:%d: %w: want a map of settings", path, root.Line, ErrFormat)
 	}
 	var entries []entry
+	var errs []error
 	for i := 0; i+1 < len(root.Content); i += 2 {
 		k, v := root.Content[i], root.Content[i+1]
 		e := entry{key: k.Value, line: k.Line}
@@ -101,16 +125,18 @@ func (c *Config) loadYAML(path string, data []byte) error {
 			e.isList = true
 			for _, it := range v.Content {
 				if it.Kind != yaml.ScalarNode {
-					return &KeyError{File: path, Line: it.Line, Key: e.key, Err: fmt.Errorf("%w: list items must be plain values", ErrBadValue)}
+					errs = append(errs, &KeyError{File: path, Line: it.Line, Key: e.key, Err: fmt.Errorf("%w: list items must be plain values", ErrBadValue)})
+					continue
 				}
 				e.texts = append(e.texts, it.Value)
 			}
 		default:
-			return &KeyError{File: path, Line: v.Line, Key: e.key, Err: fmt.Errorf("%w: want a value or a list, got a map (the file is flat: no sections)", ErrBadValue)}
+			errs = append(errs, &KeyError{File: path, Line: v.Line, Key: e.key, Err: fmt.Errorf("%w: want a value or a list, got a map (the file is flat: no sections)", ErrBadValue)})
+			continue
 		}
 		entries = append(entries, e)
 	}
-	return c.apply(path, entries)
+	return c.apply(path, entries, errs)
 }
 
 func (c *Config) loadTOML(path string, data []byte) error {
@@ -128,6 +154,7 @@ func (c *Config) loadTOML(path string, data []byte) error {
 		known[s.key] = true
 	}
 	var entries []entry
+	var errs []error
 	for _, k := range md.Keys() {
 		if len(k) != 1 {
 			continue // keys inside a table: the table itself is reported below
@@ -144,20 +171,22 @@ func (c *Config) loadTOML(path string, data []byte) error {
 			for _, it := range v {
 				t, ok := tomlText(it)
 				if !ok {
-					return &KeyError{File: path, Line: e.line, Key: name, Err: fmt.Errorf("%w: list items must be plain values", ErrBadValue)}
+					errs = append(errs, &KeyError{File: path, Line: e.line, Key: name, Err: fmt.Errorf("%w: list items must be plain values", ErrBadValue)})
+					continue
 				}
 				e.texts = append(e.texts, t)
 			}
 		default:
 			t, ok := tomlText(v)
 			if !ok {
-				return &KeyError{File: path, Line: e.line, Key: name, Err: fmt.Errorf("%w: want a value or a list, got %s (the file is flat: no tables)", ErrBadValue, md.Type(name))}
+				errs = append(errs, &KeyError{File: path, Line: e.line, Key: name, Err: fmt.Errorf("%w: want a value or a list, got %s (the file is flat: no tables)", ErrBadValue, md.Type(name))})
+				continue
 			}
 			e.texts = []string{t}
 		}
 		entries = append(entries, e)
 	}
-	return c.apply(path, entries)
+	return c.apply(path, entries, errs)
 }
 
 // tomlText returns the text form of a TOML scalar, as a flag would take it.

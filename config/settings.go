@@ -48,7 +48,7 @@ func crawlSettings() []setting {
 		{"db", "bbolt `FILE` the crawl reads and writes", func(c *Config) value { return (*strVal)(&c.DB) }},
 		{"scope", "which URLs to crawl (`SCOPE`): seeds-hosts | seeds-domains | hosts:H1,H2 (.example.com: with subdomains) | regexp:RE | all", func(c *Config) value { return (*strVal)(&c.Scope) }},
 		{"scheduler", "crawl-ordering policy `NAME` (bfs, fpr, fpr@M, opic, ...)", func(c *Config) value { return (*strVal)(&c.Scheduler) }},
-		{"max-pages", "stop after `N` fetched pages in this run (0: no limit)", func(c *Config) value { return (*int64Val)(&c.MaxPages) }},
+		{"max-pages", "stop after `N` page requests in this run, retries and error answers included (0: no limit)", func(c *Config) value { return (*int64Val)(&c.MaxPages) }},
 		{"max-depth", "largest link distance `N` from a seed to fetch (-1: no limit)", func(c *Config) value { return (*intVal)(&c.MaxDepth) }},
 		{"max-duration", "stop after `DURATION` (0: no limit)", func(c *Config) value { return (*durVal)(&c.MaxDuration) }},
 		{"host-max-pages", "most URLs `N` queued per host, a trap guard (0: no limit)", func(c *Config) value { return (*int64Val)(&c.HostMaxPages) }},

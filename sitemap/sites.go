@@ -31,14 +31,19 @@ type Sites struct {
 	mu    sync.RWMutex
 	files map[uint64]storage.SitemapFile // sitemap URLs: this run's, and earlier runs' marks
 	sites map[string]*site               // by origin
+	// seen holds the sitemap files queued or read in this run, whatever
+	// site they were found for: each is read once per run. It is not per
+	// site because one file can be found for two origins, as when
+	// http://a.test/sitemap.xml redirects to https://a.test/sitemap.xml,
+	// which the https site had queued already.
+	seen map[uint64]struct{}
 }
 
 // site is one site's walk in this run.
 type site struct {
-	planned bool                // its robots.txt sitemaps and /sitemap.xml were planned
-	files   int                 // sitemap files queued (Limits.MaxSitemaps)
-	urls    int                 // entries delivered (Limits.MaxWalkURLs)
-	seen    map[uint64]struct{} // sitemap files queued or read, each once per run
+	planned bool // its robots.txt sitemaps and /sitemap.xml were planned
+	files   int  // sitemap files queued (Limits.MaxSitemaps)
+	urls    int  // entries delivered (Limits.MaxWalkURLs)
 }
 
 // Marks lists the URLs earlier runs marked as sitemap files
@@ -59,7 +64,8 @@ func NewSites(lim Limits, cycle uint32) *Sites {
 	def(&lim.MaxDepth, DefaultMaxDepth)
 	def(&lim.MaxSitemaps, DefaultMaxSitemaps)
 	def(&lim.MaxWalkURLs, DefaultMaxWalkURLs)
-	return &Sites{lim: lim, cycle: cycle, files: map[uint64]storage.SitemapFile{}, sites: map[string]*site{}}
+	return &Sites{lim: lim, cycle: cycle, files: map[uint64]storage.SitemapFile{}, sites: map[string]*site{},
+		seen: map[uint64]struct{}{}}
 }
 
 // Load adds the marks of earlier runs, so a sitemap left in the stored
@@ -91,7 +97,7 @@ func (s *Sites) File(id uint64) (storage.SitemapFile, bool) {
 func (s *Sites) site(origin string) *site {
 	st := s.sites[origin]
 	if st == nil {
-		st = &site{seen: map[uint64]struct{}{}}
+		st = &site{}
 		s.sites[origin] = st
 	}
 	return st
@@ -143,7 +149,7 @@ type Known struct {
 // redirect unknown paths to their home page). skip names a refusal worth
 // counting ("known-page"), "" for one that is not.
 func (s *Sites) Want(origin string, id uint64, k Known, redirect bool) (ok bool, skip string, err error) {
-	if _, dup := s.site(origin).seen[id]; dup || k.New {
+	if _, dup := s.seen[id]; dup || k.New {
 		return !dup, "", nil
 	}
 	_, marked := s.File(id)
@@ -177,7 +183,7 @@ func (s *Sites) Take(origin string, id uint64, file storage.SitemapFile) bool {
 		return false
 	}
 	st.files++
-	st.seen[id] = struct{}{}
+	s.seen[id] = struct{}{}
 	s.mu.Lock()
 	s.files[id] = file
 	s.mu.Unlock()
@@ -294,10 +300,10 @@ func (r *FileRead) Keep(keepURL, keepChild func(u string) bool) {
 // listed, keeping the first URLs, and counts them; it returns how many are
 // kept. The file counts as read in this run from here on, even before its
 // fetch is committed (a sitemap restored from the stored frontier was
-// queued by an earlier run, so its site has not seen it).
+// queued by an earlier run, so this run has not seen it).
 func (s *Sites) Deliver(id uint64, r *FileRead) int {
 	st := s.site(r.File.Origin)
-	st.seen[id] = struct{}{}
+	s.seen[id] = struct{}{}
 	left := max(s.lim.MaxWalkURLs-st.urls, 0)
 	if n := len(r.URLs); n > left {
 		r.URLs = r.URLs[:left]

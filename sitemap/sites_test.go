@@ -112,6 +112,31 @@ func TestSitesWantTake(t *testing.T) {
 	}
 }
 
+// TestSitesWantAcrossOrigins follows a site served over http and https:
+// https://a.test/sitemap.xml is queued for the https site, then
+// http://a.test/sitemap.xml answers with a redirect to it before its fetch
+// is committed. The target is the same file, so it is not queued again:
+// a sitemap is read once per run, whichever site found it.
+func TestSitesWantAcrossOrigins(t *testing.T) {
+	const id = 5
+	s := NewSites(Limits{}, 1)
+	uncommitted := Known{Page: func() (storage.Page, error) { return storage.Page{ID: id}, nil }}
+	if ok, _, err := s.Want("https://a.test", id, Known{New: true}, false); err != nil || !ok {
+		t.Fatalf("first Want = %v, %v; want true", ok, err)
+	}
+	if !s.Take("https://a.test", id, storage.SitemapFile{Origin: "https://a.test"}) {
+		t.Fatal("Take refused the first sitemap")
+	}
+	if ok, skip, err := s.Want("http://a.test", id, uncommitted, true); err != nil || ok {
+		t.Errorf("redirect from the http site to the queued file: Want = %v, %q, %v; want false", ok, skip, err)
+	}
+	r := &FileRead{File: storage.SitemapFile{Origin: "https://a.test"}}
+	s.Deliver(id, r)
+	if ok, skip, err := s.Want("http://b.test", id, uncommitted, false); err != nil || ok {
+		t.Errorf("file read for another site: Want = %v, %q, %v; want false", ok, skip, err)
+	}
+}
+
 // TestSitesReadDeliver reads files as a crawl gets them: entries
 // deduplicated and normalized, children beyond MaxDepth skipped, the
 // fetcher's truncation kept as a cut, the walk's entry bound applied over

@@ -333,7 +333,7 @@ func compareRun(ctx context.Context, sess *crawlSession, cmp *compare.Compare, w
 // stored comparison.
 func compareReport(ctx context.Context, path string, outs compareOutputs, stdout io.Writer, log *slog.Logger) error {
 	if _, err := os.Stat(path); err != nil {
-		return fmt.Errorf("%w: --db %s: %w", errUsage, path, err)
+		return fmt.Errorf("open db: %w", err)
 	}
 	db, err := storage.Open(path, &storage.Options{ReadOnly: true})
 	if err != nil {

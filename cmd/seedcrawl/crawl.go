@@ -435,11 +435,20 @@ func (s *crawlSession) newCrawler(rc *crawler.Recrawl, maxPages int64) error {
 }
 
 // crawlStoredSeeds returns the URLs the db holds at depth 0: the seeds and
-// their redirect targets.
+// their redirect targets. The sitemaps planned for a seed's site are
+// stored at depth 0 too, found on the seed; they are left out (a seed
+// given as a sitemap URL has no page it was found on, and stays).
 func crawlStoredSeeds(db *storage.DB) ([]string, error) {
+	sitemaps := map[uint64]bool{}
+	if err := db.EachSitemap(func(id uint64, _ storage.SitemapFile) error {
+		sitemaps[id] = true
+		return nil
+	}); err != nil {
+		return nil, fmt.Errorf("read seeds of %s: %w", db.Path(), err)
+	}
 	var out []string
 	err := db.EachPage(func(p *storage.Page) error {
-		if p.Depth == 0 {
+		if p.Depth == 0 && !(sitemaps[p.ID] && p.From != storage.NoPage) {
 			out = append(out, p.URL)
 		}
 		return nil

@@ -13,6 +13,7 @@ import (
 	"os/signal"
 	"sort"
 	"strings"
+	"sync"
 	"syscall"
 )
 
@@ -48,18 +49,42 @@ func commands() map[string]command {
 var errUsage = errors.New("usage")
 
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	go func() {
-		// The first signal stops the command gracefully; from then on the
-		// default action applies, so a second one ends the process at
-		// once. The db stays consistent: every commit is atomic.
-		<-ctx.Done()
-		stop()
-		fmt.Fprintln(os.Stderr, "seedcrawl: stopping; signal again to quit at once")
-	}()
+	ctx, stop := stopOnSignal(context.Background(), os.Stderr, os.Interrupt, syscall.SIGTERM)
 	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
 	stop()
 	os.Exit(code)
+}
+
+// stopOnSignal returns a context that the first of sigs cancels, saying so
+// on stderr; from then on the default action applies, so a second signal
+// ends the process at once (the db stays consistent: every commit is
+// atomic). stop releases the signals and waits for the watcher, which
+// says nothing unless a signal came: a command that ends by itself must
+// not print "stopping".
+func stopOnSignal(parent context.Context, stderr io.Writer, sigs ...os.Signal) (ctx context.Context, stop func()) {
+	ctx, release := signal.NotifyContext(parent, sigs...)
+	done := make(chan struct{})
+	watched := make(chan struct{})
+	go func() {
+		defer close(watched)
+		select {
+		case <-ctx.Done():
+			release()
+		case <-done:
+		}
+		// Until release, only a signal (or the parent) cancels ctx.
+		if ctx.Err() != nil && parent.Err() == nil {
+			fmt.Fprintln(stderr, "seedcrawl: stopping; signal again to quit at once")
+		}
+	}()
+	var once sync.Once
+	return ctx, func() {
+		once.Do(func() {
+			close(done)
+			<-watched
+			release()
+		})
+	}
 }
 
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
@@ -118,14 +143,28 @@ func newFlagSet(name string, stderr io.Writer) *flag.FlagSet {
 // getopt and spf13/pflag, while every flag keeps its name and both -flag and
 // --flag forms keep working: the arguments are put in order (flags first)
 // before the standard library parses them. "--" ends the flags.
+//
+// A malformed flag is one short error that points to -h: the flag package
+// would print the whole flag list after it (over a hundred lines for crawl,
+// the error scrolled out of sight); -h and --help still print the list.
 func parseFlags(fs *flag.FlagSet, args []string) error {
-	if err := fs.Parse(flagsFirst(fs, args)); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return err
-		}
-		return fmt.Errorf("%w: %w", errUsage, err)
+	out, usage := fs.Output(), fs.Usage
+	fs.SetOutput(io.Discard)
+	fs.Usage = func() {}
+	err := fs.Parse(flagsFirst(fs, args))
+	fs.SetOutput(out)
+	fs.Usage = usage
+	switch {
+	case err == nil:
+		return nil
+	case errors.Is(err, flag.ErrHelp) && usage == nil:
+		fs.PrintDefaults()
+		return err
+	case errors.Is(err, flag.ErrHelp):
+		usage()
+		return err
 	}
-	return nil
+	return fmt.Errorf("%w: %w (%s -h lists the flags)", errUsage, err, fs.Name())
 }
 
 // flagsFirst returns args with every flag (and the value of a flag that

@@ -108,7 +108,7 @@ func (s *crawlSession) serve(ctx context.Context, command string, w io.Writer) e
 	})
 	if err != nil {
 		cancel()
-		return fmt.Errorf("%w: listen: %w", errUsage, err)
+		return fmt.Errorf("listen: %w", err)
 	}
 	s.obs.stopMonitor, s.obs.monitor = cancel, srv
 	if err := s.db.Advertise(srv.Addr()); err != nil {

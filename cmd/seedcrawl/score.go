@@ -47,7 +47,7 @@ same seeds. The fetch order is the order of the fetches' start times.
 		return err
 	}
 	if _, err := os.Stat(*dbPath); err != nil {
-		return fmt.Errorf("%w: --db %s: %w", errUsage, *dbPath, err)
+		return fmt.Errorf("open db: %w", err)
 	}
 	db, err := storage.Open(*dbPath, &storage.Options{ReadOnly: true})
 	if err != nil {
@@ -129,9 +129,34 @@ func scoreRead(ctx context.Context, db *storage.DB, cycle uint32) ([]compare.Pag
 		pages = append(pages, comparePage(d))
 		seq.URLs = append(seq.URLs, p.URL)
 	}
-	seeds, err := crawlStoredSeeds(db)
+	seeds, err := scoreSeeds(db, cycle)
 	if err != nil {
 		return nil, seq, nil, err
 	}
 	return pages, seq, seeds, nil
+}
+
+// scoreSeeds returns the seeds of cycle: those its record names (a cycle
+// of seedcrawl run after the first starts from the seeds its selector
+// chose), else the crawl's stored seeds.
+func scoreSeeds(db *storage.DB, cycle uint32) ([]string, error) {
+	cycles, err := db.Cycles()
+	if err != nil {
+		return nil, fmt.Errorf("read cycles of %s: %w", db.Path(), err)
+	}
+	for _, c := range cycles {
+		if c.N != cycle || len(c.Seeds) == 0 {
+			continue
+		}
+		out := make([]string, 0, len(c.Seeds))
+		for _, sd := range c.Seeds {
+			u, err := db.URL(sd.ID)
+			if err != nil {
+				return nil, fmt.Errorf("read seed %d of cycle %d: %w", sd.ID, cycle, err)
+			}
+			out = append(out, u)
+		}
+		return out, nil
+	}
+	return crawlStoredSeeds(db)
 }
