@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"flag"
 	"fmt"
 	"os/exec"
 	"path/filepath"
@@ -24,6 +25,15 @@ import (
 // this long.
 const clusterDelay = 12 * time.Millisecond
 
+// clusterPages and clusterHosts size the cluster tests' web: small by
+// default, so the tests run in CI; the 50,000-page correctness and kill
+// checks are the same tests run with
+// -args -cluster.pages=50000 -cluster.hosts=500.
+var (
+	clusterPages = flag.Int("cluster.pages", 900, "pages of the test web the cluster tests crawl")
+	clusterHosts = flag.Int("cluster.hosts", 12, "hosts of the test web the cluster tests crawl")
+)
+
 // clusterSetup builds the binary, starts a clean test web and crawls it
 // once with a single `seedcrawl crawl` for reference.
 type clusterSetup struct {
@@ -37,7 +47,7 @@ func newClusterSetup(t *testing.T, extra ...string) *clusterSetup {
 	t.Helper()
 	s := &clusterSetup{dir: t.TempDir()}
 	s.bin = seedcrawlBinary(t)
-	s.w = crawlStartWeb(t, testweb.GenOptions{Seed: 11, Pages: 900, Hosts: 12, Preset: testweb.Clean}, testweb.Options{})
+	s.w = crawlStartWeb(t, testweb.GenOptions{Seed: 11, Pages: *clusterPages, Hosts: *clusterHosts, Preset: testweb.Clean}, testweb.Options{})
 	resolve := filepath.Join(s.dir, "resolve.txt")
 	if err := s.w.srv.WriteResolveFile(resolve); err != nil {
 		t.Fatal(err)
