@@ -163,7 +163,7 @@ func New(opts Options) (*Crawler, error) {
 	}
 	c.extractor = ex
 	if opts.Settings.Sitemaps {
-		c.sm = sitemap.NewSites(opts.SitemapLimits, c.currentCycle())
+		c.sm = sitemap.NewSites(sitemap.Limits{}, c.currentCycle())
 	}
 	if err := c.initInject(opts.Inject); err != nil {
 		return nil, err

@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/seedcrawl/seedcrawl/config"
-	"github.com/seedcrawl/seedcrawl/sitemap"
 	"github.com/seedcrawl/seedcrawl/urlnorm"
 )
 
@@ -67,12 +66,10 @@ type Options struct {
 	// Sitemaps gives the robots.txt Sitemap: lines of a site
 	// (*robots.Cache); with Settings.Sitemaps each site's sitemaps are
 	// read once per cycle (see the package documentation, "Sitemaps"). nil:
-	// only /sitemap.xml is read.
+	// only /sitemap.xml is read. The files read are bounded by package
+	// sitemap's default limits (per file, index depth, files and entries
+	// per site and run).
 	Sitemaps SitemapSource
-	// SitemapLimits bound the sitemaps read (sitemap.Sites): per file,
-	// index depth, files and entries per site and run. The zero value
-	// gives the package's defaults.
-	SitemapLimits sitemap.Limits
 
 	// Logger receives warnings (robots store failures, ...). nil: discard.
 	Logger *slog.Logger
