@@ -97,17 +97,6 @@ func (o *Options) setDefaults() error {
 		s.MaxOutLinks < 0 || s.CommitInterval < 0 || s.CommitPages < 0 {
 		return fmt.Errorf("%w: negative limit", ErrOptions)
 	}
-	if r := o.Recrawl; r != nil {
-		if r.Cycle.N == 0 {
-			return fmt.Errorf("%w: Recrawl.Cycle.N is 0 (cycles count from 1)", ErrOptions)
-		}
-		if !r.Start && (len(r.Seeds) > 0 || len(r.Refresh) > 0) {
-			return fmt.Errorf("%w: Recrawl.Seeds and Refresh start a cycle: set Recrawl.Start", ErrOptions)
-		}
-		if r.ReseedEvery > 0 && r.Reseeder == nil {
-			return fmt.Errorf("%w: Recrawl.ReseedEvery without a Reseeder", ErrOptions)
-		}
-	}
 	def := config.Default()
 	if s.CommitInterval == 0 {
 		s.CommitInterval = def.CommitInterval
