@@ -88,7 +88,7 @@ type pending struct {
 	start      time.Time
 }
 
-// cycleState is what the loop keeps for a recrawl cycle (Options.Recrawl;
+// cycleState is what the loop keeps for a recrawl cycle (Options.Cycle;
 // cyc is nil for a plain crawl).
 type cycleState struct {
 	cyc      Cycle
@@ -118,21 +118,13 @@ func New(opts Options) (*Crawler, error) {
 	if err := opts.setDefaults(); err != nil {
 		return nil, err
 	}
-	var cyc Cycle
-	if opts.Recrawl != nil {
-		cy, err := newCycle(opts.Recrawl)
-		if err != nil {
-			return nil, err
-		}
-		cyc = cy
-	}
 	c := &Crawler{
 		opts:       opts,
 		guard:      opts.guard(),
 		in:         make(chan outcome, 2*len(opts.Fetchers)),
 		tally:      tally{counts: map[string]uint64{}},
 		admission:  admission{scopeHosts: map[string]bool{}, admitted: map[string]int64{}, soft: map[uint64]struct{}{}, hops: map[uint64]int{}},
-		cycleState: cycleState{cyc: cyc, recent: map[uint64]struct{}{}, posted: make(chan func() error, 1)},
+		cycleState: cycleState{cyc: opts.Cycle, recent: map[uint64]struct{}{}, posted: make(chan func() error, 1)},
 	}
 	// The cap counts distinct links the crawl would follow (in scope), so
 	// long real pages keep theirs while a page of junk costs no more than

@@ -10,7 +10,7 @@ import (
 )
 
 // Cycle is what makes a crawl one cycle of an incremental crawler
-// (Options.Recrawl): the few points where a cycle differs from a plain
+// (Options.Cycle): the few points where a cycle differs from a plain
 // crawl. The crawl loop calls it; package recrawl's cycle implements it.
 // Start and the methods named for outcomes run on the disposer goroutine,
 // in the order of the commits; Refresh and Interval run on the workers.
@@ -48,6 +48,10 @@ type Cycle interface {
 	// disposer has returned.
 	Stop()
 }
+
+// refreshFetched is counted under "refresh/" for a refetch of a known page
+// that Cycle.Refresh allowed and that was made.
+const refreshFetched = "fetched"
 
 // Loop is the crawl loop as a Cycle drives it. Its methods that change
 // state run on the disposer goroutine only (Cycle.Start and the outcome

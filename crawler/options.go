@@ -46,11 +46,11 @@ type Options struct {
 	// If-None-Match / If-Modified-Since): a recrawl of the seeds.
 	Refetch bool
 
-	// Recrawl, when set, runs the crawl as a cycle of an incremental
-	// crawler (seedcrawl run): known pages are revisited by the refresh
-	// policy, the cycle is recorded and its seeds watched. nil: a plain
-	// crawl.
-	Recrawl *Recrawl
+	// Cycle, when set, runs the crawl as a cycle of an incremental crawler
+	// (seedcrawl run; package recrawl's Cycle): known pages are revisited
+	// by its refresh decision, the cycle is recorded and its seeds
+	// watched. A Cycle serves one crawl. nil: a plain crawl.
+	Cycle Cycle
 
 	// Command is stored in the run record: the command line.
 	Command string

@@ -1,4 +1,4 @@
-package crawler
+package recrawl
 
 import (
 	"context"
@@ -13,46 +13,48 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/seedcrawl/seedcrawl/crawler"
 	"github.com/seedcrawl/seedcrawl/frontier"
 	"github.com/seedcrawl/seedcrawl/robots"
 	"github.com/seedcrawl/seedcrawl/storage"
 	"github.com/seedcrawl/seedcrawl/urlnorm"
 )
 
-// cycle runs a crawl as one recrawl cycle (Recrawl): the start of a cycle
-// (its frontier, written by Run's first commit), the refresh decision of
-// known pages, and the cycle's seeds: vanished seeds and their
+// Cycle runs a crawl as one recrawl cycle (CycleOptions); it implements
+// crawler.Cycle, and a Cycle serves one crawl. It holds the start of a
+// cycle (its frontier, written by the crawl's first commit), the refresh
+// decision of known pages, and the cycle's seeds: vanished seeds and their
 // replacements, seeds injected by --reseed-every. The outcome methods run
-// on the disposer goroutine, so the cycle record changes in the batch that
-// holds their cause and survives a crash with it.
-type cycle struct {
-	rc        *Recrawl
-	l         Loop
+// on the crawl's disposer goroutine, so the cycle record changes in the
+// batch that holds their cause and survives a crash with it.
+type Cycle struct {
+	rc        *CycleOptions
+	l         crawler.Loop
 	refreshed atomic.Int64    // refetches of known pages (MaxRefresh)
 	seedSet   map[uint64]bool // the cycle's seeds (disposer only)
-	// refetchSet holds Recrawl.Refresh[:RefetchHead] (read only).
+	// refetchSet holds CycleOptions.Refresh[:RefetchHead] (read only).
 	refetchSet map[uint64]bool
-	// inCycle is a bitmap of the ids queued in this cycle (Recrawl.Lazy;
+	// inCycle is a bitmap of the ids queued in this cycle (CycleOptions.Lazy;
 	// disposer only).
 	inCycle []uint64
 	reseed  reseeder
 }
 
-// newCycle validates rc and returns the cycle it describes; rc is copied.
-func newCycle(r *Recrawl) (*cycle, error) {
+// NewCycle validates rc and returns the cycle it describes; rc is copied.
+func NewCycle(r *CycleOptions) (*Cycle, error) {
 	if r.Cycle.N == 0 {
-		return nil, fmt.Errorf("%w: Recrawl.Cycle.N is 0 (cycles count from 1)", ErrOptions)
+		return nil, fmt.Errorf("%w: CycleOptions.Cycle.N is 0 (cycles count from 1)", crawler.ErrOptions)
 	}
 	if !r.Start && (len(r.Seeds) > 0 || len(r.Refresh) > 0) {
-		return nil, fmt.Errorf("%w: Recrawl.Seeds and Refresh start a cycle: set Recrawl.Start", ErrOptions)
+		return nil, fmt.Errorf("%w: CycleOptions.Seeds and Refresh start a cycle: set CycleOptions.Start", crawler.ErrOptions)
 	}
 	if r.ReseedEvery > 0 && r.Reseeder == nil {
-		return nil, fmt.Errorf("%w: Recrawl.ReseedEvery without a Reseeder", ErrOptions)
+		return nil, fmt.Errorf("%w: CycleOptions.ReseedEvery without a Reseeder", crawler.ErrOptions)
 	}
 	cp := *r
 	cp.Cycle.Seeds = slices.Clone(cp.Cycle.Seeds)
 	cp.Cycle.Replaced = slices.Clone(cp.Cycle.Replaced)
-	cy := &cycle{rc: &cp, seedSet: map[uint64]bool{}}
+	cy := &Cycle{rc: &cp, seedSet: map[uint64]bool{}}
 	if cp.RefetchHead > 0 {
 		cy.refetchSet = make(map[uint64]bool, cp.RefetchHead)
 		for _, id := range cp.Refresh[:min(cp.RefetchHead, len(cp.Refresh))] {
@@ -63,15 +65,15 @@ func newCycle(r *Recrawl) (*cycle, error) {
 }
 
 // N is the cycle's number.
-func (cy *cycle) N() uint32 { return cy.rc.Cycle.N }
+func (cy *Cycle) N() uint32 { return cy.rc.Cycle.N }
 
-// Start builds a new cycle's frontier (Recrawl.Start) or resumes the
+// Start builds a new cycle's frontier (CycleOptions.Start) or resumes the
 // stored one.
-func (cy *cycle) Start(l Loop, seeds []string) (int, error) {
+func (cy *Cycle) Start(l crawler.Loop, seeds []string) (int, error) {
 	cy.l = l
 	if cy.rc.Start {
 		if len(seeds) > 0 {
-			return 0, fmt.Errorf("%w: a new recrawl cycle takes its seeds from Recrawl.Seeds", ErrOptions)
+			return 0, fmt.Errorf("%w: a new recrawl cycle takes its seeds from CycleOptions.Seeds", crawler.ErrOptions)
 		}
 		return cy.startCycle()
 	}
@@ -98,7 +100,7 @@ type pageTable struct {
 
 // scanPages returns every page's host and depth (a cycle that is not lazy
 // queues every known page). One cursor pass over the page records.
-func (cy *cycle) scanPages() (*pageTable, error) {
+func (cy *Cycle) scanPages() (*pageTable, error) {
 	var t pageTable
 	byName := map[string]uint32{}
 	err := cy.l.Store().EachPage(func(p *storage.Page) error {
@@ -119,7 +121,7 @@ func (cy *cycle) scanPages() (*pageTable, error) {
 		return nil
 	})
 	if err != nil {
-		return nil, fmt.Errorf("crawler: read pages: %w", err)
+		return nil, fmt.Errorf("recrawl: read pages: %w", err)
 	}
 	return &t, nil
 }
@@ -127,8 +129,8 @@ func (cy *cycle) scanPages() (*pageTable, error) {
 // startCycle builds the frontier of a new cycle from the stored one, the
 // cycle's seeds and its refresh list, and puts the cycle record, every
 // frontier entry (priorities reset) and the seeds' weights into the batch
-// that Run commits first. It returns the number of URLs queued.
-func (cy *cycle) startCycle() (int, error) {
+// that the crawl commits first. It returns the number of URLs queued.
+func (cy *Cycle) startCycle() (int, error) {
 	rc, l, store := cy.rc, cy.l, cy.l.Store()
 	var seedURLs []string
 	var picks []Pick
@@ -136,7 +138,7 @@ func (cy *cycle) startCycle() (int, error) {
 	for _, s := range rc.Seeds {
 		n, err := urlnorm.Normalize(s.URL)
 		if err != nil {
-			return 0, fmt.Errorf("%w: %q: %w", ErrSeed, s.URL, err)
+			return 0, fmt.Errorf("%w: %q: %w", crawler.ErrSeed, s.URL, err)
 		}
 		if !seen[n] {
 			seen[n] = true
@@ -149,7 +151,7 @@ func (cy *cycle) startCycle() (int, error) {
 		stored = append(stored, e)
 		return nil
 	}); err != nil {
-		return 0, fmt.Errorf("crawler: restore frontier: %w", err)
+		return 0, fmt.Errorf("recrawl: restore frontier: %w", err)
 	}
 	slices.SortFunc(stored, func(a, b storage.Entry) int {
 		switch {
@@ -172,7 +174,7 @@ func (cy *cycle) startCycle() (int, error) {
 	var ints []storage.Interned
 	if len(seedURLs) > 0 {
 		if ints, err = store.Intern(seedURLs, storage.NoPage, 0); err != nil {
-			return 0, fmt.Errorf("crawler: intern %d seeds: %w", len(seedURLs), err)
+			return 0, fmt.Errorf("recrawl: intern %d seeds: %w", len(seedURLs), err)
 		}
 	}
 
@@ -233,7 +235,7 @@ func (cy *cycle) startCycle() (int, error) {
 			// Lazy: Refresh is about the cycle's budget; read each record.
 			p, err := store.Page(id)
 			if err != nil {
-				return 0, fmt.Errorf("crawler: refresh page %d: %w", id, err)
+				return 0, fmt.Errorf("recrawl: refresh page %d: %w", id, err)
 			}
 			add(frontier.Entry{ID: id, Host: urlnorm.Authority(p.URL), Depth: int(p.Depth)})
 			continue
@@ -244,7 +246,7 @@ func (cy *cycle) startCycle() (int, error) {
 		add(frontier.Entry{ID: id, Host: tab.names[tab.host[id]], Depth: int(tab.depth[id])})
 	}
 	if err := l.Restore(snap); err != nil {
-		return 0, fmt.Errorf("crawler: start cycle %d: %w", rc.Cycle.N, err)
+		return 0, fmt.Errorf("recrawl: start cycle %d: %w", rc.Cycle.N, err)
 	}
 	if rc.Cycle.Start.IsZero() {
 		rc.Cycle.Start = l.Started()
@@ -256,7 +258,7 @@ func (cy *cycle) startCycle() (int, error) {
 	}
 	b.SetSchedulerState(nil)
 	if err := l.Seed(targets); err != nil {
-		return 0, fmt.Errorf("crawler: seed cycle %d: %w", rc.Cycle.N, err)
+		return 0, fmt.Errorf("recrawl: seed cycle %d: %w", rc.Cycle.N, err)
 	}
 	for _, s := range rc.Cycle.Seeds {
 		cy.seedSet[s.ID] = true
@@ -272,7 +274,7 @@ func (cy *cycle) startCycle() (int, error) {
 // Refresh decides how a job for page prev, fetched in an earlier cycle or
 // earlier in this one, is handled in a recrawl: fetched (reason
 // refreshFetched, true) or traversed from storage (the reason, false).
-func (cy *cycle) Refresh(job uint64, prev *storage.Page, uncommitted bool) (string, bool) {
+func (cy *Cycle) Refresh(job uint64, prev *storage.Page, uncommitted bool) (string, bool) {
 	rc := cy.rc
 	if prev.Cycle >= rc.Cycle.N || uncommitted {
 		return refreshSeen, false
@@ -296,18 +298,18 @@ func (cy *cycle) Refresh(job uint64, prev *storage.Page, uncommitted bool) (stri
 }
 
 // NotFetched returns a refetch to the refresh share (MaxRefresh).
-func (cy *cycle) NotFetched() { cy.refreshed.Add(-1) }
+func (cy *Cycle) NotFetched() { cy.refreshed.Add(-1) }
 
 // Interval is the revisit policy's interval; 0 without a policy.
-func (cy *cycle) Interval(prev *storage.Page, f *storage.Fetch) time.Duration {
+func (cy *Cycle) Interval(prev *storage.Page, f *storage.Fetch) time.Duration {
 	if cy.rc.Policy == nil {
 		return 0
 	}
 	return cy.rc.Policy.Interval(prev, f)
 }
 
-// Queued notes that id was queued in this cycle (Recrawl.Lazy).
-func (cy *cycle) Queued(id uint64) {
+// Queued notes that id was queued in this cycle (CycleOptions.Lazy).
+func (cy *Cycle) Queued(id uint64) {
 	if !cy.rc.Lazy {
 		return
 	}
@@ -319,10 +321,10 @@ func (cy *cycle) Queued(id uint64) {
 }
 
 // Requeue reports whether a link of this cycle to id, a URL seen before,
-// queues it (Recrawl.Lazy): not yet queued in this cycle, and a page
+// queues it (CycleOptions.Lazy): not yet queued in this cycle, and a page
 // fetched before or a URL an earlier cycle left pending. Either way id is
 // not considered again in this cycle.
-func (cy *cycle) Requeue(id uint64) (bool, error) {
+func (cy *Cycle) Requeue(id uint64) (bool, error) {
 	if !cy.rc.Lazy {
 		return false, nil
 	}
@@ -335,7 +337,7 @@ func (cy *cycle) Requeue(id uint64) (bool, error) {
 		return false, nil // interned in this cycle, not committed: queued when it was new
 	}
 	if err != nil {
-		return false, fmt.Errorf("crawler: look up linked page %d: %w", id, err)
+		return false, fmt.Errorf("recrawl: look up linked page %d: %w", id, err)
 	}
 	return p.Fetches > 0 || p.Status == storage.StatusQueued, nil
 }
@@ -344,7 +346,7 @@ func (cy *cycle) Requeue(id uint64) (bool, error) {
 // seed: a redirect is followed (the target, queued like any redirect
 // target, replaces the seed); 404, 410 and failures that outlived the
 // retries make the seed vanished.
-func (cy *cycle) Fetched(id uint64, rec *storage.Fetch, redirectTo uint64) error {
+func (cy *Cycle) Fetched(id uint64, rec *storage.Fetch, redirectTo uint64) error {
 	cy.maybeReseed()
 	if !cy.seedSet[id] {
 		return nil
@@ -374,7 +376,7 @@ func (cy *cycle) Fetched(id uint64, rec *storage.Fetch, redirectTo uint64) error
 
 // Skipped makes a seed whose host's robots.txt stayed unreachable
 // vanished.
-func (cy *cycle) Skipped(id uint64, status storage.Status, reason string) error {
+func (cy *Cycle) Skipped(id uint64, status storage.Status, reason string) error {
 	if cy.seedSet[id] && status == storage.StatusDeferred && strings.HasPrefix(reason, robots.ReasonUnreachable) {
 		return cy.seedVanished(id, VanishedUnreachable)
 	}
@@ -383,7 +385,7 @@ func (cy *cycle) Skipped(id uint64, status storage.Status, reason string) error 
 
 // replacedBefore reports whether seed id already has a replacement in this
 // cycle.
-func (cy *cycle) replacedBefore(id uint64) bool {
+func (cy *Cycle) replacedBefore(id uint64) bool {
 	for _, r := range cy.rc.Cycle.Replaced {
 		if r.Old == id {
 			return true
@@ -394,7 +396,7 @@ func (cy *cycle) replacedBefore(id uint64) bool {
 
 // seedVanished records that seed id vanished and injects its replacement,
 // if the Replacer finds one.
-func (cy *cycle) seedVanished(id uint64, reason string) error {
+func (cy *Cycle) seedVanished(id uint64, reason string) error {
 	if cy.replacedBefore(id) {
 		return nil
 	}
@@ -426,7 +428,7 @@ func (cy *cycle) seedVanished(id uint64, reason string) error {
 // page fetched earlier in the cycle is then traversed from storage, not
 // fetched again). It returns the picks' ids; picks that are already seeds
 // gain the weight again but are recorded once.
-func (cy *cycle) inject(picks []Pick) ([]uint64, error) {
+func (cy *Cycle) inject(picks []Pick) ([]uint64, error) {
 	urls := make([]string, 0, len(picks))
 	kept := make([]Pick, 0, len(picks))
 	for _, p := range picks {
@@ -443,7 +445,7 @@ func (cy *cycle) inject(picks []Pick) ([]uint64, error) {
 	}
 	ints, err := cy.l.Store().Intern(urls, storage.NoPage, 0)
 	if err != nil {
-		return nil, fmt.Errorf("crawler: intern %d injected seeds: %w", len(urls), err)
+		return nil, fmt.Errorf("recrawl: intern %d injected seeds: %w", len(urls), err)
 	}
 	ids := make([]uint64, len(urls))
 	targets := make([]frontier.Target, 0, len(urls))
@@ -461,14 +463,14 @@ func (cy *cycle) inject(picks []Pick) ([]uint64, error) {
 		}
 	}
 	if err := cy.l.Seed(targets); err != nil {
-		return nil, fmt.Errorf("crawler: inject %d seeds: %w", len(targets), err)
+		return nil, fmt.Errorf("recrawl: inject %d seeds: %w", len(targets), err)
 	}
 	cy.l.Count("seeds/injected", uint64(len(targets)))
 	return ids, nil
 }
 
-// reseeder runs Recrawl.Reseeder on its own goroutine, one selection at a
-// time; the disposer runs the result (Loop.Post).
+// reseeder runs CycleOptions.Reseeder on its own goroutine, one selection at a
+// time; the disposer runs the result (crawler.Loop.Post).
 type reseeder struct {
 	running bool
 	next    uint64 // fetches after which the next selection starts
@@ -479,7 +481,7 @@ type reseeder struct {
 
 // maybeReseed starts a selection when ReseedEvery more pages were fetched
 // since the last one started.
-func (cy *cycle) maybeReseed() {
+func (cy *Cycle) maybeReseed() {
 	rc, r := cy.rc, &cy.reseed
 	if rc.ReseedEvery == 0 || r.running {
 		return
@@ -510,7 +512,7 @@ func (cy *cycle) maybeReseed() {
 }
 
 // reseeded injects the seeds of a finished selection.
-func (cy *cycle) reseeded(at uint64, picks []Pick, err error) error {
+func (cy *Cycle) reseeded(at uint64, picks []Pick, err error) error {
 	cy.reseed.running = false
 	if err != nil {
 		if !errors.Is(err, context.Canceled) {
@@ -534,7 +536,7 @@ func (cy *cycle) reseeded(at uint64, picks []Pick, err error) error {
 }
 
 // Stop cancels a selection still running and waits for it.
-func (cy *cycle) Stop() {
+func (cy *Cycle) Stop() {
 	if cy.reseed.cancel != nil {
 		cy.reseed.cancel()
 	}
