@@ -60,8 +60,8 @@ type skipped struct {
 }
 
 // traversed: a known page of a recrawl is not refetched; its stored links
-// go to the frontier as if it had answered 304. reason is a refresh*
-// constant.
+// go to the frontier as if it had answered 304. reason is why
+// Cycle.Refresh gave, counted under "refresh/".
 type traversed struct {
 	job    frontier.Job
 	links  []candidate
@@ -152,7 +152,7 @@ func (c *Crawler) release() {
 
 // process runs one job up to the point where the disposer takes over:
 // fetch, link extraction and filtering. refresh reports that a refetch of
-// a known page was counted against Recrawl.MaxRefresh.
+// a known page was allowed by Cycle.Refresh (handed back if not made).
 func (c *Crawler) process(f Fetcher, job frontier.Job) (o outcome, refresh bool) {
 	ctx := c.workCtx
 	u, prev, err := c.lookup(job.ID)
