@@ -11,9 +11,10 @@ import (
 
 // Cycle is what makes a crawl one cycle of an incremental crawler
 // (Options.Cycle): the few points where a cycle differs from a plain
-// crawl. The crawl loop calls it; package recrawl's cycle implements it.
-// Start and the methods named for outcomes run on the disposer goroutine,
-// in the order of the commits; Refresh and Interval run on the workers.
+// crawl. The crawl loop calls it; package recrawl's Cycle implements it.
+// Start runs in Run before the workers start; Queued, Requeue, Fetched and
+// Skipped run on the disposer goroutine, in the order of the commits;
+// Refresh, NotFetched and Interval run on the workers, concurrently.
 type Cycle interface {
 	// N is the number of the cycle the crawl's fetches are stored in.
 	N() uint32
@@ -54,8 +55,9 @@ type Cycle interface {
 const refreshFetched = "fetched"
 
 // Loop is the crawl loop as a Cycle drives it. Its methods that change
-// state run on the disposer goroutine only (Cycle.Start and the outcome
-// methods, or a function given to Post); the rest are safe anywhere.
+// state (Batch, Count, Admit, Seed, Hosts, Restore, Resume) are called
+// from Cycle.Start, from the Cycle methods the disposer calls, or from a
+// function given to Post; the rest are safe anywhere.
 type Loop struct{ c *Crawler }
 
 // Store is the crawl database.
