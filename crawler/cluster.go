@@ -246,8 +246,8 @@ func (c *Crawler) handOff(job frontier.Job, targets []frontier.Target) error {
 		c.remote.sent = map[uint64]int{}
 	}
 	cycle := uint32(0)
-	if c.rc != nil {
-		cycle = c.rc.Cycle.N
+	if c.cyc != nil {
+		cycle = c.cyc.N()
 	}
 	from := strconv.FormatUint(uint64(cycle), 10) + "." + strconv.FormatUint(job.ID, 10)
 	for _, r := range rs {

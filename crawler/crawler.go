@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -89,20 +88,13 @@ type pending struct {
 	start      time.Time
 }
 
-// cycleState is the state of a recrawl cycle (Options.Recrawl; rc is nil
-// for a plain crawl).
+// cycleState is what the loop keeps for a recrawl cycle (Options.Cycle;
+// cyc is nil for a plain crawl).
 type cycleState struct {
-	rc        *Recrawl
-	refreshed atomic.Int64        // refetches of known pages (MaxRefresh)
-	recentMu  sync.RWMutex        //
-	recent    map[uint64]struct{} // ids whose result awaits the next commit
-	seedSet   map[uint64]bool     // the cycle's seeds (disposer only)
-	reseed    reseeder
-	// refetchSet holds Recrawl.Refresh[:RefetchHead] (read only).
-	refetchSet map[uint64]bool
-	// inCycle is a bitmap of the ids queued in this cycle (Recrawl.Lazy;
-	// disposer only).
-	inCycle []uint64
+	cyc      Cycle
+	recentMu sync.RWMutex
+	recent   map[uint64]struct{} // ids whose result awaits the next commit
+	posted   chan func() error   // functions the cycle runs on the disposer (Loop.Post)
 }
 
 // outside is the state of URLs that come from outside the crawl's own
@@ -126,26 +118,13 @@ func New(opts Options) (*Crawler, error) {
 	if err := opts.setDefaults(); err != nil {
 		return nil, err
 	}
-	var rc *Recrawl
-	if opts.Recrawl != nil {
-		cp := *opts.Recrawl
-		cp.Cycle.Seeds = slices.Clone(cp.Cycle.Seeds)
-		cp.Cycle.Replaced = slices.Clone(cp.Cycle.Replaced)
-		rc = &cp
-	}
 	c := &Crawler{
 		opts:       opts,
 		guard:      opts.guard(),
 		in:         make(chan outcome, 2*len(opts.Fetchers)),
 		tally:      tally{counts: map[string]uint64{}},
 		admission:  admission{scopeHosts: map[string]bool{}, admitted: map[string]int64{}, soft: map[uint64]struct{}{}, hops: map[uint64]int{}},
-		cycleState: cycleState{rc: rc, recent: map[uint64]struct{}{}, seedSet: map[uint64]bool{}},
-	}
-	if rc != nil && rc.RefetchHead > 0 {
-		c.refetchSet = make(map[uint64]bool, rc.RefetchHead)
-		for _, id := range rc.Refresh[:min(rc.RefetchHead, len(rc.Refresh))] {
-			c.refetchSet[id] = true
-		}
+		cycleState: cycleState{cyc: opts.Cycle, recent: map[uint64]struct{}{}, posted: make(chan func() error, 1)},
 	}
 	// The cap counts distinct links the crawl would follow (in scope), so
 	// long real pages keep theirs while a page of junk costs no more than
@@ -163,7 +142,7 @@ func New(opts Options) (*Crawler, error) {
 	}
 	c.extractor = ex
 	if opts.Settings.Sitemaps {
-		c.sm = sitemap.NewSites(opts.SitemapLimits, c.currentCycle())
+		c.sm = sitemap.NewSites(sitemap.Limits{}, c.currentCycle())
 	}
 	if err := c.initInject(opts.Inject); err != nil {
 		return nil, err
@@ -229,13 +208,12 @@ func (c *Crawler) Run(ctx context.Context, seeds []string) (Summary, error) {
 		return Summary{}, err
 	}
 	var pending int
-	if c.rc != nil && c.rc.Start {
-		if len(norm) > 0 {
-			return Summary{}, fmt.Errorf("%w: a new recrawl cycle takes its seeds from Recrawl.Seeds", ErrOptions)
-		}
-		pending, err = c.startCycle()
+	if c.cyc != nil {
+		pending, err = c.cyc.Start(Loop{c}, norm)
 	} else {
-		pending, err = c.restore()
+		var entries []frontier.Entry
+		entries, err = c.restore(false)
+		pending = len(entries)
 	}
 	if err != nil {
 		return Summary{}, err
@@ -280,7 +258,9 @@ func (c *Crawler) Run(ctx context.Context, seeds []string) (Summary, error) {
 	close(c.in)
 	c.injectMu.Unlock()
 	runErr := <-errc
-	c.reseed.stop()
+	if c.cyc != nil {
+		c.cyc.Stop()
+	}
 
 	stop := c.stopReason(ctx, runErr)
 	if runErr == nil {
@@ -338,9 +318,11 @@ func normalizeSeeds(seeds []string) ([]string, error) {
 }
 
 // restore loads the stored frontier, host ready times and scheduler state
-// into the (fresh) frontier, and the per-host budgets. It
-// returns the number of pending URLs restored.
-func (c *Crawler) restore() (int, error) {
+// into the (fresh) frontier, and the per-host budgets: from storage's
+// admitted index with index (a recrawl: host budgets count URLs, not the
+// fetches of earlier cycles), else from the page records when a host
+// budget is set. It returns the pending URLs restored.
+func (c *Crawler) restore(index bool) ([]frontier.Entry, error) {
 	var snap frontier.Snapshot
 	perHost := map[string]int64{}
 	err := c.opts.Store.LoadFrontier(func(e storage.Entry) error {
@@ -350,41 +332,34 @@ func (c *Crawler) restore() (int, error) {
 		return nil
 	})
 	if err != nil {
-		return 0, fmt.Errorf("crawler: restore frontier: %w", err)
+		return nil, fmt.Errorf("crawler: restore frontier: %w", err)
 	}
 	if err := c.restoreHosts(&snap, perHost); err != nil {
-		return 0, err
+		return nil, err
 	}
-	if c.rc == nil && c.opts.Settings.HostMaxPages > 0 {
+	switch {
+	case index:
+		if err := c.loadAdmitted(); err != nil {
+			return nil, err
+		}
+	case c.opts.Settings.HostMaxPages > 0:
 		// The host records count fetch attempts, retries included, and not
 		// the URLs admitted but never requested (robots-denied, deferred):
 		// the budget is the admitted URLs, so count them.
 		if err := c.countAdmitted(); err != nil {
-			return 0, err
-		}
-	}
-	if c.rc != nil {
-		// Host budgets count URLs, not the fetches of earlier cycles.
-		if err := c.loadAdmitted(); err != nil {
-			return 0, err
-		}
-		for _, e := range snap.Entries {
-			c.markCycle(e.ID)
-		}
-		for _, s := range c.rc.Cycle.Seeds {
-			c.seedSet[s.ID] = true
+			return nil, err
 		}
 	}
 	if snap.SchedState, err = c.opts.Store.SchedulerState(); err != nil {
-		return 0, fmt.Errorf("crawler: restore scheduler state: %w", err)
+		return nil, fmt.Errorf("crawler: restore scheduler state: %w", err)
 	}
 	if len(snap.Entries) == 0 && len(snap.Hosts) == 0 && snap.SchedState == nil && len(snap.Admitted) == 0 {
-		return 0, nil
+		return nil, nil
 	}
 	if err := c.opts.Frontier.Restore(snap); err != nil {
-		return 0, fmt.Errorf("crawler: restore frontier: %w", err)
+		return nil, fmt.Errorf("crawler: restore frontier: %w", err)
 	}
-	return len(snap.Entries), nil
+	return snap.Entries, nil
 }
 
 // restoreHosts adds the stored host states to snap (the frontier decides,

@@ -3,11 +3,9 @@ package crawler
 import (
 	"fmt"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/seedcrawl/seedcrawl/frontier"
-	"github.com/seedcrawl/seedcrawl/robots"
 	"github.com/seedcrawl/seedcrawl/storage"
 )
 
@@ -32,11 +30,11 @@ func (c *Crawler) dispose() error {
 	}
 	for {
 		select {
-		case res := <-c.reseed.out:
+		case fn := <-c.posted:
 			if fatal != nil {
 				continue
 			}
-			if err := c.reseeded(res); err != nil {
+			if err := fn(); err != nil {
 				fail(err)
 			}
 		case done := <-c.injSync:
@@ -127,7 +125,7 @@ func (c *Crawler) commit() error {
 	}
 	c.batch.Reset()
 	clear(c.injRecent)
-	if c.rc != nil {
+	if c.cyc != nil {
 		c.recentMu.Lock()
 		clear(c.recent)
 		c.recentMu.Unlock()
@@ -192,8 +190,8 @@ func (m *skipped) dispose(c *Crawler) error {
 	c.count("skip/"+statusReason(m.status, m.reason), uint64(1+len(m.job.Dropped)))
 	c.done.Add(1)
 	c.markDone(m.job.ID)
-	if c.seedSet[m.job.ID] && m.status == storage.StatusDeferred && strings.HasPrefix(m.reason, robots.ReasonUnreachable) {
-		return c.seedVanished(m.job.ID, VanishedUnreachable)
+	if c.cyc != nil {
+		return c.cyc.Skipped(m.job.ID, m.status, m.reason)
 	}
 	return nil
 }
@@ -286,22 +284,18 @@ func (m *fetched) dispose(c *Crawler) error {
 		c.count("skip/nofollow", uint64(m.nofollow))
 	}
 	c.done.Add(1)
-	if c.rc == nil {
+	if c.cyc == nil {
 		return nil
 	}
 	if m.refresh {
 		c.count("refresh/"+refreshFetched, 1)
 	}
 	c.markDone(job.ID)
-	c.maybeReseed()
-	if c.seedSet[job.ID] {
-		redirectTo := storage.NoPage
-		if m.redirect != nil && len(links) > 0 && links[len(links)-1].Kind == storage.LinkRedirect {
-			redirectTo = links[len(links)-1].To
-		}
-		return c.seedFetched(job.ID, rec, redirectTo)
+	redirectTo := storage.NoPage
+	if m.redirect != nil && len(links) > 0 && links[len(links)-1].Kind == storage.LinkRedirect {
+		redirectTo = links[len(links)-1].To
 	}
-	return nil
+	return c.cyc.Fetched(job.ID, rec, redirectTo)
 }
 
 // dispose hands a known page that a recrawl does not refetch to the
@@ -396,8 +390,8 @@ func (c *Crawler) targets(job frontier.Job, cands []candidate, redirect *candida
 				continue
 			}
 			lazy := false
-			if !isNew && ok && !wasSoft {
-				if lazy, err = c.lazyQueue(id); err != nil {
+			if !isNew && ok && !wasSoft && c.cyc != nil {
+				if lazy, err = c.cyc.Requeue(id); err != nil {
 					return err
 				}
 			}
@@ -458,7 +452,9 @@ func (c *Crawler) targets(job frontier.Job, cands []candidate, redirect *candida
 // queue notes a URL about to be queued: its host's budget, its URL for the
 // worker that will take it before the next commit, its redirect hops.
 func (c *Crawler) queue(id uint64, cd *candidate, redirectHops int) {
-	c.markCycle(id)
+	if c.cyc != nil {
+		c.cyc.Queued(id)
+	}
 	c.opts.Frontier.Admit(cd.host)
 	if redirectHops > 0 {
 		c.hops[id] = redirectHops

@@ -80,7 +80,8 @@
 // kind storage.LinkSitemap, checked by the trap guards and admitted like
 // any link; their lastmod is stored (storage.Batch.SetLastMod), and in a
 // recrawl a known page whose lastmod is later than its last fetch is
-// refetched even when the RevisitPolicy says it is not due. An index's
+// refetched even when the revisit policy says it is not due
+// (Loop.SitemapChanged). An index's
 // child sitemaps (and a sitemap's redirect target) are queued as sitemaps
 // too. A bound that cut a file is stored as the page record's reason and
 // counted (Summary.Sitemaps). Sitemap files count against MaxPages like
@@ -88,32 +89,19 @@
 //
 // # Recrawl cycles
 //
-// With Options.Recrawl the crawl is one cycle of seedcrawl run (package
-// recrawl plans the cycles). Recrawl.Start begins a cycle in Run's
-// first commit: the cycle record (storage.Batch.PutCycle), and a frontier
-// rebuilt with new sequence numbers in the order seeds, URLs still pending
-// from earlier cycles, known pages to revisit (Recrawl.Refresh), every
-// priority reset to 0 and the scheduler's state dropped; then the seeds get
-// the scheduler's seed weight (frontier.Seed). Without Start the stored
-// cycle is resumed from the stored frontier.
-//
-// A job for a page fetched in an earlier cycle is refetched with
-// If-None-Match / If-Modified-Since when the RevisitPolicy says it is due
-// and the refresh cap (MaxRefresh) is not reached; otherwise the page is
-// traversed from storage: its stored out-links go to the frontier as the
-// links of a downloaded page (the scheduler propagates its priority), and
-// nothing is stored for the page, no request made, no budget spent. A 304
-// answer hands the stored out-links on the same way. Every fetch stores the
-// policy's revisit interval (storage.Fetch.Interval). A page already
-// fetched in this cycle that comes back (an injected seed) is traversed.
-//
-// The cycle's seeds are watched: a seed whose final answer is a redirect is
-// replaced by the redirect target (queued like any redirect target); one
-// answering 404 or 410, or unreachable once retries are spent, is replaced
-// by the Replacer's pick, injected with the seed weight. With ReseedEvery a
-// Reseeder runs on its own goroutine every ReseedEvery fetches and its
-// seeds are injected likewise. Injected seeds and replacements are appended
-// to the cycle record, stored in the commit that holds their cause.
+// With Options.Cycle the crawl is one cycle of seedcrawl run; package
+// recrawl owns the cycle (recrawl.Cycle) and the crawl loop calls it
+// through the Cycle interface at the few points where a cycle differs from
+// a plain crawl: Start queues the cycle's first URLs (through Loop, the
+// loop's own mechanics: storage, the batch, the frontier's restore and
+// seed weights), Refresh decides whether a job for a page fetched before is
+// refetched (with If-None-Match / If-Modified-Since) or traversed from
+// storage, and the outcome methods watch the cycle's seeds. A traversed
+// page's stored out-links go to the frontier as the links of a downloaded
+// page (the scheduler propagates its priority) and nothing is stored for
+// the page, no request made, no budget spent; a 304 answer hands the
+// stored out-links on the same way. Every fetch stores the cycle's revisit
+// interval (storage.Fetch.Interval).
 //
 // # Injection mode
 //

@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/seedcrawl/seedcrawl/config"
-	"github.com/seedcrawl/seedcrawl/sitemap"
 	"github.com/seedcrawl/seedcrawl/urlnorm"
 )
 
@@ -47,11 +46,11 @@ type Options struct {
 	// If-None-Match / If-Modified-Since): a recrawl of the seeds.
 	Refetch bool
 
-	// Recrawl, when set, runs the crawl as a cycle of an incremental
-	// crawler (seedcrawl run): known pages are revisited by the refresh
-	// policy, the cycle is recorded and its seeds watched. nil: a plain
-	// crawl.
-	Recrawl *Recrawl
+	// Cycle, when set, runs the crawl as a cycle of an incremental crawler
+	// (seedcrawl run; package recrawl's Cycle): known pages are revisited
+	// by its refresh decision, the cycle is recorded and its seeds
+	// watched. A Cycle serves one crawl. nil: a plain crawl.
+	Cycle Cycle
 
 	// Command is stored in the run record: the command line.
 	Command string
@@ -67,12 +66,10 @@ type Options struct {
 	// Sitemaps gives the robots.txt Sitemap: lines of a site
 	// (*robots.Cache); with Settings.Sitemaps each site's sitemaps are
 	// read once per cycle (see the package documentation, "Sitemaps"). nil:
-	// only /sitemap.xml is read.
+	// only /sitemap.xml is read. The files read are bounded by package
+	// sitemap's default limits (per file, index depth, files and entries
+	// per site and run).
 	Sitemaps SitemapSource
-	// SitemapLimits bound the sitemaps read (sitemap.Sites): per file,
-	// index depth, files and entries per site and run. The zero value
-	// gives the package's defaults.
-	SitemapLimits sitemap.Limits
 
 	// Logger receives warnings (robots store failures, ...). nil: discard.
 	Logger *slog.Logger
@@ -99,17 +96,6 @@ func (o *Options) setDefaults() error {
 	if s.MaxPages < 0 || s.MaxDuration < 0 || s.HostMaxPages < 0 || s.MaxRedirects < 0 ||
 		s.MaxOutLinks < 0 || s.CommitInterval < 0 || s.CommitPages < 0 {
 		return fmt.Errorf("%w: negative limit", ErrOptions)
-	}
-	if r := o.Recrawl; r != nil {
-		if r.Cycle.N == 0 {
-			return fmt.Errorf("%w: Recrawl.Cycle.N is 0 (cycles count from 1)", ErrOptions)
-		}
-		if !r.Start && (len(r.Seeds) > 0 || len(r.Refresh) > 0) {
-			return fmt.Errorf("%w: Recrawl.Seeds and Refresh start a cycle: set Recrawl.Start", ErrOptions)
-		}
-		if r.ReseedEvery > 0 && r.Reseeder == nil {
-			return fmt.Errorf("%w: Recrawl.ReseedEvery without a Reseeder", ErrOptions)
-		}
 	}
 	def := config.Default()
 	if s.CommitInterval == 0 {

@@ -222,8 +222,8 @@ func (c *Crawler) queueSitemaps(job frontier.Job, cands []candidate, file storag
 
 // currentCycle is the cycle the crawl's fetches are stored in.
 func (c *Crawler) currentCycle() uint32 {
-	if c.rc != nil {
-		return c.rc.Cycle.N
+	if c.cyc != nil {
+		return c.cyc.N()
 	}
 	if cy, ok := c.opts.Store.(interface{ Cycle() uint32 }); ok {
 		return cy.Cycle()

@@ -60,8 +60,8 @@ type skipped struct {
 }
 
 // traversed: a known page of a recrawl is not refetched; its stored links
-// go to the frontier as if it had answered 304. reason is a refresh*
-// constant.
+// go to the frontier as if it had answered 304. reason is why
+// Cycle.Refresh gave, counted under "refresh/".
 type traversed struct {
 	job    frontier.Job
 	links  []candidate
@@ -124,7 +124,7 @@ func (c *Crawler) work(f Fetcher) {
 		if _, ok := o.(*fetched); !ok {
 			c.release()
 			if refresh {
-				c.refreshed.Add(-1)
+				c.cyc.NotFetched()
 			}
 		}
 		c.in <- o
@@ -152,21 +152,21 @@ func (c *Crawler) release() {
 
 // process runs one job up to the point where the disposer takes over:
 // fetch, link extraction and filtering. refresh reports that a refetch of
-// a known page was counted against Recrawl.MaxRefresh.
+// a known page was allowed by Cycle.Refresh (handed back if not made).
 func (c *Crawler) process(f Fetcher, job frontier.Job) (o outcome, refresh bool) {
 	ctx := c.workCtx
 	u, prev, err := c.lookup(job.ID)
 	if err != nil {
 		return &fatal{err}, false
 	}
-	if job.Skip != "" && (c.rc == nil || prev.Fetches == 0 || dropReason(job.Skip)) {
+	if job.Skip != "" && (c.cyc == nil || prev.Fetches == 0 || dropReason(job.Skip)) {
 		return &skipped{job: job, status: skipStatus(job.Skip), reason: job.Skip}, false
 	}
 	sj, isSitemap := c.sitemapOf(job.ID)
-	if c.rc != nil && prev.Fetches > 0 && !isSitemap {
+	if c.cyc != nil && prev.Fetches > 0 && !isSitemap {
 		// A sitemap is read once per cycle whatever the refresh policy
 		// says (conditionally: a 304 hands its stored links on).
-		why, fetch := c.refreshDecision(job.ID, &prev)
+		why, fetch := c.cyc.Refresh(job.ID, &prev, c.recentlyDone(job.ID))
 		if !fetch {
 			links, err := c.storedLinks(job.ID)
 			if err != nil {
@@ -237,8 +237,8 @@ func (c *Crawler) process(f Fetcher, job frontier.Job) (o outcome, refresh bool)
 		}
 		m.links = links
 	}
-	if c.rc != nil && c.rc.Policy != nil {
-		m.rec.Interval = c.rc.Policy.Interval(&prev, &m.rec)
+	if c.cyc != nil {
+		m.rec.Interval = c.cyc.Interval(&prev, &m.rec)
 	}
 	return m, refresh
 }

@@ -48,6 +48,36 @@
 // replacements on is again the one as of the previous cycle, so it
 // completes as an uninterrupted cycle would.
 //
+// # The crawl of a cycle
+//
+// Cycle (NewCycle, CycleOptions) is the crawl side of a cycle: package
+// crawler calls it through crawler.Cycle and lends it the loop's mechanics
+// (crawler.Loop). CycleOptions.Start begins a cycle in the crawl's first
+// commit: the cycle record (storage.Batch.PutCycle), and a frontier
+// rebuilt with new sequence numbers in the order seeds, URLs still pending
+// from earlier cycles, known pages to revisit (Refresh), every priority
+// reset to 0 (or the Prior) and the scheduler's state dropped; then the
+// seeds get the scheduler's seed weight (frontier.Seed). Without Start the
+// stored cycle is resumed from the stored frontier.
+//
+// A job for a page fetched in an earlier cycle is refetched when the
+// RevisitPolicy says it is due (or a sitemap's lastmod says it changed),
+// it is in the refetch head (RefetchHead) and the refresh cap (MaxRefresh)
+// is not reached; otherwise it is traversed from storage. A page already
+// fetched in this cycle that comes back (an injected seed) is traversed.
+// With Lazy, a known page or a URL an earlier cycle left pending is queued
+// when a link of this cycle reaches it, once per cycle (a bitmap of the
+// ids queued in the cycle).
+//
+// The cycle's seeds are watched: a seed whose final answer is a redirect
+// is replaced by the redirect target (queued like any redirect target);
+// one answering 404 or 410, or unreachable once retries are spent (or its
+// robots.txt), is replaced by the SeedReplacer's pick, injected with the
+// seed weight. With ReseedEvery a SeedReseeder runs on its own goroutine
+// every ReseedEvery fetches and the crawl's disposer injects its seeds
+// (crawler.Loop.Post). Injected seeds and replacements are appended to the
+// cycle record, stored in the commit that holds their cause.
+//
 // # Stored PageRank and history-aware ordering
 //
 // Planning cycle n ranks the graph as of cycle n-1 once (graph.PageRank)

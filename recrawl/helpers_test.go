@@ -6,7 +6,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/seedcrawl/seedcrawl/crawler"
 	"github.com/seedcrawl/seedcrawl/seeds"
 	"github.com/seedcrawl/seedcrawl/storage"
 )
@@ -128,7 +127,7 @@ func (f *fakeCrawl) crawl(ctx context.Context, p *Plan) error {
 	return nil
 }
 
-func seedURLs(ps []crawler.Pick) []string {
+func seedURLs(ps []Pick) []string {
 	out := make([]string, len(ps))
 	for i, p := range ps {
 		out[i] = p.URL
@@ -153,4 +152,4 @@ func newTestRunner(t testing.TB, db *storage.DB, o Options) (*Runner, *fakeCrawl
 }
 
 // urlsOf returns the URLs of picks.
-func urlsOf(ps []crawler.Pick) []string { return seedURLs(ps) }
+func urlsOf(ps []Pick) []string { return seedURLs(ps) }

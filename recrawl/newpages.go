@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/seedcrawl/seedcrawl/crawler"
 	"github.com/seedcrawl/seedcrawl/scheduler"
 	"github.com/seedcrawl/seedcrawl/storage"
 )
@@ -203,7 +202,7 @@ func (h *gainHeap) Pop() any {
 
 // seedsRefetched reports whether a cycle's seeds that were fetched before
 // are refetched: not when a capped refresh share goes to the head of a
-// refresh policy's list (crawler.Recrawl.RefetchHead), which leaves the
+// refresh policy's list (CycleOptions.RefetchHead), which leaves the
 // seeds out, nor when the share is 0; such seeds are traversed from
 // storage.
 func (r *Runner) seedsRefetched() bool {
@@ -351,7 +350,7 @@ func (r *Runner) newPages(ctx context.Context, l *loaded, n uint32, keep []uint3
 		}
 		chosen[s] = true
 		ids = append(ids, s)
-		p.Seeds = append(p.Seeds, crawler.Pick{URL: g.URLs[s], Score: left,
+		p.Seeds = append(p.Seeds, Pick{URL: g.URLs[s], Score: left,
 			Why: fmt.Sprintf("kept: a seed of cycle 1, alive, not linked from a selected seed, the selected seeds cover %.0f%% of its gain %.3g",
 				100*(1-left/alone), alone)})
 	}
@@ -361,7 +360,7 @@ func (r *Runner) newPages(ctx context.Context, l *loaded, n uint32, keep []uint3
 		}
 		chosen[pk.v] = true
 		ids = append(ids, pk.v)
-		p.Seeds = append(p.Seeds, crawler.Pick{URL: g.URLs[pk.v], Score: pk.gain,
+		p.Seeds = append(p.Seeds, Pick{URL: g.URLs[pk.v], Score: pk.gain,
 			Why: fmt.Sprintf("%s rank %d: gain %.3g; %.2g new pages expected per cycle on it and its out-links, %d fetched in-scope pages not covered by earlier seeds (host %s)",
 				AlgoNewPages, i+1, pk.gain, pk.links, pk.pages, l.cs.hosts[pk.v])})
 	}

@@ -12,7 +12,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/seedcrawl/seedcrawl/crawler"
 	"github.com/seedcrawl/seedcrawl/graph"
 	"github.com/seedcrawl/seedcrawl/seeds"
 	"github.com/seedcrawl/seedcrawl/storage"
@@ -27,7 +26,7 @@ type Plan struct {
 	// builds the frontier from Seeds and Refresh.
 	Start bool
 	// Seeds are a new cycle's seeds, in order.
-	Seeds []crawler.Pick
+	Seeds []Pick
 	// Refresh lists the known pages to revisit, first to refetch first:
 	// under Options.RefreshPolicy (see refreshOrder).
 	Refresh []uint64
@@ -39,20 +38,20 @@ type Plan struct {
 	// it is spent (the cycle only needs closing).
 	MaxPages int64
 	// MaxRefresh caps refetches of known pages: 0 means no cap, negative
-	// none at all (crawler.Recrawl.MaxRefresh).
+	// none at all (CycleOptions.MaxRefresh).
 	MaxRefresh int64
-	// Revisit is the revisit schedule (crawler.RevisitPolicy).
+	// Revisit is the revisit schedule (RevisitPolicy).
 	Revisit Revisit
-	// Replacer replaces vanished seeds (a crawler.Replacer).
+	// Replacer replaces vanished seeds (CycleOptions.Replacer).
 	Replacer *Replacer
 	// RefetchHead, when positive, limits refetches to Refresh[:RefetchHead]
-	// (crawler.Recrawl.RefetchHead): a capped refresh share under a policy
+	// (CycleOptions.RefetchHead): a capped refresh share under a policy
 	// other than RefreshPageRank, so that the policy, not the crawl order,
 	// decides which known pages are refetched.
 	RefetchHead int
 	// Lazy is set for a budget-limited cycle: Refresh holds only what the
 	// budget can use (see lazyRefresh), known pages are queued when a link
-	// reaches them (crawler.Recrawl.Lazy), and the frontier entries the
+	// reaches them (CycleOptions.Lazy), and the frontier entries the
 	// cycle leaves unused are removed when it ends.
 	Lazy bool
 	// Reseeder and ReseedEvery drive --reseed-every; Reseeder is nil
@@ -244,7 +243,7 @@ func (r *Runner) newPlan(ctx context.Context, n uint32, cycles []storage.Cycle) 
 			return nil, ErrNoSeeds
 		}
 		for _, s := range o.Seeds {
-			p.Seeds = append(p.Seeds, crawler.Pick{URL: s, Why: "given"})
+			p.Seeds = append(p.Seeds, Pick{URL: s, Why: "given"})
 		}
 		p.Replacer = r.newReplacer(nil, n)
 		p.Reseeder = r.newReseeder(n)
@@ -317,10 +316,10 @@ func (r *Runner) newPlan(ctx context.Context, n uint32, cycles []storage.Cycle) 
 	return p, r.setInfo(p, inf)
 }
 
-// Recrawl returns the crawler's options for the cycle p plans: the crawl
+// Recrawl returns the options of the cycle p plans (NewCycle): the crawl
 // is one cycle of the incremental crawler.
-func (p *Plan) Recrawl() *crawler.Recrawl {
-	rc := &crawler.Recrawl{
+func (p *Plan) Recrawl() *CycleOptions {
+	rc := &CycleOptions{
 		Cycle:       p.Cycle,
 		Start:       p.Start,
 		Seeds:       p.Seeds,
@@ -373,7 +372,7 @@ func (r *Runner) selectSeeds(ctx context.Context, l *loaded, n uint32, p *Plan) 
 	p.Cycle.SeedAlgo = o.SeedAlgo
 	ids := res.Nodes()
 	for _, s := range res.Seeds {
-		p.Seeds = append(p.Seeds, crawler.Pick{URL: l.g.URLs[s.Node], Score: s.Score, Why: why(res, &s)})
+		p.Seeds = append(p.Seeds, Pick{URL: l.g.URLs[s.Node], Score: s.Score, Why: why(res, &s)})
 	}
 	return ids, nil
 }
@@ -484,7 +483,7 @@ func (r *Runner) previousSeeds(ctx context.Context, l *loaded, n uint32, cycles 
 			id, w, u = v, pick.Why, pick.URL
 		}
 		ids = append(ids, id)
-		p.Seeds = append(p.Seeds, crawler.Pick{URL: u, Why: firstNonEmpty(w, "given")})
+		p.Seeds = append(p.Seeds, Pick{URL: u, Why: firstNonEmpty(w, "given")})
 	}
 	return ids, nil
 }
@@ -744,7 +743,7 @@ func refreshCap(n int64) int64 {
 // budget can use: its first budget pages (the refresh policy's order) and
 // the budget pages with the highest PageRank (those a history scheduler
 // fetches first), in that order. The crawl reaches the other known pages
-// through links (crawler.Recrawl.Lazy).
+// through links (CycleOptions.Lazy).
 func lazyRefresh(order []uint64, pr []float64, budget int) []uint64 {
 	if len(order) <= budget {
 		return order

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"sync"
 
-	"github.com/seedcrawl/seedcrawl/crawler"
 	"github.com/seedcrawl/seedcrawl/graph"
 	"github.com/seedcrawl/seedcrawl/seeds"
 	"github.com/seedcrawl/seedcrawl/storage"
@@ -33,19 +32,19 @@ func (r *Runner) newReplacer(l *loaded, n uint32) *Replacer { return &Replacer{r
 // Replace returns a replacement for seed old, which vanished for reason
 // ("404", "410", "unreachable" or "redirect"), among pages isSeed does not
 // report; ok is false when no page qualifies. It implements
-// crawler.Replacer.
-func (x *Replacer) Replace(ctx context.Context, old uint64, reason string, isSeed func(uint64) bool) (crawler.Pick, bool, error) {
+// SeedReplacer.
+func (x *Replacer) Replace(ctx context.Context, old uint64, reason string, isSeed func(uint64) bool) (Pick, bool, error) {
 	return x.replace(ctx, old, reason, isSeed)
 }
 
-func (x *Replacer) replace(ctx context.Context, old uint64, reason string, isSeed func(uint64) bool) (crawler.Pick, bool, error) {
+func (x *Replacer) replace(ctx context.Context, old uint64, reason string, isSeed func(uint64) bool) (Pick, bool, error) {
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	st := x.r.o.Store
 	if reason == "redirect" {
 		links, err := st.Links(old)
 		if err != nil {
-			return crawler.Pick{}, false, fmt.Errorf("recrawl: links of seed %d: %w", old, err)
+			return Pick{}, false, fmt.Errorf("recrawl: links of seed %d: %w", old, err)
 		}
 		for _, l := range links {
 			if l.Kind != storage.LinkRedirect || isSeed(l.To) {
@@ -53,28 +52,28 @@ func (x *Replacer) replace(ctx context.Context, old uint64, reason string, isSee
 			}
 			p, err := st.Page(l.To)
 			if err != nil {
-				return crawler.Pick{}, false, fmt.Errorf("recrawl: redirect target of seed %d: %w", old, err)
+				return Pick{}, false, fmt.Errorf("recrawl: redirect target of seed %d: %w", old, err)
 			}
-			return crawler.Pick{URL: p.URL, Why: fmt.Sprintf("replaces seed %d: its recorded redirect target", old)}, true, nil
+			return Pick{URL: p.URL, Why: fmt.Sprintf("replaces seed %d: its recorded redirect target", old)}, true, nil
 		}
 	}
 	if x.l == nil {
 		l, err := x.r.load(x.n - 1)
 		if err != nil {
-			return crawler.Pick{}, false, err
+			return Pick{}, false, err
 		}
 		x.l = l
 	}
 	g := x.l.g
 	if old >= uint64(g.N()) {
-		return crawler.Pick{}, false, nil
+		return Pick{}, false, nil
 	}
 	if x.gt == nil {
 		x.gt = g.Transpose()
 	}
 	ring, dist, err := x.nearest(uint32(old), isSeed)
 	if err != nil || len(ring) == 0 {
-		return crawler.Pick{}, false, err
+		return Pick{}, false, err
 	}
 	algo := x.r.o.SeedAlgo
 	if algo == AlgoGiven || algo == AlgoNewPages {
@@ -88,13 +87,13 @@ func (x *Replacer) replace(ctx context.Context, old uint64, reason string, isSee
 	so.Algo, so.K, so.PerHost, so.Candidates, so.Rand = algo, 1, false, mask, x.r.rng(x.n, old+1)
 	res, err := seeds.Select(ctx, x.l.input(), so)
 	if err != nil {
-		return crawler.Pick{}, false, fmt.Errorf("recrawl: replace seed %d: %w", old, err)
+		return Pick{}, false, fmt.Errorf("recrawl: replace seed %d: %w", old, err)
 	}
 	v, score := ring[0], 0.0
 	if len(res.Seeds) > 0 {
 		v, score = res.Seeds[0].Node, res.Seeds[0].Score
 	}
-	return crawler.Pick{URL: g.URLs[v], Score: score,
+	return Pick{URL: g.URLs[v], Score: score,
 		Why: fmt.Sprintf("replaces seed %d (%s): nearest surviving neighbour, %d hop(s) away, best of %d by %s (%s %.4g)",
 			old, reason, dist, len(ring), algo, res.Score, score)}, true, nil
 }

@@ -4,13 +4,11 @@ import (
 	"context"
 	"fmt"
 	"sync/atomic"
-
-	"github.com/seedcrawl/seedcrawl/crawler"
 )
 
 // Reseeder reruns seed selection on the graph stored so far, inside a cycle
 // (--reseed-every): the seeds it returns are injected into the frontier
-// with the scheduler's seed weight. It implements crawler.Reseeder.
+// with the scheduler's seed weight. It implements SeedReseeder.
 type Reseeder struct {
 	r     *Runner
 	n     uint32
@@ -26,7 +24,7 @@ func (r *Runner) newReseeder(n uint32) *Reseeder {
 
 // Reseed selects new seeds (not among seeds, the cycle's seeds so far) on
 // the current graph, after fetched pages of this run.
-func (x *Reseeder) Reseed(ctx context.Context, fetched uint64, seeds []uint64) ([]crawler.Pick, error) {
+func (x *Reseeder) Reseed(ctx context.Context, fetched uint64, seeds []uint64) ([]Pick, error) {
 	l, err := x.r.load(0)
 	if err != nil {
 		return nil, err

@@ -43,7 +43,7 @@ const (
 // bulk of a refresh cycle's time).
 //
 // The zero value (every page due every cycle) is usable; Revisit
-// implements crawler.RevisitPolicy.
+// implements RevisitPolicy.
 type Revisit struct {
 	// Initial is the interval of a page after its first successful fetch;
 	// 0 turns the schedule off.

@@ -7,7 +7,6 @@ import (
 	"slices"
 	"time"
 
-	"github.com/seedcrawl/seedcrawl/crawler"
 	"github.com/seedcrawl/seedcrawl/scheduler"
 	"github.com/seedcrawl/seedcrawl/seeds"
 	"github.com/seedcrawl/seedcrawl/storage"
@@ -98,7 +97,7 @@ type Options struct {
 	// n ≥ 2 and returns the seeds the cycle crawls: the nodes of a cluster
 	// agree on the selection of one of them (cmd/seedcrawl elects it
 	// through package cluster). nil keeps the plan's seeds.
-	Agree func(ctx context.Context, n uint32, seeds []crawler.Pick) ([]crawler.Pick, error)
+	Agree func(ctx context.Context, n uint32, seeds []Pick) ([]Pick, error)
 
 	// Report is called after each completed cycle with its stored record;
 	// nil means nothing is reported.

@@ -9,6 +9,7 @@ import (
 
 	"github.com/seedcrawl/seedcrawl/cluster"
 	"github.com/seedcrawl/seedcrawl/crawler"
+	"github.com/seedcrawl/seedcrawl/recrawl"
 	"github.com/seedcrawl/seedcrawl/storage"
 )
 
@@ -54,7 +55,7 @@ func (r *cycleNode) close() {
 }
 
 // agreeFunc is recrawl.Options.Agree for this node, nil without a cluster.
-func (r *cycleNode) agreeFunc() func(context.Context, uint32, []crawler.Pick) ([]crawler.Pick, error) {
+func (r *cycleNode) agreeFunc() func(context.Context, uint32, []recrawl.Pick) ([]recrawl.Pick, error) {
 	if r == nil {
 		return nil
 	}
@@ -63,7 +64,7 @@ func (r *cycleNode) agreeFunc() func(context.Context, uint32, []crawler.Pick) ([
 
 // agree returns the seeds of cycle n the cluster agreed on: this node's
 // picks if it was elected, else the elected node's.
-func (r *cycleNode) agree(ctx context.Context, n uint32, picks []crawler.Pick) ([]crawler.Pick, error) {
+func (r *cycleNode) agree(ctx context.Context, n uint32, picks []recrawl.Pick) ([]recrawl.Pick, error) {
 	mine := make([]cluster.Seed, len(picks))
 	for i, p := range picks {
 		mine[i] = cluster.Seed{URL: p.URL, Score: p.Score, Why: p.Why}
@@ -73,9 +74,9 @@ func (r *cycleNode) agree(ctx context.Context, n uint32, picks []crawler.Pick) (
 		return nil, err
 	}
 	fmt.Fprintf(r.stderr, "seedcrawl run: node %d: the %d seeds of cycle %d were selected by node %d\n", r.o.id, len(seeds), n, leader)
-	out := make([]crawler.Pick, len(seeds))
+	out := make([]recrawl.Pick, len(seeds))
 	for i, s := range seeds {
-		out[i] = crawler.Pick{URL: s.URL, Score: s.Score, Why: s.Why}
+		out[i] = recrawl.Pick{URL: s.URL, Score: s.Score, Why: s.Why}
 	}
 	return out, nil
 }

@@ -385,9 +385,9 @@ func crawlScheduler(name string) (scheduler.Scheduler, error) {
 }
 
 // newCrawler builds a fresh scheduler, frontier and crawler on the session
-// (one per crawl: a Crawler runs once). rc makes the crawl a cycle of
-// seedcrawl run; maxPages is its fetch budget (0: none).
-func (s *crawlSession) newCrawler(rc *crawler.Recrawl, maxPages int64) error {
+// (one per crawl: a Crawler runs once). cy, when not nil, makes the crawl
+// a cycle of seedcrawl run; maxPages is its fetch budget (0: none).
+func (s *crawlSession) newCrawler(cy crawler.Cycle, maxPages int64) error {
 	cfg := s.cfg
 	sched, err := crawlScheduler(cfg.Scheduler)
 	if err != nil {
@@ -418,7 +418,7 @@ func (s *crawlSession) newCrawler(rc *crawler.Recrawl, maxPages int64) error {
 		SeedRedirects: s.seedScope,
 		Settings:      cfg,
 		Refetch:       s.x.refetch,
-		Recrawl:       rc,
+		Cycle:         cy,
 		Command:       s.x.command,
 		Logger:        s.x.logger,
 		Recorder:      s.recorder(),
@@ -430,7 +430,7 @@ func (s *crawlSession) newCrawler(rc *crawler.Recrawl, maxPages int64) error {
 	if err != nil {
 		return err
 	}
-	s.publish(rc, maxPages)
+	s.publish(cy, maxPages)
 	return nil
 }
 

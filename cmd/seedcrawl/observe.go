@@ -84,10 +84,10 @@ func (s *crawlSession) recorder() crawler.Recorder {
 }
 
 // publish makes a new crawler the one the status source reads.
-func (s *crawlSession) publish(rc *crawler.Recrawl, budget int64) {
+func (s *crawlSession) publish(cy crawler.Cycle, budget int64) {
 	cycle := uint32(1)
-	if rc != nil {
-		cycle = rc.Cycle.N
+	if cy != nil {
+		cycle = cy.N()
 	}
 	s.obs.live.Store(&liveCrawl{c: s.c, fr: s.fr, cycle: cycle, budget: budget})
 }

@@ -225,10 +225,14 @@ func runSession(ctx context.Context, sess *crawlSession, rf runFlags, progress t
 			sess.history = runHistory(cfg.Scheduler, p.Rank)
 			rc := p.Recrawl()
 			rc.Prior = sess.history.History
+			cy, err := recrawl.NewCycle(rc)
+			if err != nil {
+				return err
+			}
 			if err := rf.cluster.prepare(ctx, sess, p.Cycle.N); err != nil {
 				return err
 			}
-			if err := sess.newCrawler(rc, max(p.MaxPages, 0)); err != nil {
+			if err := sess.newCrawler(cy, max(p.MaxPages, 0)); err != nil {
 				return err
 			}
 			sum, err := rf.cluster.crawl(ctx, sess, func(ctx context.Context) (crawler.Summary, error) {

@@ -1,4 +1,4 @@
-package crawler
+package recrawl
 
 import (
 	"context"
@@ -7,23 +7,23 @@ import (
 	"github.com/seedcrawl/seedcrawl/storage"
 )
 
-// Recrawl makes a crawl one cycle of an incremental crawler (seedcrawl
-// run): it revisits the pages earlier cycles stored, records the cycle,
-// and watches the cycle's seeds. See the package documentation, "Recrawl
-// cycles".
-type Recrawl struct {
+// CycleOptions make a crawl one cycle of an incremental crawler (seedcrawl
+// run, NewCycle): it revisits the pages earlier cycles stored, records the
+// cycle, and watches the cycle's seeds. See the package documentation,
+// "The crawl of a cycle".
+type CycleOptions struct {
 	// Cycle is the record of the cycle this crawl belongs to. With Start it
 	// is a new cycle (N = the database's current cycle + 1, or 1 for a
-	// database without cycles), stored by Run's first commit with Seeds
+	// database without cycles), stored by the crawl's first commit with Seeds
 	// filled in; without Start it is the stored record of the current cycle,
-	// resumed. Run appends the seeds it injects and the vanished seeds it
+	// resumed. The crawl appends the seeds it injects and the vanished seeds it
 	// replaces and stores the record again in the commit that holds the
 	// change.
 	Cycle storage.Cycle
 	// Start starts the cycle: the stored frontier's priorities are reset to
 	// 0 (and the scheduler's state dropped), Seeds are queued first at
 	// depth 0 with the scheduler's seed weight (refetched when known), then
-	// the pending URLs in their old order, then Refresh, all in Run's first
+	// the pending URLs in their old order, then Refresh, all in the crawl's first
 	// commit.
 	Start bool
 	// Seeds are the seeds of a new cycle (Start only), in order.
@@ -71,13 +71,13 @@ type Recrawl struct {
 	// Replacer picks a replacement for a seed of the cycle that vanished
 	// (404, 410, unreachable); nil records the vanished seed without one. A
 	// seed that redirects is replaced by its redirect target without asking.
-	Replacer Replacer
+	Replacer SeedReplacer
 	// ReseedEvery, with Reseeder, reruns seed selection every ReseedEvery
 	// fetched pages and injects the seeds it returns into the frontier with
 	// the scheduler's seed weight; 0 means never.
 	ReseedEvery uint64
 	// Reseeder picks the seeds injected by ReseedEvery.
-	Reseeder Reseeder
+	Reseeder SeedReseeder
 }
 
 // Pick is a seed chosen by the recrawl layer, with why.
@@ -102,19 +102,20 @@ type RevisitPolicy interface {
 	Interval(prev *storage.Page, f *storage.Fetch) time.Duration
 }
 
-// Replacer chooses replacements for vanished seeds. Replace is called on the
-// crawl's disposer goroutine (the crawl waits for it), rarely: once per
-// vanished seed.
-type Replacer interface {
+// SeedReplacer chooses replacements for vanished seeds (*Replacer is
+// one). Replace is called on the crawl's disposer goroutine (the crawl
+// waits for it), rarely: once per vanished seed.
+type SeedReplacer interface {
 	// Replace returns a replacement for seed old, which vanished for reason
 	// ("404", "410" or "unreachable"), other than the pages isSeed reports;
 	// ok is false when there is none.
 	Replace(ctx context.Context, old uint64, reason string, isSeed func(id uint64) bool) (p Pick, ok bool, err error)
 }
 
-// Reseeder chooses seeds on the graph stored so far (--reseed-every). Reseed
-// runs on its own goroutine while the crawl goes on.
-type Reseeder interface {
+// SeedReseeder chooses seeds on the graph stored so far (--reseed-every;
+// *Reseeder is one). Reseed runs on its own goroutine while the crawl goes
+// on.
+type SeedReseeder interface {
 	// Reseed returns the seeds to inject after fetched pages of this run,
 	// new ones: not among seeds, the cycle's seeds so far.
 	Reseed(ctx context.Context, fetched uint64, seeds []uint64) ([]Pick, error)
@@ -127,7 +128,8 @@ const (
 )
 
 // Traversal reasons counted under "refresh/": how a known page of an
-// earlier cycle was handled in a recrawl.
+// earlier cycle was handled in a recrawl. The crawler counts a refetch
+// made under "refresh/fetched" too.
 const (
 	refreshFetched   = "fetched"    // refetched with a conditional GET
 	refreshNotDue    = "not-due"    // traversed from storage: its revisit time has not come

@@ -1,126 +1,17 @@
-package crawler
+package recrawl
 
 import (
 	"context"
 	"fmt"
-	"net/http"
 	"reflect"
-	"sort"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
-	"github.com/seedcrawl/seedcrawl/fetch"
+	"github.com/seedcrawl/seedcrawl/crawler"
 	"github.com/seedcrawl/seedcrawl/storage"
-	"github.com/seedcrawl/seedcrawl/urlnorm"
 )
-
-// versioned serves an HTML page with an ETag: a conditional GET naming the
-// current ETag gets 304, as a real server answers.
-func (w *fakeWeb) versioned(u, etag string, links ...string) {
-	var b strings.Builder
-	b.WriteString("<html><body>" + etag)
-	for _, l := range links {
-		fmt.Fprintf(&b, `<a href="%s">x</a>`, l)
-	}
-	body := b.String()
-	w.pages[u] = func(req fetch.Request, _ int) fetch.Response {
-		if req.ETag == etag {
-			return fetch.Response{Code: 304, ETag: etag, Header: http.Header{}}
-		}
-		return fetch.Response{Code: 200, ContentType: "text/html", Body: []byte(body), Length: int64(len(body)),
-			ETag: etag, Header: http.Header{"Content-Type": {"text/html"}}}
-	}
-}
-
-// cycle runs one recrawl cycle with rc (Cycle.N = n) over a.test.
-func (r *rig) cycle(ctx context.Context, rc Recrawl) (Summary, error) {
-	r.t.Helper()
-	o := r.opts
-	sc, err := urlnorm.ParseScopeSpec("hosts:a.test", nil)
-	if err != nil {
-		r.t.Fatal(err)
-	}
-	o.Scope = sc
-	o.Recrawl = &rc
-	c, err := New(r.withFrontier(o))
-	if err != nil {
-		r.t.Fatal(err)
-	}
-	return c.Run(ctx, nil)
-}
-
-func (r *rig) mustCycle(rc Recrawl) Summary {
-	r.t.Helper()
-	s, err := r.cycle(context.Background(), rc)
-	if err != nil {
-		r.t.Fatalf("cycle %d: %v", rc.Cycle.N, err)
-	}
-	return s
-}
-
-// ids returns the page ids of urls.
-func (r *rig) ids(urls ...string) []uint64 {
-	r.t.Helper()
-	out := make([]uint64, len(urls))
-	for i, u := range urls {
-		out[i] = r.page(u).ID
-	}
-	return out
-}
-
-// cycleRecord returns the stored record of cycle n.
-func (r *rig) cycleRecord(n uint32) storage.Cycle {
-	r.t.Helper()
-	cs, err := r.db.Cycles()
-	if err != nil {
-		r.t.Fatal(err)
-	}
-	for _, c := range cs {
-		if c.N == n {
-			return c
-		}
-	}
-	r.t.Fatalf("no cycle %d in %+v", n, cs)
-	return storage.Cycle{}
-}
-
-// fetchesOf returns the fetch records of cycle n by URL.
-func (r *rig) fetchesOf(n uint32) map[string]storage.FetchRecord {
-	r.t.Helper()
-	out := map[string]storage.FetchRecord{}
-	if err := r.db.EachFetch(n, func(f storage.FetchRecord) error {
-		p, err := r.db.Page(f.ID)
-		out[p.URL] = f
-		return err
-	}); err != nil {
-		r.t.Fatal(err)
-	}
-	return out
-}
-
-// requestsSince returns the URLs requested since request i, sorted, and
-// the conditional ones among them.
-func (w *fakeWeb) requestsSince(i int) (all, conditional []string) {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	for _, q := range w.reqs[i:] {
-		all = append(all, q.URL)
-		if q.ETag != "" {
-			conditional = append(conditional, q.URL)
-		}
-	}
-	sort.Strings(all)
-	sort.Strings(conditional)
-	return all, conditional
-}
-
-func (w *fakeWeb) nreqs() int {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	return len(w.reqs)
-}
 
 const (
 	pa = "http://a.test/"
@@ -137,7 +28,7 @@ func firstCycle(t *testing.T) *rig {
 	r.web.versioned(pb, "b1", "/d")
 	r.web.versioned(pc, "c1")
 	r.web.versioned(pd, "d1")
-	r.mustCycle(Recrawl{Cycle: storage.Cycle{N: 1, SeedAlgo: "given"}, Start: true, Seeds: []Pick{{URL: pa, Why: "given"}}})
+	r.mustCycle(CycleOptions{Cycle: storage.Cycle{N: 1, SeedAlgo: "given"}, Start: true, Seeds: []Pick{{URL: pa, Why: "given"}}})
 	if got := r.web.fetched(); len(got) != 4 {
 		t.Fatalf("cycle 1 fetched %v", got)
 	}
@@ -153,7 +44,7 @@ func TestRecrawlCycleRefreshesAndDiscovers(t *testing.T) {
 	r.web.status(pc, 404)
 	r.reopen()
 	before := r.web.nreqs()
-	s := r.mustCycle(Recrawl{Cycle: storage.Cycle{N: 2, SeedAlgo: "given"}, Start: true,
+	s := r.mustCycle(CycleOptions{Cycle: storage.Cycle{N: 2, SeedAlgo: "given"}, Start: true,
 		Seeds: []Pick{{URL: pa, Why: "kept"}}, Refresh: r.ids(pd, pc, pb)})
 	all, cond := r.web.requestsSince(before)
 	if want := []string{pa, pb, pc, pd, pe}; !reflect.DeepEqual(all, want) {
@@ -194,7 +85,7 @@ func TestRecrawlCycleRefreshesAndDiscovers(t *testing.T) {
 
 	// Cycle 3 on an unchanged web: nothing changes, the gone page stays gone.
 	r.reopen()
-	r.mustCycle(Recrawl{Cycle: storage.Cycle{N: 3}, Start: true, Seeds: []Pick{{URL: pa}}, Refresh: r.ids(pb, pc, pd, pe)})
+	r.mustCycle(CycleOptions{Cycle: storage.Cycle{N: 3}, Start: true, Seeds: []Pick{{URL: pa}}, Refresh: r.ids(pb, pc, pd, pe)})
 	st = r.cycleRecord(3).Stats
 	if st.Unchanged != 4 || st.Gone != 0 || st.Errors != 0 || r.page(pc).Status != storage.StatusGone {
 		t.Errorf("cycle 3 stats %+v, /c %v", st, r.page(pc).Status)
@@ -240,7 +131,7 @@ func TestRecrawlTraversesPagesNotRefetched(t *testing.T) {
 			// the refresh list in its order.
 			r.opts.Fetchers = r.opts.Fetchers[:1]
 			before := r.web.nreqs()
-			s := r.mustCycle(Recrawl{Cycle: storage.Cycle{N: 2}, Start: true, Seeds: []Pick{{URL: pa}},
+			s := r.mustCycle(CycleOptions{Cycle: storage.Cycle{N: 2}, Start: true, Seeds: []Pick{{URL: pa}},
 				Refresh: r.ids(pb, pc, pd), Policy: tc.policy, MaxRefresh: tc.maxRefresh})
 			all, _ := r.web.requestsSince(before)
 			if !reflect.DeepEqual(all, tc.fetched) {
@@ -264,7 +155,7 @@ func TestRecrawlStoresRevisitInterval(t *testing.T) {
 	r := newRig(t)
 	r.web.versioned(pa, "a1", "/b")
 	r.web.versioned(pb, "b1")
-	r.mustCycle(Recrawl{Cycle: storage.Cycle{N: 1}, Start: true, Seeds: []Pick{{URL: pa}}, Policy: duePolicy{interval: 90 * time.Minute}})
+	r.mustCycle(CycleOptions{Cycle: storage.Cycle{N: 1}, Start: true, Seeds: []Pick{{URL: pa}}, Policy: duePolicy{interval: 90 * time.Minute}})
 	for _, u := range []string{pa, pb} {
 		if p := r.page(u); p.Interval != 90*time.Minute {
 			t.Errorf("%s interval %v, want 1h30m", u, p.Interval)
@@ -295,7 +186,7 @@ func TestRecrawlReplacesVanishedSeeds(t *testing.T) {
 	r.web.versioned("http://a.test/x", "x1", "/c")
 	r.web.versioned("http://a.test/y", "y1")
 	r.reopen()
-	r.mustCycle(Recrawl{Cycle: storage.Cycle{N: 2}, Start: true, Seeds: []Pick{{URL: pa}, {URL: "http://a.test/x"}, {URL: "http://a.test/y"}},
+	r.mustCycle(CycleOptions{Cycle: storage.Cycle{N: 2}, Start: true, Seeds: []Pick{{URL: pa}, {URL: "http://a.test/x"}, {URL: "http://a.test/y"}},
 		Refresh: r.ids(pb, pc, pd)})
 	// Epoch 3: x is gone, y moved to z.
 	r.web.status("http://a.test/x", 410)
@@ -304,7 +195,7 @@ func TestRecrawlReplacesVanishedSeeds(t *testing.T) {
 	r.reopen()
 	rep := &fakeReplacer{with: pd}
 	x, y := r.page("http://a.test/x").ID, r.page("http://a.test/y").ID
-	r.mustCycle(Recrawl{Cycle: storage.Cycle{N: 3}, Start: true, Seeds: []Pick{{URL: pa}, {URL: "http://a.test/x"}, {URL: "http://a.test/y"}},
+	r.mustCycle(CycleOptions{Cycle: storage.Cycle{N: 3}, Start: true, Seeds: []Pick{{URL: pa}, {URL: "http://a.test/x"}, {URL: "http://a.test/y"}},
 		Refresh: r.ids(pb, pc, pd), Replacer: rep})
 	if want := []string{fmt.Sprint(x, " 410")}; !reflect.DeepEqual(rep.calls, want) || !rep.seeds[0] {
 		t.Errorf("replacer calls %v (old was a seed: %v), want %v", rep.calls, rep.seeds, want)
@@ -344,16 +235,16 @@ func TestRecrawlResumesCycle(t *testing.T) {
 	// process without Start.
 	r.opts.Settings.MaxPages = 2
 	r.opts.Fetchers = r.opts.Fetchers[:1]
-	s := r.mustCycle(Recrawl{Cycle: storage.Cycle{N: 2, SeedAlgo: "given"}, Start: true, Seeds: []Pick{{URL: pa, Why: "kept"}},
+	s := r.mustCycle(CycleOptions{Cycle: storage.Cycle{N: 2, SeedAlgo: "given"}, Start: true, Seeds: []Pick{{URL: pa, Why: "kept"}},
 		Refresh: r.ids(pb, pc, pd)})
-	if s.Stopped != StopMaxPages {
+	if s.Stopped != crawler.StopMaxPages {
 		t.Fatalf("stopped %q", s.Stopped)
 	}
 	rec := r.cycleRecord(2)
 	r.reopen()
 	r.opts.Settings.MaxPages = 0
 	before := r.web.nreqs()
-	r.mustCycle(Recrawl{Cycle: rec})
+	r.mustCycle(CycleOptions{Cycle: rec})
 	all, _ := r.web.requestsSince(before)
 	if len(all) != 3 {
 		t.Errorf("resumed cycle requested %v, want the 3 pages left", all)
@@ -399,7 +290,7 @@ func TestRecrawlReseedsInsideACycle(t *testing.T) {
 	r.web.versioned("http://a.test/s", "s")
 	r.opts.Fetchers = r.opts.Fetchers[:1]
 	rs := &fakeReseeder{picks: []Pick{{URL: "http://a.test/s", Score: 2, Why: "reseed: best"}, {URL: pa, Why: "again"}}}
-	s := r.mustCycle(Recrawl{Cycle: storage.Cycle{N: 1}, Start: true, Seeds: []Pick{{URL: pa, Why: "given"}},
+	s := r.mustCycle(CycleOptions{Cycle: storage.Cycle{N: 1}, Start: true, Seeds: []Pick{{URL: pa, Why: "given"}},
 		ReseedEvery: 3, Reseeder: rs})
 	rs.mu.Lock()
 	calls := len(rs.at)
@@ -429,16 +320,58 @@ func TestRecrawlReseedsInsideACycle(t *testing.T) {
 }
 
 func TestRecrawlOptionsValidated(t *testing.T) {
-	r := newRig(t)
-	for _, rc := range []Recrawl{
+	for _, rc := range []CycleOptions{
 		{Cycle: storage.Cycle{N: 0}, Start: true},
 		{Cycle: storage.Cycle{N: 1}, Seeds: []Pick{{URL: pa}}},
 		{Cycle: storage.Cycle{N: 1}, Start: true, ReseedEvery: 5},
 	} {
-		o := r.opts
-		o.Recrawl = &rc
-		if _, err := New(r.withFrontier(o)); err == nil {
-			t.Errorf("New accepted %+v", rc)
+		if _, err := NewCycle(&rc); err == nil {
+			t.Errorf("NewCycle accepted %+v", rc)
 		}
+	}
+}
+
+// TestSitemapsRecrawl: with Settings.Sitemaps, /sitemap.xml of the seed's
+// site is read once per cycle through the frontier, the page it alone
+// lists is crawled as a link of kind sitemap with its lastmod stored, and
+// in the next cycle a page whose lastmod is later than its fetch is
+// refetched although the revisit policy says it is not due.
+func TestSitemapsRecrawl(t *testing.T) {
+	const sm, only = "http://a.test/sitemap.xml", "http://a.test/only"
+	changed := time.Now().Add(time.Hour).UTC().Truncate(time.Second) // "changed" after the first fetch
+	r := newRig(t)
+	r.opts.Settings.Sitemaps = true
+	r.opts.Fetchers = r.opts.Fetchers[:1]
+	r.web.versioned(pa, "a1", "/b")
+	r.web.versioned(pb, "b1")
+	r.web.versioned(only, "o1")
+	r.web.xmlSitemap(sm, changed, only, pb)
+
+	r.mustCycle(CycleOptions{Cycle: storage.Cycle{N: 1, SeedAlgo: "given"}, Start: true, Seeds: []Pick{{URL: pa, Why: "given"}}})
+	if got, want := r.web.fetched(), []string{pa, pb, sm, only}; !reflect.DeepEqual(sortedCopy(got), sortedCopy(want)) {
+		t.Fatalf("cycle 1 fetched %v, want %v", got, want)
+	}
+	links, err := r.db.Links(r.page(sm).ID)
+	if err != nil || len(links) != 2 || links[0].Kind != storage.LinkSitemap || links[1].Kind != storage.LinkSitemap {
+		t.Fatalf("links of the sitemap: %+v, %v; want 2 of kind sitemap", links, err)
+	}
+	if lm, ok, err := r.db.LastMod(r.page(only).ID); err != nil || !ok || !lm.Equal(changed) {
+		t.Fatalf("lastmod of %s: %v, %v, %v; want %v", only, lm, ok, err, changed)
+	}
+	if s, ok, err := r.db.Sitemap(r.page(sm).ID); err != nil || !ok || s.Origin != "http://a.test" || s.Depth != 0 {
+		t.Fatalf("sitemap mark: %+v, %v, %v", s, ok, err)
+	}
+
+	// Cycle 2: nothing is due by the policy, but the sitemap says both
+	// listed pages changed after their fetch.
+	r.reopen()
+	r.opts.Settings.Sitemaps = true
+	r.opts.Fetchers = r.opts.Fetchers[:1]
+	before := r.web.nreqs()
+	notDue := duePolicy{due: map[string]bool{pa: false, pb: false, only: false}}
+	r.mustCycle(CycleOptions{Cycle: storage.Cycle{N: 2}, Start: true, Seeds: []Pick{{URL: pa}}, Refresh: r.ids(pb, only), Policy: notDue})
+	all, _ := r.web.requestsSince(before)
+	if got, want := sortedCopy(all), sortedCopy([]string{pb, sm, only}); !reflect.DeepEqual(got, want) {
+		t.Errorf("cycle 2 requested %v, want %v (the sitemap once, the pages it says changed)", got, want)
 	}
 }
