@@ -10,6 +10,7 @@ import (
 
 	"github.com/seedcrawl/seedcrawl/config"
 	"github.com/seedcrawl/seedcrawl/frontier"
+	"github.com/seedcrawl/seedcrawl/internal/fakeweb"
 	"github.com/seedcrawl/seedcrawl/robots"
 	"github.com/seedcrawl/seedcrawl/scheduler"
 	"github.com/seedcrawl/seedcrawl/storage"
@@ -18,8 +19,8 @@ import (
 
 // benchWeb builds a fake web of n pages on hosts hosts, each page linking
 // to deg random pages (10% on other hosts).
-func benchWeb(n, hosts, deg int) (*fakeWeb, string) {
-	w := newFakeWeb()
+func benchWeb(n, hosts, deg int) (*fakeweb.Web, string) {
+	w := fakeweb.New()
 	r := rand.New(rand.NewPCG(1, 2))
 	url := func(i int) string {
 		return "http://h" + strconv.Itoa(i%hosts) + ".test/p" + strconv.Itoa(i)
@@ -36,7 +37,7 @@ func benchWeb(n, hosts, deg int) (*fakeWeb, string) {
 			}
 			links[j] = url(t)
 		}
-		w.html(url(i), links...)
+		w.HTML(url(i), links...)
 	}
 	return w, url(0)
 }
@@ -59,7 +60,7 @@ func BenchmarkLoop(b *testing.B) {
 					Robots: robots.Gate{Robots: &fakeRobots{}, URLs: db}})
 				sc, _ := urlnorm.ParseScopeSpec("all", nil)
 				c, err := New(Options{Frontier: fr, Store: db, Scope: sc, Settings: config.Config{MaxDepth: -1},
-					Fetchers: []Fetcher{fakeFetcher{web}, fakeFetcher{web}, fakeFetcher{web}, fakeFetcher{web}}})
+					Fetchers: []Fetcher{web, web, web, web}})
 				if err != nil {
 					b.Fatal(err)
 				}

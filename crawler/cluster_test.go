@@ -100,9 +100,9 @@ func TestClusterHook(t *testing.T) {
 		t.Fatal(err)
 	}
 	r.sched = sched
-	r.web.html("http://a.test/", "/x", "http://b.test/1", "http://b.test/2")
-	r.web.html("http://a.test/x", "http://b.test/1", "/")
-	r.web.html("http://a.test/y")
+	r.web.HTML("http://a.test/", "/x", "http://b.test/1", "http://b.test/2")
+	r.web.HTML("http://a.test/x", "http://b.test/1", "/")
+	r.web.HTML("http://a.test/y")
 	fc := &fakeCluster{t: t, db: r.db, own: map[string]bool{"a.test": true}, done: make(chan struct{})}
 	o := r.opts
 	o.Cluster = fc
@@ -186,11 +186,11 @@ func TestClusterHook(t *testing.T) {
 	}
 	mu.Unlock()
 	for _, u := range []string{"http://a.test/", "http://a.test/x", "http://a.test/y"} {
-		if n := r.web.requests(u); n != 1 {
+		if n := r.web.Requests(u); n != 1 {
 			t.Errorf("%s fetched %d times, want 1", u, n)
 		}
 	}
-	if n := r.web.requests("http://b.test/1"); n != 0 {
+	if n := r.web.Requests("http://b.test/1"); n != 0 {
 		t.Errorf("b.test/1 fetched %d times by a node that does not own it", n)
 	}
 	select {
@@ -214,9 +214,9 @@ func TestClusterHook(t *testing.T) {
 // shorter local path would.
 func TestClusterReceiveLiftsDepth(t *testing.T) {
 	r := newRig(t)
-	r.web.html("http://a.test/", "/x")
-	r.web.html("http://a.test/x", "/deep")
-	r.web.html("http://a.test/deep")
+	r.web.HTML("http://a.test/", "/x")
+	r.web.HTML("http://a.test/x", "/deep")
+	r.web.HTML("http://a.test/deep")
 	fc := &fakeCluster{t: t, db: r.db, own: map[string]bool{"a.test": true}, done: make(chan struct{})}
 	o := r.opts
 	o.Cluster = fc
@@ -246,7 +246,7 @@ func TestClusterReceiveLiftsDepth(t *testing.T) {
 	if err := <-res; err != nil {
 		t.Fatal(err)
 	}
-	if n := r.web.requests("http://a.test/deep"); n != 1 {
+	if n := r.web.Requests("http://a.test/deep"); n != 1 {
 		t.Fatalf("a.test/deep fetched %d times after a handover at depth 1, want 1", n)
 	}
 }
@@ -259,13 +259,13 @@ func TestClusterReceiveLiftsDepth(t *testing.T) {
 func TestClusterShortcutLowersDepth(t *testing.T) {
 	r := newRig(t)
 	release := make(chan struct{})
-	r.web.html("http://a.test/", "http://x.test/0", "/1")
-	r.web.html("http://a.test/1", "http://x.test/t")
-	r.web.html("http://x.test/t", "/c")
-	r.web.html("http://x.test/c", "/d")
-	r.web.html("http://x.test/d")
-	blocked := r.web.pages["http://a.test/1"] // any page body will do
-	r.web.pages["http://x.test/0"] = func(req fetch.Request, n int) fetch.Response {
+	r.web.HTML("http://a.test/", "http://x.test/0", "/1")
+	r.web.HTML("http://a.test/1", "http://x.test/t")
+	r.web.HTML("http://x.test/t", "/c")
+	r.web.HTML("http://x.test/c", "/d")
+	r.web.HTML("http://x.test/d")
+	blocked := r.web.Pages["http://a.test/1"] // any page body will do
+	r.web.Pages["http://x.test/0"] = func(req fetch.Request, n int) fetch.Response {
 		<-release // holds host x.test (one request at a time): x.test/t stays queued
 		return blocked(req, n)
 	}
@@ -303,7 +303,7 @@ func TestClusterShortcutLowersDepth(t *testing.T) {
 		t.Fatal(err)
 	}
 	for u, want := range map[string]int{"http://x.test/t": 1, "http://x.test/c": 1, "http://x.test/d": 0} {
-		if n := r.web.requests(u); n != want {
+		if n := r.web.Requests(u); n != want {
 			t.Errorf("%s fetched %d times, want %d", u, n, want)
 		}
 	}
@@ -318,12 +318,12 @@ func TestClusterShortcutLowersDepth(t *testing.T) {
 func TestClusterHandoffShorterPath(t *testing.T) {
 	r := newRig(t)
 	release := make(chan struct{})
-	r.web.html("http://a.test/", "/1")
-	r.web.html("http://a.test/1", "http://b.test/z", "/2")
-	r.web.html("http://a.test/2", "http://b.test/z")
-	r.web.html("http://c.test/s", "http://b.test/z")
-	seed := r.web.pages["http://c.test/s"]
-	r.web.pages["http://c.test/s"] = func(req fetch.Request, n int) fetch.Response {
+	r.web.HTML("http://a.test/", "/1")
+	r.web.HTML("http://a.test/1", "http://b.test/z", "/2")
+	r.web.HTML("http://a.test/2", "http://b.test/z")
+	r.web.HTML("http://c.test/s", "http://b.test/z")
+	seed := r.web.Pages["http://c.test/s"]
+	r.web.Pages["http://c.test/s"] = func(req fetch.Request, n int) fetch.Response {
 		<-release
 		return seed(req, n)
 	}

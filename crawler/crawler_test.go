@@ -14,6 +14,7 @@ import (
 	"github.com/seedcrawl/seedcrawl/config"
 	"github.com/seedcrawl/seedcrawl/fetch"
 	"github.com/seedcrawl/seedcrawl/frontier"
+	"github.com/seedcrawl/seedcrawl/internal/fakeweb"
 	"github.com/seedcrawl/seedcrawl/robots"
 	"github.com/seedcrawl/seedcrawl/storage"
 	"github.com/seedcrawl/seedcrawl/urlnorm"
@@ -21,24 +22,24 @@ import (
 
 func TestCrawlFollowsLinksAndStoresGraph(t *testing.T) {
 	r := newRig(t)
-	r.web.html("http://a.test/", "/b", "http://a.test/c#frag", "/b", "http://other.test/x", "mailto:x@y")
-	r.web.html("http://a.test/b", "/", "/c")
-	r.web.html("http://a.test/c", "/c")
-	r.web.pages["http://a.test/img.png"] = func(fetch.Request, int) fetch.Response {
+	r.web.HTML("http://a.test/", "/b", "http://a.test/c#frag", "/b", "http://other.test/x", "mailto:x@y")
+	r.web.HTML("http://a.test/b", "/", "/c")
+	r.web.HTML("http://a.test/c", "/c")
+	r.web.Pages["http://a.test/img.png"] = func(fetch.Request, int) fetch.Response {
 		return fetch.Response{Code: 200, ContentType: "image/png", Length: 99}
 	}
-	r.web.html("http://a.test/c", "/img.png", "/c")
+	r.web.HTML("http://a.test/c", "/img.png", "/c")
 
 	s := r.mustRun("http://A.test:80/")
 	if s.Stopped != StopExhausted {
 		t.Errorf("stopped = %q, want %q", s.Stopped, StopExhausted)
 	}
 	want := []string{"http://a.test/", "http://a.test/b", "http://a.test/c", "http://a.test/img.png"}
-	if got := r.web.fetched(); !reflect.DeepEqual(got, want) {
+	if got := r.web.Fetched(); !reflect.DeepEqual(got, want) {
 		t.Errorf("fetched %v, want %v", got, want)
 	}
 	for _, u := range want {
-		if n := r.web.requests(u); n != 1 {
+		if n := r.web.Requests(u); n != 1 {
 			t.Errorf("%s fetched %d times, want 1", u, n)
 		}
 		if p := r.page(u); p.Status != storage.StatusFetched {
@@ -74,11 +75,11 @@ func TestCrawlFollowsLinksAndStoresGraph(t *testing.T) {
 
 func TestRobotsDecisions(t *testing.T) {
 	r := newRig(t)
-	r.web.html("http://a.test/", "/private/x", "/ok", "http://b.test/", "http://c.test/")
-	r.web.html("http://a.test/ok")
-	r.web.html("http://a.test/private/x")
-	r.web.html("http://b.test/")
-	r.web.html("http://c.test/")
+	r.web.HTML("http://a.test/", "/private/x", "/ok", "http://b.test/", "http://c.test/")
+	r.web.HTML("http://a.test/ok")
+	r.web.HTML("http://a.test/private/x")
+	r.web.HTML("http://b.test/")
+	r.web.HTML("http://c.test/")
 	r.robots.decide = func(u *url.URL) robots.Decision {
 		switch {
 		case strings.HasPrefix(u.Path, "/private/"):
@@ -105,7 +106,7 @@ func TestRobotsDecisions(t *testing.T) {
 		{"http://b.test/", false, storage.StatusDeferred, robots.ReasonUnreachable},
 		{"http://c.test/", false, storage.StatusDeferred, "crawl-delay 1h0m0s exceeds max-crawl-delay 1m0s"},
 	} {
-		if got := r.web.requests(tc.url) > 0; got != tc.fetched {
+		if got := r.web.Requests(tc.url) > 0; got != tc.fetched {
 			t.Errorf("%s fetched = %v, want %v", tc.url, got, tc.fetched)
 		}
 		if p := r.page(tc.url); p.Status != tc.status || p.Reason != tc.reason {
@@ -129,8 +130,8 @@ func TestRobotsDecisions(t *testing.T) {
 
 func TestDelayPassedToFrontier(t *testing.T) {
 	r := newRig(t)
-	r.web.html("http://a.test/")
-	r.web.dur = 40 * time.Millisecond
+	r.web.HTML("http://a.test/")
+	r.web.Dur = 40 * time.Millisecond
 	r.opts.Settings.Delay = 30 * time.Millisecond
 	r.opts.Settings.DelayFactor = 2
 	r.mustRun("http://a.test/")
@@ -147,15 +148,15 @@ func TestDelayPassedToFrontier(t *testing.T) {
 
 func TestRetryAfterAndRetries(t *testing.T) {
 	r := newRig(t)
-	r.web.html("http://a.test/", "/limited", "/broken", "/flaky")
-	r.web.pages["http://a.test/limited"] = func(_ fetch.Request, n int) fetch.Response {
+	r.web.HTML("http://a.test/", "/limited", "/broken", "/flaky")
+	r.web.Pages["http://a.test/limited"] = func(_ fetch.Request, n int) fetch.Response {
 		if n == 1 {
 			return fetch.Response{Code: 429, RetryAfter: 30 * time.Millisecond}
 		}
 		return fetch.Response{Code: 200, ContentType: "text/html", Body: []byte("<p>ok")}
 	}
-	r.web.status("http://a.test/broken", 500)
-	r.web.pages["http://a.test/flaky"] = func(_ fetch.Request, n int) fetch.Response {
+	r.web.Status("http://a.test/broken", 500)
+	r.web.Pages["http://a.test/flaky"] = func(_ fetch.Request, n int) fetch.Response {
 		if n < 3 {
 			return fetch.Response{Reason: fetch.ReasonConnLost, Err: errors.New("reset")}
 		}
@@ -164,15 +165,15 @@ func TestRetryAfterAndRetries(t *testing.T) {
 	s := r.mustRun("http://a.test/")
 
 	lim := r.page("http://a.test/limited")
-	if lim.Status != storage.StatusFetched || r.web.requests("http://a.test/limited") != 2 {
-		t.Errorf("limited: %v after %d requests, want fetched after 2", lim.Status, r.web.requests("http://a.test/limited"))
+	if lim.Status != storage.StatusFetched || r.web.Requests("http://a.test/limited") != 2 {
+		t.Errorf("limited: %v after %d requests, want fetched after 2", lim.Status, r.web.Requests("http://a.test/limited"))
 	}
 	if rq := r.fr.requeues[lim.ID]; len(rq) != 1 || rq[0] < 30*time.Millisecond {
 		t.Errorf("limited requeued after %v, want once after ≥ Retry-After 30ms", rq)
 	}
 	br := r.page("http://a.test/broken")
-	if br.Status != storage.StatusHTTPError || br.Code != 500 || r.web.requests("http://a.test/broken") != 3 {
-		t.Errorf("broken: %v %d after %d requests, want http-error 500 after 1+2 retries", br.Status, br.Code, r.web.requests("http://a.test/broken"))
+	if br.Status != storage.StatusHTTPError || br.Code != 500 || r.web.Requests("http://a.test/broken") != 3 {
+		t.Errorf("broken: %v %d after %d requests, want http-error 500 after 1+2 retries", br.Status, br.Code, r.web.Requests("http://a.test/broken"))
 	}
 	if fl := r.page("http://a.test/flaky"); fl.Status != storage.StatusFetched {
 		t.Errorf("flaky: %v, want fetched on the third attempt", fl.Status)
@@ -185,23 +186,23 @@ func TestRetryAfterAndRetries(t *testing.T) {
 func TestRedirects(t *testing.T) {
 	r := newRig(t)
 	r.opts.Settings.MaxRedirects = 2
-	r.web.html("http://a.test/", "/r1", "/loop1")
-	r.web.redirect("http://a.test/r1", "http://a.test/r2")
-	r.web.redirect("http://a.test/r2", "http://a.test/r3")
-	r.web.redirect("http://a.test/r3", "http://a.test/end")
-	r.web.html("http://a.test/end")
-	r.web.redirect("http://a.test/loop1", "http://a.test/loop2")
-	r.web.redirect("http://a.test/loop2", "http://a.test/loop1")
+	r.web.HTML("http://a.test/", "/r1", "/loop1")
+	r.web.Redirect("http://a.test/r1", "http://a.test/r2")
+	r.web.Redirect("http://a.test/r2", "http://a.test/r3")
+	r.web.Redirect("http://a.test/r3", "http://a.test/end")
+	r.web.HTML("http://a.test/end")
+	r.web.Redirect("http://a.test/loop1", "http://a.test/loop2")
+	r.web.Redirect("http://a.test/loop2", "http://a.test/loop1")
 	r.mustRun("http://a.test/")
 
 	// r1 → r2 → r3 are two hops; r3 → end would be the third.
 	for _, u := range []string{"http://a.test/r1", "http://a.test/r2", "http://a.test/r3", "http://a.test/loop1", "http://a.test/loop2"} {
-		if p := r.page(u); p.Status != storage.StatusRedirect || r.web.requests(u) != 1 {
-			t.Errorf("%s: %v after %d requests, want one redirect", u, p.Status, r.web.requests(u))
+		if p := r.page(u); p.Status != storage.StatusRedirect || r.web.Requests(u) != 1 {
+			t.Errorf("%s: %v after %d requests, want one redirect", u, p.Status, r.web.Requests(u))
 		}
 	}
-	if p := r.page("http://a.test/end"); p.Status != storage.StatusRejected || p.Reason != "too-many-redirects" || r.web.requests("http://a.test/end") != 0 {
-		t.Errorf("end of chain: %v %q, %d requests; want rejected too-many-redirects, unfetched", p.Status, p.Reason, r.web.requests("http://a.test/end"))
+	if p := r.page("http://a.test/end"); p.Status != storage.StatusRejected || p.Reason != "too-many-redirects" || r.web.Requests("http://a.test/end") != 0 {
+		t.Errorf("end of chain: %v %q, %d requests; want rejected too-many-redirects, unfetched", p.Status, p.Reason, r.web.Requests("http://a.test/end"))
 	}
 	if got := r.links("http://a.test/r2"); !reflect.DeepEqual(got, []string{"redirect http://a.test/r3"}) {
 		t.Errorf("links of r2 = %v", got)
@@ -216,20 +217,20 @@ func TestRedirects(t *testing.T) {
 
 func TestNofollowAndNoindex(t *testing.T) {
 	r := newRig(t)
-	r.web.html("http://a.test/", "/meta", "/b")
-	r.web.body("http://a.test/meta", `<meta name="robots" content="nofollow,noindex"><a href="/hidden">h</a><a href="/later">l</a>`)
-	r.web.body("http://a.test/b", `<a rel="nofollow" href="/relnf">n</a><a href="/deep">d</a>`)
-	r.web.html("http://a.test/deep", "/later")
-	r.web.html("http://a.test/later")
-	r.web.html("http://a.test/hidden")
-	r.web.html("http://a.test/relnf")
+	r.web.HTML("http://a.test/", "/meta", "/b")
+	r.web.Body("http://a.test/meta", `<meta name="robots" content="nofollow,noindex"><a href="/hidden">h</a><a href="/later">l</a>`)
+	r.web.Body("http://a.test/b", `<a rel="nofollow" href="/relnf">n</a><a href="/deep">d</a>`)
+	r.web.HTML("http://a.test/deep", "/later")
+	r.web.HTML("http://a.test/later")
+	r.web.HTML("http://a.test/hidden")
+	r.web.HTML("http://a.test/relnf")
 	s := r.mustRun("http://a.test/")
 
 	if p := r.page("http://a.test/meta"); p.Status != storage.StatusFetched || p.Reason != "noindex" {
 		t.Errorf("meta page %v %q, want fetched noindex", p.Status, p.Reason)
 	}
 	for _, u := range []string{"http://a.test/hidden", "http://a.test/relnf"} {
-		if r.web.requests(u) != 0 {
+		if r.web.Requests(u) != 0 {
 			t.Errorf("%s fetched behind nofollow", u)
 		}
 		if _, err := r.db.PageByURL(u); !errors.Is(err, storage.ErrNotFound) {
@@ -237,8 +238,8 @@ func TestNofollowAndNoindex(t *testing.T) {
 		}
 	}
 	// /later is linked behind meta nofollow and followably from /deep.
-	if r.web.requests("http://a.test/later") != 1 {
-		t.Errorf("/later fetched %d times, want once", r.web.requests("http://a.test/later"))
+	if r.web.Requests("http://a.test/later") != 1 {
+		t.Errorf("/later fetched %d times, want once", r.web.Requests("http://a.test/later"))
 	}
 	if got := r.links("http://a.test/meta"); len(got) != 0 {
 		t.Errorf("nofollow page links %v: want none recorded", got)
@@ -253,9 +254,9 @@ func TestNofollowAndNoindex(t *testing.T) {
 
 func TestBudgets(t *testing.T) {
 	chain := func(r *rig) {
-		r.web.html("http://a.test/", "/1", "/2", "/3", "/4")
+		r.web.HTML("http://a.test/", "/1", "/2", "/3", "/4")
 		for i := 1; i <= 4; i++ {
-			r.web.html("http://a.test/"+string(rune('0'+i)), "/d/"+string(rune('0'+i)))
+			r.web.HTML("http://a.test/"+string(rune('0'+i)), "/d/"+string(rune('0'+i)))
 		}
 	}
 	t.Run("max-depth", func(t *testing.T) {
@@ -263,7 +264,7 @@ func TestBudgets(t *testing.T) {
 		chain(r)
 		r.opts.Settings.MaxDepth = 1
 		s := r.mustRun("http://a.test/")
-		if got := len(r.web.fetched()); got != 5 {
+		if got := len(r.web.Fetched()); got != 5 {
 			t.Errorf("fetched %d pages, want 5 (depth ≤ 1)", got)
 		}
 		if p := r.page("http://a.test/d/1"); p.Status != storage.StatusRejected || p.Reason != "max-depth" {
@@ -278,7 +279,7 @@ func TestBudgets(t *testing.T) {
 		chain(r)
 		r.opts.Settings.HostMaxPages = 3
 		r.mustRun("http://a.test/")
-		if got := len(r.web.fetched()); got != 3 {
+		if got := len(r.web.Fetched()); got != 3 {
 			t.Errorf("fetched %d pages, want 3", got)
 		}
 		if p := r.page("http://a.test/4"); p.Status != storage.StatusRejected || p.Reason != "host-max-pages" {
@@ -297,8 +298,8 @@ func TestBudgets(t *testing.T) {
 		r.reopen()
 		r.opts.Settings.HostMaxPages = 3
 		r.mustRun("http://a.test/")
-		if got := len(r.web.fetched()); got != 3 {
-			t.Errorf("fetched %d pages over two runs, want 3: %v", got, r.web.fetched())
+		if got := len(r.web.Fetched()); got != 3 {
+			t.Errorf("fetched %d pages over two runs, want 3: %v", got, r.web.Fetched())
 		}
 		if p := r.page("http://a.test/4"); p.Status != storage.StatusRejected || p.Reason != "host-max-pages" {
 			t.Errorf("/4: %v %q, want rejected for host-max-pages", p.Status, p.Reason)
@@ -309,17 +310,17 @@ func TestBudgets(t *testing.T) {
 		chain(r)
 		r.opts.Settings.MaxPages = 2
 		s := r.mustRun("http://a.test/")
-		if s.Stopped != StopMaxPages || s.Fetches != 2 || len(r.web.fetched()) != 2 {
-			t.Fatalf("summary %+v, fetched %v; want max-pages after 2", s, r.web.fetched())
+		if s.Stopped != StopMaxPages || s.Fetches != 2 || len(r.web.Fetched()) != 2 {
+			t.Fatalf("summary %+v, fetched %v; want max-pages after 2", s, r.web.Fetched())
 		}
 		r.reopen()
 		r.opts.Settings.MaxPages = 0
 		s = r.mustRun("http://a.test/")
-		if s.Stopped != StopExhausted || len(r.web.fetched()) != 9 {
-			t.Errorf("resume: %+v, fetched %v", s, r.web.fetched())
+		if s.Stopped != StopExhausted || len(r.web.Fetched()) != 9 {
+			t.Errorf("resume: %+v, fetched %v", s, r.web.Fetched())
 		}
-		for _, u := range r.web.fetched() {
-			if n := r.web.requests(u); n != 1 {
+		for _, u := range r.web.Fetched() {
+			if n := r.web.Requests(u); n != 1 {
 				t.Errorf("%s fetched %d times across the two runs", u, n)
 			}
 		}
@@ -342,8 +343,8 @@ func TestBudgets(t *testing.T) {
 func TestGuardRejectionsCounted(t *testing.T) {
 	r := newRig(t)
 	long := "/" + strings.Repeat("x", 3000)
-	r.web.html("http://a.test/", long, "/a/a/a/a/a", "/ok", "javascript:void(0)")
-	r.web.html("http://a.test/ok")
+	r.web.HTML("http://a.test/", long, "/a/a/a/a/a", "/ok", "javascript:void(0)")
+	r.web.HTML("http://a.test/ok")
 	r.opts.Settings.MaxOutLinks = 1000
 	s := r.mustRun("http://a.test/")
 	want := map[string]uint64{urlnorm.ReasonTooLong: 1, urlnorm.ReasonRepeatedSegments: 1, urlnorm.ReasonBadScheme: 1}
@@ -361,7 +362,7 @@ func TestGuardRejectionsCounted(t *testing.T) {
 
 func TestMaxOutLinks(t *testing.T) {
 	r := newRig(t)
-	r.web.html("http://a.test/", "/1", "/2", "/3", "/1")
+	r.web.HTML("http://a.test/", "/1", "/2", "/3", "/1")
 	r.opts.Settings.MaxOutLinks = 2
 	s := r.mustRun("http://a.test/")
 	if got := r.links("http://a.test/"); len(got) != 2 || s.Rejected["too-many-links"] != 1 {
@@ -372,7 +373,7 @@ func TestMaxOutLinks(t *testing.T) {
 func TestRobotsFetchKeepsGap(t *testing.T) {
 	r := newRig(t)
 	var robotsAt, pageAt time.Time
-	r.web.pages["http://a.test/"] = func(fetch.Request, int) fetch.Response {
+	r.web.Pages["http://a.test/"] = func(fetch.Request, int) fetch.Response {
 		pageAt = time.Now()
 		return fetch.Response{Code: 200, ContentType: "text/html", Body: []byte("<p>ok")}
 	}
@@ -399,7 +400,7 @@ func TestRobotsFetchKeepsGap(t *testing.T) {
 
 func TestNotModifiedOnRefetch(t *testing.T) {
 	r := newRig(t)
-	r.web.pages["http://a.test/"] = func(req fetch.Request, n int) fetch.Response {
+	r.web.Pages["http://a.test/"] = func(req fetch.Request, n int) fetch.Response {
 		if req.ETag == `"v1"` {
 			return fetch.Response{Code: 304, ETag: `"v1"`}
 		}
@@ -416,7 +417,7 @@ func TestNotModifiedOnRefetch(t *testing.T) {
 	if p.Status != storage.StatusNotModified || p.ETag != `"v1"` || p.LastModified == "" || s.ByStatus["not-modified"] != 1 {
 		t.Errorf("refetch: %v etag %q lm %q, summary %v", p.Status, p.ETag, p.LastModified, s.ByStatus)
 	}
-	if last := r.web.reqs[len(r.web.reqs)-1]; last.ETag != `"v1"` || last.LastModified == "" {
+	if last := r.web.Reqs[len(r.web.Reqs)-1]; last.ETag != `"v1"` || last.LastModified == "" {
 		t.Errorf("refetch request %+v, want If-None-Match and If-Modified-Since", last)
 	}
 }
@@ -428,16 +429,16 @@ func TestInterruptIsGraceful(t *testing.T) {
 	for i := range links {
 		u := "http://a.test/p" + string(rune('a'+i%26)) + string(rune('a'+i/26))
 		links[i] = u
-		r.web.html(u)
+		r.web.HTML(u)
 	}
-	r.web.html("http://a.test/", links...)
+	r.web.HTML("http://a.test/", links...)
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Millisecond)
 	defer cancel()
 	s, err := r.run(ctx, "http://a.test/")
 	if err != nil || s.Stopped != StopInterrupted {
 		t.Fatalf("Run = %+v, %v; want a graceful interrupted stop", s, err)
 	}
-	fetched := uint64(len(r.web.fetched()))
+	fetched := uint64(len(r.web.Fetched()))
 	st, err := r.db.Stats()
 	if err != nil {
 		t.Fatal(err)
@@ -449,8 +450,8 @@ func TestInterruptIsGraceful(t *testing.T) {
 
 func TestCommitFailureIsFatal(t *testing.T) {
 	r := newRig(t)
-	r.web.html("http://a.test/", "/b")
-	r.web.html("http://a.test/b")
+	r.web.HTML("http://a.test/", "/b")
+	r.web.HTML("http://a.test/b")
 	r.opts.Store = &failingStore{DB: r.db, n: 1}
 	_, err := r.run(context.Background(), "http://a.test/")
 	if !errors.Is(err, errDiskFull) {
@@ -463,7 +464,7 @@ func TestNewValidates(t *testing.T) {
 		{},
 		{Frontier: &spyFrontier{}, Store: &storage.DB{}},
 		{Frontier: &spyFrontier{}, Store: &storage.DB{}, Fetchers: []Fetcher{nil}},
-		{Frontier: &spyFrontier{}, Store: &storage.DB{}, Fetchers: []Fetcher{fakeFetcher{}}, Settings: config.Config{MaxPages: -1}},
+		{Frontier: &spyFrontier{}, Store: &storage.DB{}, Fetchers: []Fetcher{fakeweb.New()}, Settings: config.Config{MaxPages: -1}},
 	} {
 		if _, err := New(o); !errors.Is(err, ErrOptions) {
 			t.Errorf("New(%+v) = %v, want ErrOptions", o, err)
@@ -486,16 +487,16 @@ func TestTooDeepURLQueuedWhenFoundShallower(t *testing.T) {
 	r := newRig(t)
 	r.opts.Settings.MaxDepth = 1
 	r.opts.Scope, _ = urlnorm.ParseScopeSpec("all", nil)
-	r.web.html("http://a.test/", "/a")
-	r.web.html("http://a.test/a", "http://x.test/") // x at depth 2: too deep
+	r.web.HTML("http://a.test/", "/a")
+	r.web.HTML("http://a.test/a", "http://x.test/") // x at depth 2: too deep
 	// b answers once the frontier has been told of /a's result, so b's
 	// link to x (depth 1) arrives after /a's.
 	aDone := make(chan struct{})
-	r.web.pages["http://b.test/"] = func(fetch.Request, int) fetch.Response {
+	r.web.Pages["http://b.test/"] = func(fetch.Request, int) fetch.Response {
 		<-aDone
 		return fetch.Response{Code: 200, ContentType: "text/html", Body: []byte(`<a href="http://x.test/">x</a>`)}
 	}
-	r.web.html("http://x.test/")
+	r.web.HTML("http://x.test/")
 	r.withFrontier(r.opts).Frontier.(*spyFrontier).onDone = func(j frontier.Job) {
 		if u, _ := r.db.URL(j.ID); u == "http://a.test/a" {
 			close(aDone)
@@ -505,8 +506,8 @@ func TestTooDeepURLQueuedWhenFoundShallower(t *testing.T) {
 	if s.Skipped["max-depth"] != 1 {
 		t.Fatalf("skipped %v: the test wants x first found too deep", s.Skipped)
 	}
-	if r.web.requests("http://x.test/") != 1 {
-		t.Errorf("x fetched %d times, want once: found again at depth 1", r.web.requests("http://x.test/"))
+	if r.web.Requests("http://x.test/") != 1 {
+		t.Errorf("x fetched %d times, want once: found again at depth 1", r.web.Requests("http://x.test/"))
 	}
 	if p := r.page("http://x.test/"); p.Status != storage.StatusFetched {
 		t.Errorf("x: %v %q", p.Status, p.Reason)
@@ -519,9 +520,9 @@ func TestProgressWhileRunning(t *testing.T) {
 	links := make([]string, 30)
 	for i := range links {
 		links[i] = "/p" + strconv.Itoa(i)
-		r.web.html("http://a.test" + links[i])
+		r.web.HTML("http://a.test" + links[i])
 	}
-	r.web.html("http://a.test/", links...)
+	r.web.HTML("http://a.test/", links...)
 	sc, _ := urlnorm.ParseScopeSpec("seeds-hosts", []string{"http://a.test/"})
 	r.opts.Scope = sc
 	c, err := New(r.withFrontier(r.opts))
@@ -534,8 +535,8 @@ func TestProgressWhileRunning(t *testing.T) {
 	// read must count the fetch it is made from as in flight.
 	var mu sync.Mutex
 	var during []Progress
-	for u, h := range r.web.pages {
-		r.web.pages[u] = func(req fetch.Request, n int) fetch.Response {
+	for u, h := range r.web.Pages {
+		r.web.Pages[u] = func(req fetch.Request, n int) fetch.Response {
 			p := c.Progress()
 			mu.Lock()
 			during = append(during, p)
@@ -564,16 +565,16 @@ func TestSeedRedirectBringsTargetIntoScope(t *testing.T) {
 	for _, on := range []bool{true, false} {
 		r := newRig(t)
 		r.opts.SeedRedirects = on
-		r.web.redirect("http://a.test/", "https://www.a.test/")
-		r.web.html("https://www.a.test/", "/x", "http://a.test/y")
-		r.web.html("https://www.a.test/x")
-		r.web.html("http://a.test/y")
+		r.web.Redirect("http://a.test/", "https://www.a.test/")
+		r.web.HTML("https://www.a.test/", "/x", "http://a.test/y")
+		r.web.HTML("https://www.a.test/x")
+		r.web.HTML("http://a.test/y")
 		r.mustRun("http://a.test/")
 		want := []string{"http://a.test/"}
 		if on {
 			want = []string{"http://a.test/", "http://a.test/y", "https://www.a.test/", "https://www.a.test/x"}
 		}
-		if got := r.web.fetched(); !reflect.DeepEqual(got, want) {
+		if got := r.web.Fetched(); !reflect.DeepEqual(got, want) {
 			t.Errorf("SeedRedirects=%v: fetched %v, want %v", on, got, want)
 		}
 		if p := r.page("https://www.a.test/"); p.Depth != 0 {

@@ -3,111 +3,20 @@ package crawler
 import (
 	"context"
 	"errors"
-	"fmt"
-	"net/http"
 	"net/url"
 	"path/filepath"
-	"sort"
-	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/seedcrawl/seedcrawl/config"
-	"github.com/seedcrawl/seedcrawl/fetch"
 	"github.com/seedcrawl/seedcrawl/frontier"
+	"github.com/seedcrawl/seedcrawl/internal/fakeweb"
 	"github.com/seedcrawl/seedcrawl/robots"
 	"github.com/seedcrawl/seedcrawl/scheduler"
 	"github.com/seedcrawl/seedcrawl/storage"
 	"github.com/seedcrawl/seedcrawl/urlnorm"
 )
-
-// fakeWeb is a fake fetcher's world: responses by URL, and a log of the
-// requests made. Every worker's fakeFetcher shares one fakeWeb.
-type fakeWeb struct {
-	mu    sync.Mutex
-	pages map[string]func(req fetch.Request, n int) fetch.Response // n: 1 for the first request of the URL
-	reqs  []fetch.Request
-	count map[string]int
-	dur   time.Duration // response time reported for every fetch
-}
-
-func newFakeWeb() *fakeWeb {
-	return &fakeWeb{pages: map[string]func(fetch.Request, int) fetch.Response{}, count: map[string]int{}}
-}
-
-// html serves an HTML page whose body links to each of links.
-func (w *fakeWeb) html(u string, links ...string) {
-	var b strings.Builder
-	b.WriteString("<html><head><title>t</title></head><body>")
-	for _, l := range links {
-		fmt.Fprintf(&b, `<a href="%s">x</a>`, l)
-	}
-	b.WriteString("</body></html>")
-	w.body(u, b.String())
-}
-
-// body serves an HTML page with a literal body.
-func (w *fakeWeb) body(u, body string) {
-	w.pages[u] = func(fetch.Request, int) fetch.Response {
-		return fetch.Response{Code: 200, ContentType: "text/html", Body: []byte(body), Length: int64(len(body)),
-			Header: http.Header{"Content-Type": {"text/html"}}, ETag: `"` + u + `"`}
-	}
-}
-
-// status serves a response with a code and no body.
-func (w *fakeWeb) status(u string, code int) {
-	w.pages[u] = func(fetch.Request, int) fetch.Response {
-		return fetch.Response{Code: code, ContentType: "text/html", Header: http.Header{}}
-	}
-}
-
-// redirect serves a 301 to target.
-func (w *fakeWeb) redirect(u, target string) {
-	w.pages[u] = func(fetch.Request, int) fetch.Response {
-		return fetch.Response{Code: 301, Location: target, Header: http.Header{"Location": {target}}}
-	}
-}
-
-func (w *fakeWeb) requests(u string) int {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	return w.count[u]
-}
-
-func (w *fakeWeb) fetched() []string {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	var out []string
-	for u := range w.count {
-		out = append(out, u)
-	}
-	sort.Strings(out)
-	return out
-}
-
-type fakeFetcher struct{ w *fakeWeb }
-
-func (f fakeFetcher) Fetch(ctx context.Context, req fetch.Request) fetch.Response {
-	w := f.w
-	w.mu.Lock()
-	w.reqs = append(w.reqs, req)
-	w.count[req.URL]++
-	n := w.count[req.URL]
-	h, ok := w.pages[req.URL]
-	dur := w.dur
-	w.mu.Unlock()
-	if !ok {
-		return fetch.Response{URL: req.URL, Code: 404, Header: http.Header{}, Dur: dur}
-	}
-	r := h(req, n)
-	r.URL = req.URL
-	r.Dur = dur
-	if r.Header == nil {
-		r.Header = http.Header{}
-	}
-	return r
-}
 
 // fakeRobots answers from a function of the URL; nil allows everything.
 // The frontier asks it through a robots.Gate.
@@ -163,7 +72,7 @@ func (s *spyFrontier) Done(job frontier.Job, r frontier.Result, ch *frontier.Cha
 // rig is a crawler wired to fakes at the seams and a real bbolt file.
 type rig struct {
 	t      *testing.T
-	web    *fakeWeb
+	web    *fakeweb.Web
 	robots *fakeRobots
 	db     *storage.DB
 	path   string
@@ -175,7 +84,7 @@ type rig struct {
 func newRig(t *testing.T) *rig {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "crawl.db")
-	r := &rig{t: t, web: newFakeWeb(), robots: &fakeRobots{}, path: path}
+	r := &rig{t: t, web: fakeweb.New(), robots: &fakeRobots{}, path: path}
 	r.open()
 	return r
 }
@@ -197,7 +106,7 @@ func (r *rig) open() {
 	r.sched = sched
 	r.opts = Options{
 		Store:    db,
-		Fetchers: []Fetcher{fakeFetcher{r.web}, fakeFetcher{r.web}, fakeFetcher{r.web}},
+		Fetchers: []Fetcher{r.web, r.web, r.web},
 		Settings: config.Config{
 			MaxDepth:        -1,
 			MaxRedirects:    3,

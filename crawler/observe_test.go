@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/seedcrawl/seedcrawl/fetch"
+	"github.com/seedcrawl/seedcrawl/internal/fakeweb"
 	"github.com/seedcrawl/seedcrawl/storage"
 )
 
@@ -59,8 +60,8 @@ func (a *spyArchive) Archive(_ context.Context, x Exchange) error {
 
 // captured serves an HTML page with a capture of its exchange, and 304
 // to a request that carries its ETag.
-func (w *fakeWeb) captured(u, body string) {
-	w.pages[u] = func(req fetch.Request, _ int) fetch.Response {
+func captured(w *fakeweb.Web, u, body string) {
+	w.Pages[u] = func(req fetch.Request, _ int) fetch.Response {
 		cp := &fetch.Capture{Request: []byte("GET " + u + " HTTP/1.1\r\n\r\n")}
 		if req.ETag == `"v1"` {
 			cp.Response = []byte("HTTP/1.1 304 Not Modified\r\nETag: \"v1\"\r\n\r\n")
@@ -79,8 +80,8 @@ func (w *fakeWeb) captured(u, body string) {
 // fetch before it was a 304 too.
 func TestRecorderAndArchive(t *testing.T) {
 	r := newRig(t)
-	r.web.captured("http://a.test/", `<a href="/b">b</a><a href="/missing">m</a><a href="ftp://x/">x</a>`)
-	r.web.captured("http://a.test/b", `<a href="/">home</a>`)
+	captured(r.web, "http://a.test/", `<a href="/b">b</a><a href="/missing">m</a><a href="ftp://x/">x</a>`)
+	captured(r.web, "http://a.test/b", `<a href="/">home</a>`)
 	rec := newSpyRecorder()
 	arc := &spyArchive{got: map[string][]Exchange{}}
 	r.opts.Recorder, r.opts.Archive = rec, arc
@@ -131,7 +132,7 @@ func TestRecorderAndArchive(t *testing.T) {
 // exchange was not kept stays in the stored frontier for the next run.
 func TestArchiveFailureStopsCrawl(t *testing.T) {
 	r := newRig(t)
-	r.web.captured("http://a.test/", "<p>x</p>")
+	captured(r.web, "http://a.test/", "<p>x</p>")
 	errFull := errors.New("warc dir full")
 	r.opts.Archive = &spyArchive{err: errFull}
 	_, err := r.run(context.Background(), "http://a.test/")

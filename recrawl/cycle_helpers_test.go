@@ -2,21 +2,17 @@ package recrawl
 
 import (
 	"context"
-	"fmt"
-	"net/http"
 	"net/url"
 	"path/filepath"
 	"slices"
-	"sort"
-	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/seedcrawl/seedcrawl/config"
 	"github.com/seedcrawl/seedcrawl/crawler"
-	"github.com/seedcrawl/seedcrawl/fetch"
 	"github.com/seedcrawl/seedcrawl/frontier"
+	"github.com/seedcrawl/seedcrawl/internal/fakeweb"
 	"github.com/seedcrawl/seedcrawl/robots"
 	"github.com/seedcrawl/seedcrawl/scheduler"
 	"github.com/seedcrawl/seedcrawl/storage"
@@ -26,124 +22,6 @@ import (
 // The crawl of a cycle, tested through a real crawler.Crawler with fakes
 // at its seams (a fake fetcher, a fake robots.txt source) and a real bbolt
 // file.
-
-// fakeWeb is a fake fetcher's world: responses by URL, and a log of the
-// requests made. Every worker's fakeFetcher shares one fakeWeb.
-type fakeWeb struct {
-	mu    sync.Mutex
-	pages map[string]func(req fetch.Request, n int) fetch.Response // n: 1 for the first request of the URL
-	reqs  []fetch.Request
-	count map[string]int
-}
-
-func newFakeWeb() *fakeWeb {
-	return &fakeWeb{pages: map[string]func(fetch.Request, int) fetch.Response{}, count: map[string]int{}}
-}
-
-// versioned serves an HTML page with an ETag: a conditional GET naming the
-// current ETag gets 304, as a real server answers.
-func (w *fakeWeb) versioned(u, etag string, links ...string) {
-	var b strings.Builder
-	b.WriteString("<html><body>" + etag)
-	for _, l := range links {
-		fmt.Fprintf(&b, `<a href="%s">x</a>`, l)
-	}
-	body := b.String()
-	w.pages[u] = func(req fetch.Request, _ int) fetch.Response {
-		if req.ETag == etag {
-			return fetch.Response{Code: 304, ETag: etag, Header: http.Header{}}
-		}
-		return fetch.Response{Code: 200, ContentType: "text/html", Body: []byte(body), Length: int64(len(body)),
-			ETag: etag, Header: http.Header{"Content-Type": {"text/html"}}}
-	}
-}
-
-// status serves a response with a code and no body.
-func (w *fakeWeb) status(u string, code int) {
-	w.pages[u] = func(fetch.Request, int) fetch.Response {
-		return fetch.Response{Code: code, ContentType: "text/html", Header: http.Header{}}
-	}
-}
-
-// redirect serves a 301 to target.
-func (w *fakeWeb) redirect(u, target string) {
-	w.pages[u] = func(fetch.Request, int) fetch.Response {
-		return fetch.Response{Code: 301, Location: target, Header: http.Header{"Location": {target}}}
-	}
-}
-
-// xmlSitemap serves a urlset listing each URL with lastmod.
-func (w *fakeWeb) xmlSitemap(u string, lastmod time.Time, urls ...string) {
-	body := `<?xml version="1.0" encoding="UTF-8"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">`
-	for _, l := range urls {
-		body += fmt.Sprintf("<url><loc>%s</loc><lastmod>%s</lastmod></url>", l, lastmod.Format(time.RFC3339))
-	}
-	body += "</urlset>"
-	w.pages[u] = func(fetch.Request, int) fetch.Response {
-		return fetch.Response{Code: 200, ContentType: "application/xml", Body: []byte(body), Length: int64(len(body)),
-			Header: http.Header{"Content-Type": {"application/xml"}}}
-	}
-}
-
-func (w *fakeWeb) requests(u string) int {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	return w.count[u]
-}
-
-func (w *fakeWeb) fetched() []string {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	var out []string
-	for u := range w.count {
-		out = append(out, u)
-	}
-	sort.Strings(out)
-	return out
-}
-
-// requestsSince returns the URLs requested since request i, sorted, and
-// the conditional ones among them.
-func (w *fakeWeb) requestsSince(i int) (all, conditional []string) {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	for _, q := range w.reqs[i:] {
-		all = append(all, q.URL)
-		if q.ETag != "" {
-			conditional = append(conditional, q.URL)
-		}
-	}
-	sort.Strings(all)
-	sort.Strings(conditional)
-	return all, conditional
-}
-
-func (w *fakeWeb) nreqs() int {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	return len(w.reqs)
-}
-
-type fakeFetcher struct{ w *fakeWeb }
-
-func (f fakeFetcher) Fetch(ctx context.Context, req fetch.Request) fetch.Response {
-	w := f.w
-	w.mu.Lock()
-	w.reqs = append(w.reqs, req)
-	w.count[req.URL]++
-	n := w.count[req.URL]
-	h, ok := w.pages[req.URL]
-	w.mu.Unlock()
-	if !ok {
-		return fetch.Response{URL: req.URL, Code: 404, Header: http.Header{}}
-	}
-	r := h(req, n)
-	r.URL = req.URL
-	if r.Header == nil {
-		r.Header = http.Header{}
-	}
-	return r
-}
 
 // allowAll is a robots.txt source that allows everything. The frontier
 // asks it through a robots.Gate.
@@ -172,7 +50,7 @@ func (s *spyFrontier) Done(job frontier.Job, r frontier.Result, ch *frontier.Cha
 // rig is a crawler wired to fakes at the seams and a real bbolt file.
 type rig struct {
 	t     *testing.T
-	web   *fakeWeb
+	web   *fakeweb.Web
 	db    *storage.DB
 	path  string
 	fr    *spyFrontier
@@ -183,7 +61,7 @@ type rig struct {
 func newRig(t *testing.T) *rig {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "crawl.db")
-	r := &rig{t: t, web: newFakeWeb(), path: path}
+	r := &rig{t: t, web: fakeweb.New(), path: path}
 	r.open()
 	return r
 }
@@ -205,7 +83,7 @@ func (r *rig) open() {
 	r.sched = sched
 	r.opts = crawler.Options{
 		Store:    db,
-		Fetchers: []crawler.Fetcher{fakeFetcher{r.web}, fakeFetcher{r.web}, fakeFetcher{r.web}},
+		Fetchers: []crawler.Fetcher{r.web, r.web, r.web},
 		Settings: config.Config{
 			MaxDepth:        -1,
 			MaxRedirects:    3,

@@ -24,12 +24,12 @@ const (
 // firstCycle crawls a → b, c; b → d as cycle 1.
 func firstCycle(t *testing.T) *rig {
 	r := newRig(t)
-	r.web.versioned(pa, "a1", "/b", "/c")
-	r.web.versioned(pb, "b1", "/d")
-	r.web.versioned(pc, "c1")
-	r.web.versioned(pd, "d1")
+	r.web.Versioned(pa, "a1", "/b", "/c")
+	r.web.Versioned(pb, "b1", "/d")
+	r.web.Versioned(pc, "c1")
+	r.web.Versioned(pd, "d1")
 	r.mustCycle(CycleOptions{Cycle: storage.Cycle{N: 1, SeedAlgo: "given"}, Start: true, Seeds: []Pick{{URL: pa, Why: "given"}}})
-	if got := r.web.fetched(); len(got) != 4 {
+	if got := r.web.Fetched(); len(got) != 4 {
 		t.Fatalf("cycle 1 fetched %v", got)
 	}
 	return r
@@ -39,14 +39,14 @@ func TestRecrawlCycleRefreshesAndDiscovers(t *testing.T) {
 	r := firstCycle(t)
 	// Epoch 2: b changed and links a new page e, c is gone, a and d are as
 	// they were.
-	r.web.versioned(pb, "b2", "/d", "/e")
-	r.web.versioned(pe, "e1")
-	r.web.status(pc, 404)
+	r.web.Versioned(pb, "b2", "/d", "/e")
+	r.web.Versioned(pe, "e1")
+	r.web.Status(pc, 404)
 	r.reopen()
-	before := r.web.nreqs()
+	before := r.web.NReqs()
 	s := r.mustCycle(CycleOptions{Cycle: storage.Cycle{N: 2, SeedAlgo: "given"}, Start: true,
 		Seeds: []Pick{{URL: pa, Why: "kept"}}, Refresh: r.ids(pd, pc, pb)})
-	all, cond := r.web.requestsSince(before)
+	all, cond := r.web.RequestsSince(before)
 	if want := []string{pa, pb, pc, pd, pe}; !reflect.DeepEqual(all, want) {
 		t.Errorf("cycle 2 requested %v, want each of %v once", all, want)
 	}
@@ -130,10 +130,10 @@ func TestRecrawlTraversesPagesNotRefetched(t *testing.T) {
 			// One worker: the order is the frontier's, seeds first, then
 			// the refresh list in its order.
 			r.opts.Fetchers = r.opts.Fetchers[:1]
-			before := r.web.nreqs()
+			before := r.web.NReqs()
 			s := r.mustCycle(CycleOptions{Cycle: storage.Cycle{N: 2}, Start: true, Seeds: []Pick{{URL: pa}},
 				Refresh: r.ids(pb, pc, pd), Policy: tc.policy, MaxRefresh: tc.maxRefresh})
-			all, _ := r.web.requestsSince(before)
+			all, _ := r.web.RequestsSince(before)
 			if !reflect.DeepEqual(all, tc.fetched) {
 				t.Errorf("requested %v, want %v", all, tc.fetched)
 			}
@@ -153,8 +153,8 @@ func TestRecrawlTraversesPagesNotRefetched(t *testing.T) {
 
 func TestRecrawlStoresRevisitInterval(t *testing.T) {
 	r := newRig(t)
-	r.web.versioned(pa, "a1", "/b")
-	r.web.versioned(pb, "b1")
+	r.web.Versioned(pa, "a1", "/b")
+	r.web.Versioned(pb, "b1")
 	r.mustCycle(CycleOptions{Cycle: storage.Cycle{N: 1}, Start: true, Seeds: []Pick{{URL: pa}}, Policy: duePolicy{interval: 90 * time.Minute}})
 	for _, u := range []string{pa, pb} {
 		if p := r.page(u); p.Interval != 90*time.Minute {
@@ -183,15 +183,15 @@ func (f *fakeReplacer) Replace(_ context.Context, old uint64, reason string, isS
 
 func TestRecrawlReplacesVanishedSeeds(t *testing.T) {
 	r := firstCycle(t)
-	r.web.versioned("http://a.test/x", "x1", "/c")
-	r.web.versioned("http://a.test/y", "y1")
+	r.web.Versioned("http://a.test/x", "x1", "/c")
+	r.web.Versioned("http://a.test/y", "y1")
 	r.reopen()
 	r.mustCycle(CycleOptions{Cycle: storage.Cycle{N: 2}, Start: true, Seeds: []Pick{{URL: pa}, {URL: "http://a.test/x"}, {URL: "http://a.test/y"}},
 		Refresh: r.ids(pb, pc, pd)})
 	// Epoch 3: x is gone, y moved to z.
-	r.web.status("http://a.test/x", 410)
-	r.web.redirect("http://a.test/y", "http://a.test/z")
-	r.web.versioned("http://a.test/z", "z1")
+	r.web.Status("http://a.test/x", 410)
+	r.web.Redirect("http://a.test/y", "http://a.test/z")
+	r.web.Versioned("http://a.test/z", "z1")
 	r.reopen()
 	rep := &fakeReplacer{with: pd}
 	x, y := r.page("http://a.test/x").ID, r.page("http://a.test/y").ID
@@ -216,20 +216,20 @@ func TestRecrawlReplacesVanishedSeeds(t *testing.T) {
 	if why[r.page(pd).ID] != "nearest" || !strings.Contains(why[z], "redirect target") || len(c.Seeds) != 5 {
 		t.Errorf("cycle 3 seeds %+v", c.Seeds)
 	}
-	if p := r.page("http://a.test/z"); p.Status != storage.StatusFetched || r.web.requests("http://a.test/z") != 1 {
-		t.Errorf("redirect target: %v, requested %d times", p.Status, r.web.requests("http://a.test/z"))
+	if p := r.page("http://a.test/z"); p.Status != storage.StatusFetched || r.web.Requests("http://a.test/z") != 1 {
+		t.Errorf("redirect target: %v, requested %d times", p.Status, r.web.Requests("http://a.test/z"))
 	}
 	// d was refetched once in cycle 3 (as a refresh) and, injected as a
 	// replacement, traversed rather than fetched again.
-	if n := r.web.requests(pd); n != 3 {
+	if n := r.web.Requests(pd); n != 3 {
 		t.Errorf("d requested %d times over three cycles, want 3", n)
 	}
 }
 
 func TestRecrawlResumesCycle(t *testing.T) {
 	r := firstCycle(t)
-	r.web.versioned(pb, "b2", "/d", "/e")
-	r.web.versioned(pe, "e1")
+	r.web.Versioned(pb, "b2", "/d", "/e")
+	r.web.Versioned(pe, "e1")
 	r.reopen()
 	// The cycle stops after 2 fetches (a budget), then is resumed by a new
 	// process without Start.
@@ -243,9 +243,9 @@ func TestRecrawlResumesCycle(t *testing.T) {
 	rec := r.cycleRecord(2)
 	r.reopen()
 	r.opts.Settings.MaxPages = 0
-	before := r.web.nreqs()
+	before := r.web.NReqs()
 	r.mustCycle(CycleOptions{Cycle: rec})
-	all, _ := r.web.requestsSince(before)
+	all, _ := r.web.RequestsSince(before)
 	if len(all) != 3 {
 		t.Errorf("resumed cycle requested %v, want the 3 pages left", all)
 	}
@@ -257,7 +257,7 @@ func TestRecrawlResumesCycle(t *testing.T) {
 		t.Errorf("seeds after the resume %+v", c.Seeds)
 	}
 	for _, u := range []string{pa, pb, pc, pd, pe} {
-		if n := r.web.requests(u); (u == pe && n != 1) || (u != pe && n != 2) {
+		if n := r.web.Requests(u); (u == pe && n != 1) || (u != pe && n != 2) {
 			t.Errorf("%s requested %d times over two cycles", u, n)
 		}
 	}
@@ -282,12 +282,12 @@ func (f *fakeReseeder) Reseed(_ context.Context, fetched uint64, seeds []uint64)
 func TestRecrawlReseedsInsideACycle(t *testing.T) {
 	r := newRig(t)
 	// A chain a → p1 → p2 → ... → p9 and a side page s linked from p1.
-	r.web.versioned(pa, "a", "/p1")
+	r.web.Versioned(pa, "a", "/p1")
 	for i := 1; i < 10; i++ {
-		r.web.versioned(fmt.Sprintf("http://a.test/p%d", i), "p", fmt.Sprintf("/p%d", i+1), "/s")
+		r.web.Versioned(fmt.Sprintf("http://a.test/p%d", i), "p", fmt.Sprintf("/p%d", i+1), "/s")
 	}
-	r.web.versioned("http://a.test/p10", "p")
-	r.web.versioned("http://a.test/s", "s")
+	r.web.Versioned("http://a.test/p10", "p")
+	r.web.Versioned("http://a.test/s", "s")
 	r.opts.Fetchers = r.opts.Fetchers[:1]
 	rs := &fakeReseeder{picks: []Pick{{URL: "http://a.test/s", Score: 2, Why: "reseed: best"}, {URL: pa, Why: "again"}}}
 	s := r.mustCycle(CycleOptions{Cycle: storage.Cycle{N: 1}, Start: true, Seeds: []Pick{{URL: pa, Why: "given"}},
@@ -310,7 +310,7 @@ func TestRecrawlReseedsInsideACycle(t *testing.T) {
 		t.Errorf("cycle seeds %q: want the given seed, then the injected one once", whys)
 	}
 	for _, u := range []string{pa, "http://a.test/s", "http://a.test/p10"} {
-		if n := r.web.requests(u); n != 1 {
+		if n := r.web.Requests(u); n != 1 {
 			t.Errorf("%s requested %d times, want 1 (an injected seed already fetched is traversed)", u, n)
 		}
 	}
@@ -342,13 +342,13 @@ func TestSitemapsRecrawl(t *testing.T) {
 	r := newRig(t)
 	r.opts.Settings.Sitemaps = true
 	r.opts.Fetchers = r.opts.Fetchers[:1]
-	r.web.versioned(pa, "a1", "/b")
-	r.web.versioned(pb, "b1")
-	r.web.versioned(only, "o1")
-	r.web.xmlSitemap(sm, changed, only, pb)
+	r.web.Versioned(pa, "a1", "/b")
+	r.web.Versioned(pb, "b1")
+	r.web.Versioned(only, "o1")
+	r.web.XMLSitemap(sm, changed, only, pb)
 
 	r.mustCycle(CycleOptions{Cycle: storage.Cycle{N: 1, SeedAlgo: "given"}, Start: true, Seeds: []Pick{{URL: pa, Why: "given"}}})
-	if got, want := r.web.fetched(), []string{pa, pb, sm, only}; !reflect.DeepEqual(sortedCopy(got), sortedCopy(want)) {
+	if got, want := r.web.Fetched(), []string{pa, pb, sm, only}; !reflect.DeepEqual(sortedCopy(got), sortedCopy(want)) {
 		t.Fatalf("cycle 1 fetched %v, want %v", got, want)
 	}
 	links, err := r.db.Links(r.page(sm).ID)
@@ -367,10 +367,10 @@ func TestSitemapsRecrawl(t *testing.T) {
 	r.reopen()
 	r.opts.Settings.Sitemaps = true
 	r.opts.Fetchers = r.opts.Fetchers[:1]
-	before := r.web.nreqs()
+	before := r.web.NReqs()
 	notDue := duePolicy{due: map[string]bool{pa: false, pb: false, only: false}}
 	r.mustCycle(CycleOptions{Cycle: storage.Cycle{N: 2}, Start: true, Seeds: []Pick{{URL: pa}}, Refresh: r.ids(pb, only), Policy: notDue})
-	all, _ := r.web.requestsSince(before)
+	all, _ := r.web.RequestsSince(before)
 	if got, want := sortedCopy(all), sortedCopy([]string{pb, sm, only}); !reflect.DeepEqual(got, want) {
 		t.Errorf("cycle 2 requested %v, want %v (the sitemap once, the pages it says changed)", got, want)
 	}
