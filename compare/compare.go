@@ -521,6 +521,23 @@ func (c *Compare) Requests() int {
 	return c.t.nPages + c.t.nAsked
 }
 
+// Waiting returns the URLs the comparison has asked the web for in this run
+// and not had back yet, in the order it first met them: what a crawl that
+// cannot step waits for. It is for progress reports (a page held back by a
+// deferred host or a hanging server stalls every crawl that needs it), and
+// scans every URL met, O(URLs).
+func (c *Compare) Waiting() []string {
+	c.t.mu.RLock()
+	defer c.t.mu.RUnlock()
+	var out []string
+	for g, asked := range c.t.asked {
+		if asked && c.t.pages[g] == nil {
+			out = append(out, c.t.urls[g])
+		}
+	}
+	return out
+}
+
 // Report scores the comparison as it stands (see Score), with the fetch
 // cost filled in.
 func (c *Compare) Report(o ScoreOptions) (*Report, error) {

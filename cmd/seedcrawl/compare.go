@@ -311,7 +311,11 @@ func compareRun(ctx context.Context, sess *crawlSession, cmp *compare.Compare, w
 				for _, s := range cmp.Sequences() {
 					parts = append(parts, fmt.Sprintf("%s %d", s.Name, len(s.URLs)))
 				}
-				fmt.Fprintf(stderr, "%7.1fs  requests %d  downloaded: %s\n", time.Since(start).Seconds(), cmp.Requests(), strings.Join(parts, ", "))
+				line := fmt.Sprintf("%7.1fs  requests %d  downloaded: %s", time.Since(start).Seconds(), cmp.Requests(), strings.Join(parts, ", "))
+				if note := web.waitingNote(cmp.Waiting(), sess.fr, time.Now()); note != "" {
+					line += "  " + note
+				}
+				fmt.Fprintln(stderr, line)
 			}
 		}
 	}()
