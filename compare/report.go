@@ -50,8 +50,10 @@ type Report struct {
 	// Unfetched is how discovered-only nodes pass on their rank: "host" or
 	// "dangling" (ScoreOptions.Unfetched).
 	Unfetched string
-	// Requests is the number of distinct URLs asked of the web (0 when
-	// scoring given sequences); SumBudgets is the budget times the number
+	// Requests is the number of URLs the web requested from their servers
+	// (Compare.Requests: robots-denied, out-of-scope and deferred URLs,
+	// answered without a request, are not counted; 0 when scoring given
+	// sequences); SumBudgets is the budget times the number
 	// of crawls (or the sum of the sequence lengths without a budget): what
 	// separate crawls would have fetched.
 	Requests, SumBudgets int

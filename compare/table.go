@@ -16,6 +16,7 @@ type table struct {
 	pages   []*revealed // by gid; nil until revealed
 	asked   []bool      // by gid: requested in this run
 	nPages  int         // revealed pages
+	nSent   int         // revealed pages the web requested from their server (not Unrequested)
 	nAsked  int         // requested in this run and not revealed before
 }
 
@@ -25,6 +26,7 @@ type revealed struct {
 	out    []uint32
 	status int
 	err    error
+	unsent bool     // Page.Unrequested
 	links  []string // the page's out-links as reported, kept for Score
 }
 
@@ -62,7 +64,7 @@ func (t *table) reveal(p Page) bool {
 	if t.pages[g] != nil {
 		return false
 	}
-	r := &revealed{status: p.Status, err: p.Err}
+	r := &revealed{status: p.Status, err: p.Err, unsent: p.Unrequested}
 	if !p.Failed() {
 		seen := make(map[uint32]bool, len(p.OutLinks))
 		for _, u := range p.OutLinks {
@@ -76,6 +78,9 @@ func (t *table) reveal(p Page) bool {
 	}
 	t.pages[g] = r
 	t.nPages++
+	if !p.Unrequested {
+		t.nSent++
+	}
 	if t.asked[g] {
 		t.nAsked--
 	}

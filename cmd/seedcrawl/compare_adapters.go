@@ -202,7 +202,7 @@ func (w *compareWeb) waitingNote(urls []string, hosts hostStater, now time.Time)
 // or more fails by its status; an outcome without a usable response fails
 // with its stored status and reason.
 func comparePage(d crawler.Delivery) compare.Page {
-	p := compare.Page{URL: d.URL, Status: d.Code, OutLinks: d.Links}
+	p := compare.Page{URL: d.URL, Status: d.Code, OutLinks: d.Links, Unrequested: !compareRequested(d.Status)}
 	switch d.Status {
 	case storage.StatusFetched, storage.StatusNotModified, storage.StatusRedirect:
 	case storage.StatusHTTPError, storage.StatusGone:
@@ -216,6 +216,32 @@ func comparePage(d crawler.Delivery) compare.Page {
 		p.OutLinks = nil
 	}
 	return p
+}
+
+// compareRequested reports whether an outcome of status cost a request to
+// the page's server, as stats counts fetches: a response (fetched,
+// redirect, HTTP error, 304, gone) or a fetch error. Robots-denied,
+// out-of-scope, rejected and deferred URLs were answered without one.
+func compareRequested(s storage.Status) bool {
+	switch s {
+	case storage.StatusFetched, storage.StatusNotModified, storage.StatusRedirect,
+		storage.StatusHTTPError, storage.StatusGone, storage.StatusFetchError:
+		return true
+	}
+	return false
+}
+
+// compareStoredRequested reports whether a stored compare page cost a
+// request. The store keeps no status of its own: a failed page's error
+// starts with its status name (compareErr), and a page without an error
+// got a response.
+func compareStoredRequested(errText string) bool {
+	if errText == "" {
+		return true
+	}
+	name, _, _ := strings.Cut(errText, ":")
+	s, err := storage.ParseStatus(name)
+	return err != nil || compareRequested(s)
 }
 
 func compareErr(d crawler.Delivery) error {
@@ -267,7 +293,7 @@ func storageComparePage(p compare.Page) storage.ComparePage {
 func (s *compareStore) Pages(ctx context.Context, fn func(compare.Page) error) error {
 	var ps []compare.Page
 	conv := func(p storage.ComparePage) {
-		cp := compare.Page{URL: p.URL, Status: p.Status, OutLinks: p.Links}
+		cp := compare.Page{URL: p.URL, Status: p.Status, OutLinks: p.Links, Unrequested: !compareStoredRequested(p.Err)}
 		if p.Err != "" {
 			cp.Err = errors.New(p.Err)
 		}
