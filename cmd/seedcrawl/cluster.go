@@ -420,7 +420,8 @@ func clusterPrint(w io.Writer, reps []nodeReport, merged *cluster.MergeStats, ou
 	fmt.Fprintf(w, "cluster of %d nodes: %d pages in %.1fs (%.1f pages/s); %d URL messages (%d payload bytes), %d repeats dropped; connections %d msgs / %d bytes out\n",
 		len(reps), tot.Pages, tot.Seconds, rate, tot.Published, tot.PubBytes, tot.Duplicates, tot.OutMsgs, tot.OutBytes)
 	if merged != nil {
-		fmt.Fprintf(w, "merged into %s: %d URLs, %d fetched, %d links\n", out, merged.Pages, merged.Fetched, merged.Links)
+		fmt.Fprintf(w, "merged into %s: %d URLs, %d fetched (%d fetch outcomes with redirects and errors), %d links\n",
+			out, merged.Pages, merged.Fetched, merged.Outcomes, merged.Links)
 	}
 	return nil
 }
@@ -471,8 +472,8 @@ func runMerge(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if *jsonOut {
 		return json.NewEncoder(stdout).Encode(st)
 	}
-	fmt.Fprintf(stdout, "merged %d dbs into %s: %d URLs, %d fetched, %d links, %d URLs fetched by more than one node\n",
-		fs.NArg(), *out, st.Pages, st.Fetched, st.Links, st.Conflicts)
+	fmt.Fprintf(stdout, "merged %d dbs into %s: %d URLs, %d fetched (%d fetch outcomes with redirects and errors), %d links, %d URLs fetched by more than one node\n",
+		fs.NArg(), *out, st.Pages, st.Fetched, st.Outcomes, st.Links, st.Conflicts)
 	return nil
 }
 
