@@ -306,3 +306,46 @@ func TestScoreHostEstimate(t *testing.T) {
 		t.Errorf("ParseUnfetched(uniform): %v, want ErrOptions", err)
 	}
 }
+
+// TestWriteTableOneCrawl: the table of one real crawl (seedcrawl score)
+// leaves out what only a comparison has: its window, its fetch cost and
+// the overlap of two or more crawls; a comparison's table keeps them.
+func TestWriteTableOneCrawl(t *testing.T) {
+	u := func(s string) string { return "http://h.example/" + s }
+	pages := []Page{
+		{URL: u("S"), Status: 200, OutLinks: []string{u("a"), u("b")}},
+		{URL: u("a"), Status: 200, OutLinks: []string{u("S")}},
+		{URL: u("b"), Status: 200, OutLinks: []string{u("a")}},
+	}
+	one := Sequence{Name: "crawl", URLs: []string{u("S"), u("a"), u("b")}, Done: true}
+	other := Sequence{Name: "other", URLs: []string{u("S"), u("b"), u("a")}, Done: true}
+	for _, tc := range []struct {
+		name   string
+		seqs   []Sequence
+		window int // as Compare.Report sets it; 0 for score
+		want   bool
+	}{
+		{"one real crawl", []Sequence{one}, 0, false},
+		{"comparison of two", []Sequence{one, other}, 1, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r, err := Score(pages, []string{u("S")}, tc.seqs, ScoreOptions{Damping: 0.5})
+			if err != nil {
+				t.Fatal(err)
+			}
+			r.Window = tc.window
+			var b strings.Builder
+			if err := r.WriteTable(&b); err != nil {
+				t.Fatal(err)
+			}
+			for _, part := range []string{"window", "fetch cost", "overlap"} {
+				if got := strings.Contains(b.String(), part); got != tc.want {
+					t.Errorf("table has %q: %v, want %v\n%s", part, got, tc.want, b.String())
+				}
+			}
+			if !strings.Contains(b.String(), "omniscient") {
+				t.Errorf("table lacks the omniscient crawl:\n%s", b.String())
+			}
+		})
+	}
+}
