@@ -7,8 +7,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-
-	"github.com/seedcrawl/seedcrawl/testweb"
 )
 
 var (
@@ -169,34 +167,8 @@ func unionOfSeqs(seqs []Sequence) []string {
 // compares, truth first.
 func truthScorers(t *testing.T, w truthWeb) ([]truthScorer, []Sequence, int) {
 	t.Helper()
-	site, err := testweb.Generate(testweb.GenOptions{Seed: w.seed, Pages: w.pages, Hosts: w.hosts, Preset: testweb.Clean})
-	if err != nil {
-		t.Fatal(err)
-	}
-	truth, err := site.Truth(0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	g := truth.Graph
-	fail := map[uint32]int{}
-	for v, nd := range truth.Nodes {
-		if nd.Status >= 400 {
-			fail[uint32(v)] = nd.Status
-		}
-	}
-	var seeds []uint32
-	for _, u := range truth.Seeds {
-		if v, ok := truth.ID(u); ok && !slices.Contains(seeds, v) {
-			seeds = append(seeds, v)
-		}
-	}
-	seedURLs := make([]string, len(seeds))
-	for i, v := range seeds {
-		seedURLs[i] = g.URLs[v]
-	}
-	sg := g.Filter(func(src, _ uint32) bool { _, bad := fail[src]; return !bad })
-	sg.SetURLs(g.URLs)
-	truePR := truth.PageRank()
+	cw := newCleanWeb(t, w.seed, w.pages, w.hosts)
+	truth, g, fail, seeds, seedURLs, sg, truePR := cw.truth, cw.g, cw.fail, cw.seeds, cw.seedURLs, cw.sg, cw.pr
 	budget := w.pages / 2
 	web := newFakeWeb(g, fail)
 
