@@ -217,17 +217,7 @@ func TestComparePolite(t *testing.T) {
 	compareCmd(t, append(args, w.site.Seeds()...))
 	entries := w.log.Entries()
 	sort.Slice(entries, func(i, j int) bool { return entries[i].Time < entries[j].Time })
-	last := map[string]time.Duration{}
-	checked := 0
-	for _, e := range entries {
-		if prev, ok := last[e.Host]; ok {
-			checked++
-			if gap := e.Time - prev; gap < delay {
-				t.Errorf("%s: %v between requests (…%s), want ≥ %v", e.Host, gap, e.Target, delay)
-			}
-		}
-		last[e.Host] = e.Time
-	}
+	checked, _ := checkHostGaps(t, entries, func(string) time.Duration { return delay }, nil)
 	if checked < 50 {
 		t.Errorf("only %d gaps checked", checked)
 	}
@@ -374,27 +364,13 @@ func TestCompareHostileWeb(t *testing.T) {
 	truth := w.web.Truth()
 	entries := w.log.Entries()
 	sort.Slice(entries, func(i, j int) bool { return entries[i].Time < entries[j].Time })
-	last := map[string]time.Duration{}
-	checked := 0
+	robots := func(e testweb.Entry) bool { return strings.HasPrefix(e.Target, "/robots") }
 	for _, e := range entries {
-		if strings.HasPrefix(e.Target, "/robots") {
-			continue
-		}
-		if u := e.Scheme + "://" + e.Host + e.Target; !truth.Allowed(u, version.Token) {
+		if u := e.Scheme + "://" + e.Host + e.Target; !robots(e) && !truth.Allowed(u, version.Token) {
 			t.Errorf("fetched %s, which robots.txt forbids", u)
 		}
-		want := hostileDelay
-		if e.Host == "rules.test" {
-			want = hostileCrawlDelay
-		}
-		if prev, ok := last[e.Host]; ok {
-			checked++
-			if gap := e.Time - prev; gap < want {
-				t.Errorf("%s: %v between requests (…%s), want ≥ %v", e.Host, gap, e.Target, want)
-			}
-		}
-		last[e.Host] = e.Time
 	}
+	checked, last := checkHostGaps(t, entries, hostileGap, robots)
 	if checked < 50 || last["rules.test"] == 0 {
 		t.Errorf("only %d gaps checked; rules.test asked: %v", checked, last["rules.test"] != 0)
 	}
