@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/csv"
 	"fmt"
 	"os"
 	"os/exec"
@@ -128,4 +129,19 @@ func hostileGap(host string) time.Duration {
 		return hostileCrawlDelay
 	}
 	return hostileDelay
+}
+
+// readCSVFile returns the records of the CSV file at path.
+func readCSVFile(t testing.TB, path string) [][]string {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	rows, err := csv.NewReader(f).ReadAll()
+	if err != nil {
+		t.Fatalf("read %s: %v", path, err)
+	}
+	return rows
 }
