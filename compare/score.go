@@ -103,18 +103,15 @@ func Checkpoints() []float64 { return []float64{0.01, 0.02, 0.05, 0.10, 0.20, 0.
 // dense ids (pages first, in the given order), so that the union graph and
 // its leave-one-out variants are built with arrays, not string maps.
 type corpus struct {
-	urls    []string
-	id      map[string]uint32
-	host    []uint32   // by id: index of its graph.HostOf in hostIDs
-	page    []bool     // by id: a fetched page
-	failed  []bool     // by id: a fetched page that Failed
-	walked  []bool     // by id: a page of ScoreOptions.Walked no sequence downloaded
-	out     [][]uint32 // by id: distinct out-links of a page that did not fail, document order
-	hostIDs map[string]uint32
+	urlIndex            // hosts by graph.HostOf
+	page     []bool     // by id: a fetched page
+	failed   []bool     // by id: a fetched page that Failed
+	walked   []bool     // by id: a page of ScoreOptions.Walked no sequence downloaded
+	out      [][]uint32 // by id: distinct out-links of a page that did not fail, document order
 }
 
 func newCorpus(pages []Page, seeds []string) *corpus {
-	c := &corpus{id: make(map[string]uint32, 2*len(pages)), hostIDs: map[string]uint32{}}
+	c := &corpus{urlIndex: newURLIndex(graph.HostOf, 2*len(pages))}
 	first := make([]bool, len(pages)) // the first page of its URL: the one that counts
 	for i := range pages {
 		v := c.intern(pages[i].URL)
@@ -128,7 +125,7 @@ func newCorpus(pages []Page, seeds []string) *corpus {
 	stamp := make([]int, 0, len(c.urls))
 	for i := range pages {
 		p := &pages[i]
-		v := c.id[p.URL]
+		v := c.ids[p.URL]
 		if !first[i] || c.failed[v] {
 			continue
 		}
@@ -149,23 +146,13 @@ func newCorpus(pages []Page, seeds []string) *corpus {
 }
 
 func (c *corpus) intern(u string) uint32 {
-	if v, ok := c.id[u]; ok {
-		return v
+	v, added := c.add(u)
+	if added {
+		c.page = append(c.page, false)
+		c.failed = append(c.failed, false)
+		c.walked = append(c.walked, false)
+		c.out = append(c.out, nil)
 	}
-	v := uint32(len(c.urls))
-	c.id[u] = v
-	c.urls = append(c.urls, u)
-	h := graph.HostOf(u)
-	hid, ok := c.hostIDs[h]
-	if !ok {
-		hid = uint32(len(c.hostIDs))
-		c.hostIDs[h] = hid
-	}
-	c.host = append(c.host, hid)
-	c.page = append(c.page, false)
-	c.failed = append(c.failed, false)
-	c.walked = append(c.walked, false)
-	c.out = append(c.out, nil)
 	return v
 }
 
@@ -296,7 +283,7 @@ func Score(pages []Page, seeds []string, seqs []Sequence, o ScoreOptions) (*Repo
 		sets[i] = make(map[uint32]bool, len(s.URLs))
 		ids[i] = make([]uint32, len(s.URLs))
 		for k, x := range s.URLs {
-			v, ok := c.id[x]
+			v, ok := c.ids[x]
 			if !ok || !c.page[v] {
 				return nil, fmt.Errorf("compare: score %s: download %d, %s: %w", s.Name, k+1, x, ErrUnknownPage)
 			}
@@ -311,7 +298,7 @@ func Score(pages []Page, seeds []string, seqs []Sequence, o ScoreOptions) (*Repo
 		allDone = allDone && s.Done
 	}
 	for _, x := range o.Walked {
-		v, ok := c.id[x]
+		v, ok := c.ids[x]
 		if !ok || !c.page[v] {
 			return nil, fmt.Errorf("compare: score: walked page %s: %w", x, ErrUnknownPage)
 		}
@@ -328,7 +315,7 @@ func Score(pages []Page, seeds []string, seqs []Sequence, o ScoreOptions) (*Repo
 	r.Pages, r.Checkpoint = grid(K, o.Grid)
 	var seedIDs []uint32
 	for _, s := range seeds {
-		if v := c.id[s]; !slices.Contains(seedIDs, v) {
+		if v := c.ids[s]; !slices.Contains(seedIDs, v) {
 			seedIDs = append(seedIDs, v)
 		}
 	}
@@ -617,7 +604,7 @@ func FrontierSample(pages []Page, seeds []string, seqs []Sequence, damping float
 	downloaded := make([]bool, len(c.urls))
 	for i, s := range seqs {
 		for k, x := range s.URLs {
-			v, ok := c.id[x]
+			v, ok := c.ids[x]
 			if !ok || !c.page[v] {
 				return nil, fmt.Errorf("compare: frontier sample: %s download %d, %s: %w", s.Name, k+1, x, ErrUnknownPage)
 			}
@@ -627,7 +614,7 @@ func FrontierSample(pages []Page, seeds []string, seqs []Sequence, damping float
 	}
 	var seedIDs []uint32
 	for _, s := range seeds {
-		seedIDs = append(seedIDs, c.id[s])
+		seedIDs = append(seedIDs, c.ids[s])
 	}
 	all := unionOf(ids, -1)
 	u := c.build(seedIDs, all, downloaded, ScoreOptions{Damping: damping, Frontier: true})

@@ -239,13 +239,13 @@ func truthScorers(t *testing.T, w truthWeb) ([]truthScorer, []Sequence, int) {
 		downloaded := make([]bool, len(c.urls))
 		for i, s := range seqs {
 			for _, x := range s.URLs {
-				ids[i] = append(ids[i], c.id[x])
-				downloaded[c.id[x]] = true
+				ids[i] = append(ids[i], c.ids[x])
+				downloaded[c.ids[x]] = true
 			}
 		}
 		var sid []uint32
 		for _, s := range seedURLs {
-			sid = append(sid, c.id[s])
+			sid = append(sid, c.ids[s])
 		}
 		if o.Damping == 0 {
 			o.Damping = 0.85
@@ -261,7 +261,7 @@ func truthScorers(t *testing.T, w truthWeb) ([]truthScorer, []Sequence, int) {
 		if math.Abs(sum-1) > 1e-6 {
 			t.Errorf("%s: PageRank sums to %v", name, sum)
 		}
-		sc := truthScorer{name: name, val: func(x string) float64 { return u.rank(c.id[x]) }, extra: extra}
+		sc := truthScorer{name: name, val: func(x string) float64 { return u.rank(c.ids[x]) }, extra: extra}
 		for _, f := range Checkpoints() {
 			k := int(math.Ceil(f*float64(budget) - 1e-9))
 			score := map[string]float64{}
