@@ -33,7 +33,11 @@ interleaves it) the way compare scores schedulers: cumulative PageRank on the
 crawl's own graph (fetched pages with their links; a linked but unfetched URL
 links like the average fetched page of its host, see --score-unfetched), at 1, 2, 5, 10, 20, 50 and 100% of the
 pages fetched, beside U(k) and an omniscient crawl of that graph from the
-same seeds. The fetch order is the order of the fetches' start times.
+same seeds. The fetch order is the order of the fetches' start times. A
+cycle of run after the first also walks through pages of earlier cycles
+from storage without refetching them: they are in the graph with their
+stored links, and the omniscient crawl passes through them free, as the
+cycle did, so it scores at least what the cycle's real order scores.
 `); err != nil {
 		return err
 	}
