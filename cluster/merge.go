@@ -9,9 +9,16 @@ import (
 
 // MergeStats describes a Merge.
 type MergeStats struct {
-	Pages   uint64 // distinct URLs in the output
-	Fetched uint64 // pages stored with a fetch (and their links)
-	Links   uint64 // links stored
+	Pages uint64 // distinct URLs in the output
+	// Fetched counts the pages whose content was downloaded (a 2xx or a
+	// 304; storage.Status.Fetched), as seedcrawl stats counts fetched
+	// pages.
+	Fetched uint64
+	// Outcomes counts the pages stored with the record of a request and
+	// their links: the Fetched ones plus redirects, HTTP errors, gone
+	// pages and fetch errors.
+	Outcomes uint64
+	Links    uint64 // links stored
 	// Conflicts counts URLs fetched in more than one input: a host that
 	// changed owner, or the same db given twice. The first input's fetch
 	// is kept.
@@ -149,7 +156,10 @@ func Merge(out *storage.DB, in []*storage.DB) (MergeStats, error) {
 					Code: p.Code, ContentType: p.ContentType, Length: p.Length, Truncated: p.Truncated,
 					Hash: p.Hash, ETag: p.ETag, LastModified: p.LastModified, FetchedAt: p.FetchedAt,
 					Duration: p.Duration, Interval: p.Interval}, links)
-				st.Fetched++
+				st.Outcomes++
+				if p.Status.Fetched() {
+					st.Fetched++
+				}
 				st.Links += uint64(len(links))
 			case p.Status != storage.StatusDiscovered || p.Reason != "":
 				b.SetStatus(id, p.Status, p.Reason)

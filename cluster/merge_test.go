@@ -89,8 +89,8 @@ func TestMerge(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if st.Pages != 5 || st.Fetched != 3 || st.Links != 6 || st.Conflicts != 0 {
-		t.Errorf("stats %+v, want 5 pages, 3 fetched, 6 links, 0 conflicts", st)
+	if st.Pages != 5 || st.Fetched != 3 || st.Outcomes != 3 || st.Links != 6 || st.Conflicts != 0 {
+		t.Errorf("stats %+v, want 5 pages, 3 fetched, 3 outcomes, 6 links, 0 conflicts", st)
 	}
 	gf, ga, gl := graphByURL(t, out)
 	wf, wa, wl := graphByURL(t, single)
@@ -149,5 +149,52 @@ func TestMergeOwnerDecides(t *testing.T) {
 		if err != nil || p.Status != storage.StatusRobotsDenied {
 			t.Fatalf("merged b.test/private: %v %q, %v; want robots-denied", p.Status, p.Reason, err)
 		}
+	}
+}
+
+// TestMergeFetchedAsStats: Fetched counts what storage's Stats (seedcrawl
+// stats) counts as fetched, in the merged db too; redirects, HTTP errors
+// and fetch errors are fetch outcomes, not fetched pages.
+func TestMergeFetchedAsStats(t *testing.T) {
+	a := openDB(t, "a.db")
+	fetchPage(t, a, "http://a.test/", "http://a.test/moved", "http://a.test/missing", "http://a.test/broken")
+	outcome := func(url string, f storage.Fetch, links ...storage.Link) {
+		t.Helper()
+		ids, err := a.Intern([]string{url}, storage.NoPage, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f.ID, f.FetchedAt = ids[0].ID, time.Unix(1700000001, 0)
+		var b storage.Batch
+		b.AddFetch(f, links)
+		if err := a.Commit(&b); err != nil {
+			t.Fatal(err)
+		}
+	}
+	home, err := a.Intern([]string{"http://a.test/"}, storage.NoPage, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	outcome("http://a.test/moved", storage.Fetch{Status: storage.StatusRedirect, Code: 301},
+		storage.Link{To: home[0].ID, Kind: storage.LinkRedirect})
+	outcome("http://a.test/missing", storage.Fetch{Status: storage.StatusHTTPError, Code: 404})
+	outcome("http://a.test/broken", storage.Fetch{Status: storage.StatusFetchError, Reason: "timeout"})
+
+	out := openDB(t, "all.db")
+	st, err := Merge(out, []*storage.DB{a})
+	if err != nil {
+		t.Fatal(err)
+	}
+	in, err := a.Stats()
+	if err != nil {
+		t.Fatal(err)
+	}
+	merged, err := out.Stats()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Fetched != 1 || st.Fetched != in.Fetched || st.Fetched != merged.Fetched || st.Outcomes != 4 {
+		t.Errorf("merge says %d fetched, %d outcomes; stats of the input %d fetched, of the output %d; want 1 fetched as stats, 4 outcomes",
+			st.Fetched, st.Outcomes, in.Fetched, merged.Fetched)
 	}
 }

@@ -506,19 +506,39 @@ func (c *Compare) pages() []Page {
 	var ps []Page
 	for g, p := range t.pages {
 		if p != nil {
-			ps = append(ps, Page{URL: t.urls[g], Status: p.status, OutLinks: p.links, Err: p.err})
+			ps = append(ps, Page{URL: t.urls[g], Status: p.status, OutLinks: p.links, Err: p.err, Unrequested: p.unsent})
 		}
 	}
 	return ps
 }
 
-// Requests returns the number of distinct URLs the comparison has asked the
-// web for: every revealed page (asked once, in this run or an earlier one)
-// and the requests of this run still unanswered.
+// Requests returns the number of requests the comparison cost the web's
+// servers: the revealed pages the web requested (in this run or an earlier
+// one; not those answered without a request, Page.Unrequested, such as
+// robots-denied URLs and URLs of a deferred host), as seedcrawl stats and
+// score count fetches, plus the requests of this run still unanswered (an
+// upper bound while it runs: some may yet be answered without a request).
 func (c *Compare) Requests() int {
 	c.t.mu.RLock()
 	defer c.t.mu.RUnlock()
-	return c.t.nPages + c.t.nAsked
+	return c.t.nSent + c.t.nAsked
+}
+
+// Waiting returns the URLs the comparison has asked the web for in this run
+// and not had back yet, in the order it first met them: what a crawl that
+// cannot step waits for. It is for progress reports (a page held back by a
+// deferred host or a hanging server stalls every crawl that needs it), and
+// scans every URL met, O(URLs).
+func (c *Compare) Waiting() []string {
+	c.t.mu.RLock()
+	defer c.t.mu.RUnlock()
+	var out []string
+	for g, asked := range c.t.asked {
+		if asked && c.t.pages[g] == nil {
+			out = append(out, c.t.urls[g])
+		}
+	}
+	return out
 }
 
 // Report scores the comparison as it stands (see Score), with the fetch

@@ -101,7 +101,9 @@
 // same seeds (discovered-only URLs are pages without links there). The gap
 // closure (S − S_bfs)/(S_omniscient − S_bfs) needs a crawl named bfs. The
 // report adds the Jaccard overlap of the downloaded sets, the fetch cost
-// (requests against the union and against the sum of the budgets) and a
+// (requests against the union and against the sum of the budgets; a
+// request is a URL the web fetched from its server, so robots-denied URLs
+// and those of deferred hosts, answered without one, do not count) and a
 // leave-one-out test: for each crawl, the others are rescored on the union
 // graph of their own downloads (with the frontier sample, but not the
 // pages only the left-out crawl downloaded), and the report says whether

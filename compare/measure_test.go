@@ -11,7 +11,6 @@ import (
 
 	"github.com/seedcrawl/seedcrawl/graph"
 	"github.com/seedcrawl/seedcrawl/sim"
-	"github.com/seedcrawl/seedcrawl/testweb"
 )
 
 var measurePages = flag.Int("compare.pages", 3000, "pages of the generated test web TestWindowEffect compares on")
@@ -44,34 +43,8 @@ var measureSchedulers = []string{"bfs", "fpr", "fpr@100", "opic", "backlink", "r
 // scores by union PageRank and by the web's true PageRank.
 // Bigger: go test -run WindowEffect -v ./compare -args -compare.pages=20000
 func TestWindowEffect(t *testing.T) {
-	site, err := testweb.Generate(testweb.GenOptions{Seed: 1, Pages: *measurePages, Hosts: 30, Preset: testweb.Clean})
-	if err != nil {
-		t.Fatal(err)
-	}
-	truth, err := site.Truth(0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	g := truth.Graph
-	fail := map[uint32]int{}
-	for v, nd := range truth.Nodes {
-		if nd.Status >= 400 {
-			fail[uint32(v)] = nd.Status
-		}
-	}
-	var seeds []uint32
-	for _, u := range truth.Seeds {
-		if v, ok := truth.ID(u); ok && !slices.Contains(seeds, v) {
-			seeds = append(seeds, v)
-		}
-	}
-	seedURLs := make([]string, len(seeds))
-	for i, v := range seeds {
-		seedURLs[i] = g.URLs[v]
-	}
-	sg := g.Filter(func(src, _ uint32) bool { _, bad := fail[src]; return !bad })
-	sg.SetURLs(g.URLs)
-	truePR := truth.PageRank()
+	cw := newCleanWeb(t, 1, *measurePages, 30)
+	truth, g, fail, seeds, seedURLs, sg, truePR := cw.truth, cw.g, cw.fail, cw.seeds, cw.seedURLs, cw.sg, cw.pr
 	budget := *measurePages / 2
 	fracs := []float64{0.05, 0.10, 0.20}
 

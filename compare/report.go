@@ -50,8 +50,10 @@ type Report struct {
 	// Unfetched is how discovered-only nodes pass on their rank: "host" or
 	// "dangling" (ScoreOptions.Unfetched).
 	Unfetched string
-	// Requests is the number of distinct URLs asked of the web (0 when
-	// scoring given sequences); SumBudgets is the budget times the number
+	// Requests is the number of URLs the web requested from their servers
+	// (Compare.Requests: robots-denied, out-of-scope and deferred URLs,
+	// answered without a request, are not counted; 0 when scoring given
+	// sequences); SumBudgets is the budget times the number
 	// of crawls (or the sum of the sequence lengths without a budget): what
 	// separate crawls would have fetched.
 	Requests, SumBudgets int
@@ -261,11 +263,19 @@ func (r *Report) WriteJSON(w io.Writer) error {
 
 // WriteTable writes the human-readable summary: S(k), U(k) and omniscient
 // at the checkpoints, the gap closure, the fetch cost, the overlap and the
-// leave-one-out stability.
+// leave-one-out stability. The window is a comparison's (Window > 0:
+// Compare.Report), and the fetch cost and the overlap need two crawls or a
+// comparison: scoring one real crawl (seedcrawl score) leaves them out, as
+// they mean nothing there.
 func (r *Report) WriteTable(w io.Writer) error {
 	cps := r.checkpoints()
-	fmt.Fprintf(w, "%s graph: %d nodes (%d downloaded pages, %d frontier pages fetched for the score, the rest discovered only), %d links; %d seeds; budget %d, window %d; damping %g",
-		r.graphName(), r.UnionNodes, r.Downloaded, r.FrontierPages, r.UnionArcs, r.Seeds, r.Budget, r.Window, r.Damping)
+	single := r.Window == 0 && len(r.Curves) == 1
+	window := ""
+	if r.Window > 0 {
+		window = fmt.Sprintf(", window %d", r.Window)
+	}
+	fmt.Fprintf(w, "%s graph: %d nodes (%d downloaded pages, %d frontier pages fetched for the score, the rest discovered only), %d links; %d seeds; budget %d%s; damping %g",
+		r.graphName(), r.UnionNodes, r.Downloaded, r.FrontierPages, r.UnionArcs, r.Seeds, r.Budget, window, r.Damping)
 	if r.graphName() == "union" && r.Unfetched != "" {
 		fmt.Fprintf(w, "; discovered-only URLs: %s", r.Unfetched)
 	}
@@ -304,23 +314,14 @@ func (r *Report) WriteTable(w io.Writer) error {
 		}
 		tw.Flush()
 	}
-	per, perBudget := r.Cost()
-	fmt.Fprintf(w, "\nfetch cost: %d requests for %d pages downloaded by at least one crawl (%s per page); separate crawls would fetch %d (%s of that)\n",
-		r.Requests, r.Downloaded, num(per), r.SumBudgets, num(perBudget))
-	fmt.Fprintln(w, "\noverlap of the downloaded sets (Jaccard)")
-	fmt.Fprint(tw, "\t")
-	for _, c := range r.Curves {
-		fmt.Fprintf(tw, "%s\t", c.Scheduler)
+	if !single {
+		per, perBudget := r.Cost()
+		fmt.Fprintf(w, "\nfetch cost: %d requests for %d pages downloaded by at least one crawl (%s per page); separate crawls would fetch %d (%s of that)\n",
+			r.Requests, r.Downloaded, num(per), r.SumBudgets, num(perBudget))
 	}
-	fmt.Fprintln(tw)
-	for i, c := range r.Curves {
-		fmt.Fprintf(tw, "%s\t", c.Scheduler)
-		for j := range r.Curves {
-			fmt.Fprintf(tw, "%.3f\t", r.Overlap[i][j])
-		}
-		fmt.Fprintln(tw)
+	if len(r.Curves) > 1 {
+		r.writeOverlap(w, tw)
 	}
-	tw.Flush()
 	if len(r.LeaveOneOut) > 0 {
 		fmt.Fprintln(w, "\nleave-one-out: ranking of the others rescored without one crawl's pages")
 		for _, l := range r.LeaveOneOut {
@@ -340,4 +341,22 @@ func (r *Report) WriteTable(w io.Writer) error {
 		}
 	}
 	return nil
+}
+
+// writeOverlap writes the Jaccard overlap table of the downloaded sets.
+func (r *Report) writeOverlap(w io.Writer, tw *tabwriter.Writer) {
+	fmt.Fprintln(w, "\noverlap of the downloaded sets (Jaccard)")
+	fmt.Fprint(tw, "\t")
+	for _, c := range r.Curves {
+		fmt.Fprintf(tw, "%s\t", c.Scheduler)
+	}
+	fmt.Fprintln(tw)
+	for i, c := range r.Curves {
+		fmt.Fprintf(tw, "%s\t", c.Scheduler)
+		for j := range r.Curves {
+			fmt.Fprintf(tw, "%.3f\t", r.Overlap[i][j])
+		}
+		fmt.Fprintln(tw)
+	}
+	tw.Flush()
 }

@@ -37,6 +37,17 @@ type ScoreOptions struct {
 	// alone reveal only in part. Frontier pages are scored like the others
 	// but never in a sequence.
 	Frontier bool
+	// Walked are pages a crawl passed through from storage without
+	// fetching them: in a recrawl cycle (seedcrawl score --cycle N of a run
+	// db), the pages fetched in earlier cycles and not again in this one,
+	// whose stored links the cycle follows. pages must hold them, with
+	// those links. Every one joins the graph as a page with its links, so
+	// the pages the cycle reached through them are reachable there too;
+	// the omniscient crawl passes through them without spending its
+	// budget, as the real crawl did, and neither it nor U(k) scores them
+	// (no sequence can: they were not fetched). A walked URL that a
+	// sequence downloaded counts as downloaded.
+	Walked []string
 	// Unfetched is how the rank of a discovered-only node (a URL linked
 	// from a fetched page and fetched by nobody) moves on; the zero value is
 	// UnfetchedHost.
@@ -92,17 +103,15 @@ func Checkpoints() []float64 { return []float64{0.01, 0.02, 0.05, 0.10, 0.20, 0.
 // dense ids (pages first, in the given order), so that the union graph and
 // its leave-one-out variants are built with arrays, not string maps.
 type corpus struct {
-	urls    []string
-	id      map[string]uint32
-	host    []uint32   // by id: index of its graph.HostOf in hostIDs
-	page    []bool     // by id: a fetched page
-	failed  []bool     // by id: a fetched page that Failed
-	out     [][]uint32 // by id: distinct out-links of a page that did not fail, document order
-	hostIDs map[string]uint32
+	urlIndex            // hosts by graph.HostOf
+	page     []bool     // by id: a fetched page
+	failed   []bool     // by id: a fetched page that Failed
+	walked   []bool     // by id: a page of ScoreOptions.Walked no sequence downloaded
+	out      [][]uint32 // by id: distinct out-links of a page that did not fail, document order
 }
 
 func newCorpus(pages []Page, seeds []string) *corpus {
-	c := &corpus{id: make(map[string]uint32, 2*len(pages)), hostIDs: map[string]uint32{}}
+	c := &corpus{urlIndex: newURLIndex(graph.HostOf, 2*len(pages))}
 	first := make([]bool, len(pages)) // the first page of its URL: the one that counts
 	for i := range pages {
 		v := c.intern(pages[i].URL)
@@ -116,7 +125,7 @@ func newCorpus(pages []Page, seeds []string) *corpus {
 	stamp := make([]int, 0, len(c.urls))
 	for i := range pages {
 		p := &pages[i]
-		v := c.id[p.URL]
+		v := c.ids[p.URL]
 		if !first[i] || c.failed[v] {
 			continue
 		}
@@ -137,28 +146,20 @@ func newCorpus(pages []Page, seeds []string) *corpus {
 }
 
 func (c *corpus) intern(u string) uint32 {
-	if v, ok := c.id[u]; ok {
-		return v
+	v, added := c.add(u)
+	if added {
+		c.page = append(c.page, false)
+		c.failed = append(c.failed, false)
+		c.walked = append(c.walked, false)
+		c.out = append(c.out, nil)
 	}
-	v := uint32(len(c.urls))
-	c.id[u] = v
-	c.urls = append(c.urls, u)
-	h := graph.HostOf(u)
-	hid, ok := c.hostIDs[h]
-	if !ok {
-		hid = uint32(len(c.hostIDs))
-		c.hostIDs[h] = hid
-	}
-	c.host = append(c.host, hid)
-	c.page = append(c.page, false)
-	c.failed = append(c.failed, false)
-	c.out = append(c.out, nil)
 	return v
 }
 
 // union is a graph Score ranks on, with its PageRank.
 type union struct {
 	g     *graph.CSR // Hosts set; no URLs
+	walk  []bool     // by node: a walked page (ScoreOptions.Walked)
 	node  []int32    // corpus id -> node, -1 when not in the graph
 	ids   []uint32   // node -> corpus id
 	page  []bool     // by node: a fetched page (downloaded or frontier)
@@ -177,7 +178,8 @@ func (u *union) rank(v uint32) float64 {
 // build makes the graph Score ranks on for the downloaded set (corpus ids,
 // distinct). Nodes, in this order: the seeds; set; with o.Frontier the
 // pages no sequence downloaded (downloaded[v] false) that set links to;
-// then every other URL those pages link to (discovered-only, no out-arcs),
+// the walked pages (ScoreOptions.Walked); then every other URL those pages
+// link to (discovered-only, no out-arcs),
 // in order of appearance. Each page that did not fail has arcs to its
 // distinct out-links; with o.Crawl only to seeds and pages.
 func (c *corpus) build(seeds, set []uint32, downloaded []bool, o ScoreOptions) *union {
@@ -201,11 +203,19 @@ func (c *corpus) build(seeds, set []uint32, downloaded []bool, o ScoreOptions) *
 	if o.Frontier {
 		for _, v := range set {
 			for _, t := range c.out[v] {
-				if c.page[t] && !downloaded[t] && u.node[t] < 0 {
+				if c.page[t] && !downloaded[t] && !c.walked[t] && u.node[t] < 0 {
 					add(t)
 					pages = append(pages, t)
 				}
 			}
+		}
+	}
+	// Every walked page, seeds among them: not in set (nobody downloaded
+	// it) nor among the frontier pages above.
+	for v, w := range c.walked {
+		if w {
+			add(uint32(v))
+			pages = append(pages, uint32(v))
 		}
 	}
 	u.pages = len(pages)
@@ -217,9 +227,10 @@ func (c *corpus) build(seeds, set []uint32, downloaded []bool, o ScoreOptions) *
 		}
 	}
 	n := len(u.ids)
-	u.page = make([]bool, n)
+	u.page, u.walk = make([]bool, n), make([]bool, n)
 	for _, v := range pages {
 		u.page[u.node[v]] = true
+		u.walk[u.node[v]] = c.walked[v]
 	}
 	g := &graph.CSR{Offsets: make([]uint64, n+1), Hosts: make([]uint32, n)}
 	for x, v := range u.ids {
@@ -272,7 +283,7 @@ func Score(pages []Page, seeds []string, seqs []Sequence, o ScoreOptions) (*Repo
 		sets[i] = make(map[uint32]bool, len(s.URLs))
 		ids[i] = make([]uint32, len(s.URLs))
 		for k, x := range s.URLs {
-			v, ok := c.id[x]
+			v, ok := c.ids[x]
 			if !ok || !c.page[v] {
 				return nil, fmt.Errorf("compare: score %s: download %d, %s: %w", s.Name, k+1, x, ErrUnknownPage)
 			}
@@ -286,6 +297,13 @@ func Score(pages []Page, seeds []string, seqs []Sequence, o ScoreOptions) (*Repo
 		maxLen = max(maxLen, len(s.URLs))
 		allDone = allDone && s.Done
 	}
+	for _, x := range o.Walked {
+		v, ok := c.ids[x]
+		if !ok || !c.page[v] {
+			return nil, fmt.Errorf("compare: score: walked page %s: %w", x, ErrUnknownPage)
+		}
+		c.walked[v] = !downloaded[v]
+	}
 	K := o.Budget
 	if K <= 0 || (allDone && maxLen < K) {
 		K = maxLen
@@ -297,7 +315,7 @@ func Score(pages []Page, seeds []string, seqs []Sequence, o ScoreOptions) (*Repo
 	r.Pages, r.Checkpoint = grid(K, o.Grid)
 	var seedIDs []uint32
 	for _, s := range seeds {
-		if v := c.id[s]; !slices.Contains(seedIDs, v) {
+		if v := c.ids[s]; !slices.Contains(seedIDs, v) {
 			seedIDs = append(seedIDs, v)
 		}
 	}
@@ -331,7 +349,7 @@ func Score(pages []Page, seeds []string, seqs []Sequence, o ScoreOptions) (*Repo
 	wg.Wait()
 
 	r.UnionNodes, r.UnionArcs, r.Downloaded = u.g.N(), u.g.M(), len(all)
-	r.FrontierPages = u.pages - len(all)
+	r.FrontierPages = u.pages - len(all) - u.walked()
 	r.Graph = "union"
 	if o.Crawl {
 		r.Graph = "crawl"
@@ -342,7 +360,13 @@ func Score(pages []Page, seeds []string, seqs []Sequence, o ScoreOptions) (*Repo
 			r.SumBudgets += len(s.URLs)
 		}
 	}
-	sorted := slices.Clone(u.pr)
+	// U(k) ranks what a crawl can score: not the walked pages.
+	sorted := make([]float64, 0, len(u.pr))
+	for x, p := range u.pr {
+		if !u.walk[x] {
+			sorted = append(sorted, p)
+		}
+	}
 	slices.SortFunc(sorted, func(a, b float64) int { return cmp.Compare(b, a) })
 	r.Upper = cumulative(sorted, r.Pages, true)
 	for i, s := range seqs {
@@ -461,8 +485,25 @@ func curve(s Sequence, ids []uint32, u *union, ks []int) Curve {
 	return Curve{Scheduler: s.Name, Cumulative: cumulative(vals, ks, s.Done), Downloaded: len(s.URLs), Done: s.Done}
 }
 
+// walked returns the number of walked pages among u's nodes.
+func (u *union) walked() int {
+	n := 0
+	for _, w := range u.walk {
+		if w {
+			n++
+		}
+	}
+	return n
+}
+
+// walkPrio is the omniscient priority of a walked page: above any
+// PageRank, so that it is passed through as soon as it is discovered. It
+// costs nothing, and only opens the way to the pages it links to.
+const walkPrio = 2
+
 // omniscient crawls u from the seeds by sim's queue semantics with every
-// node's union PageRank known in advance, for K pages.
+// node's union PageRank known in advance, for K pages. Walked pages are
+// passed through first and free: they do not count among the K.
 func omniscient(u *union, seeds []uint32, K int, ks []int) (Curve, error) {
 	var sg []uint32
 	for _, s := range seeds {
@@ -470,17 +511,25 @@ func omniscient(u *union, seeds []uint32, K int, ks []int) (Curve, error) {
 			sg = append(sg, v)
 		}
 	}
-	c := newCrawl("omniscient", K, 1)
-	sch, err := scheduler.ByName("omniscient", scheduler.Options{Truth: func(id uint64) float64 { return u.pr[c.l2g[id]] }})
+	c := newCrawl("omniscient", K+u.walked(), 1)
+	truth := func(id uint64) float64 {
+		if g := c.l2g[id]; !u.walk[g] {
+			return u.pr[g]
+		}
+		return walkPrio
+	}
+	sch, err := scheduler.ByName("omniscient", scheduler.Options{Truth: truth})
 	if err != nil {
 		return Curve{}, fmt.Errorf("compare: omniscient reference: %w", err)
 	}
 	c.start(sch, sg)
 	host := func(g uint32) uint32 { return u.g.Hosts[g] }
 	var vals []float64
-	for c.fill(nil); !c.finished(); c.fill(nil) {
+	for c.fill(nil); !c.finished() && len(vals) < K; c.fill(nil) {
 		v := c.l2g[c.flight[0].id]
-		vals = append(vals, u.pr[v])
+		if !u.walk[v] {
+			vals = append(vals, u.pr[v])
+		}
 		c.download(0, u.g.Out(v), host)
 	}
 	return Curve{Scheduler: "omniscient", Cumulative: cumulative(vals, ks, true), Downloaded: len(vals), Done: true}, nil
@@ -555,7 +604,7 @@ func FrontierSample(pages []Page, seeds []string, seqs []Sequence, damping float
 	downloaded := make([]bool, len(c.urls))
 	for i, s := range seqs {
 		for k, x := range s.URLs {
-			v, ok := c.id[x]
+			v, ok := c.ids[x]
 			if !ok || !c.page[v] {
 				return nil, fmt.Errorf("compare: frontier sample: %s download %d, %s: %w", s.Name, k+1, x, ErrUnknownPage)
 			}
@@ -565,7 +614,7 @@ func FrontierSample(pages []Page, seeds []string, seqs []Sequence, damping float
 	}
 	var seedIDs []uint32
 	for _, s := range seeds {
-		seedIDs = append(seedIDs, c.id[s])
+		seedIDs = append(seedIDs, c.ids[s])
 	}
 	all := unionOf(ids, -1)
 	u := c.build(seedIDs, all, downloaded, ScoreOptions{Damping: damping, Frontier: true})

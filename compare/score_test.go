@@ -306,3 +306,93 @@ func TestScoreHostEstimate(t *testing.T) {
 		t.Errorf("ParseUnfetched(uniform): %v, want ErrOptions", err)
 	}
 }
+
+// TestWriteTableOneCrawl: the table of one real crawl (seedcrawl score)
+// leaves out what only a comparison has: its window, its fetch cost and
+// the overlap of two or more crawls; a comparison's table keeps them.
+func TestWriteTableOneCrawl(t *testing.T) {
+	u := func(s string) string { return "http://h.example/" + s }
+	pages := []Page{
+		{URL: u("S"), Status: 200, OutLinks: []string{u("a"), u("b")}},
+		{URL: u("a"), Status: 200, OutLinks: []string{u("S")}},
+		{URL: u("b"), Status: 200, OutLinks: []string{u("a")}},
+	}
+	one := Sequence{Name: "crawl", URLs: []string{u("S"), u("a"), u("b")}, Done: true}
+	other := Sequence{Name: "other", URLs: []string{u("S"), u("b"), u("a")}, Done: true}
+	for _, tc := range []struct {
+		name   string
+		seqs   []Sequence
+		window int // as Compare.Report sets it; 0 for score
+		want   bool
+	}{
+		{"one real crawl", []Sequence{one}, 0, false},
+		{"comparison of two", []Sequence{one, other}, 1, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r, err := Score(pages, []string{u("S")}, tc.seqs, ScoreOptions{Damping: 0.5})
+			if err != nil {
+				t.Fatal(err)
+			}
+			r.Window = tc.window
+			var b strings.Builder
+			if err := r.WriteTable(&b); err != nil {
+				t.Fatal(err)
+			}
+			for _, part := range []string{"window", "fetch cost", "overlap"} {
+				if got := strings.Contains(b.String(), part); got != tc.want {
+					t.Errorf("table has %q: %v, want %v\n%s", part, got, tc.want, b.String())
+				}
+			}
+			if !strings.Contains(b.String(), "omniscient") {
+				t.Errorf("table lacks the omniscient crawl:\n%s", b.String())
+			}
+		})
+	}
+}
+
+// TestScoreWalked: a recrawl cycle that refetches a and b but walks
+// through the seed S from storage. Without Walked, S has no links in the
+// graph and the omniscient crawl is stuck at S below the real cycle; with
+// it, the omniscient crawl passes through S for free and scores at least
+// what the real order does at every k, within U(k).
+func TestScoreWalked(t *testing.T) {
+	u := func(s string) string { return "http://h.example/" + s }
+	pages := []Page{
+		{URL: u("a"), Status: 200, OutLinks: []string{u("b")}},
+		{URL: u("b"), Status: 200, OutLinks: []string{u("a")}},
+		{URL: u("S"), Status: 200, OutLinks: []string{u("a"), u("b")}},
+	}
+	seq := []Sequence{{Name: "cycle", URLs: []string{u("b"), u("a")}, Done: true}}
+	for _, tc := range []struct {
+		name   string
+		walked []string
+		bound  bool // omniscient ≥ the real order at every k
+	}{
+		{"seed not walked", nil, false},
+		{"seed walked", []string{u("S")}, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r, err := Score(pages[:2], []string{u("S")}, seq, ScoreOptions{Damping: 0.5, Walked: tc.walked})
+			if tc.walked != nil {
+				r, err = Score(pages, []string{u("S")}, seq, ScoreOptions{Damping: 0.5, Walked: tc.walked})
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			bound := true
+			for i := range r.Pages {
+				o, s, up := r.Omniscient.Cumulative[i], r.Curves[0].Cumulative[i], r.Upper[i]
+				bound = bound && o >= s-1e-12
+				if o > up+1e-12 {
+					t.Errorf("k=%d: omniscient %v above U(k) %v", r.Pages[i], o, up)
+				}
+			}
+			if bound != tc.bound {
+				t.Errorf("omniscient %v ≥ real %v at every k: %v, want %v", r.Omniscient.Cumulative, r.Curves[0].Cumulative, bound, tc.bound)
+			}
+		})
+	}
+	if _, err := Score(pages[:2], []string{u("S")}, seq, ScoreOptions{Walked: []string{u("S")}}); !errors.Is(err, ErrUnknownPage) {
+		t.Errorf("a walked URL that is not a page: %v, want ErrUnknownPage", err)
+	}
+}

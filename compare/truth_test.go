@@ -7,8 +7,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-
-	"github.com/seedcrawl/seedcrawl/testweb"
 )
 
 var (
@@ -169,34 +167,8 @@ func unionOfSeqs(seqs []Sequence) []string {
 // compares, truth first.
 func truthScorers(t *testing.T, w truthWeb) ([]truthScorer, []Sequence, int) {
 	t.Helper()
-	site, err := testweb.Generate(testweb.GenOptions{Seed: w.seed, Pages: w.pages, Hosts: w.hosts, Preset: testweb.Clean})
-	if err != nil {
-		t.Fatal(err)
-	}
-	truth, err := site.Truth(0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	g := truth.Graph
-	fail := map[uint32]int{}
-	for v, nd := range truth.Nodes {
-		if nd.Status >= 400 {
-			fail[uint32(v)] = nd.Status
-		}
-	}
-	var seeds []uint32
-	for _, u := range truth.Seeds {
-		if v, ok := truth.ID(u); ok && !slices.Contains(seeds, v) {
-			seeds = append(seeds, v)
-		}
-	}
-	seedURLs := make([]string, len(seeds))
-	for i, v := range seeds {
-		seedURLs[i] = g.URLs[v]
-	}
-	sg := g.Filter(func(src, _ uint32) bool { _, bad := fail[src]; return !bad })
-	sg.SetURLs(g.URLs)
-	truePR := truth.PageRank()
+	cw := newCleanWeb(t, w.seed, w.pages, w.hosts)
+	truth, g, fail, seeds, seedURLs, sg, truePR := cw.truth, cw.g, cw.fail, cw.seeds, cw.seedURLs, cw.sg, cw.pr
 	budget := w.pages / 2
 	web := newFakeWeb(g, fail)
 
@@ -267,13 +239,13 @@ func truthScorers(t *testing.T, w truthWeb) ([]truthScorer, []Sequence, int) {
 		downloaded := make([]bool, len(c.urls))
 		for i, s := range seqs {
 			for _, x := range s.URLs {
-				ids[i] = append(ids[i], c.id[x])
-				downloaded[c.id[x]] = true
+				ids[i] = append(ids[i], c.ids[x])
+				downloaded[c.ids[x]] = true
 			}
 		}
 		var sid []uint32
 		for _, s := range seedURLs {
-			sid = append(sid, c.id[s])
+			sid = append(sid, c.ids[s])
 		}
 		if o.Damping == 0 {
 			o.Damping = 0.85
@@ -289,7 +261,7 @@ func truthScorers(t *testing.T, w truthWeb) ([]truthScorer, []Sequence, int) {
 		if math.Abs(sum-1) > 1e-6 {
 			t.Errorf("%s: PageRank sums to %v", name, sum)
 		}
-		sc := truthScorer{name: name, val: func(x string) float64 { return u.rank(c.id[x]) }, extra: extra}
+		sc := truthScorer{name: name, val: func(x string) float64 { return u.rank(c.ids[x]) }, extra: extra}
 		for _, f := range Checkpoints() {
 			k := int(math.Ceil(f*float64(budget) - 1e-9))
 			score := map[string]float64{}

@@ -20,6 +20,11 @@ type Page struct {
 	// Err is why the page could not be fetched (robots-denied, out of scope,
 	// network error, body too large, ...), or nil.
 	Err error
+	// Unrequested is true when the Web answered without requesting the URL
+	// from its server: robots.txt denied it, it is out of scope, its host
+	// is deferred or given up, or a guard refused it. Such a page costs no
+	// request: Compare.Requests and Report.Requests leave it out.
+	Unrequested bool
 }
 
 // Failed reports whether the page counts as downloaded without out-links:

@@ -5,10 +5,12 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"sync"
 	"testing"
 
 	"github.com/seedcrawl/seedcrawl/graph"
+	"github.com/seedcrawl/seedcrawl/testweb"
 )
 
 // fakeWeb serves a known graph at the seam: node v is the page g.URLs[v]
@@ -213,4 +215,44 @@ func TestFrontierShare(t *testing.T) {
 			}
 		})
 	}
+}
+
+// cleanWeb is a generated clean test web as the tests crawl it at the seam.
+type cleanWeb struct {
+	truth    *testweb.Truth
+	g        *graph.CSR     // the ground-truth graph, with URLs
+	fail     map[uint32]int // nodes that answer with an error status
+	seeds    []uint32       // distinct, in the site's order
+	seedURLs []string
+	sg       *graph.CSR // g without the out-links of failing nodes: what sim crawls
+	pr       []float64  // true PageRank
+}
+
+// newCleanWeb generates the clean test web of seed, pages and hosts and
+// reads its ground truth.
+func newCleanWeb(t testing.TB, seed int64, pages, hosts int) cleanWeb {
+	t.Helper()
+	site, err := testweb.Generate(testweb.GenOptions{Seed: seed, Pages: pages, Hosts: hosts, Preset: testweb.Clean})
+	if err != nil {
+		t.Fatal(err)
+	}
+	truth, err := site.Truth(0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := cleanWeb{truth: truth, g: truth.Graph, fail: map[uint32]int{}, pr: truth.PageRank()}
+	for v, nd := range truth.Nodes {
+		if nd.Status >= 400 {
+			w.fail[uint32(v)] = nd.Status
+		}
+	}
+	for _, u := range truth.Seeds {
+		if v, ok := truth.ID(u); ok && !slices.Contains(w.seeds, v) {
+			w.seeds = append(w.seeds, v)
+			w.seedURLs = append(w.seedURLs, w.g.URLs[v])
+		}
+	}
+	w.sg = w.g.Filter(func(src, _ uint32) bool { _, bad := w.fail[src]; return !bad })
+	w.sg.SetURLs(w.g.URLs)
+	return w
 }

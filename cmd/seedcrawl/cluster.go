@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"log/slog"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -87,11 +86,8 @@ type nodeReport struct {
 // runNode implements `seedcrawl node`.
 func runNode(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("node", stderr)
-	flagCfg := config.Default()
-	flagCfg.RegisterFlags(fs)
-	configPath := fs.String("config", "", "read settings from `FILE` (.yaml, .yml or .toml); flags override it")
+	cf := registerCrawlFlags(fs)
 	jsonOut := fs.Bool("json", false, "print the final summary as JSON on stdout")
-	progress := fs.Duration("progress", 2*time.Second, "print a progress line to stderr every `DURATION` (0: never)")
 	url := fs.String("cluster", "", "NATS server `URL` of the cluster (required), e.g. nats://127.0.0.1:4222")
 	name := fs.String("cluster-name", "seedcrawl", "`NAME` of the crawl on the NATS server: its stream and buckets")
 	id := fs.Int("node-id", 0, "this node's id `N`, 0 ≤ N < --nodes")
@@ -113,12 +109,12 @@ func runNode(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	case !*leave && (*nodes < 1 || *id < 0 || *id >= *nodes):
 		return fmt.Errorf("%w: --node-id %d must be in 0..--nodes-1 (--nodes %d)", errUsage, *id, *nodes)
 	}
-	cfg, err := loadSettings(*configPath, &flagCfg, fs, "no seed URLs: give SEED_URL arguments or --seeds FILE (or --db of a node to resume)")
+	cfg, err := cf.load(fs, "no seed URLs: give SEED_URL arguments or --seeds FILE (or --db of a node to resume)")
 	if err != nil {
 		return err
 	}
 	return nodeCrawl(ctx, cfg, nodeOptions{url: *url, name: *name, id: *id, nodes: *nodes, leave: *leave,
-		command: "seedcrawl node " + strings.Join(args, " "), progress: *progress, json: *jsonOut}, stdout, stderr)
+		command: "seedcrawl node " + strings.Join(args, " "), progress: cf.progress, json: *jsonOut}, stdout, stderr)
 }
 
 // nodeLocal adapts the crawler to what a cluster node needs.
@@ -138,7 +134,7 @@ func (l nodeLocal) Idle() bool { return l.c.Idle() }
 // until the cluster is done or ctx ends. Shutdown order: crawler, node
 // (consumer stops; nothing unacknowledged is lost), db.
 func nodeCrawl(ctx context.Context, cfg config.Config, o nodeOptions, stdout, stderr io.Writer) error {
-	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	logger := warnLogger(stderr)
 	node, err := cluster.Open(ctx, cluster.Options{URL: o.url, Name: o.name, NodeID: o.id, Nodes: o.nodes,
 		Poll: o.clusterPoll, Logger: logger, Leaving: o.leave})
 	if err != nil {
@@ -186,9 +182,7 @@ func nodeCrawl(ctx context.Context, cfg config.Config, o nodeOptions, stdout, st
 	}
 	rep := nodeReport{DB: cfg.DB, Node: o.id, Nodes: o.nodes, Cluster: node.Stats(), Summary: sum}
 	if o.json {
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		return enc.Encode(rep)
+		return writeJSON(stdout, rep)
 	}
 	if err := crawlPrintSummary(stdout, cfg.DB, sum, false); err != nil {
 		return err
@@ -274,10 +268,9 @@ var clusterOwnFlags = map[string]bool{"nodes": true, "cluster": true, "out": tru
 // runCluster implements `seedcrawl cluster`.
 func runCluster(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("cluster", stderr)
-	flagCfg := config.Default()
-	flagCfg.RegisterFlags(fs)
-	fs.String("config", "", "read settings from `FILE` (.yaml, .yml or .toml); flags override it")
-	fs.Duration("progress", 2*time.Second, "print a progress line to stderr every `DURATION` (0: never)")
+	// The crawl flags are the nodes': parsed here to check them, and
+	// passed on as given.
+	flagCfg := &registerCrawlFlags(fs).cfg
 	nodes := fs.Int("nodes", 3, "number of node processes `K`")
 	url := fs.String("cluster", "", "join the NATS server at `URL` instead of starting one")
 	name := fs.String("cluster-name", "seedcrawl", "`NAME` of the crawl on the NATS server: its stream and buckets")
@@ -400,9 +393,7 @@ func clusterPrint(w io.Writer, reps []nodeReport, merged *cluster.MergeStats, ou
 		tot.Seconds = max(tot.Seconds, r.Summary.Seconds)
 	}
 	if asJSON {
-		enc := json.NewEncoder(w)
-		enc.SetIndent("", "  ")
-		return enc.Encode(struct {
+		return writeJSON(w, struct {
 			Nodes  []nodeReport        `json:"nodes"`
 			Total  any                 `json:"total"`
 			Out    string              `json:"out,omitempty"`
@@ -420,7 +411,8 @@ func clusterPrint(w io.Writer, reps []nodeReport, merged *cluster.MergeStats, ou
 	fmt.Fprintf(w, "cluster of %d nodes: %d pages in %.1fs (%.1f pages/s); %d URL messages (%d payload bytes), %d repeats dropped; connections %d msgs / %d bytes out\n",
 		len(reps), tot.Pages, tot.Seconds, rate, tot.Published, tot.PubBytes, tot.Duplicates, tot.OutMsgs, tot.OutBytes)
 	if merged != nil {
-		fmt.Fprintf(w, "merged into %s: %d URLs, %d fetched, %d links\n", out, merged.Pages, merged.Fetched, merged.Links)
+		fmt.Fprintf(w, "merged into %s: %d URLs, %d fetched (%d fetch outcomes with redirects and errors), %d links\n",
+			out, merged.Pages, merged.Fetched, merged.Outcomes, merged.Links)
 	}
 	return nil
 }
@@ -471,8 +463,8 @@ func runMerge(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if *jsonOut {
 		return json.NewEncoder(stdout).Encode(st)
 	}
-	fmt.Fprintf(stdout, "merged %d dbs into %s: %d URLs, %d fetched, %d links, %d URLs fetched by more than one node\n",
-		fs.NArg(), *out, st.Pages, st.Fetched, st.Links, st.Conflicts)
+	fmt.Fprintf(stdout, "merged %d dbs into %s: %d URLs, %d fetched (%d fetch outcomes with redirects and errors), %d links, %d URLs fetched by more than one node\n",
+		fs.NArg(), *out, st.Pages, st.Fetched, st.Outcomes, st.Links, st.Conflicts)
 	return nil
 }
 

@@ -98,17 +98,10 @@ func (s *clusterSetup) checkUnion(t *testing.T, merged string) {
 // and as many URLs as the reference.
 func (s *clusterSetup) checkLog(t *testing.T, allowed func(u string, first time.Duration) bool) {
 	t.Helper()
-	last := map[string]time.Duration{}
+	entries := s.w.log.Entries()
+	gaps, _ := checkHostGaps(t, entries, func(string) time.Duration { return clusterDelay }, nil)
 	first := map[string]time.Duration{}
-	gaps := 0
-	for _, e := range s.w.log.Entries() {
-		if prev, ok := last[e.Host]; ok {
-			gaps++
-			if gap := e.Time - prev; gap < clusterDelay {
-				t.Errorf("%s: %v between requests (…%s), want ≥ %v", e.Host, gap, e.Target, clusterDelay)
-			}
-		}
-		last[e.Host] = e.Time
+	for _, e := range entries {
 		if e.Target == "/robots.txt" {
 			continue
 		}

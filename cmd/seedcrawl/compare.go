@@ -18,7 +18,6 @@ import (
 
 	"github.com/seedcrawl/seedcrawl/chart"
 	"github.com/seedcrawl/seedcrawl/compare"
-	"github.com/seedcrawl/seedcrawl/config"
 	"github.com/seedcrawl/seedcrawl/crawler"
 	"github.com/seedcrawl/seedcrawl/scheduler"
 	"github.com/seedcrawl/seedcrawl/storage"
@@ -97,16 +96,13 @@ func compareOutputFlags(fs interface {
 // runCompare implements `seedcrawl compare`.
 func runCompare(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("compare", stderr)
-	flagCfg := config.Default()
-	flagCfg.RegisterFlags(fs)
-	configPath := fs.String("config", "", "read settings from `FILE` (.yaml, .yml or .toml); flags override it")
+	cf := registerCrawlFlags(fs)
 	scheds := fs.String("schedulers", "", "comma-separated `LIST` of schedulers to compare ("+strings.Join(scheduler.Names(), ", ")+"; not omniscient)")
 	budget := fs.Int("budget", 0, "pages `N` each scheduler downloads")
 	window := fs.Int("window", 1, "URLs `W` a scheduler may have in flight at once (1: exactly sim's order)")
 	damping := fs.Float64("damping", scheduler.DefaultDamping, "damping `d` for PageRank, fpr, fpr@M and rankmass-window")
 	randomSeed := fs.Uint64("random-seed", 1, "seed of the random scheduler (random@SEED overrides)")
 	report := fs.Bool("report", false, "rescore the comparison stored in --db without crawling")
-	progress := fs.Duration("progress", 2*time.Second, "print a progress line to stderr every `DURATION` (0: never)")
 	outs := compareOutputFlags(fs)
 	frontier := fs.Bool("score-frontier", false, "when every scheduler is done, fetch once each URL the crawls discovered but none downloaded, and score with their links too (overrides --score-frontier-share; about 15-20% more requests)")
 	share := fs.Float64("score-frontier-share", compare.DefaultFrontierShare, "when every scheduler is done, fetch `F` × |union of the downloaded sets| of the URLs the crawls discovered but none downloaded, those holding the most estimated PageRank, and score with their links too (0: none)")
@@ -120,19 +116,19 @@ func runCompare(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if err := outs.check(); err != nil {
 		return err
 	}
-	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	log := warnLogger(stderr)
 	if *report {
 		if fs.NArg() > 0 {
 			return fmt.Errorf("%w: --report takes no seed URLs", errUsage)
 		}
-		return compareReport(ctx, flagCfg.DB, outs, stdout, log)
+		return compareReport(ctx, cf.cfg.DB, outs, stdout, log)
 	}
 	// --seeds FILE: a value that is not a URL but names a file is a file of
 	// seeds, as the issue's command line spells it; crawl's --seeds URL
 	// keeps working.
 	var fromFiles []string
-	urls := flagCfg.Seeds[:0:0]
-	for _, s := range flagCfg.Seeds {
+	urls := cf.cfg.Seeds[:0:0]
+	for _, s := range cf.cfg.Seeds {
 		if !strings.Contains(s, "://") {
 			if st, err := os.Stat(s); err == nil && !st.IsDir() {
 				got, err := crawlReadSeedsFile(s)
@@ -145,8 +141,8 @@ func runCompare(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		}
 		urls = append(urls, s)
 	}
-	flagCfg.Seeds = append(urls, fromFiles...)
-	cfg, err := loadSettings(*configPath, &flagCfg, fs, "no seed URLs: give SEED_URL arguments or --seeds FILE (or --db of a comparison to continue)")
+	cf.cfg.Seeds = append(urls, fromFiles...)
+	cfg, err := cf.load(fs, "no seed URLs: give SEED_URL arguments or --seeds FILE (or --db of a comparison to continue)")
 	if err != nil {
 		return err
 	}
@@ -198,7 +194,7 @@ func runCompare(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		return err
 	}
 	store := &compareStore{db: sess.db, sync: sess.c.Sync}
-	eo := opts.engine(slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn})))
+	eo := opts.engine(log)
 	eo.FrontierShare = *share
 	cmp, err := compare.New(store, eo)
 	if err != nil {
@@ -209,7 +205,7 @@ func runCompare(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		ctx, cancel = context.WithTimeout(ctx, maxDur)
 		defer cancel()
 	}
-	runErr := compareRun(ctx, sess, cmp, inj, *progress, stderr)
+	runErr := compareRun(ctx, sess, cmp, inj, cf.progress, stderr)
 	// The frontier sample's pages are held back by the store until a
 	// sequence needs them, and none will: write them now, also after
 	// Ctrl-C, so --report scores what this run scored.
@@ -311,7 +307,11 @@ func compareRun(ctx context.Context, sess *crawlSession, cmp *compare.Compare, w
 				for _, s := range cmp.Sequences() {
 					parts = append(parts, fmt.Sprintf("%s %d", s.Name, len(s.URLs)))
 				}
-				fmt.Fprintf(stderr, "%7.1fs  requests %d  downloaded: %s\n", time.Since(start).Seconds(), cmp.Requests(), strings.Join(parts, ", "))
+				line := fmt.Sprintf("%7.1fs  requests %d  downloaded: %s", time.Since(start).Seconds(), cmp.Requests(), strings.Join(parts, ", "))
+				if note := web.waitingNote(cmp.Waiting(), sess.fr, time.Now()); note != "" {
+					line += "  " + note
+				}
+				fmt.Fprintln(stderr, line)
 			}
 		}
 	}()
@@ -393,16 +393,11 @@ func (o compareOutputs) check() error {
 
 // write prints the report (table or JSON) and writes --out and --plot.
 func (o compareOutputs) write(rep *compare.Report, name string, stdout io.Writer) error {
-	csvOut, err := createOutput("--out", *o.out)
+	out, err := createResults("--out", *o.out, *o.plot)
 	if err != nil {
 		return err
 	}
-	defer csvOut.discard()
-	plotOut, err := createOutput("--plot", *o.plot)
-	if err != nil {
-		return err
-	}
-	defer plotOut.discard()
+	defer out.discard()
 	if *o.json {
 		err = rep.WriteJSON(stdout)
 	} else {
@@ -411,12 +406,10 @@ func (o compareOutputs) write(rep *compare.Report, name string, stdout io.Writer
 	if err != nil {
 		return err
 	}
-	if csvOut != nil {
-		if err := csvOut.write(rep.WriteCSV); err != nil {
-			return err
-		}
+	if err := out.table.write(rep.WriteCSV); err != nil {
+		return err
 	}
-	if plotOut != nil {
+	if out.plot != nil {
 		lower, _ := chart.ParseLower(*o.lower)
 		c := chart.Crawl{
 			Graph: name, Seeds: chart.Count(rep.Seeds, "seed"), Budget: rep.Reference,
@@ -436,7 +429,7 @@ func (o compareOutputs) write(rep *compare.Report, name string, stdout io.Writer
 			return fmt.Errorf("plot: %w", err)
 		}
 		format := strings.TrimPrefix(strings.ToLower(filepath.Ext(*o.plot)), ".")
-		if err := plotOut.write(func(w io.Writer) error { return fig.Render(w, format) }); err != nil {
+		if err := out.plot.write(func(w io.Writer) error { return fig.Render(w, format) }); err != nil {
 			return err
 		}
 	}

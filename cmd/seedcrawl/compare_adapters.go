@@ -9,11 +9,15 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"sync"
+	"time"
 
 	"github.com/seedcrawl/seedcrawl/compare"
 	"github.com/seedcrawl/seedcrawl/crawler"
+	"github.com/seedcrawl/seedcrawl/frontier"
 	"github.com/seedcrawl/seedcrawl/storage"
+	"github.com/seedcrawl/seedcrawl/urlnorm"
 )
 
 // compareWeb is compare's Web backed by the polite crawler in injection
@@ -26,6 +30,7 @@ type compareWeb struct {
 	done    chan struct{} // closed when compare stops reading Results
 
 	mu     sync.Mutex
+	asked  map[string]time.Time // when each unanswered URL was requested, for progress
 	queue  []compare.Page
 	wake   chan struct{}
 	closed bool
@@ -37,6 +42,12 @@ func (w *compareWeb) Request(ctx context.Context, url string) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
+	w.mu.Lock()
+	if w.asked == nil {
+		w.asked = map[string]time.Time{}
+	}
+	w.asked[url] = time.Now()
+	w.mu.Unlock()
 	return w.c.Inject(url)
 }
 
@@ -56,6 +67,7 @@ func (w *compareWeb) deliver(ds []crawler.Delivery) {
 	queued := false
 	for _, d := range ds {
 		p := comparePage(d)
+		delete(w.asked, p.URL)
 		select {
 		case w.results <- p:
 		default:
@@ -112,11 +124,85 @@ func (w *compareWeb) forward() {
 	}
 }
 
+// hostStater tells a host's politeness state; *frontier.Frontier does.
+type hostStater interface {
+	Host(name string) (frontier.HostInfo, bool)
+}
+
+// compareWaitHosts is how many hosts a waiting note names.
+const compareWaitHosts = 4
+
+// waitingNote says what the comparison waits for: urls (compare's Waiting)
+// by host, in order, with why each host holds them back at now: deferred
+// until a time and why (robots.txt unreachable, Retry-After), a fetch in
+// flight for how long, or the politeness delay. A crawl that cannot step
+// stalls on these, silently otherwise. "" when urls is empty.
+func (w *compareWeb) waitingNote(urls []string, hosts hostStater, now time.Time) string {
+	if len(urls) == 0 {
+		return ""
+	}
+	type hostWait struct {
+		name  string
+		n     int
+		since time.Time // the earliest request of its URLs
+	}
+	var order []*hostWait
+	byName := map[string]*hostWait{}
+	w.mu.Lock()
+	for _, u := range urls {
+		name := urlnorm.Authority(u)
+		hw := byName[name]
+		if hw == nil {
+			hw = &hostWait{name: name}
+			byName[name] = hw
+			order = append(order, hw)
+		}
+		hw.n++
+		if at, ok := w.asked[u]; ok && (hw.since.IsZero() || at.Before(hw.since)) {
+			hw.since = at
+		}
+	}
+	w.mu.Unlock()
+	plural := func(n int, what string) string {
+		if n == 1 {
+			return "1 " + what
+		}
+		return fmt.Sprintf("%d %ss", n, what)
+	}
+	var parts []string
+	for i, hw := range order {
+		if i == compareWaitHosts {
+			parts = append(parts, fmt.Sprintf("and %s more", plural(len(order)-i, "host")))
+			break
+		}
+		label := hw.name
+		if hw.n > 1 {
+			label += " (" + plural(hw.n, "URL") + ")"
+		}
+		info, ok := hosts.Host(hw.name)
+		age := ""
+		if !hw.since.IsZero() {
+			age = " " + now.Sub(hw.since).Round(time.Second).String()
+		}
+		switch {
+		case ok && info.Reason != "" && info.ReadyAt.After(now):
+			parts = append(parts, fmt.Sprintf("%s deferred until %s (%s)", label, info.ReadyAt.Format(time.TimeOnly), info.Reason))
+		case ok && info.InFlight > 0:
+			parts = append(parts, fmt.Sprintf("%s fetch in flight%s", label, age))
+		case ok && info.ReadyAt.After(now):
+			parts = append(parts, fmt.Sprintf("%s politeness delay until %s", label, info.ReadyAt.Format(time.TimeOnly)))
+		default:
+			parts = append(parts, fmt.Sprintf("%s queued%s", label, age))
+		}
+	}
+	return fmt.Sprintf("waiting for %s: %s", plural(len(urls), "URL"), strings.Join(parts, "; "))
+}
+
 // comparePage converts a crawler outcome: a response with a status of 400
 // or more fails by its status; an outcome without a usable response fails
 // with its stored status and reason.
 func comparePage(d crawler.Delivery) compare.Page {
-	p := compare.Page{URL: d.URL, Status: d.Code, OutLinks: d.Links}
+	p := compare.Page{URL: d.URL, Status: d.Code, OutLinks: d.Links, Unrequested: !compareRequested(d.Status)}
 	switch d.Status {
 	case storage.StatusFetched, storage.StatusNotModified, storage.StatusRedirect:
 	case storage.StatusHTTPError, storage.StatusGone:
@@ -130,6 +216,32 @@ func comparePage(d crawler.Delivery) compare.Page {
 		p.OutLinks = nil
 	}
 	return p
+}
+
+// compareRequested reports whether an outcome of status cost a request to
+// the page's server, as stats counts fetches: a response (fetched,
+// redirect, HTTP error, 304, gone) or a fetch error. Robots-denied,
+// out-of-scope, rejected and deferred URLs were answered without one.
+func compareRequested(s storage.Status) bool {
+	switch s {
+	case storage.StatusFetched, storage.StatusNotModified, storage.StatusRedirect,
+		storage.StatusHTTPError, storage.StatusGone, storage.StatusFetchError:
+		return true
+	}
+	return false
+}
+
+// compareStoredRequested reports whether a stored compare page cost a
+// request. The store keeps no status of its own: a failed page's error
+// starts with its status name (compareErr), and a page without an error
+// got a response.
+func compareStoredRequested(errText string) bool {
+	if errText == "" {
+		return true
+	}
+	name, _, _ := strings.Cut(errText, ":")
+	s, err := storage.ParseStatus(name)
+	return err != nil || compareRequested(s)
 }
 
 func compareErr(d crawler.Delivery) error {
@@ -181,7 +293,7 @@ func storageComparePage(p compare.Page) storage.ComparePage {
 func (s *compareStore) Pages(ctx context.Context, fn func(compare.Page) error) error {
 	var ps []compare.Page
 	conv := func(p storage.ComparePage) {
-		cp := compare.Page{URL: p.URL, Status: p.Status, OutLinks: p.Links}
+		cp := compare.Page{URL: p.URL, Status: p.Status, OutLinks: p.Links, Unrequested: !compareStoredRequested(p.Err)}
 		if p.Err != "" {
 			cp.Err = errors.New(p.Err)
 		}

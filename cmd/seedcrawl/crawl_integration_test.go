@@ -210,24 +210,7 @@ func TestCrawlHostileWeb(t *testing.T) {
 		// Requests for another host's robots.txt (robotsredirect.test's
 		// redirects to norobots.test) are made on that other host's behalf
 		// and left out.
-		last := map[string]time.Duration{}
-		checked := 0
-		for _, e := range entries {
-			if strings.HasPrefix(e.Target, "/robots-for-") {
-				continue
-			}
-			want := hostileDelay
-			if e.Host == "rules.test" {
-				want = hostileCrawlDelay
-			}
-			if prev, ok := last[e.Host]; ok {
-				checked++
-				if gap := e.Time - prev; gap < want {
-					t.Errorf("%s: %v between requests (…%s), want ≥ %v", e.Host, gap, e.Target, want)
-				}
-			}
-			last[e.Host] = e.Time
-		}
+		checked, _ := checkHostGaps(t, entries, hostileGap, func(e testweb.Entry) bool { return strings.HasPrefix(e.Target, "/robots-for-") })
 		if checked < 100 {
 			t.Errorf("only %d gaps checked", checked)
 		}

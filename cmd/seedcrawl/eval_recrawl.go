@@ -141,16 +141,11 @@ fetched; freshness of the stored copies after the cycle; requests, 304s and seco
 	if *budget == 0 {
 		*budget = int64(max(*pages/4, 1))
 	}
-	csvOut, err := createOutput("--csv", *csvPath)
+	out, err := createResults("--csv", *csvPath, *plotPath)
 	if err != nil {
 		return err
 	}
-	defer csvOut.discard()
-	plotOut, err := createOutput("--plot", *plotPath)
-	if err != nil {
-		return err
-	}
-	defer plotOut.discard()
+	defer out.discard()
 
 	site, err := testweb.Generate(testweb.GenOptions{Seed: *webSeed, Pages: *pages, Hosts: *hosts, Preset: testweb.Clean,
 		Evolution: testweb.Evolution{Model: testweb.EvolveWeb, Change: *change, New: *newShare}})
@@ -235,13 +230,13 @@ fetched; freshness of the stored copies after the cycle; requests, 304s and seco
 	}
 	writeRecrawlTables(stdout, curves, *budget, *pages, *epochs)
 	writeRecrawlDiag(stdout, curves, *budget)
-	if err := csvOut.write(func(w io.Writer) error { return writeRecrawlCSV(w, curves, *budget) }); err != nil {
+	if err := out.table.write(func(w io.Writer) error { return writeRecrawlCSV(w, curves, *budget) }); err != nil {
 		return err
 	}
-	if plotOut != nil {
+	if out.plot != nil {
 		fig := recrawlFigure(curves, *budget, *pages, *epochs)
 		format := strings.TrimPrefix(strings.ToLower(filepath.Ext(*plotPath)), ".")
-		if err := plotOut.write(func(w io.Writer) error { return fig.Render(w, format) }); err != nil {
+		if err := out.plot.write(func(w io.Writer) error { return fig.Render(w, format) }); err != nil {
 			return fmt.Errorf("plot: %w", err)
 		}
 	}

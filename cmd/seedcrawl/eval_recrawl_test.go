@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"context"
-	"encoding/csv"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -25,15 +24,7 @@ func TestEvalRecrawl(t *testing.T) {
 	if err != nil {
 		t.Fatalf("eval recrawl: %v\n%s", err, stderr.String())
 	}
-	f, err := os.Open(csvPath)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	rows, err := csv.NewReader(f).ReadAll()
-	if err != nil {
-		t.Fatal(err)
-	}
+	rows := readCSVFile(t, csvPath)
 	if want := 1 + 2*3*len(evalRecrawlSteps); len(rows) != want {
 		t.Fatalf("%d CSV rows, want %d", len(rows), want)
 	}

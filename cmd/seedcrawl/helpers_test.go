@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/csv"
 	"fmt"
 	"os"
 	"os/exec"
@@ -10,9 +11,11 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/seedcrawl/seedcrawl/internal/cond"
 	"github.com/seedcrawl/seedcrawl/storage"
+	"github.com/seedcrawl/seedcrawl/testweb"
 )
 
 // binDir holds the binary seedcrawlBinary builds; TestMain makes it and
@@ -94,4 +97,51 @@ func (w *outBuffer) Wait(ctx context.Context, s string) error {
 		return fmt.Errorf("waiting for %q in the output: %w", s, err)
 	}
 	return nil
+}
+
+// checkHostGaps checks the politeness of a test web's access log: two
+// requests to one host, in the order of entries, arrive at least
+// want(host) apart. Entries skip returns true for are left out (nil: none).
+// It returns the number of gaps checked and each host's last request.
+func checkHostGaps(t testing.TB, entries []testweb.Entry, want func(host string) time.Duration, skip func(testweb.Entry) bool) (int, map[string]time.Duration) {
+	t.Helper()
+	last := map[string]time.Duration{}
+	checked := 0
+	for _, e := range entries {
+		if skip != nil && skip(e) {
+			continue
+		}
+		if prev, ok := last[e.Host]; ok {
+			checked++
+			if gap, least := e.Time-prev, want(e.Host); gap < least {
+				t.Errorf("%s: %v between requests (…%s), want ≥ %v", e.Host, gap, e.Target, least)
+			}
+		}
+		last[e.Host] = e.Time
+	}
+	return checked, last
+}
+
+// hostileGap is the least gap between two requests to host in the hostile
+// web tests: the Crawl-delay of rules.test, --delay elsewhere.
+func hostileGap(host string) time.Duration {
+	if host == "rules.test" {
+		return hostileCrawlDelay
+	}
+	return hostileDelay
+}
+
+// readCSVFile returns the records of the CSV file at path.
+func readCSVFile(t testing.TB, path string) [][]string {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	rows, err := csv.NewReader(f).ReadAll()
+	if err != nil {
+		t.Fatalf("read %s: %v", path, err)
+	}
+	return rows
 }

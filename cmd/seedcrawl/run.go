@@ -198,6 +198,7 @@ func runSession(ctx context.Context, sess *crawlSession, rf runFlags, progress t
 	}
 	var last crawler.Summary
 	var current uint32
+	worked := false // a cycle was crawled or reported
 	r, err := recrawl.New(recrawl.Options{
 		Store:    sess.db,
 		Seeds:    cfg.Seeds,
@@ -216,7 +217,7 @@ func runSession(ctx context.Context, sess *crawlSession, rf runFlags, progress t
 		Agree:          rf.cluster.agreeFunc(),
 		Logger:         sess.x.logger,
 		Crawl: func(ctx context.Context, p *recrawl.Plan) error {
-			current = p.Cycle.N
+			current, worked = p.Cycle.N, true
 			verb := "starting"
 			if !p.Start {
 				verb = "resuming"
@@ -245,6 +246,7 @@ func runSession(ctx context.Context, sess *crawlSession, rf runFlags, progress t
 			return err
 		},
 		Report: func(c storage.Cycle) {
+			worked = true
 			url := func(id uint64) string {
 				if p, err := sess.db.Page(id); err == nil {
 					return p.URL
@@ -266,6 +268,12 @@ func runSession(ctx context.Context, sess *crawlSession, rf runFlags, progress t
 		}
 		return err
 	}
+	if !worked && ctx.Err() == nil {
+		// Every cycle --cycles asks for is done: say so, or a rerun of
+		// the same command looks like a crawl that did nothing.
+		fmt.Fprintf(stderr, "seedcrawl run: cycle %d is complete already; nothing to do (raise --cycles to run more)\n", runLastCycle(sess.db, uint32(rf.cycles)))
+		return nil
+	}
 	if ctx.Err() != nil {
 		if current > 0 {
 			fmt.Fprintf(stderr, "seedcrawl run: interrupted in cycle %d; rerun the same command to resume it\n", current)
@@ -274,6 +282,21 @@ func runSession(ctx context.Context, sess *crawlSession, rf runFlags, progress t
 		}
 	}
 	return nil
+}
+
+// runLastCycle returns the last complete cycle of db, or want when db
+// records none (a db of seedcrawl crawl is cycle 1).
+func runLastCycle(db *storage.DB, want uint32) uint32 {
+	cycles, err := db.Cycles()
+	if err != nil {
+		return want
+	}
+	for i := len(cycles) - 1; i >= 0; i-- {
+		if !cycles[i].End.IsZero() {
+			return max(cycles[i].N, want)
+		}
+	}
+	return want
 }
 
 func runPlanNote(p *recrawl.Plan) string {

@@ -33,7 +33,11 @@ interleaves it) the way compare scores schedulers: cumulative PageRank on the
 crawl's own graph (fetched pages with their links; a linked but unfetched URL
 links like the average fetched page of its host, see --score-unfetched), at 1, 2, 5, 10, 20, 50 and 100% of the
 pages fetched, beside U(k) and an omniscient crawl of that graph from the
-same seeds. The fetch order is the order of the fetches' start times.
+same seeds. The fetch order is the order of the fetches' start times. A
+cycle of run after the first also walks through pages of earlier cycles
+from storage without refetching them: they are in the graph with their
+stored links, and the omniscient crawl passes through them free, as the
+cycle did, so it scores at least what the cycle's real order scores.
 `); err != nil {
 		return err
 	}
@@ -54,14 +58,16 @@ same seeds. The fetch order is the order of the fetches' start times.
 		return fmt.Errorf("open db: %w", err)
 	}
 	defer db.Close()
-	pages, seq, seeds, err := scoreRead(ctx, db, uint32(*cycle))
+	sr, err := scoreRead(ctx, db, uint32(*cycle))
 	if err != nil {
 		return err
 	}
+	pages, seq, seeds := sr.pages, sr.seq, sr.seeds
 	if len(seq.URLs) == 0 {
 		return fmt.Errorf("%w: %s has no fetches in cycle %d", errUsage, *dbPath, *cycle)
 	}
-	rep, err := compare.Score(pages, seeds, []compare.Sequence{seq}, compare.ScoreOptions{Budget: len(seq.URLs), Damping: *damping, Crawl: *outs.graph == "crawl", Unfetched: outs.scoreOptions().Unfetched})
+	rep, err := compare.Score(pages, seeds, []compare.Sequence{seq}, compare.ScoreOptions{Budget: len(seq.URLs), Damping: *damping,
+		Crawl: *outs.graph == "crawl", Unfetched: outs.scoreOptions().Unfetched, Walked: sr.walked})
 	if err != nil {
 		return fmt.Errorf("score: %w", err)
 	}
@@ -69,10 +75,23 @@ same seeds. The fetch order is the order of the fetches' start times.
 	return outs.write(rep, filepath.Base(*dbPath), stdout)
 }
 
+// scoreInput is what score reads from a db: the pages with their stored
+// links, the fetch order of the cycle, its seeds and its walked pages.
+type scoreInput struct {
+	pages []compare.Page
+	seq   compare.Sequence
+	seeds []string
+	// walked are the pages fetched in an earlier cycle and not in this
+	// one: a recrawl cycle passes through them from storage, following
+	// their stored links without a request (compare.ScoreOptions.Walked).
+	walked []string
+}
+
 // scoreRead returns the fetched pages of cycle with their stored links, the
-// fetch order and the crawl's seeds (its depth-0 URLs). The sequence is
-// named after the scheduler of the db's first run.
-func scoreRead(ctx context.Context, db *storage.DB, cycle uint32) ([]compare.Page, compare.Sequence, []string, error) {
+// fetch order and the crawl's seeds (its depth-0 URLs), and the pages of
+// earlier cycles the cycle could walk through, with their stored links.
+// The sequence is named after the scheduler of the db's first run.
+func scoreRead(ctx context.Context, db *storage.DB, cycle uint32) (scoreInput, error) {
 	type fetch struct {
 		at time.Time
 		id uint64
@@ -83,7 +102,25 @@ func scoreRead(ctx context.Context, db *storage.DB, cycle uint32) ([]compare.Pag
 		return nil
 	})
 	if err != nil {
-		return nil, compare.Sequence{}, nil, err
+		return scoreInput{}, err
+	}
+	inCycle := make(map[uint64]bool, len(fetches))
+	for _, f := range fetches {
+		inCycle[f.id] = true
+	}
+	var before []uint64 // fetched in an earlier cycle only, in cycle then fetch order
+	seen := map[uint64]bool{}
+	for c := uint32(1); c < cycle; c++ {
+		err := db.EachFetch(c, func(r storage.FetchRecord) error {
+			if !inCycle[r.ID] && !seen[r.ID] {
+				seen[r.ID] = true
+				before = append(before, r.ID)
+			}
+			return nil
+		})
+		if err != nil {
+			return scoreInput{}, err
+		}
 	}
 	slices.SortFunc(fetches, func(a, b fetch) int {
 		if c := a.at.Compare(b.at); c != 0 {
@@ -98,42 +135,59 @@ func scoreRead(ctx context.Context, db *storage.DB, cycle uint32) ([]compare.Pag
 			seq.Name = c.Scheduler
 		}
 	}
-	pages := make([]compare.Page, 0, len(fetches))
-	for _, f := range fetches {
-		if err := ctx.Err(); err != nil {
-			return nil, seq, nil, err
-		}
-		p, err := db.Page(f.id)
+	in := scoreInput{seq: seq, pages: make([]compare.Page, 0, len(fetches)+len(before))}
+	for i, f := range fetches {
+		p, err := scorePage(ctx, db, f.id)
 		if err != nil {
-			return nil, seq, nil, fmt.Errorf("read page %d: %w", f.id, err)
+			return scoreInput{}, err
 		}
-		d := crawler.Delivery{URL: p.URL, Status: p.Status, Code: p.Code, Reason: p.Reason}
-		if p.Status.Fetched() || p.Status == storage.StatusRedirect {
-			links, err := db.Links(f.id)
-			if err != nil {
-				return nil, seq, nil, fmt.Errorf("read links of page %d: %w", f.id, err)
-			}
-			seen := map[uint64]bool{}
-			for _, l := range links {
-				if (p.Status == storage.StatusRedirect) != (l.Kind == storage.LinkRedirect) || seen[l.To] {
-					continue
-				}
-				seen[l.To] = true
-				u, err := db.URL(l.To)
-				if err != nil {
-					return nil, seq, nil, fmt.Errorf("read URL %d: %w", l.To, err)
-				}
-				d.Links = append(d.Links, u)
-			}
-		}
-		pages = append(pages, comparePage(d))
-		seq.URLs = append(seq.URLs, p.URL)
+		in.pages = append(in.pages, p)
+		in.seq.URLs = append(in.seq.URLs, in.pages[i].URL)
 	}
-	seeds, err := scoreSeeds(db, cycle)
+	for _, id := range before {
+		p, err := scorePage(ctx, db, id)
+		if err != nil {
+			return scoreInput{}, err
+		}
+		in.pages = append(in.pages, p)
+		in.walked = append(in.walked, p.URL)
+	}
+	if in.seeds, err = scoreSeeds(db, cycle); err != nil {
+		return scoreInput{}, err
+	}
+	return in, nil
+}
+
+// scorePage reads page id as the crawler would deliver it: its status and
+// stored links.
+func scorePage(ctx context.Context, db *storage.DB, id uint64) (compare.Page, error) {
+	if err := ctx.Err(); err != nil {
+		return compare.Page{}, err
+	}
+	p, err := db.Page(id)
 	if err != nil {
-		return nil, seq, nil, err
+		return compare.Page{}, fmt.Errorf("read page %d: %w", id, err)
 	}
-	return pages, seq, seeds, nil
+	d := crawler.Delivery{URL: p.URL, Status: p.Status, Code: p.Code, Reason: p.Reason}
+	if p.Status.Fetched() || p.Status == storage.StatusRedirect {
+		links, err := db.Links(id)
+		if err != nil {
+			return compare.Page{}, fmt.Errorf("read links of page %d: %w", id, err)
+		}
+		seen := map[uint64]bool{}
+		for _, l := range links {
+			if (p.Status == storage.StatusRedirect) != (l.Kind == storage.LinkRedirect) || seen[l.To] {
+				continue
+			}
+			seen[l.To] = true
+			u, err := db.URL(l.To)
+			if err != nil {
+				return compare.Page{}, fmt.Errorf("read URL %d: %w", l.To, err)
+			}
+			d.Links = append(d.Links, u)
+		}
+	}
+	return comparePage(d), nil
 }
 
 // scoreSeeds returns the seeds of cycle: those its record names (a cycle

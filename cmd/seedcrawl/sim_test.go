@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"context"
-	"encoding/csv"
 	"os"
 	"path/filepath"
 	"strings"
@@ -29,15 +28,7 @@ func TestSimCommand(t *testing.T) {
 			t.Errorf("stdout lacks %q:\n%s", want, table)
 		}
 	}
-	f, err := os.Open(out)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	rows, err := csv.NewReader(f).ReadAll()
-	if err != nil {
-		t.Fatal(err)
-	}
+	rows := readCSVFile(t, out)
 	if h := strings.Join(rows[0][:6], ","); h != "scheduler,pages,fraction,cumulative_pagerank,upper_bound,gap_closure" {
 		t.Errorf("CSV header %q", h)
 	}
