@@ -12,8 +12,8 @@ var (
 	// ErrBadValue marks a value that does not parse or is out of range.
 	ErrBadValue = errors.New("bad value")
 	// ErrFormat marks a configuration file whose extension is neither YAML
-	// nor TOML, or whose content is not a flat map of keys.
-	ErrFormat = errors.New("unsupported configuration file")
+	// nor TOML, whose content does not parse, or is not a flat map of keys.
+	ErrFormat = errors.New("bad configuration file")
 )
 
 // KeyError is a problem with one setting. Key names it; File and Line locate

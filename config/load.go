@@ -99,7 +99,7 @@ func errLine(err error) int {
 func (c *Config) loadYAML(path string, data []byte) error {
 	var doc yaml.Node
 	if err := yaml.Unmarshal(data, &doc); err != nil {
-		return fmt.Errorf("config: %s: %w: %w", path, ErrFormat, err)
+		return fmt.Errorf("config: %s: %w: not valid YAML: %w", path, ErrFormat, err)
 	}
 	if doc.Kind == 0 { // empty file
 		return nil
@@ -144,9 +144,9 @@ func (c *Config) loadTOML(path string, data []byte) error {
 	md, err := toml.Decode(string(data), &m)
 	if err != nil {
 		if pe, ok := err.(toml.ParseError); ok {
-			return fmt.Errorf("config: %s:%d: %w: %s", path, pe.Position.Line, ErrFormat, pe.Message)
+			return fmt.Errorf("config: %s:%d: %w: not valid TOML: %s", path, pe.Position.Line, ErrFormat, pe.Message)
 		}
-		return fmt.Errorf("config: %s: %w: %w", path, ErrFormat, err)
+		return fmt.Errorf("config: %s: %w: not valid TOML: %w", path, ErrFormat, err)
 	}
 	lines := tomlKeyLines(data)
 	known := map[string]bool{}

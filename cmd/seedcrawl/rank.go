@@ -90,7 +90,13 @@ Writes node<TAB>url<TAB>score (pagerank, sums to 1) or node<TAB>url<TAB>hub<TAB>
 		hub, auth, st = graph.HITS(g, graph.HITSOptions{Iterations: *iters, Tol: *tol, NoSelfLoops: *noLoops})
 		cols, scores = []string{"hub", "authority"}, [][]float64{hub, auth}
 	}
-	log.Info(*algo, "iterations", st.Iterations, "delta", st.Delta, "converged", st.Converged, "took", time.Since(start).Round(time.Millisecond))
+	if *algo == "hits" && *tol == 0 {
+		// HITS without --tol runs all its iterations: no tolerance, so
+		// nothing to converge to.
+		log.Info(*algo, "iterations", st.Iterations, "delta", st.Delta, "took", time.Since(start).Round(time.Millisecond))
+	} else {
+		log.Info(*algo, "iterations", st.Iterations, "delta", st.Delta, "converged", st.Converged, "took", time.Since(start).Round(time.Millisecond))
+	}
 	if *algo == "pagerank" && !st.Converged {
 		fmt.Fprintf(stderr, "seedcrawl rank: warning: pagerank stopped after %d iterations with L1 change %.3g, above the tolerance; raise --iterations\n", st.Iterations, st.Delta)
 	}
