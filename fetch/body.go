@@ -309,7 +309,13 @@ func (b *limitBody) fill() error {
 	}
 	// A Content-Length is a claim: the first buffer trusts it up to
 	// bodyMaxPresize, and grows by doubling as bytes actually arrive.
-	buf := make([]byte, 0, min(size, b.max+1, bodyMaxPresize))
+	size = min(size, b.max+1, bodyMaxPresize)
+	var buf []byte
+	if int64(cap(b.c.spare)) >= size {
+		buf, b.c.spareUsed = b.c.spare[:0], true
+	} else {
+		buf = make([]byte, 0, size)
+	}
 	defer func() { b.c.body = buf }()
 	for {
 		if int64(len(buf)) == b.max {
