@@ -360,4 +360,11 @@ const bodyStartSize = 32 << 10
 // bodyMaxPresize bounds the first buffer a Content-Length may ask for.
 const bodyMaxPresize = 1 << 20
 
+// bodySpareMax bounds the released buffer a Fetcher keeps for its next
+// body: large enough for nearly every page (documentation pages are
+// around 30 KB, a tenth over 100 KB), small enough that a crawl's
+// workers hold at most a few MiB between them; the rare larger body is
+// left to the garbage collector.
+const bodySpareMax = 256 << 10
+
 func (b *limitBody) Close() error { return b.closer.Close() }

@@ -174,7 +174,7 @@ type Fetcher struct {
 	// spare is one body buffer handed back by Release, reused by the
 	// next Fetch: a worker fetches one page at a time, so one buffer per
 	// Fetcher is all the reuse there is to have, and a Fetcher holds at
-	// most bodyMaxPresize bytes of it.
+	// most bodySpareMax bytes of it.
 	spare []byte
 }
 
@@ -386,10 +386,9 @@ func (f *Fetcher) Release(body []byte) {
 }
 
 // keep makes b the spare buffer if it is larger than the current one
-// and no larger than bodyMaxPresize (a rare huge page is not worth
-// holding on to for the rest of the crawl).
+// and no larger than bodySpareMax.
 func (f *Fetcher) keep(b []byte) {
-	if cap(b) > cap(f.spare) && cap(b) <= bodyMaxPresize {
+	if cap(b) > cap(f.spare) && cap(b) <= bodySpareMax {
 		f.spare = b[:0]
 	}
 }

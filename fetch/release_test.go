@@ -18,7 +18,7 @@ func TestRelease(t *testing.T) {
 		"/b":     pageOf('b', 2000),
 		"/c":     pageOf('c', 2500),
 		"/large": pageOf('L', 9000),
-		"/huge":  pageOf('H', bodyMaxPresize+10),
+		"/huge":  pageOf('H', bodySpareMax+10),
 	}
 	s := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/html")
@@ -40,7 +40,7 @@ func TestRelease(t *testing.T) {
 		{path: "/large", releaseLast: true},            // too large: a fresh buffer
 		{path: "/c", releaseLast: false},               // large's body is not released
 		{path: "/a", releaseLast: true, reused: true},  // c's buffer back again
-		{path: "/huge", releaseLast: true},             // above bodyMaxPresize
+		{path: "/huge", releaseLast: true},             // above bodySpareMax
 		{path: "/b", releaseLast: true, reused: false}, // the huge buffer was not kept
 	} {
 		if step.releaseLast {
