@@ -75,6 +75,13 @@ type abandoned struct{}
 // fatal: the crawl cannot go on (a database read failed).
 type fatal struct{ err error }
 
+// bodyReleaser is implemented by a Fetcher (fetch.Fetcher) that reuses
+// body buffers: Release hands a Response's Body back once nothing will
+// read it again.
+type bodyReleaser interface {
+	Release(body []byte)
+}
+
 // work is one worker's loop: take a job, process it, hand the outcome over.
 func (c *Crawler) work(f Fetcher) {
 	for {
@@ -225,6 +232,14 @@ func (c *Crawler) process(f Fetcher, job frontier.Job) (o outcome, refresh bool)
 		}
 	}
 	c.classify(m, resp, prev)
+	if r, ok := f.(bodyReleaser); ok && resp.Body != nil && !isSitemap {
+		// The body has been archived, hashed and parsed: m holds only
+		// copies (URLs are strings built from it), and resp does not
+		// outlive this call, so its buffer can go back for the next
+		// fetch. A sitemap's body is left alone; they are few.
+		r.Release(resp.Body)
+		resp.Body = nil
+	}
 	if m.sitemap != nil && m.redirect != nil {
 		m.sitemapMoved()
 	}

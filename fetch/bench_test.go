@@ -57,13 +57,13 @@ func BenchmarkFetch(b *testing.B) {
 		if c.gz {
 			name += "-gzip"
 		}
-		for _, record := range []bool{false, true} {
-			variant := "/seedcrawl"
-			if record {
-				// With the wire capture a WARC writer needs.
-				variant = "/seedcrawl-record"
-			}
-			b.Run(name+variant, func(b *testing.B) {
+		for _, v := range []struct {
+			name    string
+			record  bool // with the wire capture a WARC writer needs
+			release bool // each body handed back, as the crawler does
+		}{{"/seedcrawl", false, false}, {"/seedcrawl-record", true, false}, {"/seedcrawl-release", false, true}} {
+			record := v.record
+			b.Run(name+v.name, func(b *testing.B) {
 				f := newFetcher(b, Options{Record: record})
 				ctx := context.Background()
 				b.ReportAllocs()
@@ -72,6 +72,9 @@ func BenchmarkFetch(b *testing.B) {
 					r := f.Fetch(ctx, Request{URL: srv.URL + "/"})
 					if r.Err != nil || r.Code != 200 || len(r.Body) == 0 || (record && r.Capture == nil) {
 						b.Fatalf("code %d err %v", r.Code, r.Err)
+					}
+					if v.release {
+						f.Release(r.Body)
 					}
 				}
 				b.ReportMetric(float64(cpuTime()-start)/float64(b.N), "cpu-ns/op")

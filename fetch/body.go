@@ -309,7 +309,13 @@ func (b *limitBody) fill() error {
 	}
 	// A Content-Length is a claim: the first buffer trusts it up to
 	// bodyMaxPresize, and grows by doubling as bytes actually arrive.
-	buf := make([]byte, 0, min(size, b.max+1, bodyMaxPresize))
+	size = min(size, b.max+1, bodyMaxPresize)
+	var buf []byte
+	if int64(cap(b.c.spare)) >= size {
+		buf, b.c.spareUsed = b.c.spare[:0], true
+	} else {
+		buf = make([]byte, 0, size)
+	}
 	defer func() { b.c.body = buf }()
 	for {
 		if int64(len(buf)) == b.max {
@@ -353,5 +359,12 @@ const bodyStartSize = 32 << 10
 
 // bodyMaxPresize bounds the first buffer a Content-Length may ask for.
 const bodyMaxPresize = 1 << 20
+
+// bodySpareMax bounds the released buffer a Fetcher keeps for its next
+// body: large enough for nearly every page (documentation pages are
+// around 30 KB, a tenth over 100 KB), small enough that a crawl's
+// workers hold at most a few MiB between them; the rare larger body is
+// left to the garbage collector.
+const bodySpareMax = 256 << 10
 
 func (b *limitBody) Close() error { return b.closer.Close() }

@@ -140,6 +140,11 @@ type call struct {
 	badEncoding string
 	badBody     bool
 	body        []byte
+	// spare is the Fetcher's released buffer lent to this call: fill
+	// reads into it when it is large enough (spareUsed), so the body
+	// handed out may be a buffer released earlier.
+	spare       []byte
+	spareUsed   bool
 	gotResponse bool
 	// bodyUnread: part of the body was left unread (dropped or cut).
 	bodyUnread bool
@@ -166,6 +171,11 @@ type Fetcher struct {
 	opts Options
 	cur  *call
 	now  func() time.Time
+	// spare is one body buffer handed back by Release, reused by the
+	// next Fetch: a worker fetches one page at a time, so one buffer per
+	// Fetcher is all the reuse there is to have, and a Fetcher holds at
+	// most bodySpareMax bytes of it.
+	spare []byte
 }
 
 // New builds a Fetcher. Without opts.Transport it builds one with
@@ -242,9 +252,9 @@ func newCollector(userAgent string) *colly.Collector {
 
 // Fetch GETs req.URL once and reports the outcome; it never follows
 // redirects. ctx cancels the request at any stage.
-func (f *Fetcher) Fetch(ctx context.Context, req Request) Response {
+func (f *Fetcher) Fetch(ctx context.Context, req Request) (res Response) {
 	start := time.Now()
-	res := Response{URL: req.URL, Length: -1, Start: start}
+	res = Response{URL: req.URL, Length: -1, Start: start}
 	if !strings.HasPrefix(req.URL, "http://") && !strings.HasPrefix(req.URL, "https://") {
 		res.Err = fmt.Errorf("fetch: %q: %w", req.URL, urlnorm.ErrScheme)
 		res.Reason = ReasonBadURL
@@ -256,8 +266,19 @@ func (f *Fetcher) Fetch(ctx context.Context, req Request) Response {
 		return res
 	}
 	c := &call{length: -1, start: start, record: f.opts.Record, maxCapture: f.opts.MaxBody + MaxHeaderBytes, keepBody: req.KeepBody}
+	c.spare, f.spare = f.spare, nil
 	f.cur = c
-	defer func() { f.cur = nil }()
+	defer func() {
+		f.cur = nil
+		// What the caller did not get back stays with the Fetcher: the
+		// unused spare, or a body read but not handed out (a failure).
+		if !c.spareUsed {
+			f.keep(c.spare)
+		}
+		if res.Body == nil {
+			f.keep(c.body)
+		}
+	}()
 	hdr := http.Header{}
 	hdr.Set("User-Agent", f.opts.UserAgent)
 	hdr.Set("Accept", "text/html,application/xhtml+xml;q=0.9,*/*;q=0.8")
@@ -346,6 +367,30 @@ func (f *Fetcher) Fetch(ctx context.Context, req Request) Response {
 		}
 	}
 	return res
+}
+
+// Release hands back the Body of a Response this Fetcher returned, once
+// the caller is done with it: hashed, parsed, archived. The next Fetch
+// may read another body into the same memory, so after Release the
+// caller must not read body, nor keep anything that aliases it (a
+// sub-slice; strings made with string(b) are copies and are fine). A
+// body not released is simply left to the garbage collector. Like
+// Fetch, Release must not run concurrently with this Fetcher's other
+// calls.
+//
+// Reusing the buffer matters because bodies are most of the bytes a
+// crawl allocates: a fresh buffer per page keeps the garbage collector
+// busy for memory that is dead a millisecond later.
+func (f *Fetcher) Release(body []byte) {
+	f.keep(body)
+}
+
+// keep makes b the spare buffer if it is larger than the current one
+// and no larger than bodySpareMax.
+func (f *Fetcher) keep(b []byte) {
+	if cap(b) > cap(f.spare) && cap(b) <= bodySpareMax {
+		f.spare = b[:0]
+	}
 }
 
 // retryAfter parses a Retry-After value (RFC 9110 10.2.3): delay-seconds or

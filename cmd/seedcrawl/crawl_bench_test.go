@@ -27,6 +27,7 @@ import (
 type crawlBenchWeb struct {
 	resolve, ca string
 	seeds       []string
+	pid         int // the testweb child, for its CPU time
 }
 
 func crawlStartBenchWeb(b *testing.B, pages, hosts int) crawlBenchWeb {
@@ -57,6 +58,7 @@ func crawlStartBenchWebArgs(b *testing.B, args ...string) crawlBenchWeb {
 		cancel()
 		cmd.Wait()
 	})
+	w.pid = cmd.Process.Pid
 	// The "serving" line on stderr comes after every file is written.
 	sc := bufio.NewScanner(errPipe)
 	for sc.Scan() && !strings.Contains(sc.Text(), "serving") {
@@ -76,6 +78,32 @@ func cpuTime() time.Duration {
 	var ru syscall.Rusage
 	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// webCPU returns the CPU time (user+system) the testweb child has used so
+// far, from /proc/PID/stat (clock ticks of 10 ms: read it around runs of
+// a second or more). It is how the benchmarks show what share of the two
+// cores the server takes from the crawler.
+func (w crawlBenchWeb) webCPU(b *testing.B) time.Duration {
+	b.Helper()
+	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", w.pid))
+	if err != nil {
+		b.Fatalf("testweb CPU time: %v", err)
+	}
+	// Fields after the parenthesized command name: state is field 3,
+	// utime and stime are fields 14 and 15.
+	i := strings.LastIndexByte(string(data), ')')
+	f := strings.Fields(string(data[i+1:]))
+	if len(f) < 13 {
+		b.Fatalf("testweb CPU time: short /proc stat %q", data)
+	}
+	utime, err1 := strconv.ParseInt(f[11], 10, 64)
+	stime, err2 := strconv.ParseInt(f[12], 10, 64)
+	if err := errors.Join(err1, err2); err != nil {
+		b.Fatalf("testweb CPU time: %v", err)
+	}
+	const tick = 10 * time.Millisecond // USER_HZ is 100 on Linux
+	return time.Duration(utime+stime) * tick
 }
 
 // crawlBenchSeedcrawl crawls the web with delays off into a fresh db and
@@ -126,34 +154,84 @@ func crawlBenchColly(b *testing.B, w crawlBenchWeb, workers int) uint64 {
 // BenchmarkCrawl measures crawl throughput against the test web with
 // delays off, seedcrawl (robots.txt, frontier, bbolt commits with fsync)
 // side by side with a bare colly crawler of the same web, the library
-// floor. CPU is this process's (the web is served by a child process).
+// floor. CPU is this process's (the web is served by a child process);
+// seedcrawl-web-cpu-µs/page is the test web's CPU during seedcrawl's runs,
+// the share of the two cores the server takes.
+//
+// With SEEDCRAWL_BENCH_BASE=PATH set, each iteration also runs the
+// seedcrawl binary at PATH ("base") and this tree's binary ("head") as
+// child processes on the same web, one after the other, and reports the
+// medians of their pages/s, CPU and the test web's CPU per page, counted
+// from the test web's access log as in BenchmarkCrawlDocs.
 func BenchmarkCrawl(b *testing.B) {
 	const workers = 8
+	base := os.Getenv(crawlBenchBaseEnv)
 	for _, size := range []struct{ pages, hosts int }{{1000, 10}, {5000, 20}} {
 		b.Run(fmt.Sprintf("pages=%d", size.pages), func(b *testing.B) {
-			w := crawlStartBenchWeb(b, size.pages, size.hosts)
+			args := []string{"--preset", "clean", "--pages", strconv.Itoa(size.pages),
+				"--hosts", strconv.Itoa(size.hosts), "--seed", "9"}
+			logPath := filepath.Join(b.TempDir(), "access.log")
+			if base != "" {
+				args = append(args, "--access-log", logPath)
+			}
+			w := crawlStartBenchWebArgs(b, args...)
 			var sPages, cPages uint64
-			var sWall, cWall, sCPU, cCPU time.Duration
+			var sWall, cWall, sCPU, cCPU, sWeb time.Duration
+			runs := map[string][]crawlBenchRun{}
 			for b.Loop() {
-				t0, c0 := time.Now(), cpuTime()
+				t0, c0, w0 := time.Now(), cpuTime(), w.webCPU(b)
 				sPages += crawlBenchSeedcrawl(b, w, workers)
-				t1, c1 := time.Now(), cpuTime()
+				t1, c1, w1 := time.Now(), cpuTime(), w.webCPU(b)
 				cPages += crawlBenchColly(b, w, workers)
 				t2, c2 := time.Now(), cpuTime()
-				sWall, sCPU = sWall+t1.Sub(t0), sCPU+c1-c0
+				sWall, sCPU, sWeb = sWall+t1.Sub(t0), sCPU+c1-c0, sWeb+w1-w0
 				cWall, cCPU = cWall+t2.Sub(t1), cCPU+c2-c1
+				if base == "" {
+					continue
+				}
+				// Both binaries as children, one after the other: the
+				// before/after comparison, free of this process's share.
+				for _, name := range []string{"base", "head"} {
+					cmd := crawlBenchSeedcrawlCmd(b, w, workers)
+					if name == "base" {
+						cmd.Path, cmd.Args[0] = base, base
+					}
+					before, web0 := crawlBenchLogSize(b, logPath), w.webCPU(b)
+					r := crawlBenchRunChild(b, name, cmd)
+					r.web = w.webCPU(b) - web0
+					r.pages = crawlBenchLogPages(b, logPath, before)
+					runs[name] = append(runs[name], r)
+				}
 			}
 			sPer := float64(sCPU.Microseconds()) / float64(sPages)
 			cPer := float64(cCPU.Microseconds()) / float64(cPages)
 			b.ReportMetric(float64(sPages)/sWall.Seconds(), "seedcrawl-pages/s")
 			b.ReportMetric(float64(cPages)/cWall.Seconds(), "colly-pages/s")
 			b.ReportMetric(sPer, "seedcrawl-cpu-µs/page")
+			b.ReportMetric(float64(sWeb.Microseconds())/float64(sPages), "seedcrawl-web-cpu-µs/page")
 			b.ReportMetric(cPer, "colly-cpu-µs/page")
 			b.ReportMetric(sPer/cPer, "cpu-ratio")
 			b.ReportMetric(float64(sPages)/float64(b.N), "seedcrawl-pages")
 			b.ReportMetric(float64(cPages)/float64(b.N), "colly-pages")
+			for _, name := range []string{"base", "head"} {
+				if rs := runs[name]; len(rs) > 0 {
+					crawlBenchReport(b, name, rs, 1e6, "µs")
+				}
+			}
 		})
 	}
+}
+
+// crawlBenchReport reports the medians of a crawler's runs: pages/s, its
+// CPU per page and the test web's CPU per page (in unit, scale per
+// second), pages, and peak RSS.
+func crawlBenchReport(b *testing.B, name string, rs []crawlBenchRun, scale float64, unit string) {
+	perPage := func(d time.Duration, r crawlBenchRun) float64 { return d.Seconds() * scale / float64(max(r.pages, 1)) }
+	b.ReportMetric(crawlBenchMedian(rs, func(r crawlBenchRun) float64 { return float64(r.pages) / r.wall.Seconds() }), name+"-pages/s")
+	b.ReportMetric(crawlBenchMedian(rs, func(r crawlBenchRun) float64 { return perPage(r.cpu, r) }), name+"-cpu-"+unit+"/page")
+	b.ReportMetric(crawlBenchMedian(rs, func(r crawlBenchRun) float64 { return perPage(r.web, r) }), name+"-web-cpu-"+unit+"/page")
+	b.ReportMetric(crawlBenchMedian(rs, func(r crawlBenchRun) float64 { return float64(r.pages) }), name+"-pages")
+	b.ReportMetric(crawlBenchMedian(rs, func(r crawlBenchRun) float64 { return float64(r.maxRSS) / 1024 }), name+"-rss-MB")
 }
 
 // BenchmarkCrawlDocs measures what a crawl costs on documentation-site
@@ -203,7 +281,7 @@ func BenchmarkCrawlDocs(b *testing.B) {
 				runs := map[string][]crawlBenchRun{}
 				for b.Loop() {
 					for _, name := range crawlers {
-						before := crawlBenchLogSize(b, logPath)
+						before, web0 := crawlBenchLogSize(b, logPath), w.webCPU(b)
 						var cmd *exec.Cmd
 						switch name {
 						case "seedcrawl":
@@ -217,18 +295,13 @@ func BenchmarkCrawlDocs(b *testing.B) {
 							cmd = crawlBenchWget2Cmd(b, wget2, w, scheme, proxy, workers)
 						}
 						r := crawlBenchRunChild(b, name, cmd)
+						r.web = w.webCPU(b) - web0
 						r.pages = crawlBenchLogPages(b, logPath, before)
 						runs[name] = append(runs[name], r)
 					}
 				}
 				for _, name := range crawlers {
-					rs := runs[name]
-					b.ReportMetric(crawlBenchMedian(rs, func(r crawlBenchRun) float64 { return float64(r.pages) / r.wall.Seconds() }), name+"-pages/s")
-					b.ReportMetric(crawlBenchMedian(rs, func(r crawlBenchRun) float64 {
-						return float64(r.cpu.Microseconds()) / 1000 / float64(max(r.pages, 1))
-					}), name+"-cpu-ms/page")
-					b.ReportMetric(crawlBenchMedian(rs, func(r crawlBenchRun) float64 { return float64(r.pages) }), name+"-pages")
-					b.ReportMetric(crawlBenchMedian(rs, func(r crawlBenchRun) float64 { return float64(r.maxRSS) / 1024 }), name+"-rss-MB")
+					crawlBenchReport(b, name, runs[name], 1e3, "ms")
 				}
 				b.ReportMetric(0, "ns/op") // the figures above are per page, not per iteration
 			})
@@ -242,7 +315,8 @@ const crawlBenchBaseEnv = "SEEDCRAWL_BENCH_BASE"
 // crawlBenchRun is one crawler's run in a child process.
 type crawlBenchRun struct {
 	wall, cpu time.Duration
-	maxRSS    int64 // KiB
+	web       time.Duration // the test web's CPU time during the run
+	maxRSS    int64         // KiB
 	pages     int
 }
 
