@@ -29,13 +29,16 @@ type tokenSource interface {
 // attributes of every tag (two allocations per attribute), where most of a
 // page is text and tags whose attributes no link depends on. The scanner
 // finds tags with bytes.IndexByte, skips text, comments and raw text the
-// same way, and reads a tag's attributes only when TagAttr is called.
+// same way, and reads a tag's attributes only when TagAttr or TagName is
+// called (TagName reads them to report whether there are any).
 //
 // Attribute values are aliases of the body unless they need decoding.
-// Values with the common character references ("&amp;", and a bare '&'
-// that no reference can start) are decoded here; a tag with any other
-// reference, a CR or a NUL byte in an attribute is handed to x/net/html's
-// Tokenizer, so the entity table and its rules stay x/net/html's.
+// Values with the common character references (&amp; &quot; &apos; &lt;
+// &gt; &nbsp;, numeric references ended by ';' to ordinary characters, and
+// a bare '&' that no reference can start) are decoded here; a tag with any
+// other reference, a CR or a NUL byte in an attribute is handed to
+// x/net/html's Tokenizer, so the entity table and its rules stay
+// x/net/html's.
 //
 // The body is never modified. Memory is the attribute list of the current
 // tag, bounded by the tag's size.

@@ -2,6 +2,7 @@ package extract
 
 import (
 	"bytes"
+	"unicode/utf8"
 
 	"golang.org/x/net/html"
 )
@@ -191,9 +192,11 @@ func (s *scanner) slowAttrs() {
 }
 
 // unescapeAttr decodes the character references of an attribute value
-// when they are the common ones: "&amp;", and a '&' that cannot start a
-// reference (not followed by a letter or digit, or followed by letters and
-// digits then '=', which the HTML standard leaves alone in attributes). It
+// when they are the common ones: the named references of commonEntity and
+// the numeric references numericRef takes, each ended by ';', and a '&'
+// that cannot start a reference (not followed by a letter or digit, or
+// followed by letters and digits then '=', which the HTML standard leaves
+// alone in attributes). It
 // returns the value itself when there is nothing to decode, and false for
 // anything else (other references, CR, NUL), which the caller hands to
 // x/net/html.
@@ -217,23 +220,36 @@ func unescapeAttr(v []byte) ([]byte, bool) {
 		for j < len(v) && isAlnum(v[j]) {
 			j++
 		}
+		var r rune // the decoded character, if any
 		switch {
 		case j == i+1:
 			if j < len(v) && v[j] == '#' {
-				return nil, false
+				var end int
+				if r, end = numericRef(v, j+1); r < 0 {
+					return nil, false
+				}
+				j = end - 1 // the ';', consumed below
+				break
 			}
 			// A bare '&'.
 		case j < len(v) && v[j] == '=':
 			// "&name=" is left alone in an attribute.
-		case j < len(v) && v[j] == ';' && string(v[i+1:j]) == "amp":
+		case j < len(v) && v[j] == ';':
+			if r = commonEntity(v[i+1 : j]); r < 0 {
+				return nil, false
+			}
+		default:
+			return nil, false
+		}
+		if r > 0 {
 			if out == nil {
 				out = make([]byte, 0, len(v))
 			}
 			out = append(out, v[last:i]...)
-			out = append(out, '&')
+			out = utf8.AppendRune(out, r)
 			last = j + 1
-		default:
-			return nil, false
+			i = j
+			continue
 		}
 		i = j - 1
 	}
@@ -241,6 +257,65 @@ func unescapeAttr(v []byte) ([]byte, bool) {
 		return v, true
 	}
 	return append(out, v[last:]...), true
+}
+
+// commonEntity returns the character of the named references pages use
+// most in attribute values (name without its ';'), and -1 for any other
+// name, which the caller leaves to x/net/html's full table.
+func commonEntity(name []byte) rune {
+	switch string(name) {
+	case "amp":
+		return '&'
+	case "quot":
+		return '"'
+	case "apos":
+		return '\''
+	case "lt":
+		return '<'
+	case "gt":
+		return '>'
+	case "nbsp":
+		return '\u00a0'
+	}
+	return -1
+}
+
+// numericRef decodes the numeric reference whose digits start at v[i]
+// (after "&#"): decimal, or hexadecimal after 'x' or 'X', ended by ';'.
+// It returns the character and the index just past the ';', or -1 for
+// anything x/net/html treats specially (no ';', no digits, more than 7
+// digits, U+0000, C0 controls, U+007F to U+009F which it maps through
+// windows-1252, surrogates, above U+10FFFF): the caller then hands the tag
+// to x/net/html, so both decode alike.
+func numericRef(v []byte, i int) (rune, int) {
+	base := rune(10)
+	if i < len(v) && (v[i] == 'x' || v[i] == 'X') {
+		base = 16
+		i++
+	}
+	var r rune
+	n := 0
+	for ; i < len(v) && n <= 7; i, n = i+1, n+1 {
+		c := v[i]
+		var d rune
+		switch {
+		case '0' <= c && c <= '9':
+			d = rune(c - '0')
+		case base == 16 && 'a' <= c|0x20 && c|0x20 <= 'f':
+			d = rune(c|0x20-'a') + 10
+		default:
+			goto end
+		}
+		r = r*base + d
+	}
+end:
+	if n == 0 || n > 7 || i >= len(v) || v[i] != ';' {
+		return -1, 0
+	}
+	if r < 0x20 || 0x7f <= r && r <= 0x9f || 0xd800 <= r && r <= 0xdfff || r > 0x10ffff {
+		return -1, 0
+	}
+	return r, i + 1
 }
 
 func isAlnum(c byte) bool {

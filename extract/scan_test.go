@@ -80,6 +80,12 @@ func diffTokens(body []byte, flags uint16) string {
 // character references, unterminated constructs at the end of the body.
 var scannerCases = []string{
 	``,
+	// References the scanner decodes itself in attribute values, and their
+	// neighbours it leaves to x/net/html.
+	`<a title="&quot;x&quot; &apos;&lt;&gt;&nbsp;&amp;" href="/a?b=1&amp;c=2">`,
+	`<a title="&#39;&#x27;&#X27;&#160;&#8217;&#x1F600;&#32;" href=/x>`,
+	`<a title="&#0; &#9; &#127; &#128; &#x9F; &#xD800; &#x110000; &#12345678; &#; &#x; &#39 x">`,
+	`<a title="&QUOT; &quot &quotx; &nbsp=1 &eacute; &notin; &not;">`,
 	`plain text`,
 	`a < b <3 <> <= </> </ x> </3> <? pi ?> <!x> <! > <!>`,
 	`<a href=x>t</a><A HREF="Y" Href='z'>`,
@@ -234,6 +240,7 @@ func hostilePages(size int) map[string][]byte {
 		"unterminated-tag": rep("<a href=", "x", ""),
 		"cdata":            rep("<svg><![CDATA[", "]]", ""),
 		"many-tags":        rep("", "<a href=/x>", ""),
+		"attr-references":  rep("", `<a title="&quot;&#39;&nbsp;" href=/x>`, ""),
 	}
 }
 
