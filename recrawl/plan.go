@@ -393,6 +393,24 @@ func (r *Runner) agree(ctx context.Context, l *loaded, n uint32, p *Plan) ([]uin
 		p.Seeds, p.Cycle.Replaced = agreed, nil
 	}
 	var ids []uint32
+	if l == nil {
+		// A budget-limited cycle with the seeds given loads no graph: the
+		// agreed seeds this node holds are looked up in its db.
+		urls := make([]string, len(p.Seeds))
+		for i, s := range p.Seeds {
+			urls[i] = s.URL
+		}
+		found, err := r.o.Store.Lookup(urls)
+		if err != nil {
+			return nil, fmt.Errorf("recrawl: cycle %d: look up agreed seeds: %w", n, err)
+		}
+		for _, id := range found {
+			if id != storage.NoPage && id <= math.MaxUint32 {
+				ids = append(ids, uint32(id))
+			}
+		}
+		return ids, nil
+	}
 	for _, s := range p.Seeds {
 		if v, ok := nodeOf(l.g, s.URL); ok {
 			ids = append(ids, v)

@@ -21,8 +21,27 @@ import (
 // each with its own db) crawl two cycles on an embedded NATS server. Cycle
 // 2's seeds are one elected node's selection, recorded alike by all
 // three; in each cycle every URL is fetched by its host's owner only.
+//
+// Two plans: seeds selected on the graph (--k 3, maxweight), and the seeds
+// given with a page budget, whose cycle loads no graph and looks the agreed
+// seeds up in the db.
 func TestRunCluster(t *testing.T) {
 	w := crawlStartWeb(t, testweb.GenOptions{Seed: 5, Pages: 300, Hosts: 6, Preset: testweb.Clean}, testweb.Options{})
+	for _, tc := range []struct {
+		name  string
+		extra []string
+	}{
+		{"selected", []string{"--k", "3"}},
+		{"given-budget", []string{"--seed-algo", "given", "--pages-per-cycle", "60"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			w.log.Reset()
+			runClusterCycles(t, w, tc.extra, tc.name == "selected")
+		})
+	}
+}
+
+func runClusterCycles(t *testing.T, w *crawlWeb, extra []string, checkResize bool) {
 	srv, err := cluster.StartServer(cluster.ServerOptions{Dir: t.TempDir()})
 	if err != nil {
 		t.Fatal(err)
@@ -36,8 +55,9 @@ func TestRunCluster(t *testing.T) {
 	var wg sync.WaitGroup
 	for i := range k {
 		dbs[i] = filepath.Join(dir, fmt.Sprintf("n%d.db", i))
-		args := append(runArgs(t, w, dbs[i], "--cluster", srv.URL(), "--node-id", strconv.Itoa(i), "--nodes", strconv.Itoa(k),
-			"--cycles", "2", "--k", "3", "--sitemaps=false"), w.site.Seeds()...)
+		flags := append([]string{"--cluster", srv.URL(), "--node-id", strconv.Itoa(i), "--nodes", strconv.Itoa(k),
+			"--cycles", "2", "--sitemaps=false"}, extra...)
+		args := append(runArgs(t, w, dbs[i], flags...), w.site.Seeds()...)
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -101,6 +121,9 @@ func TestRunCluster(t *testing.T) {
 	}
 	t.Logf("node %d selected cycle 2's seeds %q; %d and %d URLs fetched", leader, want, len(fetchedBy[1]), len(fetchedBy[2]))
 
+	if !checkResize {
+		return
+	}
 	// A third cycle with another cluster size is refused: the db's refresh
 	// planning assumes the hosts it was crawled with.
 	args := append(runArgs(t, w, dbs[0], "--cluster", srv.URL(), "--node-id", "0", "--nodes", "2", "--cycles", "3", "--sitemaps=false"),
