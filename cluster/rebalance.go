@@ -66,7 +66,7 @@ func (n *Node) Rebalance(ctx context.Context, db *storage.DB) (Moved, error) {
 		if err := stamp(); err != nil {
 			return mv, err
 		}
-		return mv, n.settled(ctx)
+		return mv, n.settledUnlessLeaving(ctx)
 	}
 	old, err := strconv.Atoi(string(v))
 	if err != nil || old < 1 {
@@ -74,7 +74,7 @@ func (n *Node) Rebalance(ctx context.Context, db *storage.DB) (Moved, error) {
 	}
 	mv.FromNodes = old
 	if old == n.opts.Nodes {
-		return mv, n.settled(ctx)
+		return mv, n.settledUnlessLeaving(ctx)
 	}
 	before := NewRingN(old)
 	movedHost := map[string]bool{}
@@ -136,10 +136,22 @@ func (n *Node) Rebalance(ctx context.Context, db *storage.DB) (Moved, error) {
 	if err := db.Commit(&b); err != nil {
 		return mv, fmt.Errorf("cluster: rebalance: commit the move of %d URLs: %w", mv.Queued+mv.Known, err)
 	}
-	return mv, n.settled(ctx)
+	return mv, n.settledUnlessLeaving(ctx)
 }
 
 func settledKey(node int) string { return "settled-" + strconv.Itoa(node) }
+
+// settledUnlessLeaving records the node settled at the end of Rebalance,
+// except for a Leaving node: the messages stored for it must first reach
+// their new owners, so Drain records it once the node's subject is empty.
+// The other nodes wait for it (WaitSettled) and so never start crawling a
+// host while URLs for it still sit on the leaving node's subject.
+func (n *Node) settledUnlessLeaving(ctx context.Context) error {
+	if n.opts.Leaving {
+		return nil
+	}
+	return n.settled(ctx)
+}
 
 // settled records in the nodes bucket that this node's db is settled for
 // the current K.
@@ -180,8 +192,9 @@ func (n *Node) WaitSettled(ctx context.Context, upto int) error {
 // Drain hands every URL stored for this node in the stream to the node
 // that owns its host now, until none is left: what a node removed from
 // the cluster (NodeID ≥ Nodes, so it owns no host) does after Rebalance,
-// so that nothing sent to it under the old membership is lost. It returns
-// how many it forwarded.
+// so that nothing sent to it under the old membership is lost. Once none
+// is left it records the node settled, which the others wait for. It
+// returns how many it forwarded.
 func (n *Node) Drain(ctx context.Context) (int, error) {
 	total := 0
 	for {
@@ -190,7 +203,8 @@ func (n *Node) Drain(ctx context.Context) (int, error) {
 			return total, fmt.Errorf("cluster: drain: stream info: %w", err)
 		}
 		if info.State.Subjects[n.subject(n.opts.NodeID)] == 0 {
-			return total, nil
+			// Only now may the others crawl (see settledUnlessLeaving).
+			return total, n.settled(ctx)
 		}
 		batch, err := n.cons.Fetch(n.opts.Batch, jetstream.FetchMaxWait(max(n.opts.Poll, 100*time.Millisecond)))
 		if err != nil {

@@ -215,8 +215,16 @@ func TestForwardAndDrain(t *testing.T) {
 			t.Fatal(err)
 		}
 		defer leaving.Close()
+		// The others may crawl only once the leaving node's subject is
+		// empty: it is recorded settled by Drain, not before.
+		if e, err := leaving.nodes.Get(ctx, settledKey(2)); err == nil {
+			t.Fatalf("leaving node settled (%q) before it drained", e.Value())
+		}
 		if n, err := leaving.Drain(ctx); err != nil || n != 1 {
 			t.Fatalf("Drain = %d, %v; want 1 URL forwarded", n, err)
+		}
+		if e, err := leaving.nodes.Get(ctx, settledKey(2)); err != nil || string(e.Value()) != "2" {
+			t.Fatalf("after Drain the leaving node's settled record is %v, %v; want 2", e, err)
 		}
 		n1 := openNode(t, s.URL(), 1, 2)
 		got := receive(t, ctx, n1)
