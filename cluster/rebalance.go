@@ -166,17 +166,26 @@ func (n *Node) settled(ctx context.Context) error {
 // current K: a node must not crawl a host it just took over before the
 // previous owner has handed over what it settled there, or it could fetch
 // a URL again. Pass upto = max(K, Moved.FromNodes), so a shrinking
-// cluster also waits for the removed nodes (their Rebalance as Leaving).
+// cluster also waits for the removed nodes (their Drain as Leaving); any
+// node numbered upto or above with a settled record (a former member) must
+// have settled for this K too, which holds a node restarted after its own
+// Rebalance (upto = K) until the removed nodes have drained.
 func (n *Node) WaitSettled(ctx context.Context, upto int) error {
 	want := strconv.Itoa(n.opts.Nodes)
 	tick := time.NewTicker(n.opts.Poll)
 	defer tick.Stop()
-	for i := 0; i < upto; {
+	// Nodes upto, upto+1, ... that have a settled record were members once:
+	// each must have settled (drained) for this K too. A node restarted
+	// after its own Rebalance passes upto = K, but a removed node may still
+	// be draining what it holds of this node's hosts.
+	for i := 0; ; {
 		e, err := n.nodes.Get(ctx, settledKey(i))
 		switch {
 		case err == nil && string(e.Value()) == want:
 			i++
 			continue
+		case i >= upto && errors.Is(err, jetstream.ErrKeyNotFound):
+			return nil
 		case err != nil && !errors.Is(err, jetstream.ErrKeyNotFound):
 			return fmt.Errorf("cluster: read node %d settled record: %w", i, err)
 		}
@@ -186,7 +195,6 @@ func (n *Node) WaitSettled(ctx context.Context, upto int) error {
 		case <-tick.C:
 		}
 	}
-	return nil
 }
 
 // Drain hands every URL stored for this node in the stream to the node

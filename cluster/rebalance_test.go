@@ -2,6 +2,7 @@ package cluster
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"path/filepath"
 	"slices"
@@ -232,4 +233,30 @@ func TestForwardAndDrain(t *testing.T) {
 			t.Fatalf("node 1 received %+v, want %+v", got, want)
 		}
 	})
+}
+
+// TestWaitSettledFormerMembers: a node of a cluster shrunk from 3 to 2
+// (so upto = 2 after its own Rebalance, as on a restart) still waits for
+// former node 2, whose settled record names the old K until it drained.
+func TestWaitSettledFormerMembers(t *testing.T) {
+	s := startServer(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	n0 := openNode(t, s.URL(), 0, 2)
+	for i, v := range []string{"2", "2", "3"} {
+		if _, err := n0.nodes.Put(ctx, settledKey(i), []byte(v)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	short, stop := context.WithTimeout(ctx, 100*time.Millisecond)
+	defer stop()
+	if err := n0.WaitSettled(short, 2); !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("WaitSettled with former node 2 not drained = %v, want a wait until the deadline", err)
+	}
+	if _, err := n0.nodes.Put(ctx, settledKey(2), []byte("2")); err != nil {
+		t.Fatal(err)
+	}
+	if err := n0.WaitSettled(ctx, 2); err != nil {
+		t.Fatalf("WaitSettled once node 2 drained: %v", err)
+	}
 }
