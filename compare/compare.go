@@ -44,7 +44,9 @@ type Options struct {
 	Host func(url string) string
 	// SaveEvery is the number of downloads of a crawl between progress
 	// saves; 0 means 1024. A crawl also saves when it stops. Saves run on
-	// one goroutine beside the crawls, which do not wait for them. After
+	// one goroutine beside the crawls, which do not wait for them (a store
+	// may hold a lock while it writes, and pages delivered meanwhile are
+	// revealed after it); a failed save ends Run with its error. After
 	// kill -9 up to SaveEvery downloads per crawl (and those of a save under
 	// way) are replayed again, from stored pages or pages the Web delivers
 	// again without fetching them (the crawler's records).
@@ -242,15 +244,17 @@ func (c *Compare) runCrawls(ctx context.Context, web Web) error {
 	g.Go(func() error { return c.dispatch(gctx, web, stop) })
 	g.Go(func() error {
 		// Saves commit to disk; the crawls go on meanwhile. A save is
-		// not cut short by ctx: Ctrl-C keeps what was done.
-		var err error
+		// not cut short by ctx: Ctrl-C keeps what was done. A failed
+		// save ends the comparison at once (returning cancels gctx, which
+		// stops the crawls); nothing is left to drain, since a crawl
+		// queues a save only into its own free slot.
 		for lc := range saves {
-			if err == nil {
-				err = c.save(context.WithoutCancel(gctx), lc)
+			if err := c.save(context.WithoutCancel(gctx), lc); err != nil {
+				return err
 			}
 			lc.saving.Store(false)
 		}
-		return err
+		return nil
 	})
 	return g.Wait()
 }

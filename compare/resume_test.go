@@ -9,6 +9,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 )
 
 // crashStore is a MemStore that can freeze: after freeze every write is
@@ -232,5 +233,34 @@ func TestWebClosed(t *testing.T) {
 	}
 	if err := c.Run(context.Background(), &closingWeb{ch: make(chan Page)}); !errors.Is(err, ErrWebClosed) {
 		t.Errorf("Run: %v, want ErrWebClosed", err)
+	}
+}
+
+// failStore is a MemStore whose progress saves fail, as on a full disk.
+type failStore struct {
+	MemStore
+}
+
+var errDiskFull = errors.New("disk full")
+
+func (s *failStore) AppendProgress(context.Context, string, int, []uint64) error { return errDiskFull }
+
+// TestSaveFailureStops: a failed progress save ends the comparison with
+// that error at once. The web delivers only 50 pages and then holds the
+// rest back, so a comparison that ran on after the failure would wait for
+// pages until the test's deadline.
+func TestSaveFailureStops(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 7))
+	g := randomGraph(rng, 400)
+	c, err := New(&failStore{}, Options{Schedulers: []string{"bfs", "fpr"}, Seeds: []string{g.URLs[0]}, Budget: 300, SaveEvery: 8})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := newFakeWeb(g, nil)
+	w.limit = 50
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	if err := runFake(ctx, c, w, 1); !errors.Is(err, errDiskFull) {
+		t.Fatalf("Run = %v, want the save's error", err)
 	}
 }
