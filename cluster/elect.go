@@ -112,7 +112,7 @@ func (n *Node) PublishSeeds(ctx context.Context, l *Lease, cycle uint32, seeds [
 	if err != nil {
 		return err
 	}
-	b, err := json.Marshal(seeds)
+	b, err := json.Marshal(publishedSeeds{Node: n.opts.NodeID, Seeds: seeds})
 	if err != nil {
 		return fmt.Errorf("cluster: encode %d seeds: %w", len(seeds), err)
 	}
@@ -126,24 +126,38 @@ func (n *Node) PublishSeeds(ctx context.Context, l *Lease, cycle uint32, seeds [
 
 func seedKey(cycle uint32) string { return "cycle-" + strconv.FormatUint(uint64(cycle), 10) }
 
+// publishedSeeds is the value stored for a cycle's seeds: the seeds and
+// the node that published them (the lock names the leader only while it
+// is held, and a later holder may not be the publisher).
+type publishedSeeds struct {
+	Node  int    `json:"node"`
+	Seeds []Seed `json:"seeds"`
+}
+
 // Seeds returns the seeds published for cycle, or ErrNoSeeds.
 func (n *Node) Seeds(ctx context.Context, cycle uint32) ([]Seed, error) {
+	p, err := n.readSeeds(ctx, cycle)
+	return p.Seeds, err
+}
+
+// readSeeds reads what was published for cycle, or ErrNoSeeds.
+func (n *Node) readSeeds(ctx context.Context, cycle uint32) (publishedSeeds, error) {
+	var p publishedSeeds
 	kv, err := n.seedBucket(ctx)
 	if err != nil {
-		return nil, err
+		return p, err
 	}
 	e, err := kv.Get(ctx, seedKey(cycle))
 	if errors.Is(err, jetstream.ErrKeyNotFound) {
-		return nil, fmt.Errorf("%w: cycle %d", ErrNoSeeds, cycle)
+		return p, fmt.Errorf("%w: cycle %d", ErrNoSeeds, cycle)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("cluster: read seeds of cycle %d: %w", cycle, err)
+		return p, fmt.Errorf("cluster: read seeds of cycle %d: %w", cycle, err)
 	}
-	var seeds []Seed
-	if err := json.Unmarshal(e.Value(), &seeds); err != nil {
-		return nil, fmt.Errorf("cluster: seeds of cycle %d: %w", cycle, err)
+	if err := json.Unmarshal(e.Value(), &p); err != nil {
+		return p, fmt.Errorf("cluster: seeds of cycle %d: %w", cycle, err)
 	}
-	return seeds, nil
+	return p, nil
 }
 
 // AgreeSeeds returns the seeds of cycle the whole cluster crawls, and the
@@ -155,15 +169,9 @@ func (n *Node) AgreeSeeds(ctx context.Context, cycle uint32, mine []Seed) ([]See
 	tick := time.NewTicker(n.opts.Poll)
 	defer tick.Stop()
 	for {
-		seeds, err := n.Seeds(ctx, cycle)
+		p, err := n.readSeeds(ctx, cycle)
 		if err == nil {
-			leader := -1
-			if kv, kerr := n.locks(ctx); kerr == nil {
-				if e, gerr := kv.Get(ctx, lockKey(cycle)); gerr == nil {
-					leader, _ = strconv.Atoi(string(e.Value()))
-				}
-			}
-			return seeds, leader, nil
+			return p.Seeds, p.Node, nil
 		}
 		if !errors.Is(err, ErrNoSeeds) {
 			return nil, -1, err
