@@ -1,0 +1,205 @@
+package recrawl
+
+import (
+	"cmp"
+	"container/heap"
+	"math"
+	"slices"
+
+	"github.com/seedcrawl/seedcrawl/storage"
+)
+
+// The refresh order of a cycle: which known pages are refetched, by stored
+// PageRank and the revisit policy, and how many.
+
+// refreshOrder orders the known pages for revisiting in cycle n, seeds
+// left out (the crawl queues them first). The crawl queues them in this
+// order behind the seeds with equal priorities, so its FIFO tie-break
+// revisits them in this order, and a refresh cap (maxRefresh) refetches
+// the head of the list and traverses the rest from storage.
+//
+// RefreshPageRank: by PageRank on the stored graph (pr), highest first,
+// ties by id (discovery order). The other policies allocate maxRefresh
+// refetches per cycle over the known pages (refreshPlan); without a cap
+// every due page is refetched and the order only says which first.
+func (r *Runner) refreshOrder(l *loaded, seedIDs []uint32, pr []float64, n uint32, maxRefresh int64) ([]uint64, error) {
+	seed := make(map[uint64]bool, len(seedIDs))
+	for _, s := range seedIDs {
+		seed[uint64(s)] = true
+	}
+	out := make([]uint64, 0, len(l.cs.known))
+	for _, id := range l.cs.known {
+		if !seed[id] {
+			out = append(out, id)
+		}
+	}
+	rank := func(id uint64) float64 {
+		if id < uint64(len(pr)) {
+			return pr[id]
+		}
+		return 0
+	}
+	policy := r.o.RefreshPolicy
+	if policy == RefreshPageRank || maxRefresh < 0 {
+		slices.SortFunc(out, func(a, b uint64) int {
+			if c := cmp.Compare(rank(b), rank(a)); c != 0 {
+				return c
+			}
+			return cmp.Compare(a, b)
+		})
+		return out, nil
+	}
+	budget := float64(len(out))
+	if maxRefresh > 0 {
+		budget = float64(maxRefresh)
+	}
+	// The allocation runs over a pool of the known pages with the highest
+	// PageRank, at least 4 refetches' worth of pages per refetch allowed
+	// and never fewer than minPool, so that its cost (changerate.Optimal
+	// bisects per page) follows the cycle's budget, not the db's size. The
+	// rest get no share of the budget and follow, oldest fetch first.
+	pool, tail := out, []uint64(nil)
+	if size := max(4*int(budget), minPool); len(out) > size {
+		slices.SortFunc(out, func(a, b uint64) int {
+			if c := cmp.Compare(rank(b), rank(a)); c != 0 {
+				return c
+			}
+			return cmp.Compare(a, b)
+		})
+		pool, tail = out[:size], slices.Clone(out[size:])
+		slices.SortStableFunc(tail, func(a, b uint64) int { return cmp.Compare(l.cs.last[a], l.cs.last[b]) })
+		// In id order, like a pool of every known page, so that the
+		// allocation sums in the same order as lazyRefreshOrder's.
+		slices.Sort(pool)
+	}
+	var rate []float64
+	if policy == RefreshOptimal {
+		obs, x, gaps, err := changeStats(r.o.Store, n-1, l.g.N())
+		if err != nil {
+			return nil, err
+		}
+		hosts := make([]string, len(pool))
+		po, px, pg := make([]uint16, len(pool)), make([]uint16, len(pool)), make([]uint32, len(pool))
+		for i, id := range pool {
+			hosts[i], po[i], px[i], pg[i] = l.cs.hosts[id], obs[id], x[id], gaps[id]
+		}
+		rate = rates(hosts, po, px, pg)
+	}
+	f, err := allocate(policy, pool, pr, rate, budget)
+	if err != nil {
+		return nil, err
+	}
+	last := make([]uint32, len(pool))
+	for i, id := range pool {
+		last[i] = l.cs.last[id]
+	}
+	return append(refreshPlan(pool, last, n, f, pr), tail...), nil
+}
+
+// minPool is the smallest pool of known pages the refresh allocation
+// runs over (see refreshOrder).
+const minPool = 5000
+
+// resumePlan continues the stored, unfinished cycle c.
+func (r *Runner) resumePlan(c *storage.Cycle) (*Plan, error) {
+	o := &r.o
+	p := &Plan{Cycle: *c, Revisit: o.Revisit.at(c.N)}
+	if c.N > 1 {
+		rank, err := r.rank(c.N-1, nil)
+		if err != nil {
+			return nil, err
+		}
+		p.Rank = rank
+	}
+	if o.PagesPerCycle > 0 {
+		left := o.PagesPerCycle - int64(c.Stats.Fetches)
+		p.MaxPages = max(left, -1)
+		if left <= 0 {
+			p.MaxPages = -1
+		}
+		if o.DiscoveryShare > 0 {
+			refreshed := int64(c.Stats.Changed + c.Stats.Unchanged + c.Stats.Gone)
+			p.MaxRefresh = refreshCap(int64(math.Floor((1-o.DiscoveryShare)*float64(o.PagesPerCycle))) - refreshed)
+		}
+	}
+	p.Lazy = o.PagesPerCycle > 0
+	p.Replacer = r.newReplacer(nil, c.N)
+	p.Reseeder = r.newReseeder(c.N)
+	p.ReseedEvery = o.ReseedEvery
+	return p, nil
+}
+
+// refreshCap turns a number of refetches allowed into Plan.MaxRefresh: none
+// left is negative (0 would mean no cap).
+func refreshCap(n int64) int64 {
+	if n <= 0 {
+		return -1
+	}
+	return n
+}
+
+// lazyRefresh keeps of a budget-limited cycle's refresh list what the
+// budget can use: its first budget pages (the refresh policy's order) and
+// the budget pages with the highest PageRank (those a history scheduler
+// fetches first), in that order. The crawl reaches the other known pages
+// through links (CycleOptions.Lazy).
+func lazyRefresh(order []uint64, pr []float64, budget int) []uint64 {
+	if len(order) <= budget {
+		return order
+	}
+	out := slices.Clone(order[:budget])
+	in := make(map[uint64]bool, 2*budget)
+	for _, id := range out {
+		in[id] = true
+	}
+	rank := func(id uint64) float64 {
+		if id < uint64(len(pr)) {
+			return pr[id]
+		}
+		return 0
+	}
+	// The budget highest ranks among the rest: a min-heap of size budget.
+	h := &rankHeap{rank: rank}
+	for _, id := range order[budget:] {
+		if h.Len() < budget {
+			heap.Push(h, id)
+		} else if x, y := rank(id), rank(h.ids[0]); x > y || x == y && id < h.ids[0] {
+			h.ids[0] = id
+			heap.Fix(h, 0)
+		}
+	}
+	top := h.ids
+	slices.SortFunc(top, func(a, b uint64) int {
+		if c := cmp.Compare(rank(b), rank(a)); c != 0 {
+			return c
+		}
+		return cmp.Compare(a, b)
+	})
+	for _, id := range top {
+		if !in[id] {
+			out = append(out, id)
+		}
+	}
+	return out
+}
+
+// rankHeap is a min-heap of ids by rank, of equal ranks the highest id at
+// the root: the root is the id that comes last in the order rank
+// descending, then id ascending.
+type rankHeap struct {
+	ids  []uint64
+	rank func(uint64) float64
+}
+
+func (h *rankHeap) Len() int { return len(h.ids) }
+func (h *rankHeap) Less(i, j int) bool {
+	a, b := h.rank(h.ids[i]), h.rank(h.ids[j])
+	return a < b || a == b && h.ids[i] > h.ids[j]
+}
+func (h *rankHeap) Swap(i, j int) { h.ids[i], h.ids[j] = h.ids[j], h.ids[i] }
+func (h *rankHeap) Push(x any)    { h.ids = append(h.ids, x.(uint64)) }
+func (h *rankHeap) Pop() any {
+	x := h.ids[len(h.ids)-1]
+	h.ids = h.ids[:len(h.ids)-1]
+	return x
+}
