@@ -155,8 +155,8 @@ func serialize(u *wurl.Url) (string, error) {
 		return "", fmt.Errorf("%w: %q", ErrScheme, scheme)
 	}
 	host := u.Hostname()
-	if !validHost(host) {
-		return "", fmt.Errorf("%w: %q", ErrHost, host)
+	if !validHost(host) || !reparses(host) {
+		return "", fmt.Errorf("%w: %q", ErrHost, clip(host))
 	}
 	var sb strings.Builder
 	sb.Grow(len(scheme) + 3 + len(host) + len(u.Pathname()) + len(u.Query()) + 16)
@@ -185,6 +185,18 @@ func serialize(u *wurl.Url) (string, error) {
 		percent.Write(&sb, q, &queryKeep)
 	}
 	return sb.String(), nil
+}
+
+// reparses reports whether a host with a punycode label ("xn--") parses
+// again: the WHATWG parser encodes some Unicode labels it then refuses to
+// decode (a label too long for UTS #46, say), and a normal form must
+// normalize to itself. Other hosts are not parsed again.
+func reparses(host string) bool {
+	if !strings.HasPrefix(host, "xn--") && !strings.Contains(host, ".xn--") {
+		return true
+	}
+	_, err := parser.Parse("http://" + host + "/")
+	return err == nil
 }
 
 // validHost accepts a lower-case DNS-style name (letters, digits, '-', '_',
