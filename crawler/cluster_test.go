@@ -269,39 +269,13 @@ func TestClusterShortcutLowersDepth(t *testing.T) {
 		<-release // holds host x.test (one request at a time): x.test/t stays queued
 		return blocked(req, n)
 	}
-	fc := &fakeCluster{t: t, db: r.db, own: map[string]bool{"a.test": true, "x.test": true}, done: make(chan struct{})}
-	o := r.opts
-	o.Cluster = fc
-	o.Settings.MaxDepth = 2
-	var err error
-	if o.Scope, err = urlnorm.ParseScopeSpec("hosts:.test", nil); err != nil {
-		t.Fatal(err)
-	}
-	c, err := New(r.withFrontier(o))
-	if err != nil {
-		t.Fatal(err)
-	}
-	linked := make(chan struct{})
-	r.fr.onDone = func(j frontier.Job) {
-		if u, _ := r.db.URL(j.ID); u == "http://a.test/1" {
-			close(linked)
-		}
-	}
-	res := make(chan error, 1)
-	go func() {
-		_, err := c.Run(context.Background(), []string{"http://a.test/"})
-		res <- err
-	}()
-	<-linked // x.test/t queued at depth 2 behind x.test/0
-	if err := c.Receive(context.Background(), []Arrival{{URL: "http://x.test/t", Depth: 1}}); err != nil {
+	cc := startClusterCrawl(t, r, []string{"a.test", "x.test"}, 2, "http://a.test/1", "http://a.test/")
+	<-cc.reached // x.test/t queued at depth 2 behind x.test/0
+	if err := cc.c.Receive(context.Background(), []Arrival{{URL: "http://x.test/t", Depth: 1}}); err != nil {
 		t.Fatal(err)
 	}
 	close(release)
-	waitIdle(t, c)
-	close(fc.done)
-	if err := <-res; err != nil {
-		t.Fatal(err)
-	}
+	cc.finish(t)
 	for u, want := range map[string]int{"http://x.test/t": 1, "http://x.test/c": 1, "http://x.test/d": 0} {
 		if n := r.web.Requests(u); n != want {
 			t.Errorf("%s fetched %d times, want %d", u, n, want)
@@ -327,36 +301,11 @@ func TestClusterHandoffShorterPath(t *testing.T) {
 		<-release
 		return seed(req, n)
 	}
-	fc := &fakeCluster{t: t, db: r.db, own: map[string]bool{"a.test": true, "c.test": true}, done: make(chan struct{})}
-	o := r.opts
-	o.Cluster = fc
-	var err error
-	if o.Scope, err = urlnorm.ParseScopeSpec("hosts:.test", nil); err != nil {
-		t.Fatal(err)
-	}
-	c, err := New(r.withFrontier(o))
-	if err != nil {
-		t.Fatal(err)
-	}
-	deeper := make(chan struct{})
-	r.fr.onDone = func(j frontier.Job) {
-		if u, _ := r.db.URL(j.ID); u == "http://a.test/2" {
-			close(deeper)
-		}
-	}
-	res := make(chan error, 1)
-	go func() {
-		_, err := c.Run(context.Background(), []string{"http://a.test/", "http://c.test/s"})
-		res <- err
-	}()
-	<-deeper // b.test/z found at depth 2, then at depth 3
+	cc := startClusterCrawl(t, r, []string{"a.test", "c.test"}, r.opts.Settings.MaxDepth, "http://a.test/2", "http://a.test/", "http://c.test/s")
+	<-cc.reached // b.test/z found at depth 2, then at depth 3
 	close(release)
-	waitIdle(t, c)
-	close(fc.done)
-	if err := <-res; err != nil {
-		t.Fatal(err)
-	}
-	got := fc.handed()
+	cc.finish(t)
+	got := cc.fc.handed()
 	var depths []int
 	for _, h := range got {
 		if h.url != "http://b.test/z" || h.mass != 0 {
@@ -366,5 +315,55 @@ func TestClusterHandoffShorterPath(t *testing.T) {
 	}
 	if !slices.Equal(depths, []int{2, 1}) {
 		t.Fatalf("b.test/z handed off at depths %v, want [2 1]: new, then only the shorter path", depths)
+	}
+}
+
+// clusterCrawl is a crawl as one node of a fake cluster, running.
+type clusterCrawl struct {
+	c       *Crawler
+	fc      *fakeCluster
+	reached chan struct{} // closed when the frontier is told the job of the URL named at start is done
+	res     chan error
+}
+
+// startClusterCrawl runs, from seeds, the crawl of a node owning the hosts
+// own, within hosts:.test and maxDepth.
+func startClusterCrawl(t *testing.T, r *rig, own []string, maxDepth int, reachedURL string, seeds ...string) *clusterCrawl {
+	t.Helper()
+	cc := &clusterCrawl{reached: make(chan struct{}), res: make(chan error, 1)}
+	cc.fc = &fakeCluster{t: t, db: r.db, own: map[string]bool{}, done: make(chan struct{})}
+	for _, h := range own {
+		cc.fc.own[h] = true
+	}
+	o := r.opts
+	o.Cluster = cc.fc
+	o.Settings.MaxDepth = maxDepth
+	var err error
+	if o.Scope, err = urlnorm.ParseScopeSpec("hosts:.test", nil); err != nil {
+		t.Fatal(err)
+	}
+	if cc.c, err = New(r.withFrontier(o)); err != nil {
+		t.Fatal(err)
+	}
+	r.fr.onDone = func(j frontier.Job) {
+		if u, _ := r.db.URL(j.ID); u == reachedURL {
+			close(cc.reached)
+		}
+	}
+	go func() {
+		_, err := cc.c.Run(context.Background(), seeds)
+		cc.res <- err
+	}()
+	return cc
+}
+
+// finish waits until the crawl is idle, ends the cluster and checks the
+// crawl ended without error.
+func (cc *clusterCrawl) finish(t *testing.T) {
+	t.Helper()
+	waitIdle(t, cc.c)
+	close(cc.fc.done)
+	if err := <-cc.res; err != nil {
+		t.Fatal(err)
 	}
 }
