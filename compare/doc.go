@@ -127,4 +127,14 @@
 // 10% on the 20,000-page web where it is first by true PageRank. The
 // leave-one-out test remains the warning sign when the ranking rests on
 // one crawl's pages.
+//
+// # The polite crawl behind the Web
+//
+// seedcrawl compare's Web is the polite crawler fed by an Injection (a
+// crawler.Feed): only the URLs the comparison asks for are queued, every
+// final outcome (fetched, redirected, failed, robots-denied, refused for
+// scope or a budget) is delivered with the page's in-scope links, and a
+// URL with a final outcome in the database is delivered from there
+// without a request. Sync commits what was delivered, so the caller
+// stores nothing that refers to an outcome a crash could lose.
 package compare

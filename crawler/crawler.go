@@ -32,7 +32,6 @@ type Crawler struct {
 	pending
 	cycleState
 	outside
-	injectState
 	sm *sitemap.Sites // the sites' sitemaps (Settings.Sitemaps; nil without)
 }
 
@@ -93,13 +92,12 @@ type pending struct {
 type cycleState struct {
 	cyc      Cycle
 	recentMu sync.RWMutex
-	recent   map[uint64]struct{} // ids whose result awaits the next commit
-	posted   chan func() error   // functions the cycle runs on the disposer (Loop.Post)
+	recent   map[uint64]struct{} // ids whose result awaits the next commit (kept with a Cycle or a Feed)
 }
 
 // outside is the state of URLs that come from outside the crawl's own
 // links: from other nodes of a cluster (Options.Cluster, Receive) and from
-// Inject (Options.Inject).
+// a Feed, and the functions posted to the disposer (Loop.Post).
 type outside struct {
 	injectMu sync.RWMutex // held to send on in from Receive; Run takes it to close in
 	inClosed bool
@@ -110,6 +108,10 @@ type outside struct {
 	wake atomic.Pointer[chan struct{}]
 	// remote is the disposer's record of URLs handed to other nodes.
 	remote remoteState
+	mail   mailbox       // functions to run on the disposer (Loop.Post)
+	ended  chan struct{} // closed when the disposer stopped (finish)
+	endErr error         // why it stopped; read after ended
+	endOnce sync.Once
 }
 
 // New returns a Crawler; it fails with ErrOptions when a required part is
@@ -124,8 +126,10 @@ func New(opts Options) (*Crawler, error) {
 		in:         make(chan outcome, 2*len(opts.Fetchers)),
 		tally:      tally{counts: map[string]uint64{}},
 		admission:  admission{scopeHosts: map[string]bool{}, admitted: map[string]int64{}, soft: map[uint64]struct{}{}, hops: map[uint64]int{}},
-		cycleState: cycleState{cyc: opts.Cycle, recent: map[uint64]struct{}{}, posted: make(chan func() error, 1)},
+		cycleState: cycleState{cyc: opts.Cycle, recent: map[uint64]struct{}{}},
 	}
+	c.mail.sig = make(chan struct{}, 1)
+	c.ended = make(chan struct{})
 	// The cap counts distinct links the crawl would follow (in scope), so
 	// long real pages keep theirs while a page of junk costs no more than
 	// the caps; out-of-scope links are recorded up to as many again.
@@ -143,9 +147,6 @@ func New(opts Options) (*Crawler, error) {
 	c.extractor = ex
 	if opts.Settings.Sitemaps {
 		c.sm = sitemap.NewSites(sitemap.Limits{}, c.currentCycle())
-	}
-	if err := c.initInject(opts.Inject); err != nil {
-		return nil, err
 	}
 	w := make(chan struct{})
 	c.wake.Store(&w)
@@ -176,7 +177,7 @@ func (c *Crawler) Run(ctx context.Context, seeds []string) (Summary, error) {
 	if !c.ran.CompareAndSwap(false, true) {
 		return Summary{}, fmt.Errorf("%w: Run called twice", ErrOptions)
 	}
-	defer c.endInject(nil) // when Run fails before its disposer starts
+	defer c.finish(nil) // when Run fails before its disposer starts
 	c.start = time.Now()
 	c.startNs.Store(c.start.UnixNano())
 	c.lastCommit = c.start
@@ -232,8 +233,13 @@ func (c *Crawler) Run(ctx context.Context, seeds []string) (Summary, error) {
 	if err != nil {
 		return c.summary(StopError), err
 	}
-	if pending == 0 && queued == 0 && len(norm) == 0 && c.inj == nil && c.opts.Cluster == nil {
+	if pending == 0 && queued == 0 && len(norm) == 0 && c.opts.Feed == nil && c.opts.Cluster == nil {
 		return c.summary(StopError), ErrNoSeeds
+	}
+	if c.opts.Feed != nil {
+		if err := c.opts.Feed.Attach(Loop{c}); err != nil {
+			return c.summary(StopError), err
+		}
 	}
 	if err := c.commit(); err != nil {
 		return c.summary(StopError), err

@@ -21,7 +21,7 @@ func (c *Crawler) dispose() error {
 	tick := time.NewTicker(min(c.opts.Settings.CommitInterval, minStarveCommit))
 	defer tick.Stop()
 	var fatal error
-	defer func() { c.endInject(fatal) }()
+	defer func() { c.finish(fatal) }()
 	fail := func(err error) {
 		if fatal == nil {
 			fatal = err
@@ -30,27 +30,20 @@ func (c *Crawler) dispose() error {
 	}
 	for {
 		select {
-		case fn := <-c.posted:
-			if fatal != nil {
-				continue
-			}
-			if err := fn(); err != nil {
-				fail(err)
-			}
-		case done := <-c.injSync:
-			if fatal == nil {
-				fatal = c.commit()
+		case <-c.mail.sig:
+			// Dirty before the mailbox empties, so Idle never sees
+			// neither.
+			c.dirty.Store(true)
+			for _, fn := range c.mail.take() {
 				if fatal != nil {
-					c.abort()
+					break
+				}
+				if err := fn(); err != nil {
+					fail(err)
 				}
 			}
-			done <- fatal
-		case <-c.injSig:
-			if fatal != nil {
-				continue
-			}
-			if err := c.takeInjected(); err != nil {
-				fail(err)
+			if fatal == nil {
+				c.wakeWorkers()
 			}
 		case o, ok := <-c.in:
 			if !ok {
@@ -81,7 +74,6 @@ func (c *Crawler) dispose() error {
 				fail(err)
 				continue
 			}
-			c.deliver()
 			if c.batch.Pages() >= c.opts.Settings.CommitPages || time.Since(c.lastCommit) >= c.opts.Settings.CommitInterval ||
 				len(c.in) == 0 && c.starved() && time.Since(c.lastCommit) >= minStarveCommit {
 				if err := c.commit(); err != nil {
@@ -89,7 +81,7 @@ func (c *Crawler) dispose() error {
 				}
 			}
 		case <-tick.C:
-			if fatal == nil && c.batch.Empty() && len(c.in) == 0 {
+			if fatal == nil && c.batch.Empty() && c.quiet() {
 				c.dirty.Store(false)
 			}
 			if fatal != nil || c.batch.Empty() {
@@ -124,19 +116,19 @@ func (c *Crawler) commit() error {
 		return fmt.Errorf("crawler: commit %d results: %w", c.batch.Pages(), err)
 	}
 	c.batch.Reset()
-	clear(c.injRecent)
-	if c.cyc != nil {
-		c.recentMu.Lock()
-		clear(c.recent)
-		c.recentMu.Unlock()
-	}
+	c.recentMu.Lock()
+	clear(c.recent)
+	c.recentMu.Unlock()
 	c.lastCommit = time.Now()
 	c.commits.Add(1)
-	if len(c.in) == 0 {
+	if c.quiet() {
 		c.dirty.Store(false)
 	}
 	return nil
 }
+
+// quiet reports that no message waits for the disposer.
+func (c *Crawler) quiet() bool { return len(c.in) == 0 && c.mail.empty() }
 
 // wakeWorkers lets workers waiting for URLs from other nodes retry Next.
 func (c *Crawler) wakeWorkers() {
@@ -179,13 +171,20 @@ func (m *skipped) dispose(c *Crawler) error {
 	}
 	c.forget(m.job.ID)
 	c.flushChanges()
-	if err := c.noteSkipped(m); err != nil {
-		return err
-	}
-	c.batch.SetStatus(m.job.ID, m.status, m.reason)
-	for _, id := range m.job.Dropped {
+	for _, id := range append([]uint64{m.job.ID}, m.job.Dropped...) {
 		c.forget(id)
 		c.batch.SetStatus(id, m.status, m.reason)
+		if c.opts.Feed == nil {
+			continue
+		}
+		c.markDone(id)
+		u, err := c.opts.Store.URL(id)
+		if err != nil {
+			return fmt.Errorf("crawler: URL of skipped %d: %w", id, err)
+		}
+		if err := c.opts.Feed.Recorded(&Recorded{ID: id, URL: u, Status: m.status, Reason: m.reason}); err != nil {
+			return err
+		}
 	}
 	c.count("skip/"+statusReason(m.status, m.reason), uint64(1+len(m.job.Dropped)))
 	c.done.Add(1)
@@ -263,7 +262,20 @@ func (m *fetched) dispose(c *Crawler) error {
 		c.flushChanges()
 	}
 	c.batch.AddFetch(*rec, links)
-	c.noteFetched(m)
+	redirectTo := storage.NoPage
+	if m.redirect != nil && len(links) > 0 && links[len(links)-1].Kind == storage.LinkRedirect {
+		redirectTo = links[len(links)-1].To
+	}
+	if c.opts.Feed != nil {
+		c.markDone(job.ID)
+		r := &Recorded{ID: job.ID, URL: m.url, Fetch: rec, Status: rec.Status, Reason: rec.Reason, Links: toLinks(m.links), RedirectTo: redirectTo}
+		if m.redirect != nil {
+			r.Redirect = &Link{URL: m.redirect.url, InScope: m.redirect.inScope}
+		}
+		if err := c.opts.Feed.Recorded(r); err != nil {
+			return err
+		}
+	}
 	for _, s := range skips {
 		c.batch.SetStatus(s.id, s.status, s.reason)
 	}
@@ -291,10 +303,6 @@ func (m *fetched) dispose(c *Crawler) error {
 		c.count("refresh/"+refreshFetched, 1)
 	}
 	c.markDone(job.ID)
-	redirectTo := storage.NoPage
-	if m.redirect != nil && len(links) > 0 && links[len(links)-1].Kind == storage.LinkRedirect {
-		redirectTo = links[len(links)-1].To
-	}
 	return c.cyc.Fetched(job.ID, rec, redirectTo)
 }
 
@@ -380,7 +388,7 @@ func (c *Crawler) targets(job frontier.Job, cands []candidate, redirect *candida
 			t := frontier.Target{ID: id, Host: cd.host, Depth: depth, New: isNew}
 			status, reason, soft, ok := c.admit(cd, depth, redirectHops)
 			_, wasSoft := c.soft[id]
-			if ok && c.inj == nil && c.remoteHost(cd.host) {
+			if ok && !c.opts.FedOnly && c.remoteHost(cd.host) {
 				// Another node's URL: the scheduler gives it its share
 				// (frontier.Target.Remote), handOff sends it on.
 				c.route(id, cd, depth, isNew || wasSoft, len(targets))
@@ -405,8 +413,8 @@ func (c *Crawler) targets(job frontier.Job, cands []candidate, redirect *candida
 					c.soft[id] = struct{}{}
 				}
 				c.count("skip/"+statusReason(status, reason), 1)
-			case c.inj != nil:
-				// Injection mode: links are stored, only Inject queues.
+			case c.opts.FedOnly:
+				// Links are stored; only the Feed queues.
 				t.Skip = true
 			case isNew:
 				c.queue(id, cd, redirectHops)

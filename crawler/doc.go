@@ -103,17 +103,14 @@
 // stored out-links on the same way. Every fetch stores the cycle's revisit
 // interval (storage.Fetch.Interval).
 //
-// # Injection mode
+// # Feeds
 //
-// With Options.Inject (seedcrawl compare) only URLs given to Inject are
-// queued: fetched pages and their links are stored as usual, link targets
-// are interned but not queued, and every final outcome of an injected URL
-// (fetched, redirected, failed, robots-denied, refused for scope or a
-// budget) is handed to Injection.Deliver with the page's in-scope links.
-// A URL with a final outcome in the database is delivered from there
-// without a request. Workers wait for injections instead of stopping on an
-// empty frontier; Sync commits what was delivered, so a caller stores
-// nothing that refers to an outcome a crash could lose.
+// A Feed (Options.Feed) brings URLs from outside the crawl's links:
+// package compare's Injection queues the URLs a comparison asks for
+// (with FedOnly, nothing else is queued). A feed queues through
+// Loop.Post, on the disposer, and is told of every final outcome
+// (Recorded); workers wait for its URLs instead of stopping on an empty
+// frontier.
 //
 // # Stopping
 //

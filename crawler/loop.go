@@ -7,6 +7,7 @@ import (
 
 	"github.com/seedcrawl/seedcrawl/frontier"
 	"github.com/seedcrawl/seedcrawl/storage"
+	"github.com/seedcrawl/seedcrawl/urlnorm"
 )
 
 // Cycle is what makes a crawl one cycle of an incremental crawler
@@ -130,6 +131,34 @@ func (l Loop) Resume() ([]uint64, error) {
 	return ids, err
 }
 
-// Post runs fn on the disposer goroutine; a failure stops the crawl. At
-// most one function may be posted and not yet run.
-func (l Loop) Post(fn func() error) { l.c.posted <- fn }
+// Post has fn run on the disposer goroutine, in the order posted, without
+// waiting for it; workers waiting on a dry frontier ask it again after. A
+// failure stops the crawl. Once the crawl stopped, fn is not run: Post
+// fails with ErrStopped, or Stopped closes before fn ran.
+func (l Loop) Post(fn func() error) error { return l.c.mail.post(fn) }
+
+// Commit commits the batch now (disposer only).
+func (l Loop) Commit() error { return l.c.commit() }
+
+// Stopped is closed once the disposer stopped; Err then says why (nil: a
+// graceful stop).
+func (l Loop) Stopped() <-chan struct{} { return l.c.ended }
+
+// Err is the error that stopped the crawl, once Stopped is closed.
+func (l Loop) Err() error { return l.c.endErr }
+
+// Check decides, as for a link at depth, whether u (normalized) may be
+// queued: its scope, its host's state and page budget, MaxDepth. When it
+// may not, status and reason say why.
+func (l Loop) Check(u string, depth int) (status storage.Status, reason string, ok bool) {
+	host := urlnorm.Authority(u)
+	status, reason, _, ok = l.c.admit(&candidate{url: u, host: host, inScope: l.c.inScope(u, host)}, depth, 0)
+	return status, reason, ok
+}
+
+// InScope reports whether u (normalized) is in the crawl's scope.
+func (l Loop) InScope(u string) bool { return l.c.inScope(u, urlnorm.Authority(u)) }
+
+// Uncommitted reports that id's final outcome is recorded and awaits the
+// next commit (kept with a Cycle or a Feed).
+func (l Loop) Uncommitted(id uint64) bool { return l.c.recentlyDone(id) }

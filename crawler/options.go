@@ -60,9 +60,12 @@ type Options struct {
 	// Receive, and Run returns when Cluster.Done closes rather than when the
 	// frontier runs dry. nil: a single crawler.
 	Cluster Cluster
-	// Inject, when set, runs the crawl in injection mode: only URLs given
-	// to Crawler.Inject are queued (see Injection). nil: a plain crawl.
-	Inject *Injection
+	// Feed, when set, brings URLs from outside the crawl's links
+	// (package compare's Injection); see Feed. nil: a plain crawl.
+	Feed Feed
+	// FedOnly queues only the Feed's URLs: the links of fetched pages are
+	// stored, not queued, and no sitemap is read (seedcrawl compare).
+	FedOnly bool
 	// Sitemaps gives the robots.txt Sitemap: lines of a site
 	// (*robots.Cache); with Settings.Sitemaps each site's sitemaps are
 	// read once per cycle (see the package documentation, "Sitemaps"). nil:

@@ -76,9 +76,10 @@ func (c *Crawler) recentlyDone(id uint64) bool {
 }
 
 // markDone notes that id's result is in the batch (a cycle's refresh
-// decision reads it; a plain crawl keeps nothing).
+// decision and a Feed read it: Loop.Uncommitted; a plain crawl keeps
+// nothing).
 func (c *Crawler) markDone(id uint64) {
-	if c.cyc == nil {
+	if c.cyc == nil && c.opts.Feed == nil {
 		return
 	}
 	c.recentMu.Lock()

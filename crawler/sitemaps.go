@@ -124,8 +124,8 @@ func (c *Crawler) sitemapDone(m *fetched, links []storage.Link) ([]storage.Link,
 // on another host (robots.txt may name one) must be in the crawl's scope.
 // Disposer only.
 func (c *Crawler) planSitemaps(job frontier.Job, pageURL string) error {
-	if c.sm == nil || c.opts.Inject != nil {
-		// In injection mode (compare) only the injected URLs are fetched.
+	if c.sm == nil || c.opts.FedOnly {
+		// Only the Feed's URLs are fetched.
 		return nil
 	}
 	pu, err := url.Parse(pageURL)

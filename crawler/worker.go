@@ -93,14 +93,11 @@ func (c *Crawler) work(f Fetcher) {
 		arrived := *c.wake.Load()
 		c.waiting.Add(1)
 		job, err := c.opts.Frontier.Next(c.stopCtx)
-		if errors.Is(err, frontier.ErrExhausted) && (c.opts.Cluster != nil || c.inj != nil) {
+		if errors.Is(err, frontier.ErrExhausted) && (c.opts.Cluster != nil || c.opts.Feed != nil) {
 			// Dry here is not the end of a cluster crawl, nor of one fed
-			// by Inject: wait, still counted as waiting, for URLs from
-			// outside, for the cluster's end or for the stop.
-			var over <-chan struct{} // nil without a cluster: never
-			if c.opts.Cluster != nil {
-				over = c.opts.Cluster.Done()
-			}
+			// from outside: wait, still counted as waiting, for URLs from
+			// outside, for the end or for the stop.
+			over := c.over()
 			select {
 			case <-arrived:
 				c.waiting.Add(-1)
@@ -108,10 +105,10 @@ func (c *Crawler) work(f Fetcher) {
 				continue
 			case <-over:
 			case <-c.stopCtx.Done():
-				if c.inj != nil {
-					// A crawl fed by Inject is stopped by its caller
-					// once it wants nothing more: it ran dry, and its
-					// run record says exhausted.
+				if over == nil {
+					// A crawl fed without an end of its own is stopped by
+					// its caller once it wants nothing more: it ran dry,
+					// and its run record says exhausted.
 					break
 				}
 				c.waiting.Add(-1)
@@ -136,6 +133,15 @@ func (c *Crawler) work(f Fetcher) {
 		}
 		c.in <- o
 	}
+}
+
+// over is closed when a crawl fed from outside is over though dry (nil:
+// only a stop ends it).
+func (c *Crawler) over() <-chan struct{} {
+	if c.opts.Cluster != nil {
+		return c.opts.Cluster.Done()
+	}
+	return c.opts.Feed.Done()
 }
 
 // reserve takes one page of the MaxPages budget; false when it is spent.

@@ -18,7 +18,6 @@ import (
 
 	"github.com/seedcrawl/seedcrawl/chart"
 	"github.com/seedcrawl/seedcrawl/compare"
-	"github.com/seedcrawl/seedcrawl/crawler"
 	"github.com/seedcrawl/seedcrawl/scheduler"
 	"github.com/seedcrawl/seedcrawl/storage"
 	"github.com/seedcrawl/seedcrawl/urlnorm"
@@ -174,10 +173,11 @@ func runCompare(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	cfg.MaxDuration = 0
 
 	inj := &compareWeb{results: make(chan compare.Page, compareResultsBuffer), done: make(chan struct{})}
+	inj.inj = &compare.Injection{Deliver: inj.deliver}
 	sess, err := openCrawlBase(cfg, crawlExtras{
 		command: "seedcrawl compare " + strings.Join(args, " "),
 		logger:  log,
-		inject:  &crawler.Injection{Deliver: inj.deliver},
+		inject:  inj.inj,
 	})
 	if err != nil {
 		return err
@@ -189,11 +189,10 @@ func runCompare(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if err := sess.newCrawler(nil, 0); err != nil {
 		return err
 	}
-	inj.c = sess.c
 	if err := sess.serve(ctx, "compare", stderr); err != nil {
 		return err
 	}
-	store := &compareStore{db: sess.db, sync: sess.c.Sync}
+	store := &compareStore{db: sess.db, sync: inj.inj.Sync}
 	eo := opts.engine(log)
 	eo.FrontierShare = *share
 	cmp, err := compare.New(store, eo)

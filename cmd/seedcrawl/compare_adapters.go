@@ -14,7 +14,6 @@ import (
 	"time"
 
 	"github.com/seedcrawl/seedcrawl/compare"
-	"github.com/seedcrawl/seedcrawl/crawler"
 	"github.com/seedcrawl/seedcrawl/frontier"
 	"github.com/seedcrawl/seedcrawl/storage"
 	"github.com/seedcrawl/seedcrawl/urlnorm"
@@ -25,7 +24,7 @@ import (
 // Results. Deliveries that do not fit Results' buffer are queued without
 // bound, so the crawler's disposer never waits for compare.
 type compareWeb struct {
-	c       *crawler.Crawler
+	inj     *compare.Injection
 	results chan compare.Page
 	done    chan struct{} // closed when compare stops reading Results
 
@@ -48,7 +47,7 @@ func (w *compareWeb) Request(ctx context.Context, url string) error {
 	}
 	w.asked[url] = time.Now()
 	w.mu.Unlock()
-	return w.c.Inject(url)
+	return w.inj.Inject(url)
 }
 
 // Results implements compare.Web.
@@ -57,11 +56,11 @@ func (w *compareWeb) Results() <-chan compare.Page {
 	return w.results
 }
 
-// deliver is the crawler's Injection.Deliver. A page goes straight to
+// deliver is the Injection's Deliver. A page goes straight to
 // Results when its buffer has room (compare takes pages in any order), so
 // the usual page makes one goroutine hop from the crawler to compare; the
 // rest wait in the queue for forward.
-func (w *compareWeb) deliver(ds []crawler.Delivery) {
+func (w *compareWeb) deliver(ds []compare.Delivery) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	queued := false
@@ -201,7 +200,7 @@ func (w *compareWeb) waitingNote(urls []string, hosts hostStater, now time.Time)
 // comparePage converts a crawler outcome: a response with a status of 400
 // or more fails by its status; an outcome without a usable response fails
 // with its stored status and reason.
-func comparePage(d crawler.Delivery) compare.Page {
+func comparePage(d compare.Delivery) compare.Page {
 	p := compare.Page{URL: d.URL, Status: d.Code, OutLinks: d.Links, Unrequested: !compareRequested(d.Status)}
 	switch d.Status {
 	case storage.StatusFetched, storage.StatusNotModified, storage.StatusRedirect:
@@ -244,7 +243,7 @@ func compareStoredRequested(errText string) bool {
 	return err != nil || compareRequested(s)
 }
 
-func compareErr(d crawler.Delivery) error {
+func compareErr(d compare.Delivery) error {
 	if d.Reason == "" || d.Reason == d.Status.String() {
 		return errors.New(d.Status.String())
 	}

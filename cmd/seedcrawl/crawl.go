@@ -15,6 +15,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/seedcrawl/seedcrawl/compare"
 	"github.com/seedcrawl/seedcrawl/config"
 	"github.com/seedcrawl/seedcrawl/crawler"
 	"github.com/seedcrawl/seedcrawl/fetch"
@@ -220,8 +221,9 @@ type crawlExtras struct {
 	logger  *slog.Logger
 	// noSync skips fsync at commit (benchmarks only).
 	noSync bool
-	// inject runs the crawler in injection mode (seedcrawl compare).
-	inject *crawler.Injection
+	// inject feeds the crawler the URLs a comparison asks for, and only
+	// those (seedcrawl compare).
+	inject *compare.Injection
 	// cluster makes the crawl one node of a cluster (seedcrawl node,
 	// crawl --cluster); nil: a single crawler.
 	cluster crawler.Cluster
@@ -410,6 +412,10 @@ func (s *crawlSession) newCrawler(cy crawler.Cycle, maxPages int64) error {
 		return fmt.Errorf("build frontier: %w", err)
 	}
 	cfg.MaxPages = maxPages
+	var feed crawler.Feed
+	if s.x.inject != nil {
+		feed = s.x.inject
+	}
 	s.c, err = crawler.New(crawler.Options{
 		Frontier:      s.fr,
 		Store:         s.db,
@@ -423,7 +429,8 @@ func (s *crawlSession) newCrawler(cy crawler.Cycle, maxPages int64) error {
 		Logger:        s.x.logger,
 		Recorder:      s.recorder(),
 		Archive:       s.archive(),
-		Inject:        s.x.inject,
+		Feed:          feed,
+		FedOnly:       feed != nil,
 		Sitemaps:      s.robots,
 		Cluster:       s.x.cluster,
 	})

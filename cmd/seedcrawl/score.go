@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"github.com/seedcrawl/seedcrawl/compare"
-	"github.com/seedcrawl/seedcrawl/crawler"
 	"github.com/seedcrawl/seedcrawl/scheduler"
 	"github.com/seedcrawl/seedcrawl/storage"
 )
@@ -168,7 +167,7 @@ func scorePage(ctx context.Context, db *storage.DB, id uint64) (compare.Page, er
 	if err != nil {
 		return compare.Page{}, fmt.Errorf("read page %d: %w", id, err)
 	}
-	d := crawler.Delivery{URL: p.URL, Status: p.Status, Code: p.Code, Reason: p.Reason}
+	d := compare.Delivery{URL: p.URL, Status: p.Status, Code: p.Code, Reason: p.Reason}
 	if p.Status.Fetched() || p.Status == storage.StatusRedirect {
 		links, err := db.Links(id)
 		if err != nil {

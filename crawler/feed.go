@@ -1,0 +1,124 @@
+package crawler
+
+import (
+	"sync"
+
+	"github.com/seedcrawl/seedcrawl/storage"
+)
+
+// Feed brings URLs from outside the crawl's own links (Options.Feed):
+// package compare's Injection, package cluster's hand-off. With a Feed,
+// Run does not stop when the frontier runs dry: the workers wait for the
+// feed's URLs until Done closes or Run's ctx ends.
+type Feed interface {
+	// Attach is called once by Run before the workers start, with the
+	// loop through which the feed queues its URLs (Loop.Post).
+	Attach(l Loop) error
+	// Recorded is told of each URL's final outcome on the disposer, in
+	// the order the crawl records them, before they are committed.
+	Recorded(r *Recorded) error
+	// Done is closed when a dry crawl is over. A nil Done leaves the end
+	// to Run's ctx, and a dry crawl stopped so ends as exhausted.
+	Done() <-chan struct{}
+}
+
+// Recorded is the final outcome of one URL, as the disposer records it.
+type Recorded struct {
+	ID  uint64
+	URL string
+	// Fetch is the request's record; nil for a URL recorded without a
+	// request (robots.txt denied it, its host was dropped).
+	Fetch  *storage.Fetch
+	Status storage.Status
+	Reason string
+	// Links are a fetched page's distinct out-links in document order
+	// (the stored ones for a 304), Redirect a redirect's target; each
+	// says whether the crawl's scope allows it.
+	Links    []Link
+	Redirect *Link
+	// RedirectTo is the id of the redirect target, or storage.NoPage.
+	RedirectTo uint64
+}
+
+// Link is an out-link of a Recorded page.
+type Link struct {
+	URL     string
+	InScope bool
+}
+
+// toLinks converts candidates for a Recorded.
+func toLinks(cands []candidate) []Link {
+	out := make([]Link, len(cands))
+	for i, c := range cands {
+		out[i] = Link{URL: c.url, InScope: c.inScope}
+	}
+	return out
+}
+
+// mailbox holds the functions posted to the disposer (Loop.Post), without
+// bound, so that posting never waits for the disposer.
+type mailbox struct {
+	mu     sync.Mutex
+	fns    []func() error
+	sig    chan struct{} // cap 1: something was posted
+	closed bool
+}
+
+func (m *mailbox) post(fn func() error) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.closed {
+		return ErrStopped
+	}
+	m.fns = append(m.fns, fn)
+	select {
+	case m.sig <- struct{}{}:
+	default:
+	}
+	return nil
+}
+
+func (m *mailbox) take() []func() error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	fns := m.fns
+	m.fns = nil
+	return fns
+}
+
+func (m *mailbox) empty() bool {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return len(m.fns) == 0
+}
+
+// record tells the cycle and the feed of a final outcome (disposer only).
+func (c *Crawler) record(r *Recorded) error {
+	if c.cyc != nil {
+		var err error
+		if r.Fetch != nil {
+			err = c.cyc.Fetched(r.ID, r.Fetch, r.RedirectTo)
+		} else {
+			err = c.cyc.Skipped(r.ID, r.Status, r.Reason)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if c.opts.Feed != nil {
+		return c.opts.Feed.Recorded(r)
+	}
+	return nil
+}
+
+// finish marks the end of the disposer (or of a Run that failed before it
+// started) with the error that ended it; the first call wins.
+func (c *Crawler) finish(err error) {
+	c.endOnce.Do(func() {
+		c.mail.mu.Lock()
+		c.mail.closed = true
+		c.mail.mu.Unlock()
+		c.endErr = err
+		close(c.ended)
+	})
+}
