@@ -107,10 +107,10 @@ type outside struct {
 	// Inject): workers waiting on an empty frontier ask it again.
 	wake atomic.Pointer[chan struct{}]
 	// remote is the disposer's record of URLs handed to other nodes.
-	remote remoteState
-	mail   mailbox       // functions to run on the disposer (Loop.Post)
-	ended  chan struct{} // closed when the disposer stopped (finish)
-	endErr error         // why it stopped; read after ended
+	remote  remoteState
+	mail    mailbox       // functions to run on the disposer (Loop.Post)
+	ended   chan struct{} // closed when the disposer stopped (finish)
+	endErr  error         // why it stopped; read after ended
 	endOnce sync.Once
 }
 
