@@ -76,6 +76,17 @@
 // Taking over a dead node's hosts while it is down is not done: its hosts
 // wait until it restarts.
 //
+// The crawl's side (Crawl): a node's crawl gets a Crawl as its
+// crawler.Feed, which makes it a crawler.Cluster. The crawler asks Owns
+// for every admitted link and hands the others' URLs to Handoff with the
+// shares the frontier computed; Crawl drops a repeat that brings neither
+// mass nor a shorter path and publishes the rest (Node.Handoff). The
+// crawler calls Flush before every commit. Crawl is also the node's
+// Local: Inject applies arrivals on the crawl's disposer (crawler.Loop.Post)
+// as local links would be applied (Loop.Offer, Loop.Credit), records Known
+// ones as seen, and commits before it returns; Idle is the crawl's
+// (Loop.Idle).
+//
 // Election (Elect, AgreeSeeds): in a recrawl cycle the first node to ask
 // wins a key-value lock with a TTL and publishes its seed selection once
 // (PublishSeeds); the others crawl it (Seeds).

@@ -96,22 +96,21 @@ type cycleState struct {
 }
 
 // outside is the state of URLs that come from outside the crawl's own
-// links: from other nodes of a cluster (Options.Cluster, Receive) and from
-// a Feed, and the functions posted to the disposer (Loop.Post).
+// links (Options.Feed) and of the functions posted to the disposer
+// (Loop.Post).
 type outside struct {
-	injectMu sync.RWMutex // held to send on in from Receive; Run takes it to close in
-	inClosed bool
-	seeded   atomic.Bool // the seeds are committed: Idle may report true
-	dirty    atomic.Bool // a message was handled and its effects are not committed yet
-	// wake is closed when URLs from outside were queued (Receive,
-	// Inject): workers waiting on an empty frontier ask it again.
-	wake atomic.Pointer[chan struct{}]
-	// remote is the disposer's record of URLs handed to other nodes.
-	remote  remoteState
-	mail    mailbox       // functions to run on the disposer (Loop.Post)
-	ended   chan struct{} // closed when the disposer stopped (finish)
-	endErr  error         // why it stopped; read after ended
-	endOnce sync.Once
+	seeded atomic.Bool // the seeds are committed: Loop.Idle may report true
+	dirty  atomic.Bool // a message was handled and its effects are not committed yet
+	// wake is closed when URLs from outside were queued: workers waiting
+	// on an empty frontier ask it again.
+	wake     atomic.Pointer[chan struct{}]
+	cluster  Cluster       // Options.Feed when it shares hosts; nil otherwise
+	routed   []Remote      // the Remote targets of the page being disposed (handOff)
+	routedAt []int         // their indexes in the page's targets
+	mail     mailbox       // functions to run on the disposer (Loop.Post)
+	ended    chan struct{} // closed when the disposer stopped (finish)
+	endErr   error         // why it stopped; read after ended
+	endOnce  sync.Once
 }
 
 // New returns a Crawler; it fails with ErrOptions when a required part is
@@ -128,6 +127,7 @@ func New(opts Options) (*Crawler, error) {
 		admission:  admission{scopeHosts: map[string]bool{}, admitted: map[string]int64{}, soft: map[uint64]struct{}{}, hops: map[uint64]int{}},
 		cycleState: cycleState{cyc: opts.Cycle, recent: map[uint64]struct{}{}},
 	}
+	c.cluster, _ = opts.Feed.(Cluster)
 	c.mail.sig = make(chan struct{}, 1)
 	c.ended = make(chan struct{})
 	// The cap counts distinct links the crawl would follow (in scope), so
@@ -233,7 +233,7 @@ func (c *Crawler) Run(ctx context.Context, seeds []string) (Summary, error) {
 	if err != nil {
 		return c.summary(StopError), err
 	}
-	if pending == 0 && queued == 0 && len(norm) == 0 && c.opts.Feed == nil && c.opts.Cluster == nil {
+	if pending == 0 && queued == 0 && len(norm) == 0 && c.opts.Feed == nil {
 		return c.summary(StopError), ErrNoSeeds
 	}
 	if c.opts.Feed != nil {
@@ -259,10 +259,7 @@ func (c *Crawler) Run(ctx context.Context, seeds []string) (Summary, error) {
 	errc := make(chan error, 1)
 	go func() { errc <- c.dispose() }()
 	wg.Wait()
-	c.injectMu.Lock()
-	c.inClosed = true
 	close(c.in)
-	c.injectMu.Unlock()
 	runErr := <-errc
 	if c.cyc != nil {
 		c.cyc.Stop()

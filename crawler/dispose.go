@@ -53,20 +53,6 @@ func (c *Crawler) dispose() error {
 				return fatal
 			}
 			c.dirty.Store(true)
-			if m, ok := o.(*received); ok {
-				// Receive waits for an answer, also after a fatal error.
-				err := fatal
-				if err == nil {
-					if err = m.dispose(c); err != nil {
-						fail(err)
-					}
-				}
-				m.done <- err
-				if err == nil {
-					c.wakeWorkers()
-				}
-				continue
-			}
 			if fatal != nil {
 				continue
 			}
@@ -105,8 +91,8 @@ func (c *Crawler) starved() bool {
 // commit writes the batch (with the frontier changes it owns and the run
 // record) in one transaction.
 func (c *Crawler) commit() error {
-	if c.opts.Cluster != nil {
-		if err := c.opts.Cluster.Flush(c.workCtx); err != nil {
+	if c.cluster != nil {
+		if err := c.cluster.Flush(c.workCtx); err != nil {
 			return fmt.Errorf("crawler: hand off URLs before commit: %w", err)
 		}
 	}
@@ -363,7 +349,7 @@ func (c *Crawler) targets(job frontier.Job, cands []candidate, redirect *candida
 	var targets []frontier.Target
 	var links []storage.Link
 	var skipped []skip
-	c.remote.routed = c.remote.routed[:0]
+	c.routed, c.routedAt = c.routed[:0], c.routedAt[:0]
 	if n := len(cands); n > 0 || redirect != nil {
 		// Sized once: a documentation page has about 75 links.
 		targets = make([]frontier.Target, 0, n+1)

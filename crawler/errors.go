@@ -10,7 +10,7 @@ var (
 	ErrNoSeeds = errors.New("crawler: no seeds and nothing pending")
 	// ErrSeed reports a seed URL that cannot be normalized.
 	ErrSeed = errors.New("crawler: bad seed URL")
-	// ErrStopped is returned by Receive and Loop.Post once the crawl has
+	// ErrStopped is returned by Loop.Post once the crawl has
 	// stopped.
 	ErrStopped = errors.New("crawler: crawl stopped")
 )

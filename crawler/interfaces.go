@@ -21,7 +21,7 @@ type Frontier interface {
 	Done(job frontier.Job, r frontier.Result, ch *frontier.Changes) (retried bool, err error)
 	Seed(seeds []frontier.Target, ch *frontier.Changes) error
 	// Credit applies the priority mass and depth other nodes of a cluster
-	// computed for URLs this node owns (Receive).
+	// computed for URLs this node owns (Loop.Credit).
 	Credit(targets []frontier.Target, ch *frontier.Changes) int
 	Restore(s frontier.Snapshot) error
 	Stats() frontier.Stats

@@ -162,3 +162,44 @@ func (l Loop) InScope(u string) bool { return l.c.inScope(u, urlnorm.Authority(u
 // Uncommitted reports that id's final outcome is recorded and awaits the
 // next commit (kept with a Cycle or a Feed).
 func (l Loop) Uncommitted(id uint64) bool { return l.c.recentlyDone(id) }
+
+// Offer applies a link from outside (another node's) at depth to id, an
+// in-scope URL interned with isNew, as the crawl applies its own links: a
+// new URL that passes admission is queued, a known one is queued now if
+// it passes and was seen only beyond MaxDepth or again is set, a new one
+// refused is recorded with why. It reports whether id was queued (the
+// frontier's Target.New).
+func (l Loop) Offer(id uint64, u string, depth int, isNew, again bool) bool {
+	c := l.c
+	cd := candidate{url: u, host: urlnorm.Authority(u), inScope: true}
+	status, reason, soft, ok := c.admit(&cd, depth, 0)
+	_, wasSoft := c.soft[id]
+	switch {
+	case !isNew && ok && (again || wasSoft):
+		delete(c.soft, id)
+		c.batch.SetStatus(id, storage.StatusQueued, "")
+	case !isNew:
+		return false
+	case !ok:
+		c.batch.SetStatus(id, status, reason)
+		if soft {
+			c.soft[id] = struct{}{}
+		}
+		c.count("skip/"+statusReason(status, reason), 1)
+		return false
+	}
+	c.queue(id, &cd, 0)
+	c.discovered.Add(1)
+	return true
+}
+
+// Credit applies the priority mass and depth other nodes computed for
+// URLs this node owns (frontier.Credit); the changes go into the batch.
+func (l Loop) Credit(targets []frontier.Target) {
+	l.c.opts.Frontier.Credit(targets, &l.c.changes)
+	l.c.flushChanges()
+}
+
+// Idle reports that the crawl has started, nothing is queued or in flight
+// and every result (with the URLs it handed off) is committed.
+func (l Loop) Idle() bool { return l.c.idle() }

@@ -55,13 +55,11 @@ type Options struct {
 	// Command is stored in the run record: the command line.
 	Command string
 
-	// Cluster, when set, makes this crawl one node of a cluster: URLs of
-	// hosts other nodes own are handed to them, URLs arrive through
-	// Receive, and Run returns when Cluster.Done closes rather than when the
-	// frontier runs dry. nil: a single crawler.
-	Cluster Cluster
 	// Feed, when set, brings URLs from outside the crawl's links
-	// (package compare's Injection); see Feed. nil: a plain crawl.
+	// (package compare's Injection); see Feed. A Feed that is a Cluster
+	// makes this crawl one node of a cluster: URLs of hosts other nodes
+	// own are handed to them, and Run returns when the Feed's Done closes
+	// rather than when the frontier runs dry. nil: a plain crawl.
 	Feed Feed
 	// FedOnly queues only the Feed's URLs: the links of fetched pages are
 	// stored, not queued, and no sitemap is read (seedcrawl compare).

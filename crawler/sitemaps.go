@@ -193,7 +193,7 @@ func (c *Crawler) queueSitemaps(job frontier.Job, cands []candidate, file storag
 		switch r, dropped := c.opts.Frontier.Dropped(host); {
 		case !want:
 			continue
-		case c.opts.Cluster != nil && !c.opts.Cluster.Owns(host):
+		case c.remoteHost(host):
 			// Another node's host: only its owner may request it, and
 			// sitemap files are not handed over (a cross-host Sitemap:
 			// line of a robots.txt is not read in a cluster).

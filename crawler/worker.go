@@ -93,7 +93,7 @@ func (c *Crawler) work(f Fetcher) {
 		arrived := *c.wake.Load()
 		c.waiting.Add(1)
 		job, err := c.opts.Frontier.Next(c.stopCtx)
-		if errors.Is(err, frontier.ErrExhausted) && (c.opts.Cluster != nil || c.opts.Feed != nil) {
+		if errors.Is(err, frontier.ErrExhausted) && c.opts.Feed != nil {
 			// Dry here is not the end of a cluster crawl, nor of one fed
 			// from outside: wait, still counted as waiting, for URLs from
 			// outside, for the end or for the stop.
@@ -138,9 +138,6 @@ func (c *Crawler) work(f Fetcher) {
 // over is closed when a crawl fed from outside is over though dry (nil:
 // only a stop ends it).
 func (c *Crawler) over() <-chan struct{} {
-	if c.opts.Cluster != nil {
-		return c.opts.Cluster.Done()
-	}
 	return c.opts.Feed.Done()
 }
 

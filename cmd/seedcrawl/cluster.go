@@ -117,19 +117,6 @@ func runNode(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		command: "seedcrawl node " + strings.Join(args, " "), progress: cf.progress, json: *jsonOut}, stdout, stderr)
 }
 
-// nodeLocal adapts the crawler to what a cluster node needs.
-type nodeLocal struct{ c *crawler.Crawler }
-
-func (l nodeLocal) Inject(ctx context.Context, urls []cluster.URL) error {
-	as := make([]crawler.Arrival, len(urls))
-	for i, u := range urls {
-		as[i] = crawler.Arrival{URL: u.URL, Depth: u.Depth, Mass: u.Mass, Known: u.Known}
-	}
-	return l.c.Receive(ctx, as)
-}
-
-func (l nodeLocal) Idle() bool { return l.c.Idle() }
-
 // nodeCrawl runs one node: the crawl of its hosts and its cluster traffic,
 // until the cluster is done or ctx ends. Shutdown order: crawler, node
 // (consumer stops; nothing unacknowledged is lost), db.
@@ -233,7 +220,7 @@ func nodeRun(ctx context.Context, node *cluster.Node, sess *crawlSession, crawl 
 	nctx, cancelNode := context.WithCancel(ctx)
 	nerr := make(chan error, 1)
 	go func() {
-		err := node.Run(nctx, nodeLocal{sess.c})
+		err := node.Run(nctx, sess.share)
 		if err != nil && nctx.Err() == nil {
 			cancelCrawl() // the node cannot go on: stop the crawl, keep what is committed
 		}

@@ -82,7 +82,7 @@ func (r *cycleNode) agree(ctx context.Context, n uint32, picks []recrawl.Pick) (
 }
 
 // prepare joins cycle n (before its crawler is built: the crawler takes
-// the node as its crawler.Cluster).
+// the node, through a cluster.Crawl).
 func (r *cycleNode) prepare(ctx context.Context, sess *crawlSession, n uint32) error {
 	if r == nil {
 		return nil

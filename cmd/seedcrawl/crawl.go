@@ -15,6 +15,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/seedcrawl/seedcrawl/cluster"
 	"github.com/seedcrawl/seedcrawl/compare"
 	"github.com/seedcrawl/seedcrawl/config"
 	"github.com/seedcrawl/seedcrawl/crawler"
@@ -226,7 +227,7 @@ type crawlExtras struct {
 	inject *compare.Injection
 	// cluster makes the crawl one node of a cluster (seedcrawl node,
 	// crawl --cluster); nil: a single crawler.
-	cluster crawler.Cluster
+	cluster *cluster.Node
 }
 
 // crawlSession is one open crawl: the db and everything wired to it.
@@ -236,6 +237,7 @@ type crawlSession struct {
 	db    *storage.DB
 	fr    *frontier.Frontier
 	c     *crawler.Crawler
+	share *cluster.Crawl // the crawler's part in a cluster (x.cluster); nil without
 	seeds []string
 	tr    *http.Transport
 
@@ -413,8 +415,13 @@ func (s *crawlSession) newCrawler(cy crawler.Cycle, maxPages int64) error {
 	}
 	cfg.MaxPages = maxPages
 	var feed crawler.Feed
-	if s.x.inject != nil {
+	s.share = nil
+	switch {
+	case s.x.inject != nil:
 		feed = s.x.inject
+	case s.x.cluster != nil:
+		s.share = cluster.NewCrawl(s.x.cluster)
+		feed = s.share
 	}
 	s.c, err = crawler.New(crawler.Options{
 		Frontier:      s.fr,
@@ -430,9 +437,8 @@ func (s *crawlSession) newCrawler(cy crawler.Cycle, maxPages int64) error {
 		Recorder:      s.recorder(),
 		Archive:       s.archive(),
 		Feed:          feed,
-		FedOnly:       feed != nil,
+		FedOnly:       s.x.inject != nil,
 		Sitemaps:      s.robots,
-		Cluster:       s.x.cluster,
 	})
 	if err != nil {
 		return err

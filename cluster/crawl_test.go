@@ -1,20 +1,145 @@
-package crawler
+package cluster
+
+// The crawl side of a node (Crawl), tested through a real crawler.Crawler
+// with a fake node (fakeCluster), a fake fetcher and a real bbolt file.
 
 import (
 	"context"
 	"errors"
 	"math"
+	"net/url"
+	"path/filepath"
 	"slices"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/seedcrawl/seedcrawl/config"
+	"github.com/seedcrawl/seedcrawl/crawler"
 	"github.com/seedcrawl/seedcrawl/fetch"
 	"github.com/seedcrawl/seedcrawl/frontier"
+	"github.com/seedcrawl/seedcrawl/internal/fakeweb"
+	"github.com/seedcrawl/seedcrawl/robots"
 	"github.com/seedcrawl/seedcrawl/scheduler"
 	"github.com/seedcrawl/seedcrawl/storage"
 	"github.com/seedcrawl/seedcrawl/urlnorm"
 )
+
+// allowAll is a robots.txt source that allows everything.
+type allowAll struct{}
+
+func (allowAll) Check(context.Context, *url.URL) (robots.Decision, error) {
+	return robots.Decision{Allowed: true}, nil
+}
+
+// spyFrontier is a real frontier that calls onDone, when set, after each
+// Done (on the disposer).
+type spyFrontier struct {
+	*frontier.Frontier
+	onDone func(job frontier.Job)
+}
+
+func (s *spyFrontier) Done(job frontier.Job, r frontier.Result, ch *frontier.Changes) (bool, error) {
+	retried, err := s.Frontier.Done(job, r, ch)
+	if s.onDone != nil {
+		s.onDone(job)
+	}
+	return retried, err
+}
+
+// crawlRig is a crawler wired to fakes at the seams and a real bbolt file.
+type crawlRig struct {
+	t     *testing.T
+	web   *fakeweb.Web
+	db    *storage.DB
+	fr    *spyFrontier
+	sched scheduler.Scheduler
+	opts  crawler.Options
+}
+
+func newCrawlRig(t *testing.T) *crawlRig {
+	t.Helper()
+	db, err := storage.Open(filepath.Join(t.TempDir(), "crawl.db"), &storage.Options{NoSync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	sched, err := scheduler.ByName("bfs", scheduler.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	web := fakeweb.New()
+	return &crawlRig{t: t, web: web, db: db, sched: sched, opts: crawler.Options{
+		Store:    db,
+		Fetchers: []crawler.Fetcher{web, web, web},
+		Settings: config.Config{
+			MaxDepth:        -1,
+			MaxRedirects:    3,
+			RespectNofollow: true,
+			RespectNoindex:  true,
+			CommitInterval:  20 * time.Millisecond,
+			CommitPages:     4,
+			Politeness: config.Politeness{
+				MaxRetries: 2,
+				Backoff:    time.Millisecond,
+				MaxBackoff: 5 * time.Millisecond,
+			},
+		},
+	}}
+}
+
+// withFrontier returns o with the rig's frontier, built on first use from
+// the settings the test chose.
+func (r *crawlRig) withFrontier(o crawler.Options) crawler.Options {
+	r.t.Helper()
+	if r.fr == nil {
+		fr, err := frontier.New(frontier.Options{Scheduler: r.sched, Politeness: o.Settings.Politeness,
+			Robots: robots.Gate{Robots: allowAll{}, URLs: r.db}})
+		if err != nil {
+			r.t.Fatal(err)
+		}
+		r.fr = &spyFrontier{Frontier: fr}
+	}
+	o.Frontier = r.fr
+	return o
+}
+
+// page returns the stored record of URL u.
+func (r *crawlRig) page(u string) storage.Page {
+	r.t.Helper()
+	p, err := r.db.PageByURL(u)
+	if err != nil {
+		r.t.Fatalf("page %s: %v", u, err)
+	}
+	return p
+}
+
+// links returns the stored out-links of u as "kind URL" strings.
+func (r *crawlRig) links(u string) []string {
+	r.t.Helper()
+	ls, err := r.db.Links(r.page(u).ID)
+	if err != nil {
+		r.t.Fatal(err)
+	}
+	var out []string
+	for _, l := range ls {
+		p, err := r.db.Page(l.To)
+		if err != nil {
+			r.t.Fatal(err)
+		}
+		out = append(out, l.Kind.String()+" "+p.URL)
+	}
+	return out
+}
+
+func (r *crawlRig) frontierLen() int {
+	r.t.Helper()
+	n := 0
+	if err := r.db.LoadFrontier(func(storage.Entry) error { n++; return nil }); err != nil {
+		r.t.Fatal(err)
+	}
+	return n
+}
 
 // fakeCluster owns the hosts in own; it records handoffs and checks at
 // each Flush that no page linking to a handed-off URL is committed yet.
@@ -73,7 +198,7 @@ func (f *fakeCluster) handed() []handoff {
 
 // waitIdle waits until c reports Idle: the crawl's own notion of "dry and
 // committed", which is what the cluster polls.
-func waitIdle(t *testing.T, c *Crawler) {
+func waitIdle(t *testing.T, c *Crawl) {
 	t.Helper()
 	deadline := time.After(10 * time.Second)
 	tick := time.NewTicker(2 * time.Millisecond)
@@ -91,10 +216,10 @@ func waitIdle(t *testing.T, c *Crawler) {
 // of another node's host are handed off (flushed before the commit of the
 // page linking to them) and not queued; the crawl goes idle instead of
 // stopping; injected URLs are committed to the stored frontier before
-// Receive returns and then fetched, known ones dropped; the crawl stops
+// Inject returns and then fetched, known ones dropped; the crawl stops
 // when the cluster is done.
 func TestClusterHook(t *testing.T) {
-	r := newRig(t)
+	r := newCrawlRig(t)
 	sched, err := scheduler.ByName("fpr", scheduler.Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -105,11 +230,12 @@ func TestClusterHook(t *testing.T) {
 	r.web.HTML("http://a.test/y")
 	fc := &fakeCluster{t: t, db: r.db, own: map[string]bool{"a.test": true}, done: make(chan struct{})}
 	o := r.opts
-	o.Cluster = fc
+	cr := NewCrawl(fc)
+	o.Feed = cr
 	if o.Scope, err = urlnorm.ParseScopeSpec("hosts:.test", nil); err != nil {
 		t.Fatal(err)
 	}
-	c, err := New(r.withFrontier(o))
+	c, err := crawler.New(r.withFrontier(o))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -122,7 +248,7 @@ func TestClusterHook(t *testing.T) {
 		mu.Unlock()
 	}
 	type result struct {
-		s   Summary
+		s   crawler.Summary
 		err error
 	}
 	res := make(chan result, 1)
@@ -131,7 +257,7 @@ func TestClusterHook(t *testing.T) {
 		res <- result{s, err}
 	}()
 
-	waitIdle(t, c)
+	waitIdle(t, cr)
 	// FPR with d = 0.85: the seed has (1−d)/1; / gives d·f/3 to each of
 	// /x, b.test/1, b.test/2; /x gives d·f/2 to b.test/1 (and to /, done:
 	// dropped). Every link to another node's URL carries its share, a
@@ -169,16 +295,16 @@ func TestClusterHook(t *testing.T) {
 	// a.test/y arrives twice in one batch (two pages of other nodes link
 	// to it): queued at the lesser depth with both shares added, as two
 	// local links would.
-	err = c.Receive(context.Background(), []Arrival{{URL: "http://a.test/y", Depth: 3, Mass: 0.1},
+	err = cr.Inject(context.Background(), []URL{{URL: "http://a.test/y", Depth: 3, Mass: 0.1},
 		{URL: "http://a.test/x", Depth: 1}, {URL: "http://a.test/y", Depth: 2, Mass: 0.05}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	// Committed by the time Receive returns (unless already fetched).
+	// Committed by the time Inject returns (unless already fetched).
 	if p := r.page("http://a.test/y"); p.Depth != 2 || p.Status != storage.StatusQueued && p.Fetches == 0 {
-		t.Errorf("a.test/y after Receive: status %v, depth %d, %d fetches; want queued (or fetched) at depth 2", p.Status, p.Depth, p.Fetches)
+		t.Errorf("a.test/y after Inject: status %v, depth %d, %d fetches; want queued (or fetched) at depth 2", p.Status, p.Depth, p.Fetches)
 	}
-	waitIdle(t, c)
+	waitIdle(t, cr)
 	mu.Lock()
 	m1, m2 := 0.05, 0.1 // added at run time, in float64, as the frontier does
 	if j, ok := jobs["http://a.test/y"]; !ok || j.Prio != m1+m2 || j.Depth != 2 {
@@ -201,11 +327,11 @@ func TestClusterHook(t *testing.T) {
 
 	close(fc.done)
 	rr := <-res
-	if rr.err != nil || rr.s.Stopped != StopExhausted {
+	if rr.err != nil || rr.s.Stopped != crawler.StopExhausted {
 		t.Fatalf("Run = %q, %v; want exhausted, nil", rr.s.Stopped, rr.err)
 	}
-	if err := c.Receive(context.Background(), []Arrival{{URL: "http://a.test/z"}}); !errors.Is(err, ErrStopped) {
-		t.Fatalf("Receive after the end: %v, want ErrStopped", err)
+	if err := cr.Inject(context.Background(), []URL{{URL: "http://a.test/z"}}); !errors.Is(err, crawler.ErrStopped) {
+		t.Fatalf("Inject after the end: %v, want ErrStopped", err)
 	}
 }
 
@@ -213,19 +339,20 @@ func TestClusterHook(t *testing.T) {
 // is queued when another node hands it over at an allowed depth, as a
 // shorter local path would.
 func TestClusterReceiveLiftsDepth(t *testing.T) {
-	r := newRig(t)
+	r := newCrawlRig(t)
 	r.web.HTML("http://a.test/", "/x")
 	r.web.HTML("http://a.test/x", "/deep")
 	r.web.HTML("http://a.test/deep")
 	fc := &fakeCluster{t: t, db: r.db, own: map[string]bool{"a.test": true}, done: make(chan struct{})}
 	o := r.opts
-	o.Cluster = fc
+	cr := NewCrawl(fc)
+	o.Feed = cr
 	o.Settings.MaxDepth = 1
 	var err error
 	if o.Scope, err = urlnorm.ParseScopeSpec("hosts:.test", nil); err != nil {
 		t.Fatal(err)
 	}
-	c, err := New(r.withFrontier(o))
+	c, err := crawler.New(r.withFrontier(o))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -234,14 +361,14 @@ func TestClusterReceiveLiftsDepth(t *testing.T) {
 		_, err := c.Run(context.Background(), []string{"http://a.test/"})
 		res <- err
 	}()
-	waitIdle(t, c)
+	waitIdle(t, cr)
 	if p := r.page("http://a.test/deep"); p.Status != storage.StatusRejected || p.Reason != "max-depth" {
 		t.Fatalf("a.test/deep before the handover: %v %q, want rejected max-depth", p.Status, p.Reason)
 	}
-	if err := c.Receive(context.Background(), []Arrival{{URL: "http://a.test/deep", Depth: 1}}); err != nil {
+	if err := cr.Inject(context.Background(), []URL{{URL: "http://a.test/deep", Depth: 1}}); err != nil {
 		t.Fatal(err)
 	}
-	waitIdle(t, c)
+	waitIdle(t, cr)
 	close(fc.done)
 	if err := <-res; err != nil {
 		t.Fatal(err)
@@ -257,7 +384,7 @@ func TestClusterReceiveLiftsDepth(t *testing.T) {
 // too and only /d (depth 3) is beyond the limit, as in one process that
 // found the shorter path first.
 func TestClusterShortcutLowersDepth(t *testing.T) {
-	r := newRig(t)
+	r := newCrawlRig(t)
 	release := make(chan struct{})
 	r.web.HTML("http://a.test/", "http://x.test/0", "/1")
 	r.web.HTML("http://a.test/1", "http://x.test/t")
@@ -271,7 +398,7 @@ func TestClusterShortcutLowersDepth(t *testing.T) {
 	}
 	cc := startClusterCrawl(t, r, []string{"a.test", "x.test"}, 2, "http://a.test/1", "http://a.test/")
 	<-cc.reached // x.test/t queued at depth 2 behind x.test/0
-	if err := cc.c.Receive(context.Background(), []Arrival{{URL: "http://x.test/t", Depth: 1}}); err != nil {
+	if err := cc.cr.Inject(context.Background(), []URL{{URL: "http://x.test/t", Depth: 1}}); err != nil {
 		t.Fatal(err)
 	}
 	close(release)
@@ -290,7 +417,7 @@ func TestClusterShortcutLowersDepth(t *testing.T) {
 // URL another node owns is handed off when it is new and again only when
 // a shorter path to it turns up: the owner may still lower its depth.
 func TestClusterHandoffShorterPath(t *testing.T) {
-	r := newRig(t)
+	r := newCrawlRig(t)
 	release := make(chan struct{})
 	r.web.HTML("http://a.test/", "/1")
 	r.web.HTML("http://a.test/1", "http://b.test/z", "/2")
@@ -320,7 +447,8 @@ func TestClusterHandoffShorterPath(t *testing.T) {
 
 // clusterCrawl is a crawl as one node of a fake cluster, running.
 type clusterCrawl struct {
-	c       *Crawler
+	c       *crawler.Crawler
+	cr      *Crawl
 	fc      *fakeCluster
 	reached chan struct{} // closed when the frontier is told the job of the URL named at start is done
 	res     chan error
@@ -328,7 +456,7 @@ type clusterCrawl struct {
 
 // startClusterCrawl runs, from seeds, the crawl of a node owning the hosts
 // own, within hosts:.test and maxDepth.
-func startClusterCrawl(t *testing.T, r *rig, own []string, maxDepth int, reachedURL string, seeds ...string) *clusterCrawl {
+func startClusterCrawl(t *testing.T, r *crawlRig, own []string, maxDepth int, reachedURL string, seeds ...string) *clusterCrawl {
 	t.Helper()
 	cc := &clusterCrawl{reached: make(chan struct{}), res: make(chan error, 1)}
 	cc.fc = &fakeCluster{t: t, db: r.db, own: map[string]bool{}, done: make(chan struct{})}
@@ -336,13 +464,14 @@ func startClusterCrawl(t *testing.T, r *rig, own []string, maxDepth int, reached
 		cc.fc.own[h] = true
 	}
 	o := r.opts
-	o.Cluster = cc.fc
+	cc.cr = NewCrawl(cc.fc)
+	o.Feed = cc.cr
 	o.Settings.MaxDepth = maxDepth
 	var err error
 	if o.Scope, err = urlnorm.ParseScopeSpec("hosts:.test", nil); err != nil {
 		t.Fatal(err)
 	}
-	if cc.c, err = New(r.withFrontier(o)); err != nil {
+	if cc.c, err = crawler.New(r.withFrontier(o)); err != nil {
 		t.Fatal(err)
 	}
 	r.fr.onDone = func(j frontier.Job) {
@@ -361,7 +490,7 @@ func startClusterCrawl(t *testing.T, r *rig, own []string, maxDepth int, reached
 // crawl ended without error.
 func (cc *clusterCrawl) finish(t *testing.T) {
 	t.Helper()
-	waitIdle(t, cc.c)
+	waitIdle(t, cc.cr)
 	close(cc.fc.done)
 	if err := <-cc.res; err != nil {
 		t.Fatal(err)
