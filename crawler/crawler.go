@@ -11,7 +11,6 @@ import (
 
 	"github.com/seedcrawl/seedcrawl/extract"
 	"github.com/seedcrawl/seedcrawl/frontier"
-	"github.com/seedcrawl/seedcrawl/sitemap"
 	"github.com/seedcrawl/seedcrawl/storage"
 	"github.com/seedcrawl/seedcrawl/urlnorm"
 )
@@ -32,7 +31,7 @@ type Crawler struct {
 	pending
 	cycleState
 	outside
-	sm *sitemap.Sites // the sites' sitemaps (Settings.Sitemaps; nil without)
+	sm Sitemaps // Options.Sitemaps when Settings.Sitemaps; nil otherwise
 }
 
 // lifetime holds the contexts that end a run.
@@ -146,7 +145,7 @@ func New(opts Options) (*Crawler, error) {
 	}
 	c.extractor = ex
 	if opts.Settings.Sitemaps {
-		c.sm = sitemap.NewSites(sitemap.Limits{}, c.currentCycle())
+		c.sm = opts.Sitemaps
 	}
 	w := make(chan struct{})
 	c.wake.Store(&w)
@@ -220,7 +219,9 @@ func (c *Crawler) Run(ctx context.Context, seeds []string) (Summary, error) {
 		return Summary{}, err
 	}
 	c.admitted = nil // the frontier counts from here
-	c.loadSitemaps()
+	if c.sm != nil {
+		c.sm.Start(Loop{c})
+	}
 	settings, err := json.Marshal(c.opts.Settings)
 	if err != nil {
 		return Summary{}, fmt.Errorf("crawler: start run: encode settings: %w", err)

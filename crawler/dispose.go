@@ -215,7 +215,13 @@ func (m *fetched) dispose(c *Crawler) error {
 		hops := c.hops[job.ID]
 		c.forget(job.ID)
 		if m.sitemap != nil {
-			c.sitemapBound(m)
+			// The site's entry bound applies before the listed URLs are
+			// interned; the page record keeps why the file was cut.
+			n, why := c.sm.Bound(job.ID, m.sitemap)
+			m.links = m.links[:n]
+			if why != "" && rec.Status == storage.StatusFetched {
+				rec.Reason = why
+			}
 		}
 		var err error
 		if res.Links, links, skips, err = c.targets(job, m.links, m.redirect, hops); err != nil {
@@ -235,17 +241,10 @@ func (m *fetched) dispose(c *Crawler) error {
 		return nil
 	}
 	c.forget(job.ID)
-	if m.sitemap != nil {
-		// The child sitemaps are queued after Done: their frontier
-		// changes follow the job's.
-		if links, err = c.sitemapDone(m, links); err != nil {
-			return err
-		}
-		c.flushChanges()
-	} else if err := c.planSitemaps(job, m.url); err != nil {
+	// Sitemaps are queued after Done: their frontier changes follow the
+	// job's.
+	if links, err = c.sitemapsOf(job, m.url, rec.Status, links, m.sitemap); err != nil {
 		return err
-	} else {
-		c.flushChanges()
 	}
 	c.batch.AddFetch(*rec, links)
 	redirectTo := storage.NoPage
@@ -313,19 +312,17 @@ func (m *traversed) dispose(c *Crawler) error {
 	}
 	c.count("refresh/"+m.reason, 1)
 	c.markDone(m.job.ID)
-	if c.opts.Settings.Sitemaps {
-		// A cycle that traverses a site's known pages still reads its
-		// sitemaps once.
-		u, err := c.opts.Store.URL(m.job.ID)
-		if err != nil {
-			return fmt.Errorf("crawler: url of page %d: %w", m.job.ID, err)
-		}
-		if err := c.planSitemaps(m.job, u); err != nil {
-			return err
-		}
-		c.flushChanges()
+	if c.sm == nil {
+		return nil
 	}
-	return nil
+	// A cycle that traverses a site's known pages still reads its
+	// sitemaps once.
+	u, err := c.opts.Store.URL(m.job.ID)
+	if err != nil {
+		return fmt.Errorf("crawler: url of page %d: %w", m.job.ID, err)
+	}
+	_, err = c.sitemapsOf(m.job, u, 0, nil, nil)
+	return err
 }
 
 // failureName names a failed fetch for counting: the reason, else the code.

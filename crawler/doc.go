@@ -63,54 +63,34 @@
 // scope, so http://example.com/ → https://www.example.com/ keeps a
 // seeds-hosts crawl going.
 //
-// # Sitemaps
+// # Extensions
 //
-// With Settings.Sitemaps, each site's sitemaps are read once per cycle,
-// and no sitemap request bypasses the frontier. Package sitemap (Sites)
-// keeps which URLs are sitemaps, the bounds per file, site and run, and
-// reads the files; the crawl loop fetches, admits and records. When the
-// disposer records the first page of a site, the site's robots.txt is
-// known (the frontier asked before handing the page out): its Sitemap:
-// lines (Options.Sitemaps, no request) and /sitemap.xml are interned,
-// marked (storage.Batch.MarkSitemap, so the mark outlives a restart) and
-// queued with frontier.Add at that page's priority, bypassing the
-// scheduler but not the politeness, the SSRF guard or the fetcher's
-// bounds. A worker that takes a sitemap job reads it (sitemap.Sites.Read)
-// instead of extracting HTML links: the URLs it lists are its links, of
-// kind storage.LinkSitemap, checked by the trap guards and admitted like
-// any link; their lastmod is stored (storage.Batch.SetLastMod), and in a
-// recrawl a known page whose lastmod is later than its last fetch is
-// refetched even when the revisit policy says it is not due
-// (Loop.SitemapChanged). An index's
-// child sitemaps (and a sitemap's redirect target) are queued as sitemaps
-// too. A bound that cut a file is stored as the page record's reason and
-// counted (Summary.Sitemaps). Sitemap files count against MaxPages like
-// pages, not against the host page budget.
+// What is not fetch → extract → report lives with the package that owns
+// the concept and plugs in through a small interface this package
+// declares, driving the loop through Loop (the loop's own mechanics:
+// storage, the batch, admission, the frontier, Post to run on the
+// disposer):
 //
-// # Recrawl cycles
-//
-// With Options.Cycle the crawl is one cycle of seedcrawl run; package
-// recrawl owns the cycle (recrawl.Cycle) and the crawl loop calls it
-// through the Cycle interface at the few points where a cycle differs from
-// a plain crawl: Start queues the cycle's first URLs (through Loop, the
-// loop's own mechanics: storage, the batch, the frontier's restore and
-// seed weights), Refresh decides whether a job for a page fetched before is
-// refetched (with If-None-Match / If-Modified-Since) or traversed from
-// storage, and the outcome methods watch the cycle's seeds. A traversed
-// page's stored out-links go to the frontier as the links of a downloaded
-// page (the scheduler propagates its priority) and nothing is stored for
-// the page, no request made, no budget spent; a 304 answer hands the
-// stored out-links on the same way. Every fetch stores the cycle's revisit
-// interval (storage.Fetch.Interval).
-//
-// # Feeds
-//
-// A Feed (Options.Feed) brings URLs from outside the crawl's links:
-// package compare's Injection queues the URLs a comparison asks for
-// (with FedOnly, nothing else is queued). A feed queues through
-// Loop.Post, on the disposer, and is told of every final outcome
-// (Recorded); workers wait for its URLs instead of stopping on an empty
-// frontier.
+//   - Cycle (package recrawl): a crawl as one cycle of seedcrawl run:
+//     its first URLs, refetch or traverse a known page (a traversed page's
+//     stored links go on as a downloaded page's; nothing is stored for it),
+//     the revisit interval of each fetch, its seeds' outcomes.
+//   - Feed (package compare's Injection, package cluster's Crawl): URLs
+//     from outside the crawl's links, queued through Loop.Post and told
+//     of every final outcome; workers wait for them instead of stopping
+//     on an empty frontier. A Feed that is a Cluster makes the crawl one
+//     node of several: links to other nodes' hosts are priced by the
+//     scheduler (frontier.Target.Remote) and handed off, and every commit
+//     waits until the hand-offs are durable (Cluster.Flush).
+//   - Sitemaps (package sitemap's Crawl, with Settings.Sitemaps): sitemap
+//     files are frontier jobs whose bodies Sitemaps reads instead of HTML;
+//     the URLs they list are links of kind storage.LinkSitemap, admitted
+//     like any link. Sitemap files count against MaxPages, not against the
+//     host page budget.
+//   - Recorder and Archive (live metrics, WARC): told of every request
+//     and counter increment from the very calls that update the stored
+//     counters; Archive gets each request's wire bytes before the outcome
+//     is committed, and a failure to archive stops the crawl.
 //
 // # Stopping
 //
@@ -119,16 +99,5 @@
 // requests in flight finish, the last batch is committed and the run
 // record is closed. A fatal error (a failed commit) stops the crawl and is
 // returned.
-//
-// # Watching and keeping
-//
-// Two optional seams let a command watch the crawl and keep what it
-// fetched. Options.Recorder is told of every request (code, bytes,
-// duration) and every counter increment, from the very calls that update
-// the run's stored counters, so live metrics equal them by construction.
-// Options.Archive gets each request's exact wire bytes from the worker
-// that made it, before the outcome is committed (for a 304, with the time
-// the page was last fetched in full); a failure to archive stops the
-// crawl like a failed commit. Counters and Progress are safe to read while
-// Run goes on.
+// Counters and Progress are safe to read while Run goes on.
 package crawler

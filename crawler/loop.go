@@ -113,7 +113,7 @@ func (l Loop) Hosts(snap *frontier.Snapshot) error {
 // SitemapChanged reports whether a sitemap says page id changed after its
 // last fetch (prev): it is then due whatever a revisit policy estimated.
 func (l Loop) SitemapChanged(id uint64, prev *storage.Page) bool {
-	return l.c.sitemapChanged(id, prev)
+	return l.c.sm != nil && l.c.sm.Changed(id, prev)
 }
 
 // Restore hands snap to the (fresh) frontier.
@@ -203,3 +203,22 @@ func (l Loop) Credit(targets []frontier.Target) {
 // Idle reports that the crawl has started, nothing is queued or in flight
 // and every result (with the URLs it handed off) is committed.
 func (l Loop) Idle() bool { return l.c.idle() }
+
+// Cycle is the cycle the crawl's fetches are stored in.
+func (l Loop) Cycle() uint32 { return l.c.currentCycle() }
+
+// Vet checks u (normalized) as a link: the trap guards and the URL length
+// (ok false and why), and whether the crawl's scope allows it.
+func (l Loop) Vet(u string) (inScope bool, reason string, ok bool) {
+	cand, reason, ok := l.c.candidate(u, storage.LinkOther)
+	return cand.inScope, reason, ok
+}
+
+// Dropped reports a host given up, whose URLs are not queued, and why.
+func (l Loop) Dropped(host string) (reason string, ok bool) { return l.c.opts.Frontier.Dropped(host) }
+
+// Add queues targets outside the scheduler at priority prio (sitemaps),
+// under the frontier's politeness; it returns how many were queued.
+func (l Loop) Add(targets []frontier.Target, prio float64) (int, error) {
+	return l.c.add(targets, prio)
+}

@@ -64,13 +64,10 @@ type Options struct {
 	// FedOnly queues only the Feed's URLs: the links of fetched pages are
 	// stored, not queued, and no sitemap is read (seedcrawl compare).
 	FedOnly bool
-	// Sitemaps gives the robots.txt Sitemap: lines of a site
-	// (*robots.Cache); with Settings.Sitemaps each site's sitemaps are
-	// read once per cycle (see the package documentation, "Sitemaps"). nil:
-	// only /sitemap.xml is read. The files read are bounded by package
-	// sitemap's default limits (per file, index depth, files and entries
-	// per site and run).
-	Sitemaps SitemapSource
+	// Sitemaps reads the sites' sitemaps (package sitemap's Crawl) when
+	// Settings.Sitemaps is set: each site's sitemaps are read once per
+	// cycle. nil: no sitemap is read.
+	Sitemaps Sitemaps
 
 	// Logger receives warnings (robots store failures, ...). nil: discard.
 	Logger *slog.Logger

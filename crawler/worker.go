@@ -46,8 +46,8 @@ type fetched struct {
 	// per-host delay: the whole fetch time would include this process's
 	// own CPU starvation and slow the crawl down when the client is busy.
 	serverTime time.Duration
-	refresh    bool        // a refetch of a page fetched in an earlier cycle (recrawl)
-	sitemap    *sitemapJob // the job is a sitemap (nil: a page)
+	refresh    bool // a refetch of a page fetched in an earlier cycle (recrawl)
+	sitemap    any  // the job is a sitemap: what Sitemaps read (nil: a page)
 }
 
 // skipped: the job ends without a request, recorded with a status (robots
@@ -244,7 +244,9 @@ func (c *Crawler) process(f Fetcher, job frontier.Job) (o outcome, refresh bool)
 		resp.Body = nil
 	}
 	if m.sitemap != nil && m.redirect != nil {
-		m.sitemapMoved()
+		// A moved sitemap is still a sitemap, at the same depth.
+		m.sitemap = c.sm.Moved(m.sitemap, m.redirect.url)
+		m.redirect = nil
 	}
 	if m.rec.Status == storage.StatusNotModified {
 		// The page is as stored: so are its links, which the scheduler

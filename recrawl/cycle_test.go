@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/seedcrawl/seedcrawl/crawler"
+	"github.com/seedcrawl/seedcrawl/sitemap"
 	"github.com/seedcrawl/seedcrawl/storage"
 )
 
@@ -341,6 +342,7 @@ func TestSitemapsRecrawl(t *testing.T) {
 	changed := time.Now().Add(time.Hour).UTC().Truncate(time.Second) // "changed" after the first fetch
 	r := newRig(t)
 	r.opts.Settings.Sitemaps = true
+	r.opts.Sitemaps = sitemap.NewCrawl(nil)
 	r.opts.Fetchers = r.opts.Fetchers[:1]
 	r.web.Versioned(pa, "a1", "/b")
 	r.web.Versioned(pb, "b1")
@@ -366,6 +368,7 @@ func TestSitemapsRecrawl(t *testing.T) {
 	// listed pages changed after their fetch.
 	r.reopen()
 	r.opts.Settings.Sitemaps = true
+	r.opts.Sitemaps = sitemap.NewCrawl(nil)
 	r.opts.Fetchers = r.opts.Fetchers[:1]
 	before := r.web.NReqs()
 	notDue := duePolicy{due: map[string]bool{pa: false, pb: false, only: false}}

@@ -29,6 +29,11 @@
 // descends into indexes up to Limits.MaxDepth, visits each sitemap once and
 // at most Limits.MaxSitemaps of them, and reports every file's outcome.
 //
+// Crawl plugs Sites into the crawl loop (crawler.Sitemaps): it queues a
+// site's sitemaps when the crawl records the site's first page, reads the
+// sitemap jobs' bodies, stores the listed URLs' lastmod and tells a
+// recrawl that a page changed after its last fetch (Changed).
+//
 // Sites is the same walk driven by a crawl, over every site it meets:
 // sitemap files are jobs of the crawl's frontier, fetched under its
 // politeness, so Sites keeps between them what Walker keeps in one call.

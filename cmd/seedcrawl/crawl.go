@@ -23,6 +23,7 @@ import (
 	"github.com/seedcrawl/seedcrawl/frontier"
 	"github.com/seedcrawl/seedcrawl/robots"
 	"github.com/seedcrawl/seedcrawl/scheduler"
+	"github.com/seedcrawl/seedcrawl/sitemap"
 	"github.com/seedcrawl/seedcrawl/storage"
 	"github.com/seedcrawl/seedcrawl/urlnorm"
 )
@@ -438,7 +439,7 @@ func (s *crawlSession) newCrawler(cy crawler.Cycle, maxPages int64) error {
 		Archive:       s.archive(),
 		Feed:          feed,
 		FedOnly:       s.x.inject != nil,
-		Sitemaps:      s.robots,
+		Sitemaps:      sitemap.NewCrawl(s.robots),
 	})
 	if err != nil {
 		return err

@@ -1,0 +1,232 @@
+package sitemap
+
+import (
+	"context"
+	"fmt"
+	"net/url"
+	"time"
+
+	"github.com/seedcrawl/seedcrawl/crawler"
+	"github.com/seedcrawl/seedcrawl/frontier"
+	"github.com/seedcrawl/seedcrawl/storage"
+	"github.com/seedcrawl/seedcrawl/urlnorm"
+)
+
+// Source gives the Sitemap: lines of an origin's robots.txt once it is
+// known, without fetching; *robots.Cache implements it.
+type Source interface {
+	SitemapsOf(origin string) (sitemaps []string, ok bool, err error)
+}
+
+// Crawl is the crawl's side of the sites' sitemaps (crawler.Sitemaps):
+// when the crawl records the first page of a site, the site's robots.txt
+// is known (the frontier asked before handing the page out), so its
+// Sitemap: lines and /sitemap.xml are interned, marked
+// (storage.Batch.MarkSitemap, so the mark outlives a restart) and queued
+// with frontier.Add at that page's priority, bypassing the scheduler but
+// not the politeness, the SSRF guard or the fetcher's bounds. A sitemap
+// job's body is read (Sites.Read) instead of being parsed as HTML: the
+// URLs it lists are its links, of kind storage.LinkSitemap, admitted like
+// any link, with their lastmod stored (storage.Batch.SetLastMod); an
+// index's child sitemaps (and a sitemap's redirect target) are queued as
+// sitemaps too. A Crawl serves one crawl; the files read are bounded by
+// the default Limits.
+type Crawl struct {
+	src   Source // nil: only /sitemap.xml is read
+	sites *Sites
+	l     crawler.Loop
+}
+
+// NewCrawl returns the sitemap side of a crawl that reads the sitemaps
+// src names (nil: only /sitemap.xml).
+func NewCrawl(src Source) *Crawl { return &Crawl{src: src} }
+
+// Start implements crawler.Sitemaps: the marks of earlier runs become
+// known, so a sitemap left in the stored frontier by an interrupted run is
+// still read as one.
+func (c *Crawl) Start(l crawler.Loop) {
+	c.l = l
+	c.sites = NewSites(Limits{}, l.Cycle())
+	if st, ok := l.Store().(Marks); ok {
+		if err := c.sites.Load(st); err != nil {
+			l.Logger().Warn("sitemap marks of earlier runs not loaded", "err", err)
+		}
+	}
+}
+
+// Job implements crawler.Sitemaps.
+func (c *Crawl) Job(id uint64) (any, bool) {
+	f, ok := c.sites.File(id)
+	if !ok {
+		return nil, false
+	}
+	return &FileRead{File: f}, true
+}
+
+// Read implements crawler.Sitemaps: the URLs the file lists go to keepURL,
+// its child sitemaps to keepChild, which keep those that pass the crawl's
+// checks; listed URLs that do not normalize are reported as rejected.
+func (c *Crawl) Read(ctx context.Context, read any, u string, body []byte, truncated bool, keepURL, keepChild func(string) bool, reject func(reason string)) any {
+	r := c.sites.Read(ctx, body, u, read.(*FileRead).File, truncated)
+	for range r.BadURLs {
+		reject("sitemap-bad-url")
+	}
+	r.Keep(keepURL, keepChild)
+	return r
+}
+
+// Moved implements crawler.Sitemaps: a moved sitemap is still a sitemap,
+// read at the same depth.
+func (c *Crawl) Moved(read any, target string) any {
+	return Moved(read.(*FileRead).File, target)
+}
+
+// Bound implements crawler.Sitemaps: the site's entry bound applies, and
+// the reason of a cut, skip or error is the page record's.
+func (c *Crawl) Bound(id uint64, read any) (keep int, reason string) {
+	r := read.(*FileRead)
+	n := c.sites.Deliver(id, r)
+	return n, r.Reason()
+}
+
+// Recorded implements crawler.Sitemaps: for a page (read nil), the
+// sitemaps of its site are queued the first time a page of the site is
+// recorded in this run; for a sitemap, the lastmod of its listed URLs
+// (links[i] is listed URL i) is stored, it is counted, and its child
+// sitemaps are queued and returned as its links.
+func (c *Crawl) Recorded(job frontier.Job, pageURL string, status storage.Status, links []storage.Link, read any) ([]storage.Link, error) {
+	if read == nil {
+		return nil, c.plan(job, pageURL)
+	}
+	r := read.(*FileRead)
+	b := c.l.Batch()
+	for i, l := range r.URLs {
+		if !l.LastMod.IsZero() && i < len(links) {
+			b.SetLastMod(links[i].To, l.LastMod)
+		}
+	}
+	r.Counts(status == storage.StatusFetched, func(k string, n uint64) { c.l.Count("sitemap/"+k, n) })
+	kind := storage.LinkSitemap
+	if r.Redirect {
+		kind = storage.LinkRedirect
+	}
+	ids, err := c.queue(job, r.Children, r.ChildFile(), r.Redirect)
+	var out []storage.Link
+	for _, id := range ids {
+		out = append(out, storage.Link{To: id, Kind: kind})
+	}
+	return out, err
+}
+
+// plan queues the sitemaps of the site of page pageURL (its robots.txt
+// Sitemap: lines, then /sitemap.xml) the first time a page of that site
+// is recorded in this run, so its robots.txt is known. A sitemap on
+// another host (robots.txt may name one) must be in the crawl's scope.
+func (c *Crawl) plan(job frontier.Job, pageURL string) error {
+	pu, err := url.Parse(pageURL)
+	if err != nil || pu.Host == "" {
+		return nil
+	}
+	origin := urlnorm.Origin(pu)
+	urls := c.sites.Plan(origin, func() []string {
+		if c.src == nil {
+			return nil
+		}
+		l, _, err := c.src.SitemapsOf(origin)
+		if err != nil {
+			c.l.Logger().Warn("robots.txt sitemaps", "origin", origin, "err", err)
+		}
+		return l
+	})
+	var keep []string
+	for _, u := range urls {
+		inScope, reason, ok := c.l.Vet(u)
+		switch {
+		case !ok:
+			c.l.Count("sitemap/reject/"+reason, 1)
+		case !inScope && urlnorm.Authority(u) != job.Host:
+			c.l.Count("sitemap/skip/out-of-scope", 1)
+		default:
+			keep = append(keep, u)
+		}
+	}
+	_, err = c.queue(job, keep, storage.SitemapFile{Depth: 0, Origin: origin}, false)
+	return err
+}
+
+// queue interns sitemap URLs found by job (a page whose site's sitemaps
+// are planned, or an index), and queues those the walk wants read
+// (Sites.Want, Take) in the frontier (Loop.Add) at the job's priority,
+// marked as sitemaps (storage.Batch.MarkSitemap). It returns their ids.
+func (c *Crawl) queue(job frontier.Job, urls []string, file storage.SitemapFile, redirect bool) ([]uint64, error) {
+	if len(urls) == 0 {
+		return nil, nil
+	}
+	st := c.l.Store()
+	ints, err := st.Intern(urls, job.ID, uint32(max(job.Depth, 0)))
+	if err != nil {
+		return nil, fmt.Errorf("sitemap: intern %d sitemaps of page %d: %w", len(urls), job.ID, err)
+	}
+	ids := make([]uint64, len(urls))
+	var targets []frontier.Target
+	over := 0
+	for i, in := range ints {
+		ids[i] = in.ID
+		host := urlnorm.Authority(urls[i])
+		page := func() (storage.Page, error) { return st.Page(in.ID) }
+		want, skip, err := c.sites.Want(file.Origin, in.ID, Known{New: in.New, Page: page}, redirect)
+		if err != nil {
+			return nil, fmt.Errorf("sitemap: sitemaps of page %d: %w", job.ID, err)
+		}
+		if skip != "" {
+			c.l.Count("sitemap/skip/"+skip, 1)
+		}
+		switch r, dropped := c.l.Dropped(host); {
+		case !want:
+			continue
+		case c.l.Remote(host):
+			// Another node's host: only its owner may request it, and
+			// sitemap files are not handed over (a cross-host Sitemap:
+			// line of a robots.txt is not read in a cluster).
+			c.l.Count("sitemap/skip/other-node", 1)
+			continue
+		case dropped:
+			c.l.Batch().SetStatus(in.ID, storage.StatusDeferred, r)
+			continue
+		case !c.sites.Take(file.Origin, in.ID, file):
+			over++
+			continue
+		}
+		c.l.Batch().MarkSitemap(in.ID, file)
+		targets = append(targets, frontier.Target{ID: in.ID, Host: host, Depth: job.Depth})
+	}
+	if over > 0 {
+		c.l.Count("sitemap/skip/sitemaps", uint64(over))
+	}
+	n, err := c.l.Add(targets, job.Prio)
+	c.l.Count("sitemap/queued", uint64(n))
+	return ids, err
+}
+
+// lastModStore is the optional part of a crawl's Store that gives the
+// lastmod a sitemap listed for a page; *storage.DB implements it.
+type lastModStore interface {
+	LastMod(id uint64) (time.Time, bool, error)
+}
+
+// Changed implements crawler.Sitemaps: a page whose lastmod is later than
+// its last fetch is due for a revisit whatever the revisit policy
+// estimated (sitemaps.org: lastmod lets a crawler skip unchanged pages
+// and find changed ones).
+func (c *Crawl) Changed(id uint64, prev *storage.Page) bool {
+	st, ok := c.l.Store().(lastModStore)
+	if !ok || prev.FetchedAt.IsZero() {
+		return false
+	}
+	lm, ok, err := st.LastMod(id)
+	if err != nil {
+		c.l.Logger().Warn("sitemap lastmod", "page", id, "err", err)
+		return false
+	}
+	return ok && lm.After(prev.FetchedAt)
+}
