@@ -157,26 +157,17 @@ func (m *skipped) dispose(c *Crawler) error {
 	}
 	c.forget(m.job.ID)
 	c.flushChanges()
-	for _, id := range append([]uint64{m.job.ID}, m.job.Dropped...) {
+	ids := append([]uint64{m.job.ID}, m.job.Dropped...)
+	for _, id := range ids {
 		c.forget(id)
 		c.batch.SetStatus(id, m.status, m.reason)
-		if c.opts.Feed == nil {
-			continue
-		}
-		c.markDone(id)
-		u, err := c.opts.Store.URL(id)
-		if err != nil {
-			return fmt.Errorf("crawler: URL of skipped %d: %w", id, err)
-		}
-		if err := c.opts.Feed.Recorded(&Recorded{ID: id, URL: u, Status: m.status, Reason: m.reason}); err != nil {
+	}
+	c.count("skip/"+statusReason(m.status, m.reason), uint64(len(ids)))
+	c.done.Add(1)
+	for i, id := range ids {
+		if err := c.record(&Recorded{ID: id, Status: m.status, Reason: m.reason}, i == 0); err != nil {
 			return err
 		}
-	}
-	c.count("skip/"+statusReason(m.status, m.reason), uint64(1+len(m.job.Dropped)))
-	c.done.Add(1)
-	c.markDone(m.job.ID)
-	if c.cyc != nil {
-		return c.cyc.Skipped(m.job.ID, m.status, m.reason)
 	}
 	return nil
 }
@@ -247,20 +238,6 @@ func (m *fetched) dispose(c *Crawler) error {
 		return err
 	}
 	c.batch.AddFetch(*rec, links)
-	redirectTo := storage.NoPage
-	if m.redirect != nil && len(links) > 0 && links[len(links)-1].Kind == storage.LinkRedirect {
-		redirectTo = links[len(links)-1].To
-	}
-	if c.opts.Feed != nil {
-		c.markDone(job.ID)
-		r := &Recorded{ID: job.ID, URL: m.url, Fetch: rec, Status: rec.Status, Reason: rec.Reason, Links: toLinks(m.links), RedirectTo: redirectTo}
-		if m.redirect != nil {
-			r.Redirect = &Link{URL: m.redirect.url, InScope: m.redirect.inScope}
-		}
-		if err := c.opts.Feed.Recorded(r); err != nil {
-			return err
-		}
-	}
 	for _, s := range skips {
 		c.batch.SetStatus(s.id, s.status, s.reason)
 	}
@@ -281,14 +258,20 @@ func (m *fetched) dispose(c *Crawler) error {
 		c.count("skip/nofollow", uint64(m.nofollow))
 	}
 	c.done.Add(1)
-	if c.cyc == nil {
-		return nil
-	}
 	if m.refresh {
 		c.count("refresh/"+refreshFetched, 1)
 	}
-	c.markDone(job.ID)
-	return c.cyc.Fetched(job.ID, rec, redirectTo)
+	r := &Recorded{ID: job.ID, URL: m.url, Fetch: rec, Status: rec.Status, Reason: rec.Reason, RedirectTo: storage.NoPage}
+	if m.redirect != nil {
+		r.Redirect = &Link{URL: m.redirect.url, InScope: m.redirect.inScope}
+		if n := len(links); n > 0 && links[n-1].Kind == storage.LinkRedirect {
+			r.RedirectTo = links[n-1].To
+		}
+	}
+	if c.opts.Feed != nil {
+		r.Links = toLinks(m.links)
+	}
+	return c.record(r, true)
 }
 
 // dispose hands a known page that a recrawl does not refetch to the

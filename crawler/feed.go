@@ -1,6 +1,7 @@
 package crawler
 
 import (
+	"fmt"
 	"sync"
 
 	"github.com/seedcrawl/seedcrawl/storage"
@@ -92,23 +93,33 @@ func (m *mailbox) empty() bool {
 	return len(m.fns) == 0
 }
 
-// record tells the cycle and the feed of a final outcome (disposer only).
-func (c *Crawler) record(r *Recorded) error {
-	if c.cyc != nil {
-		var err error
-		if r.Fetch != nil {
-			err = c.cyc.Fetched(r.ID, r.Fetch, r.RedirectTo)
-		} else {
-			err = c.cyc.Skipped(r.ID, r.Status, r.Reason)
-		}
-		if err != nil {
+// record tells the cycle (of a job's outcome: toCycle) and the feed of a
+// final outcome, and notes it as awaiting the commit (disposer only).
+func (c *Crawler) record(r *Recorded, toCycle bool) error {
+	cyc, feed := c.cyc, c.opts.Feed
+	if !toCycle {
+		cyc = nil
+	}
+	if cyc == nil && feed == nil {
+		return nil
+	}
+	c.markDone(r.ID)
+	if cyc != nil {
+		if err := cyc.Recorded(r); err != nil {
 			return err
 		}
 	}
-	if c.opts.Feed != nil {
-		return c.opts.Feed.Recorded(r)
+	if feed == nil {
+		return nil
 	}
-	return nil
+	if r.URL == "" {
+		u, err := c.opts.Store.URL(r.ID)
+		if err != nil {
+			return fmt.Errorf("crawler: URL of page %d: %w", r.ID, err)
+		}
+		r.URL = u
+	}
+	return feed.Recorded(r)
 }
 
 // finish marks the end of the disposer (or of a Run that failed before it

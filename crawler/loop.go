@@ -13,8 +13,8 @@ import (
 // Cycle is what makes a crawl one cycle of an incremental crawler
 // (Options.Cycle): the few points where a cycle differs from a plain
 // crawl. The crawl loop calls it; package recrawl's Cycle implements it.
-// Start runs in Run before the workers start; Queued, Requeue, Fetched and
-// Skipped run on the disposer goroutine, in the order of the commits;
+// Start runs in Run before the workers start; Queued, Requeue and
+// Recorded run on the disposer goroutine, in the order of the commits;
 // Refresh, NotFetched and Interval run on the workers, concurrently.
 type Cycle interface {
 	// N is the number of the cycle the crawl's fetches are stored in.
@@ -41,11 +41,8 @@ type Cycle interface {
 	// Requeue reports whether a link of this cycle to id, a URL seen
 	// before, queues it again.
 	Requeue(id uint64) (bool, error)
-	// Fetched is told of the final fetch of page id (redirectTo is its
-	// redirect target, or storage.NoPage), Skipped of a job recorded
-	// without a request.
-	Fetched(id uint64, rec *storage.Fetch, redirectTo uint64) error
-	Skipped(id uint64, status storage.Status, reason string) error
+	// Recorded is told of the final outcome of each job, as a Feed is.
+	Recorded(r *Recorded) error
 	// Stop ends what the cycle runs beside the crawl; Run calls it once the
 	// disposer has returned.
 	Stop()

@@ -342,11 +342,20 @@ func (cy *Cycle) Requeue(id uint64) (bool, error) {
 	return p.Fetches > 0 || p.Status == storage.StatusQueued, nil
 }
 
-// Fetched starts a reseed when one is due and checks the final fetch of a
+// Recorded implements crawler.Cycle: a job's final outcome, a fetch
+// (fetched) or one recorded without a request (skipped).
+func (cy *Cycle) Recorded(r *crawler.Recorded) error {
+	if r.Fetch != nil {
+		return cy.fetched(r.ID, r.Fetch, r.RedirectTo)
+	}
+	return cy.skipped(r.ID, r.Status, r.Reason)
+}
+
+// fetched starts a reseed when one is due and checks the final fetch of a
 // seed: a redirect is followed (the target, queued like any redirect
 // target, replaces the seed); 404, 410 and failures that outlived the
 // retries make the seed vanished.
-func (cy *Cycle) Fetched(id uint64, rec *storage.Fetch, redirectTo uint64) error {
+func (cy *Cycle) fetched(id uint64, rec *storage.Fetch, redirectTo uint64) error {
 	cy.maybeReseed()
 	if !cy.seedSet[id] {
 		return nil
@@ -374,9 +383,9 @@ func (cy *Cycle) Fetched(id uint64, rec *storage.Fetch, redirectTo uint64) error
 	return nil
 }
 
-// Skipped makes a seed whose host's robots.txt stayed unreachable
+// skipped makes a seed whose host's robots.txt stayed unreachable
 // vanished.
-func (cy *Cycle) Skipped(id uint64, status storage.Status, reason string) error {
+func (cy *Cycle) skipped(id uint64, status storage.Status, reason string) error {
 	if cy.seedSet[id] && status == storage.StatusDeferred && strings.HasPrefix(reason, robots.ReasonUnreachable) {
 		return cy.seedVanished(id, VanishedUnreachable)
 	}
