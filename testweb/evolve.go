@@ -239,9 +239,58 @@ const (
 	maxPreAge = 365 * 24 * time.Hour
 )
 
+// attachRates returns, per node of st (epoch 0), the expected number of new
+// pages that link to it in an epoch under EvolveWeb: evolveWeb adds
+// New × (evolving pages) new pages to hosts in proportion to their live
+// pages, and each draws about one hub of its host in proportion to
+// in-degree + 1 (its parent half the time, a second hub half the time),
+// which changes the hub. A hub's content thus changes far more often than
+// its own rate says, and its Last-Modified must show it.
+func attachRates(st *state, evo Evolution, hosts int) []float64 {
+	isLive := func(n *node) bool { return n.kind == KindPage && n.flags&(flagEvolve|flagRoot) != 0 }
+	indeg := make([]float64, len(st.nodes))
+	live := make([]float64, hosts)
+	weight := make([]float64, hosts)
+	all, evolving := 0, 0
+	for id := range st.nodes {
+		n := &st.nodes[id]
+		if !isLive(n) {
+			continue
+		}
+		all++
+		live[n.host]++
+		if n.flags&flagRoot == 0 {
+			evolving++
+		}
+		for _, l := range n.links {
+			indeg[l.to]++
+		}
+	}
+	out := make([]float64, len(st.nodes))
+	if all == 0 {
+		return out
+	}
+	for id := range st.nodes {
+		if n := &st.nodes[id]; isLive(n) {
+			weight[n.host] += indeg[id] + 1
+		}
+	}
+	k := math.Round(evo.New * float64(evolving))
+	for id := range st.nodes {
+		n := &st.nodes[id]
+		if !isLive(n) || weight[n.host] == 0 {
+			continue
+		}
+		out[id] = k * live[n.host] / float64(all) * (indeg[id] + 1) / weight[n.host]
+	}
+	return out
+}
+
 // modTime returns the Last-Modified time of node n (id) under EvolveWeb,
 // to the second:
-//   - a page that changes (rate λ > 0 per epoch) and last changed at
+//   - a page that changes (rate λ > 0 per epoch: its own, plus for a node
+//     of epoch 0 the rate at which new pages link to it, attachRates) and
+//     last changed at
 //     epoch e ≥ 1: EpochTime(e) − d, d the time from the last event of its
 //     process in (e−1, e] to e, drawn from its conditional law given at
 //     least one event there, density λe^(−λd)/(1 − e^(−λ)) on [0, 1) day;
@@ -256,6 +305,9 @@ const (
 func (s *Site) modTime(n *node, id uint32) time.Time {
 	base := EpochTime(int(n.mod))
 	lam := s.changeRate(n, id, s.rateScale)
+	if lam > 0 && int(id) < len(s.linkRate) {
+		lam += s.linkRate[id]
+	}
 	if !(lam > 0) || math.IsInf(lam, 1) {
 		return base
 	}

@@ -14,7 +14,8 @@ import (
 // the epoch was last changed within the day before its Date; at epoch 0
 // a page's age λ·(Date − Last-Modified), in epochs, is an Exp(1) draw,
 // so its mean over the pages is 1 (the model the rate estimators assume:
-// a stationary Poisson process).
+// a stationary Poisson process), λ the rate of all its changes: its own,
+// and new pages linking to it.
 func TestEvolveWebLastModified(t *testing.T) {
 	site := webSite(t, 5, 3000, 12)
 	w, srv := startWeb(t, site, testOptions())
@@ -55,9 +56,13 @@ func TestEvolveWebLastModified(t *testing.T) {
 					beyondDay++
 				}
 			}
-			if epoch == 0 && info.ChangeRate*maxPreAge.Hours()/24 > 20 {
-				ages++
-				scaled += info.ChangeRate * age.Hours() / 24
+			// The rate of a page's changes: its own, and new pages
+			// linking to it.
+			if epoch == 0 {
+				if rate := info.ChangeRate + site.linkRate[v]; rate*maxPreAge.Hours()/24 > 20 {
+					ages++
+					scaled += rate * age.Hours() / 24
+				}
 			}
 		}
 		if checked < 1000 {

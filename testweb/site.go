@@ -281,11 +281,14 @@ func EpochTime(e int) time.Time { return epochZero.Add(time.Duration(e) * 24 * t
 // It is immutable once built, except for an internal cache of epochs and
 // truths, and safe for concurrent use.
 type Site struct {
-	seed       uint64
-	name       string
-	preset     Preset
-	evo        Evolution
-	rateScale  float64 // EvolveWeb: rateScale(evo.Change), the c of every page's rate; 0 otherwise
+	seed      uint64
+	name      string
+	preset    Preset
+	evo       Evolution
+	rateScale float64 // EvolveWeb: rateScale(evo.Change), the c of every page's rate; 0 otherwise
+	// linkRate is, under EvolveWeb, the rate at which new pages link to
+	// each node of epoch 0 (attachRates); nil otherwise.
+	linkRate   []float64
 	crawlDelay time.Duration
 	hosts      []hostSpec
 	hostIndex  map[string]uint32
@@ -471,6 +474,9 @@ func (b *siteBuilder) finish() *Site {
 	st := &state{epoch: 0, nodes: b.nodes}
 	st.seal(nil, b.keys)
 	b.s.states[0] = st
+	if b.s.evo.Model == EvolveWeb {
+		b.s.linkRate = attachRates(st, b.s.evo, len(b.s.hosts))
+	}
 	return b.s
 }
 
