@@ -222,6 +222,7 @@ func (c *Crawler) process(f Fetcher, job frontier.Job) (o outcome, refresh bool)
 		Truncated:    resp.Truncated,
 		ETag:         resp.ETag,
 		LastModified: resp.LastModified,
+		Date:         resp.Header.Get("Date"),
 		FetchedAt:    fetchedAt,
 		Duration:     resp.Dur,
 		Reason:       resp.Reason,

@@ -396,6 +396,9 @@ func (x *FetchRecord) code(r *rec) {
 	recIv(r, &x.Length)
 	r.time(&x.FetchedAt)
 	recIv(r, &x.Duration)
+	// Added later: older records end here and decode with both zero.
+	r.unixSec(&x.LastModified)
+	r.unixSec(&x.Date)
 }
 
 func encodeFetch(dst []byte, x *FetchRecord) []byte { return encodeRec(dst, x.code) }

@@ -1,8 +1,10 @@
 package storage
 
 import (
+	"bytes"
 	"math"
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 )
@@ -21,9 +23,11 @@ func TestCodecRoundTrip(t *testing.T) {
 		{"page", func() []byte { return encodePage(nil, &p) },
 			func(v []byte) (any, error) { var q Page; err := decodePage(7, v, &q); return q, err }, p},
 		{"fetch", func() []byte {
-			return encodeFetch(nil, &FetchRecord{Status: StatusGone, Code: 410, Change: ChangeGone, Hash: p.Hash, Length: 3, FetchedAt: time.Unix(1, 0), Duration: 2})
+			return encodeFetch(nil, &FetchRecord{Status: StatusGone, Code: 410, Change: ChangeGone, Hash: p.Hash, Length: 3, FetchedAt: time.Unix(1, 0), Duration: 2,
+				LastModified: time.Unix(1_735_689_600, 0).UTC(), Date: time.Unix(-86_400, 0).UTC()})
 		}, func(v []byte) (any, error) { return decodeFetch(4, 8, v) },
-			FetchRecord{Cycle: 4, ID: 8, Status: StatusGone, Code: 410, Change: ChangeGone, Hash: p.Hash, Length: 3, FetchedAt: time.Unix(1, 0), Duration: 2}},
+			FetchRecord{Cycle: 4, ID: 8, Status: StatusGone, Code: 410, Change: ChangeGone, Hash: p.Hash, Length: 3, FetchedAt: time.Unix(1, 0), Duration: 2,
+				LastModified: time.Unix(1_735_689_600, 0).UTC(), Date: time.Unix(-86_400, 0).UTC()}},
 		{"entry", func() []byte {
 			return encodeEntry(nil, &Entry{Host: "h", Prio: math.Inf(-1), Seq: math.MaxUint64, Depth: 4, Attempt: 5})
 		}, func(v []byte) (any, error) { return decodeEntry(3, v) },
@@ -84,6 +88,73 @@ func TestCodecOlderRecord(t *testing.T) {
 	want := Page{URL: full.URL, Status: full.Status, Reason: full.Reason, Depth: 2, From: 1}
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("older record = %+v, want %+v", got, want)
+	}
+}
+
+// TestFetchRecordOlderLayout: a fetch record written before Last-Modified
+// and Date were stored (the layout ended at Duration) decodes with both
+// zero, and one with only Last-Modified decodes with Date zero.
+func TestFetchRecordOlderLayout(t *testing.T) {
+	lm := time.Date(2025, 1, 3, 0, 0, 0, 0, time.UTC)
+	full := FetchRecord{Status: StatusFetched, Code: 200, Change: ChangeChanged, Hash: HashOf([]byte("x")), Length: 5,
+		FetchedAt: time.Unix(100, 0), Duration: 7, LastModified: lm, Date: lm.Add(36 * time.Hour)}
+	v := encodeFetch(nil, &full)
+	// The layout of the old writer: everything up to Duration.
+	old := encodeRec(nil, func(r *rec) {
+		x := full
+		recU8(r, &x.Status)
+		recIv(r, &x.Code)
+		recU8(r, &x.Change)
+		r.hash(&x.Hash)
+		recIv(r, &x.Length)
+		r.time(&x.FetchedAt)
+		recIv(r, &x.Duration)
+	})
+	if !bytes.HasPrefix(v, old) {
+		t.Fatalf("the new layout does not extend the old one:\nold %x\nnew %x", old, v)
+	}
+	tests := []struct {
+		name     string
+		v        []byte
+		lm, date time.Time
+	}{
+		{"old layout", old, time.Time{}, time.Time{}},
+		{"last-modified only", v[:len(old)+len(v[len(old):])/2], lm, time.Time{}},
+		{"full", v, lm, full.Date},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := decodeFetch(2, 9, tc.v)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := full
+			want.Cycle, want.ID, want.LastModified, want.Date = 2, 9, tc.lm, tc.date
+			if !reflect.DeepEqual(got, want) {
+				t.Fatalf("decode = %+v\nwant %+v", got, want)
+			}
+		})
+	}
+}
+
+func TestParseHTTPDate(t *testing.T) {
+	want := time.Date(1994, 11, 6, 8, 49, 37, 0, time.UTC)
+	tests := []struct {
+		in   string
+		want time.Time
+	}{
+		{"Sun, 06 Nov 1994 08:49:37 GMT", want},  // IMF-fixdate
+		{"Sunday, 06-Nov-94 08:49:37 GMT", want}, // RFC 850
+		{"Sun Nov  6 08:49:37 1994", want},       // asctime
+		{"", time.Time{}},
+		{"yesterday", time.Time{}},
+		{"Sun, 06 Nov 1994 08:49:37 GMT" + strings.Repeat(" ", 100), time.Time{}},
+		{"2025-01-01T00:00:00Z", time.Time{}}, // a sitemap's form, not an HTTP date
+	}
+	for _, tc := range tests {
+		if got := parseHTTPDate(tc.in); !got.Equal(tc.want) {
+			t.Errorf("parseHTTPDate(%q) = %v, want %v", tc.in, got, tc.want)
+		}
 	}
 }
 

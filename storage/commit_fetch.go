@@ -103,7 +103,8 @@ func (c *committer) applyFetch(op *pageOp) error {
 	}
 
 	rec := FetchRecord{Status: f.Status, Code: f.Code, Change: change, Hash: p.Hash,
-		Length: f.Length, FetchedAt: f.FetchedAt, Duration: f.Duration}
+		Length: f.Length, FetchedAt: f.FetchedAt, Duration: f.Duration,
+		LastModified: parseHTTPDate(p.LastModified), Date: parseHTTPDate(f.Date)}
 	key := c.take(fetchKey(c.value(12), c.cycle, f.ID))
 	c.fetchKV = append(c.fetchKV, kv{k: key, v: c.take(encodeFetch(c.value(48), &rec))})
 

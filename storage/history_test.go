@@ -4,6 +4,7 @@ import (
 	"errors"
 	"reflect"
 	"testing"
+	"time"
 
 	"github.com/seedcrawl/seedcrawl/graph"
 	"github.com/seedcrawl/seedcrawl/storage"
@@ -154,4 +155,44 @@ func mustAsOf(t *testing.T, db *storage.DB, c uint32) *storage.View {
 		t.Fatalf("view cycle = %d", v.Cycle())
 	}
 	return v
+}
+
+// TestHistoryServerDates: the fetch history keeps each fetch's Last-Modified
+// and Date on the server's clock, parsed; a 304 without Last-Modified keeps
+// the copy's, a fetch without Date stores none, and a header that is not
+// an HTTP date is stored as unknown.
+func TestHistoryServerDates(t *testing.T) {
+	db, _ := openTest(t, nil)
+	ids := intern(t, db, storage.NoPage, 0, "http://a.test/")
+	day := func(d int) time.Time { return time.Date(2025, 1, 1+d, 0, 0, 0, 0, time.UTC) }
+	httpDate := func(d int) string { return day(d).Format("Mon, 02 Jan 2006 15:04:05 GMT") }
+	h := func(s string) storage.Hash { return storage.HashOf([]byte(s)) }
+	steps := []struct {
+		f            storage.Fetch
+		wantLM, want time.Time
+	}{
+		{storage.Fetch{Status: storage.StatusFetched, Code: 200, Hash: h("v1"), LastModified: httpDate(0), Date: httpDate(3)}, day(0), day(3)},
+		{storage.Fetch{Status: storage.StatusNotModified, Code: 304, Date: httpDate(5)}, day(0), day(5)},
+		{storage.Fetch{Status: storage.StatusFetched, Code: 200, Hash: h("v2"), LastModified: httpDate(6)}, day(6), time.Time{}},
+		{storage.Fetch{Status: storage.StatusFetched, Code: 200, Hash: h("v2"), LastModified: "last tuesday", Date: "Tue, 07 Jan 2025 00:00:00 GMT"}, time.Time{}, day(6)},
+	}
+	for i, s := range steps {
+		var b storage.Batch
+		b.PutCycle(storage.Cycle{N: uint32(i + 1), Start: at(10 * i)})
+		s.f.ID, s.f.FetchedAt = ids[0], at(10*i+1)
+		b.AddFetch(s.f, nil)
+		commit(t, db, &b)
+	}
+	hist, err := db.History(ids[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(hist) != len(steps) {
+		t.Fatalf("history has %d records, want %d", len(hist), len(steps))
+	}
+	for i, s := range steps {
+		if r := hist[i]; !r.LastModified.Equal(s.wantLM) || !r.Date.Equal(s.want) {
+			t.Errorf("cycle %d: last-modified %v, date %v; want %v, %v", i+1, r.LastModified, r.Date, s.wantLM, s.want)
+		}
+	}
 }

@@ -264,9 +264,14 @@ type Fetch struct {
 	Hash         Hash
 	ETag         string
 	LastModified string
-	FetchedAt    time.Time
-	Duration     time.Duration
-	Interval     time.Duration // revisit interval for the next cycle (issue 6); 0 if none
+	// Date is the response's Date header as sent, "" if none: the
+	// server's clock, against which its Last-Modified is measured (a
+	// server's Last-Modified and its Date come from the same clock; the
+	// crawler's own clock may differ from it by any amount).
+	Date      string
+	FetchedAt time.Time
+	Duration  time.Duration
+	Interval  time.Duration // revisit interval for the next cycle (issue 6); 0 if none
 }
 
 // FetchRecord is one entry of the per-cycle fetch history (issue 6): the last
@@ -281,6 +286,15 @@ type FetchRecord struct {
 	Length    int64
 	FetchedAt time.Time
 	Duration  time.Duration
+	// LastModified is the page's Last-Modified as of this fetch (a 304
+	// keeps the one of the copy it confirmed) and Date the response's Date
+	// header, both parsed as HTTP dates to the second; zero when absent or
+	// not a valid HTTP date, and in records written before they were
+	// stored. Date − LastModified is the age of the copy on the server's
+	// own clock, what a change-rate estimator from last-modified dates
+	// needs (changerate.LastModified).
+	LastModified time.Time
+	Date         time.Time
 }
 
 // Entry is one pending URL of the stored frontier.

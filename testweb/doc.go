@@ -37,9 +37,11 @@
 // navigation links are arcs of the truth like any other.
 //
 // Every 200 answer carries an ETag and a Last-Modified, and a conditional
-// GET (If-None-Match, else If-Modified-Since) gets 304. Responses carry no
-// Date header and bodies never depend on the clock: the same seed and epoch
-// give byte-identical responses.
+// GET (If-None-Match, else If-Modified-Since) gets 304. Every response's
+// Date is the epoch's clock, EpochTime(epoch), not the wall clock, and
+// bodies never depend on the clock: the same seed and epoch give
+// byte-identical responses, and Date − Last-Modified is a page's age on
+// one clock, as on a real server.
 //
 // # Hosts
 //
@@ -110,6 +112,14 @@
 //     by Site.Hosts, serving only robots.txt and 404s until their epoch);
 //     the i-th wakes at epoch i with a root and 4 to 15 pages, linked from
 //     one or two hubs of the web and a page changed in that epoch.
+//
+// Epoch e is served at the clock time EpochTime(e) (the Date header), one
+// day per epoch. Under EvolveWeb a page's Last-Modified is the last event
+// of its Poisson process: a day-long epoch's change happened at a time in
+// the day before it, and an unchanged page of epoch 0 was last changed an
+// exponential age (of its rate) before it, at most a year (Site.modTime).
+// So Last-Modified and Date give what a crawler would see of a page on a
+// real server, changes measured on the server's clock.
 //
 // The truth of epoch e says what the epoch did: NodeInfo.Born is the
 // epoch a URL first answered (Truth.New lists those born at e),

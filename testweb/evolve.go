@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"slices"
 	"strconv"
+	"time"
 )
 
 // EvolveModel selects how a site changes from one epoch to the next (see
@@ -220,6 +221,104 @@ func (s *Site) changeRate(n *node, id uint32, scale float64) float64 {
 		return math.Inf(1)
 	}
 	return -math.Log1p(-s.evo.Change)
+}
+
+// Last-Modified under EvolveWeb. A page changes as a Poisson process, but
+// the web is served in snapshots, one per epoch: a change "at epoch e"
+// stands for the last event of the process in the day before EpochTime(e),
+// and epoch 0's pages were last changed at some time before the web was
+// generated. modTime places that last event on the web's clock, so that a
+// crawler reading Last-Modified against the served Date (EpochTime of the
+// epoch served) sees exactly what it would see of a Poisson process
+// sampled once a day (Cho and Garcia-Molina's last-modified estimators,
+// changerate.LastModified, then apply as they would to a real server).
+const (
+	modSalt = 0x1a57_0d1f_0000_0000
+	// maxPreAge bounds how long before epoch 0 a page was last changed: a
+	// page whose rate is tiny was still created at some point.
+	maxPreAge = 365 * 24 * time.Hour
+)
+
+// attachRates returns, per node of st (epoch 0), the expected number of new
+// pages that link to it in an epoch under EvolveWeb: evolveWeb adds
+// New × (evolving pages) new pages to hosts in proportion to their live
+// pages, and each draws about one hub of its host in proportion to
+// in-degree + 1 (its parent half the time, a second hub half the time),
+// which changes the hub. A hub's content thus changes far more often than
+// its own rate says, and its Last-Modified must show it.
+func attachRates(st *state, evo Evolution, hosts int) []float64 {
+	isLive := func(n *node) bool { return n.kind == KindPage && n.flags&(flagEvolve|flagRoot) != 0 }
+	indeg := make([]float64, len(st.nodes))
+	live := make([]float64, hosts)
+	weight := make([]float64, hosts)
+	all, evolving := 0, 0
+	for id := range st.nodes {
+		n := &st.nodes[id]
+		if !isLive(n) {
+			continue
+		}
+		all++
+		live[n.host]++
+		if n.flags&flagRoot == 0 {
+			evolving++
+		}
+		for _, l := range n.links {
+			indeg[l.to]++
+		}
+	}
+	out := make([]float64, len(st.nodes))
+	if all == 0 {
+		return out
+	}
+	for id := range st.nodes {
+		if n := &st.nodes[id]; isLive(n) {
+			weight[n.host] += indeg[id] + 1
+		}
+	}
+	k := math.Round(evo.New * float64(evolving))
+	for id := range st.nodes {
+		n := &st.nodes[id]
+		if !isLive(n) || weight[n.host] == 0 {
+			continue
+		}
+		out[id] = k * live[n.host] / float64(all) * (indeg[id] + 1) / weight[n.host]
+	}
+	return out
+}
+
+// modTime returns the Last-Modified time of node n (id) under EvolveWeb,
+// to the second:
+//   - a page that changes (rate λ > 0 per epoch: its own, plus for a node
+//     of epoch 0 the rate at which new pages link to it, attachRates) and
+//     last changed at
+//     epoch e ≥ 1: EpochTime(e) − d, d the time from the last event of its
+//     process in (e−1, e] to e, drawn from its conditional law given at
+//     least one event there, density λe^(−λd)/(1 − e^(−λ)) on [0, 1) day;
+//   - such a page unchanged since epoch 0: EpochTime(0) − a, a the age of
+//     a stationary Poisson process at a random moment, Exp(λ), at most
+//     maxPreAge;
+//   - anything else (resources, gone pages, pages that never change):
+//     EpochTime(mod).
+//
+// The draws are hashes of (site seed, node, epoch): the same at every
+// epoch the page is served, whatever order epochs are computed in.
+func (s *Site) modTime(n *node, id uint32) time.Time {
+	base := EpochTime(int(n.mod))
+	lam := s.changeRate(n, id, s.rateScale)
+	if lam > 0 && int(id) < len(s.linkRate) {
+		lam += s.linkRate[id]
+	}
+	if !(lam > 0) || math.IsInf(lam, 1) {
+		return base
+	}
+	u := s.unit(modSalt, uint64(id)<<20|uint64(n.mod))
+	var days float64
+	if n.mod == 0 {
+		days = min(-math.Log(u)/lam, maxPreAge.Hours()/24)
+	} else {
+		days = -math.Log1p(-u*-math.Expm1(-lam)) / lam
+	}
+	return base.Add(-time.Duration(days * 24 * float64(time.Hour))).Truncate(time.Second)
 }
 
 // addDormantHosts adds the hosts that appear under EvolveWeb: regular

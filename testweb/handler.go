@@ -93,7 +93,7 @@ type Web struct {
 	bufs       sync.Pool
 
 	// Header values shared by all responses; never modified.
-	hHTML, hText, hNoDate []string
+	hHTML, hText []string
 }
 
 // New returns a Web serving site at o.Epoch.
@@ -122,7 +122,6 @@ func New(site *Site, o Options) (*Web, error) {
 		rateLast: make([]time.Duration, len(site.hosts)),
 		hHTML:    []string{"text/html; charset=utf-8"},
 		hText:    []string{"text/plain; charset=utf-8"},
-		hNoDate:  nil,
 	}
 	w.filler = makeFiller()
 	w.cur.Store(st)
@@ -220,7 +219,10 @@ func requestTarget(r *http.Request) string {
 
 func (w *Web) serve(rw http.ResponseWriter, r *http.Request) {
 	hdr := rw.Header()
-	hdr["Date"] = w.hNoDate // no Date header: responses are byte-identical across runs
+	// The Date of the epoch's clock, not the wall clock: responses stay
+	// byte-identical across runs, and Date − Last-Modified is the age of
+	// a page on one clock, as on a real server.
+	hdr["Date"] = w.cur.Load().date
 	hid, ok := w.site.hostIndex[hostOnly(r.Host)]
 	if !ok {
 		w.plain(rw, http.StatusNotFound, "unknown host\n")
@@ -416,7 +418,13 @@ func (w *Web) serveNode(rw http.ResponseWriter, r *http.Request, st *state, id u
 		w.serveTrap(rw, r, n.path)
 		return
 	}
-	if w.validators(rw, r, s.etag(id, n.ver), st.lm[n.mod], EpochTime(int(n.mod))) {
+	lm, mod := st.lm[n.mod], EpochTime(int(n.mod))
+	if s.evo.Model == EvolveWeb {
+		if mod = s.modTime(n, id); !mod.Equal(EpochTime(int(n.mod))) {
+			lm = mod.Format(http.TimeFormat)
+		}
+	}
+	if w.validators(rw, r, s.etag(id, n.ver), lm, mod) {
 		return
 	}
 	switch n.kind {

@@ -170,6 +170,7 @@ type state struct {
 	nodes []node
 	index []map[string]uint32 // per host: canonical path (or "*"+path for alt-scheme nodes) → node
 	lm    []string            // Last-Modified header value of each epoch 0..epoch
+	date  []string            // Date header value: EpochTime(epoch), the web's clock at this epoch
 }
 
 func (st *state) lookup(host uint32, key string) (uint32, bool) {
@@ -186,6 +187,7 @@ func (st *state) seal(prev *state, keys []map[string]uint32) {
 	for e := range st.lm {
 		st.lm[e] = EpochTime(e).Format(http.TimeFormat)
 	}
+	st.date = []string{st.lm[st.epoch]}
 	if prev == nil {
 		st.index = keys
 		return
@@ -269,18 +271,24 @@ const maxEpoch = 1 << 16
 // epochZero is the Last-Modified time of epoch 0; epoch e is e days later.
 var epochZero = time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
 
-// EpochTime returns the time the test web says epoch e started: the
-// Last-Modified of every page whose content last changed at epoch e.
+// EpochTime returns the time the test web says epoch e started, the Date
+// it answers with while serving epoch e, and the Last-Modified of every
+// page whose content last changed at epoch e (under EvolveWeb, of every
+// page that does not change as a Poisson process: see Site.modTime).
 func EpochTime(e int) time.Time { return epochZero.Add(time.Duration(e) * 24 * time.Hour) }
 
 // Site is a test web: hosts, pages and links at epoch 0, and how they evolve.
 // It is immutable once built, except for an internal cache of epochs and
 // truths, and safe for concurrent use.
 type Site struct {
-	seed       uint64
-	name       string
-	preset     Preset
-	evo        Evolution
+	seed      uint64
+	name      string
+	preset    Preset
+	evo       Evolution
+	rateScale float64 // EvolveWeb: rateScale(evo.Change), the c of every page's rate; 0 otherwise
+	// linkRate is, under EvolveWeb, the rate at which new pages link to
+	// each node of epoch 0 (attachRates); nil otherwise.
+	linkRate   []float64
 	crawlDelay time.Duration
 	hosts      []hostSpec
 	hostIndex  map[string]uint32
@@ -388,11 +396,17 @@ func (s *Site) epochState(e int) (*state, error) {
 
 // newSite returns a site with the common fields set and no nodes.
 func newSite(seed int64, name string, preset Preset, evo Evolution, crawlDelay time.Duration) *Site {
+	evo = evo.withDefaults()
+	scale := 0.0
+	if evo.Model == EvolveWeb {
+		scale = rateScale(evo.Change)
+	}
 	return &Site{
+		rateScale:  scale,
 		seed:       uint64(seed),
 		name:       name,
 		preset:     preset,
-		evo:        evo.withDefaults(),
+		evo:        evo,
 		crawlDelay: crawlDelay,
 		hostIndex:  make(map[string]uint32),
 		states:     make(map[int]*state),
@@ -460,6 +474,9 @@ func (b *siteBuilder) finish() *Site {
 	st := &state{epoch: 0, nodes: b.nodes}
 	st.seal(nil, b.keys)
 	b.s.states[0] = st
+	if b.s.evo.Model == EvolveWeb {
+		b.s.linkRate = attachRates(st, b.s.evo, len(b.s.hosts))
+	}
 	return b.s
 }
 

@@ -185,7 +185,11 @@ func (s *Site) renderSitemap(buf []byte, st *state, spec *hostSpec, f *smFile) [
 		buf = append(buf, "  <url><loc>"...)
 		buf = appendAttr(buf, s.url(st, id))
 		buf = append(buf, "</loc><lastmod>"...)
-		buf = appendLastMod(buf, EpochTime(int(st.nodes[id].mod)), pos)
+		lm := EpochTime(int(st.nodes[id].mod))
+		if s.evo.Model == EvolveWeb {
+			lm = s.modTime(&st.nodes[id], id)
+		}
+		buf = appendLastMod(buf, lm, pos)
 		buf = append(buf, "</lastmod></url>\n"...)
 	})
 	return append(buf, smTail...)
@@ -334,7 +338,7 @@ func (t *Truth) eachSitemapEntry(hid uint32, fn func(SitemapEntry)) {
 		f.listed(func(pos int, id uint32) {
 			e := SitemapEntry{ID: id, URL: t.Graph.URLs[id], Sitemap: sm, Depth: j.depth, Position: pos}
 			if f.kind != smText {
-				e.LastMod = EpochTime(t.Nodes[id].Modified)
+				e.LastMod = t.Nodes[id].LastModified
 			}
 			fn(e)
 		})

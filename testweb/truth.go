@@ -61,6 +61,10 @@ type NodeInfo struct {
 	ContentType string
 	ETag        string
 	Modified    int
+	// LastModified is the page's Last-Modified time: EpochTime(Modified),
+	// except for EvolveWeb's changing pages, whose last change is placed
+	// on the web's clock before EpochTime(Modified) (see Site.modTime).
+	LastModified time.Time
 	// MetaNofollow is set on pages with <meta name="robots" content="nofollow,noindex">.
 	MetaNofollow bool
 	// Born is the epoch the URL first answered: 0 for the URLs of the
@@ -120,6 +124,10 @@ func (s *Site) buildTruth(st *state) *Truth {
 				info.ETag = s.etag(v, nd.ver)
 			}
 			info.Modified = int(nd.mod)
+			info.LastModified = EpochTime(info.Modified)
+			if s.evo.Model == EvolveWeb {
+				info.LastModified = s.modTime(nd, v)
+			}
 		}
 		t.Nodes[id] = info
 		off[id] = uint64(len(tg))
@@ -323,6 +331,9 @@ func (t *Truth) IsTrap(rawURL string) bool {
 
 // LastModified returns the Last-Modified header value of node id.
 func (t *Truth) LastModified(id uint32) string {
+	if lm := t.Nodes[id].LastModified; !lm.IsZero() {
+		return lm.Format(http.TimeFormat)
+	}
 	return EpochTime(t.Nodes[id].Modified).Format(http.TimeFormat)
 }
 
