@@ -176,6 +176,11 @@ const (
 	pageTruncated = 1 << iota
 	pageNovel
 	pageHasHash
+	// pageHashKind: the hash is not HashSHA256, and its kind is the
+	// record's trailing byte. Records written before other kinds existed
+	// lack both, so their hashes read back as HashSHA256; a trailing field
+	// keeps those records, and older builds reading newer ones, decoding.
+	pageHashKind
 )
 
 func encodePage(dst []byte, p *Page) []byte {
@@ -199,10 +204,13 @@ func encodePage(dst []byte, p *Page) []byte {
 	}
 	if !p.Hash.IsZero() {
 		fl |= pageHasHash
+		if p.Hash.kind != HashSHA256 {
+			fl |= pageHashKind
+		}
 	}
 	e.u8(fl)
 	if !p.Hash.IsZero() {
-		e.raw(p.Hash[:])
+		e.raw(p.Hash.sum[:])
 	}
 	e.str(p.ETag)
 	e.str(p.LastModified)
@@ -213,6 +221,9 @@ func encodePage(dst []byte, p *Page) []byte {
 	e.uv(uint64(p.Fetches))
 	e.uv(uint64(p.Successes))
 	e.time(p.ChangedAt)
+	if fl&pageHashKind != 0 {
+		e.u8(uint8(p.Hash.kind))
+	}
 	return e.b
 }
 
@@ -234,8 +245,9 @@ func decodePage(id uint64, v []byte, p *Page) error {
 	fl := d.u8()
 	p.Truncated = fl&pageTruncated != 0
 	p.Novel = fl&pageNovel != 0
+	var sum []byte
 	if fl&pageHasHash != 0 {
-		copy(p.Hash[:], d.rawN(16))
+		sum = d.rawN(hashBytes)
 	}
 	p.ETag = d.str()
 	p.LastModified = d.str()
@@ -246,6 +258,13 @@ func decodePage(id uint64, v []byte, p *Page) error {
 	p.Fetches = uint32(d.uv())
 	p.Successes = uint32(d.uv())
 	p.ChangedAt = d.time()
+	if sum != nil {
+		kind := HashSHA256
+		if fl&pageHashKind != 0 {
+			kind = HashKind(d.u8())
+		}
+		p.Hash = hashFromDisk(kind, sum)
+	}
 	return d.err
 }
 

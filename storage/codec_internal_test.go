@@ -218,3 +218,87 @@ func FuzzDecode(f *testing.F) {
 		_, _ = decodeCycleStats(v)
 	})
 }
+
+// TestCodecHashKinds: content hashes keep their kind through page and
+// fetch records; records written before kinds existed (SHA-256, with no
+// kind stored) read back as HashSHA256, and a kind from a newer build is
+// kept as it is.
+func TestCodecHashKinds(t *testing.T) {
+	sum := HashSHA256.Of([]byte("x")).sum
+	tests := []struct {
+		name string
+		h    Hash
+	}{
+		{"none", Hash{}},
+		{"sha256", HashSHA256.Of([]byte("x"))},
+		{"xxh3", HashOf([]byte("x"))},
+		{"kind from a newer build", Hash{kind: 9, sum: sum}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			p := Page{ID: 1, URL: "http://a.test/", Status: StatusFetched, Hash: tc.h, ChangedAt: time.Unix(3, 0)}
+			var q Page
+			if err := decodePage(1, encodePage(nil, &p), &q); err != nil || q.Hash != tc.h {
+				t.Fatalf("page hash = %v, %v; want %v", q.Hash, err, tc.h)
+			}
+			f := FetchRecord{Status: StatusFetched, Hash: tc.h}
+			g, err := decodeFetch(0, 0, encodeFetch(nil, &f))
+			if err != nil || g.Hash != tc.h {
+				t.Fatalf("fetch hash = %v, %v; want %v", g.Hash, err, tc.h)
+			}
+		})
+	}
+
+	// The layouts older builds wrote: a page whose flags say "hash" with
+	// 16 bytes after them and nothing at the end, a fetch record with 1
+	// then 16 bytes.
+	p := Page{ID: 1, URL: "u", Status: StatusFetched, Hash: Hash{kind: HashSHA256, sum: sum}}
+	v := encodePage(nil, &p)
+	if !bytes.Contains(v, append([]byte{pageHasHash}, sum[:]...)) || v[len(v)-1] != 0 {
+		t.Fatalf("a SHA-256 page record is not in the older layout: % x", v)
+	}
+	var q Page
+	if err := decodePage(1, v, &q); err != nil || q.Hash.Kind() != HashSHA256 {
+		t.Fatalf("older page record: hash %v kind %v, %v", q.Hash, q.Hash.Kind(), err)
+	}
+	old := append([]byte{recordFormat, byte(StatusFetched), 0, 0, 1}, sum[:]...)
+	old = append(old, 0, 0, 0)
+	r, err := decodeFetch(0, 0, old)
+	if err != nil || r.Hash.Kind() != HashSHA256 || r.Hash.sum != sum {
+		t.Fatalf("older fetch record: %+v, %v", r, err)
+	}
+	// A cut hash is an error, not a hash of zeros.
+	if _, err := decodeFetch(0, 0, old[:10]); err == nil {
+		t.Fatal("a fetch record cut inside its hash decoded")
+	}
+}
+
+// TestHashSame: hashes compare only within a kind.
+func TestHashSame(t *testing.T) {
+	a, b := HashOf([]byte("a")), HashOf([]byte("b"))
+	sa := HashSHA256.Of([]byte("a"))
+	tests := []struct {
+		name        string
+		x, y        Hash
+		same, known bool
+	}{
+		{"same content", a, HashOf([]byte("a")), true, true},
+		{"other content", a, b, false, true},
+		{"other kind, same content", a, sa, false, false},
+		{"zero", a, Hash{}, false, false},
+	}
+	for _, tc := range tests {
+		if same, known := tc.x.Same(tc.y); same != tc.same || known != tc.known {
+			t.Errorf("%s: Same = %v, %v; want %v, %v", tc.name, same, known, tc.same, tc.known)
+		}
+	}
+	if s := sa.String(); len(s) != 32 {
+		t.Errorf("SHA-256 hash prints as %q, want 32 hex digits as before", s)
+	}
+	if s := a.String(); !strings.HasPrefix(s, "xxh3:") || len(s) != 5+32 {
+		t.Errorf("XXH3 hash prints as %q", s)
+	}
+	if got := HashSHA256.Of([]byte("abc")).String(); got != "ba7816bf8f01cfea414140de5dae2223" {
+		t.Errorf("SHA-256 of abc = %s", got)
+	}
+}

@@ -95,20 +95,21 @@ func (r *rec) id(p *uint64) {
 	}
 }
 
-// hash codes an optional content hash: a presence byte, then 16 bytes.
+// hash codes an optional content hash: its kind (0 for none), then 16
+// bytes. Records written before other kinds existed have 1 there, which
+// is HashSHA256, and older builds read any non-zero byte as "a hash
+// follows", so records of either age decode in both.
 func (r *rec) hash(p *Hash) {
 	if r.read {
-		if r.d.u8() != 0 {
-			copy(p[:], r.d.rawN(uint64(len(p))))
+		if k := HashKind(r.d.u8()); k != HashNone {
+			*p = hashFromDisk(k, r.d.rawN(hashBytes))
 		}
 		return
 	}
-	if p.IsZero() {
-		r.e.u8(0)
-		return
+	r.e.u8(uint8(p.kind))
+	if !p.IsZero() {
+		r.e.raw(p.sum[:])
 	}
-	r.e.u8(1)
-	r.e.raw(p[:])
 }
 
 // count codes the length of a list that follows, bounded on read by the

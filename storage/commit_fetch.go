@@ -9,6 +9,10 @@ import (
 // status changes.
 
 // classify returns the Change of fetch f against page p as stored before it.
+// Content hashes of different kinds (a page last hashed with SHA-256 by an
+// older build) cannot show the content is the same, so such a fetch counts
+// as changed: a recrawl then revisits the page sooner rather than missing
+// a change, and the next fetch compares hashes of one kind again.
 func classify(p *Page, f *Fetch) Change {
 	alive := p.Successes > 0 && !goneStatus(p.Status, p.Code)
 	switch {
@@ -165,7 +169,8 @@ func (c *committer) applyFetch(op *pageOp) error {
 // novel records hash h for page id if no page had it and reports whether id
 // is the first page stored with h.
 func (c *committer) novel(h Hash, id uint64) (bool, error) {
-	if v := c.hashes.Get(h[:]); v != nil {
+	k := hashKey(c.value(hashBytes+1), h)
+	if v := c.hashes.Get(k); v != nil {
 		return len(v) == 8 && getU64(v) == id, nil
 	}
 	if first, ok := c.newHashes[h]; ok {
@@ -175,8 +180,7 @@ func (c *committer) novel(h Hash, id uint64) (bool, error) {
 		c.newHashes = make(map[Hash]uint64)
 	}
 	c.newHashes[h] = id
-	k := c.take(append(c.value(16), h[:]...))
-	c.hashKV = append(c.hashKV, kv{k: k, v: c.key64(id)})
+	c.hashKV = append(c.hashKV, kv{k: c.take(k), v: c.key64(id)})
 	return true, nil
 }
 

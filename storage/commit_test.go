@@ -59,6 +59,21 @@ func TestPageRecords(t *testing.T) {
 				p.Novel, p.Cycle, p.Fetches, p.Successes, p.ChangedAt = true, 1, 2, 2, at(50)
 				return p
 			}},
+		// A page an older build hashed with SHA-256, fetched again with the
+		// same content: the hashes cannot show it is the same, so it counts
+		// as changed (ChangedAt moves) and its hash is now the new kind.
+		{"same content hashed by another kind", []storage.Fetch{sha256Full(full), {Status: storage.StatusFetched, Code: 200, Hash: hashA, Length: 9, FetchedAt: at(50)}},
+			func(p storage.Page) storage.Page {
+				p.Status, p.Code, p.Hash, p.Length, p.FetchedAt = storage.StatusFetched, 200, hashA, 9, at(50)
+				p.Novel, p.Cycle, p.Fetches, p.Successes, p.ChangedAt = true, 1, 2, 2, at(50)
+				return p
+			}},
+		{"same content same kind is unchanged", []storage.Fetch{sha256Full(full), {Status: storage.StatusFetched, Code: 200, Hash: storage.HashSHA256.Of([]byte("content A")), Length: 9, FetchedAt: at(50)}},
+			func(p storage.Page) storage.Page {
+				p.Status, p.Code, p.Hash, p.Length, p.FetchedAt = storage.StatusFetched, 200, storage.HashSHA256.Of([]byte("content A")), 9, at(50)
+				p.Novel, p.Cycle, p.Fetches, p.Successes, p.ChangedAt = true, 1, 2, 2, at(10)
+				return p
+			}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -313,6 +328,35 @@ func TestLinkRules(t *testing.T) {
 	for k := storage.LinkA; k <= storage.LinkSitemap; k++ {
 		if got, err := storage.ParseLinkKind(k.String()); err != nil || got != k {
 			t.Errorf("ParseLinkKind(%q) = %v, %v", k, got, err)
+		}
+	}
+}
+
+// sha256Full is f as an older build stored it: hashed with SHA-256.
+func sha256Full(f storage.Fetch) storage.Fetch {
+	f.Hash = storage.HashSHA256.Of([]byte("content A"))
+	return f
+}
+
+// TestNovelKinds: duplicate content is found among hashes of one kind; a
+// page hashed by another kind is not a duplicate of it, since the hashes
+// cannot show the content is the same.
+func TestNovelKinds(t *testing.T) {
+	db, _ := openTest(t, nil)
+	ids := intern(t, db, storage.NoPage, 0, urlsN("n", 4)...)
+	old := storage.HashSHA256.Of([]byte("content A"))
+	var b storage.Batch
+	for i, h := range []storage.Hash{old, old, hashA, hashA} {
+		b.AddFetch(storage.Fetch{ID: ids[i], Host: "h", Status: storage.StatusFetched, Code: 200, Hash: h, FetchedAt: at(i)}, nil)
+	}
+	commit(t, db, &b)
+	_, novel, err := db.NodeFlags()
+	if want := []bool{true, false, true, false}; err != nil || !reflect.DeepEqual(novel, want) {
+		t.Errorf("novel = %v, %v; want %v", novel, err, want)
+	}
+	for i, want := range []bool{true, false, true, false} {
+		if p := mustPage(t, db, ids[i]); p.Novel != want {
+			t.Errorf("page %d Novel = %v, want %v", i, p.Novel, want)
 		}
 	}
 }

@@ -1,8 +1,6 @@
 package storage
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
 	"time"
 
@@ -108,29 +106,6 @@ func (s Status) fetchOutcome() bool {
 // success reports whether a fetch found the page alive.
 func (s Status) success() bool {
 	return s == StatusFetched || s == StatusNotModified || s == StatusRedirect
-}
-
-// Hash is a content hash: the first 16 bytes of SHA-256 (HashOf). The zero
-// Hash means "no content hash".
-type Hash [16]byte
-
-// HashOf returns the content hash of body.
-func HashOf(body []byte) Hash {
-	s := sha256.Sum256(body)
-	var h Hash
-	copy(h[:], s[:])
-	return h
-}
-
-// IsZero reports whether h is the zero Hash.
-func (h Hash) IsZero() bool { return h == Hash{} }
-
-// String returns h in hex, or "" for the zero Hash.
-func (h Hash) String() string {
-	if h.IsZero() {
-		return ""
-	}
-	return hex.EncodeToString(h[:])
 }
 
 // Change classifies a fetch against the page's previous successful fetch

@@ -164,7 +164,8 @@ func (v *View) historyFlags(fetched, novel []bool) error {
 			switch {
 			case r.Status.Fetched():
 				fetched[id] = true
-				first := hashes.Get(r.Hash[:])
+				var kb [hashBytes + 1]byte
+				first := hashes.Get(hashKey(kb[:0], r.Hash))
 				novel[id] = !r.Hash.IsZero() && len(first) == 8 && getU64(first) == id
 			case r.Status == StatusFetchError:
 				// a failed refetch leaves the page as it was
