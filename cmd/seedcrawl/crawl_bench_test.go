@@ -86,24 +86,34 @@ func cpuTime() time.Duration {
 // cores the server takes from the crawler.
 func (w crawlBenchWeb) webCPU(b *testing.B) time.Duration {
 	b.Helper()
-	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", w.pid))
+	d, err := procCPU(w.pid)
 	if err != nil {
 		b.Fatalf("testweb CPU time: %v", err)
+	}
+	return d
+}
+
+// procCPU returns the CPU time (user+system) process pid has used so far,
+// from /proc/PID/stat, in clock ticks of 10 ms.
+func procCPU(pid int) (time.Duration, error) {
+	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return 0, err
 	}
 	// Fields after the parenthesized command name: state is field 3,
 	// utime and stime are fields 14 and 15.
 	i := strings.LastIndexByte(string(data), ')')
 	f := strings.Fields(string(data[i+1:]))
 	if len(f) < 13 {
-		b.Fatalf("testweb CPU time: short /proc stat %q", data)
+		return 0, fmt.Errorf("short /proc stat %q", data)
 	}
 	utime, err1 := strconv.ParseInt(f[11], 10, 64)
 	stime, err2 := strconv.ParseInt(f[12], 10, 64)
 	if err := errors.Join(err1, err2); err != nil {
-		b.Fatalf("testweb CPU time: %v", err)
+		return 0, err
 	}
 	const tick = 10 * time.Millisecond // USER_HZ is 100 on Linux
-	return time.Duration(utime+stime) * tick
+	return time.Duration(utime+stime) * tick, nil
 }
 
 // crawlBenchSeedcrawl crawls the web with delays off into a fresh db and

@@ -2,40 +2,75 @@ package main
 
 import (
 	"context"
+	"flag"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"runtime"
 	"runtime/metrics"
+	"runtime/pprof"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
 )
 
+// Bounds of BenchmarkCrawlScale: a crawl of the largest webs outlasts a
+// working session on a shared machine, so it can be cut by time or pages
+// and still report the samples taken up to then.
+var (
+	scaleMaxTime = flag.Duration("scale.maxtime", 0,
+		"BenchmarkCrawlScale: stop each crawl after this long (0: crawl the whole web)")
+	scaleMaxPages = flag.Int64("scale.maxpages", 0,
+		"BenchmarkCrawlScale: stop each crawl after this many page requests (0: no limit)")
+	scaleInterval = flag.Duration("scale.interval", 0,
+		"BenchmarkCrawlScale: time between samples (0: 2s per 100k pages of the web, from 2s to 30s)")
+	scaleSamples = flag.String("scale.samples", "",
+		"BenchmarkCrawlScale: also append each sample line to this file as it is taken")
+	scaleKeepDB = flag.String("scale.db", "",
+		"BenchmarkCrawlScale: crawl into this file (removed first, kept after for seedcrawl stats) instead of a temporary one")
+	scaleHeapProfile = flag.String("scale.heapprofile", "",
+		"BenchmarkCrawlScale: write a heap profile to this file when the crawl stops, before the db closes")
+)
+
 // BenchmarkCrawlScale crawls a large clean test web (default page profile,
 // served by a `seedcrawl testweb` child, one host per 1,000 pages so no
 // host reaches --host-max-pages) with 8 workers and delays off, in this
 // process, and samples every few seconds: pages fetched, URLs discovered,
-// pages/s over the last interval, the live Go heap (after the last GC),
-// this process's RSS and the db file's size. It prints the samples as a
-// table to stderr and reports:
+// URLs queued, pages/s over the last interval, pages per CPU-second of
+// this process and of the test web over the last interval, the live Go
+// heap (after the last GC), both processes' RSS, the db file's size and
+// the load average. Each sample line goes to stderr as it is taken (and
+// to -scale.samples), so a crawl cut short still leaves its samples.
+//
+// Pages per CPU-second is the measure of slowing down that holds on a
+// loaded machine: wall-clock pages/s falls when other processes take the
+// cores, CPU-seconds per page only when the crawl itself does more work
+// per page, as it would if a structure's cost grew with the db.
+//
+// It reports:
 //   - pages/s over the whole crawl, and late/early-rate: the rate of the
 //     last third of the samples with every worker busy over that of the
 //     first third (below 1 means the crawl slows as the db grows);
+//     late/early-cpu-rate and late/early-web-cpu-rate the same for pages
+//     per CPU-second of the crawler and of the test web;
 //   - heap-B/URL: the largest live heap over URLs discovered at that
 //     moment, over samples after the first 10% of the crawl, and
 //     heap-slope-B/URL: the heap's growth per URL discovered from then on;
 //   - db-B/page: the db's size over pages fetched at the end;
-//   - peak RSS.
+//   - peak RSS of the crawler and of the test web.
 //
-// It is long (a 1M-page web takes minutes to generate and crawl): run one
-// size at a time, e.g.
+// It is long (a 1M-page web takes minutes to generate and crawl; a 10M
+// one about 1 min and 6.5 GB to generate, and hours to crawl on two busy
+// cores): run one size at a time, bounded by -scale.maxtime if need be, e.g.
 //
-//	go test ./cmd/seedcrawl -run '^$' -bench 'CrawlScale/pages=1000000' -benchtime 1x -timeout 2h
+//	go test ./cmd/seedcrawl -run '^$' -bench 'CrawlScale/pages=1000000$' -benchtime 1x -timeout 2h
+//	go test ./cmd/seedcrawl -run '^$' -bench 'CrawlScale/pages=10000000$' -benchtime 1x -timeout 3h \
+//		-args -scale.maxtime 70m -scale.samples /tmp/scale.txt
 func BenchmarkCrawlScale(b *testing.B) {
 	const workers = 8
-	for _, pages := range []int{100_000, 300_000, 1_000_000} {
+	for _, pages := range []int{100_000, 300_000, 1_000_000, 3_000_000, 10_000_000} {
 		b.Run(fmt.Sprintf("pages=%d", pages), func(b *testing.B) {
 			hosts := max(pages/1000, 10)
 			w := crawlStartBenchWebArgs(b, "--preset", "clean", "--pages", strconv.Itoa(pages),
@@ -52,42 +87,93 @@ type crawlScaleSample struct {
 	at                time.Duration
 	pages, discovered uint64
 	queued, inFlight  int
+	ready             int // hosts with a URL that could be handed out now
 	rate              float64 // pages/s since the previous sample
+	cpu, webCPU       time.Duration
+	cpuRate, webRate  float64 // pages per CPU-second since the previous sample
 	liveHeap, rss     uint64
+	webRSS            uint64
 	dbBytes           int64
+	load              string // 1-minute load average
+}
+
+const crawlScaleHeader = "t pages discovered queued inflight ready pages/s cpu-s pages/cpu-s web-cpu-s pages/web-cpu-s heap-MB rss-MB web-rss-MB db-MB heap-B/URL db-B/page load1"
+
+func (s crawlScaleSample) line() string {
+	return fmt.Sprintf("%.0f %d %d %d %d %d %.0f %.1f %.0f %.1f %.0f %.1f %.1f %.1f %.1f %.0f %.0f %s",
+		s.at.Seconds(), s.pages, s.discovered, s.queued, s.inFlight, s.ready, s.rate,
+		s.cpu.Seconds(), s.cpuRate, s.webCPU.Seconds(), s.webRate,
+		float64(s.liveHeap)/1e6, float64(s.rss)/1e6, float64(s.webRSS)/1e6, float64(s.dbBytes)/1e6,
+		float64(s.liveHeap)/float64(max(s.discovered, 1)), float64(s.dbBytes)/float64(max(s.pages, 1)), s.load)
 }
 
 func crawlScaleOnce(b *testing.B, w crawlBenchWeb, workers, size int) {
 	db := filepath.Join(b.TempDir(), "scale.db")
+	if *scaleKeepDB != "" {
+		db = *scaleKeepDB
+		if err := os.Remove(db); err != nil && !os.IsNotExist(err) {
+			b.Fatal(err)
+		}
+	}
 	cfg := demoConfigFiles(db, w, workers)
 	cfg.HostMaxPages = 0
+	cfg.MaxDuration = *scaleMaxTime
+	cfg.MaxPages = *scaleMaxPages
 	sess, err := openCrawl(cfg, crawlExtras{})
 	if err != nil {
 		b.Fatal(err)
 	}
-	interval := time.Duration(max(size/50_000, 2)) * time.Second
+	interval := *scaleInterval
+	if interval <= 0 {
+		interval = min(time.Duration(max(size/50_000, 2))*time.Second, 30*time.Second)
+	}
+	out := io.Writer(os.Stderr)
+	if *scaleSamples != "" {
+		f, err := os.OpenFile(*scaleSamples, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer f.Close()
+		out = io.MultiWriter(os.Stderr, f)
+	}
+	fmt.Fprintf(out, "# %s: crawl of a %d-page web, %d workers, sampled every %v (-scale.maxtime %v, -scale.maxpages %d)\n# %s\n",
+		b.Name(), size, workers, interval, cfg.MaxDuration, cfg.MaxPages, crawlScaleHeader)
 	stop, done := make(chan struct{}), make(chan []crawlScaleSample)
 	start := time.Now()
+	cpu0 := cpuTime()
+	web0, _ := procCPU(w.pid)
 	go func() {
-		var out []crawlScaleSample
+		var samples []crawlScaleSample
 		t := time.NewTicker(interval)
 		defer t.Stop()
 		var prev crawlScaleSample
 		for {
 			select {
 			case <-stop:
-				done <- out
+				done <- samples
 				return
 			case <-t.C:
 			}
 			p := sess.c.Progress()
 			s := crawlScaleSample{at: time.Since(start), pages: p.Pages, discovered: p.Discovered,
-				queued: p.Pending, inFlight: p.InFlight, liveHeap: crawlLiveHeap(), rss: crawlRSS()}
+				queued: p.Pending, inFlight: p.InFlight, ready: p.Ready, liveHeap: crawlLiveHeap(),
+				rss: procRSS("self"), webRSS: procRSS(strconv.Itoa(w.pid)), cpu: cpuTime() - cpu0, load: crawlLoad()}
+			if web, err := procCPU(w.pid); err == nil {
+				s.webCPU = web - web0
+			}
 			if st, err := os.Stat(db); err == nil {
 				s.dbBytes = st.Size()
 			}
-			s.rate = float64(s.pages-prev.pages) / (s.at - prev.at).Seconds()
-			out = append(out, s)
+			n := float64(s.pages - prev.pages)
+			s.rate = n / (s.at - prev.at).Seconds()
+			if d := (s.cpu - prev.cpu).Seconds(); d > 0 {
+				s.cpuRate = n / d
+			}
+			if d := (s.webCPU - prev.webCPU).Seconds(); d > 0 {
+				s.webRate = n / d
+			}
+			fmt.Fprintln(out, s.line())
+			samples = append(samples, s)
 			prev = s
 		}
 	}()
@@ -95,6 +181,14 @@ func crawlScaleOnce(b *testing.B, w crawlBenchWeb, workers, size int) {
 	elapsed := time.Since(start)
 	close(stop)
 	samples := <-done
+	if *scaleHeapProfile != "" {
+		// While the crawler and its frontier are still reachable, so the
+		// profile shows what they hold at the crawl's size.
+		if perr := crawlWriteHeapProfile(*scaleHeapProfile); perr != nil {
+			b.Error(perr)
+		}
+		runtime.KeepAlive(sess)
+	}
 	if cerr := sess.close(); err == nil {
 		err = cerr
 	}
@@ -105,44 +199,34 @@ func crawlScaleOnce(b *testing.B, w crawlBenchWeb, workers, size int) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	var tab strings.Builder
-	fmt.Fprintf(&tab, "%8s %9s %10s %9s %8s %8s %9s %8s %9s %10s %9s\n", "t", "pages", "discovered", "queued",
-		"inflight", "pages/s", "heap-MB", "rss-MB", "db-MB", "heap-B/URL", "db-B/page")
-	var peakRSS uint64
+	fmt.Fprintf(out, "# %s: %d fetched, %d discovered in %v (stopped by: %s), db %d bytes\n", b.Name(),
+		sum.Pages, sum.Discovered, elapsed.Round(time.Second), sum.Stopped, st.Size())
+	b.ReportMetric(float64(sum.Pages)/elapsed.Seconds(), "pages/s")
+	var peakRSS, peakWebRSS uint64
 	var heapPerURL float64
 	for _, s := range samples {
 		peakRSS = max(peakRSS, s.rss)
-		hpu := float64(s.liveHeap) / float64(max(s.discovered, 1))
+		peakWebRSS = max(peakWebRSS, s.webRSS)
 		if s.pages*10 >= sum.Pages {
-			heapPerURL = max(heapPerURL, hpu)
+			heapPerURL = max(heapPerURL, float64(s.liveHeap)/float64(max(s.discovered, 1)))
 		}
-		fmt.Fprintf(&tab, "%7.0fs %9d %10d %9d %8d %8.0f %9.1f %8.1f %9.1f %10.0f %9.0f\n", s.at.Seconds(), s.pages,
-			s.discovered, s.queued, s.inFlight, s.rate, float64(s.liveHeap)/1e6, float64(s.rss)/1e6, float64(s.dbBytes)/1e6, hpu,
-			float64(s.dbBytes)/float64(max(s.pages, 1)))
 	}
-	// The table goes to stderr whole (benchmark logs are cut short).
-	fmt.Fprintf(os.Stderr, "%s: crawl of a %d-page web: %d fetched, %d discovered in %v\n%s", b.Name(), size,
-		sum.Pages, sum.Discovered, elapsed.Round(time.Second), tab.String())
-	b.ReportMetric(float64(sum.Pages)/elapsed.Seconds(), "pages/s")
-	// Throughput against db growth, over the samples where every worker
-	// was busy: at the end of a crawl only the largest hosts have URLs
-	// left and per-host concurrency, not the db, sets the pace.
+	// Throughput against db growth, over the samples where the workers,
+	// not the web, set the pace: at the end of a crawl only the largest
+	// hosts have URLs left and per-host concurrency limits the rate. A
+	// host ready with no worker to take it, or every worker fetching,
+	// says the workers were the limit (the count fetching is a snapshot,
+	// often 0 while the workers parse and commit, so it alone drops most
+	// samples of a busy crawl).
 	var busy []crawlScaleSample
 	for _, s := range samples {
-		if s.inFlight >= workers {
+		if s.ready > 0 || s.inFlight >= workers {
 			busy = append(busy, s)
 		}
 	}
-	if n := len(busy) / 3; n > 0 {
-		early, late := 0.0, 0.0
-		for _, s := range busy[:n] {
-			early += s.rate
-		}
-		for _, s := range busy[len(busy)-n:] {
-			late += s.rate
-		}
-		b.ReportMetric(late/early, "late/early-rate")
-	}
+	crawlScaleLateEarly(b, busy, func(s crawlScaleSample) float64 { return s.rate }, "late/early-rate")
+	crawlScaleLateEarly(b, busy, func(s crawlScaleSample) float64 { return s.cpuRate }, "late/early-cpu-rate")
+	crawlScaleLateEarly(b, busy, func(s crawlScaleSample) float64 { return s.webRate }, "late/early-web-cpu-rate")
 	// The heap's growth per URL discovered, from 10% of the crawl to its
 	// end: what a larger crawl adds (the first samples carry fixed costs).
 	var first, last crawlScaleSample
@@ -158,8 +242,42 @@ func crawlScaleOnce(b *testing.B, w crawlBenchWeb, workers, size int) {
 	b.ReportMetric(heapPerURL, "heap-B/URL")
 	b.ReportMetric(float64(st.Size())/float64(max(sum.Pages, 1)), "db-B/page")
 	b.ReportMetric(float64(peakRSS)/1e6, "peak-rss-MB")
+	b.ReportMetric(float64(peakWebRSS)/1e6, "peak-web-rss-MB")
 	b.ReportMetric(float64(sum.Pages), "pages")
 	b.ReportMetric(float64(sum.Discovered), "discovered")
+}
+
+// crawlScaleLateEarly reports the mean of rate over the last third of
+// samples over its mean over the first third, as metric unit.
+func crawlScaleLateEarly(b *testing.B, samples []crawlScaleSample, rate func(crawlScaleSample) float64, unit string) {
+	n := len(samples) / 3
+	if n == 0 {
+		return
+	}
+	early, late := 0.0, 0.0
+	for _, s := range samples[:n] {
+		early += rate(s)
+	}
+	for _, s := range samples[len(samples)-n:] {
+		late += rate(s)
+	}
+	if early > 0 {
+		b.ReportMetric(late/early, unit)
+	}
+}
+
+// crawlWriteHeapProfile writes a heap profile of live objects to path.
+func crawlWriteHeapProfile(path string) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return fmt.Errorf("heap profile: %w", err)
+	}
+	runtime.GC()
+	if err := pprof.WriteHeapProfile(f); err != nil {
+		f.Close()
+		return fmt.Errorf("heap profile %s: %w", path, err)
+	}
+	return f.Close()
 }
 
 // crawlLiveHeap returns the Go heap live after the last GC.
@@ -174,9 +292,10 @@ func crawlLiveHeap() uint64 {
 	return s[0].Value.Uint64()
 }
 
-// crawlRSS returns this process's resident set size (Linux), 0 if unknown.
-func crawlRSS() uint64 {
-	data, err := os.ReadFile("/proc/self/statm")
+// procRSS returns the resident set size of process pid ("self" for this
+// one) on Linux, 0 if unknown.
+func procRSS(pid string) uint64 {
+	data, err := os.ReadFile("/proc/" + pid + "/statm")
 	if err != nil {
 		return 0
 	}
@@ -186,4 +305,14 @@ func crawlRSS() uint64 {
 	}
 	n, _ := strconv.ParseUint(f[1], 10, 64)
 	return n * uint64(os.Getpagesize())
+}
+
+// crawlLoad returns the 1-minute load average (Linux), "-" if unknown: the
+// context of a wall-clock rate on a shared machine.
+func crawlLoad() string {
+	data, err := os.ReadFile("/proc/loadavg")
+	if f := strings.Fields(string(data)); err == nil && len(f) > 0 {
+		return f[0]
+	}
+	return "-"
 }
