@@ -133,3 +133,13 @@ func (l Loop) Resume() ([]uint64, error) {
 // Post runs fn on the disposer goroutine; a failure stops the crawl. At
 // most one function may be posted and not yet run.
 func (l Loop) Post(fn func() error) { l.c.posted <- fn }
+
+// Credit queues targets again, or raises a pending one's priority by
+// Target.Mass, without the scheduler (Frontier.Credit): a recrawl cycle
+// hands out a known page it traversed earlier in the cycle so that it is
+// refetched (a paced refetch). The frontier's changes go into the batch.
+func (l Loop) Credit(targets []frontier.Target) int {
+	n := l.c.opts.Frontier.Credit(targets, &l.c.changes)
+	l.c.flushChanges()
+	return n
+}
