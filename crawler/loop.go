@@ -190,11 +190,15 @@ func (l Loop) Offer(id uint64, u string, depth int, isNew, again bool) bool {
 	return true
 }
 
-// Credit applies the priority mass and depth other nodes computed for
-// URLs this node owns (frontier.Credit); the changes go into the batch.
-func (l Loop) Credit(targets []frontier.Target) {
-	l.c.opts.Frontier.Credit(targets, &l.c.changes)
+// Credit applies priority mass and depth to targets without the
+// scheduler (frontier.Credit): other nodes' shares for URLs this node
+// owns, or a recrawl cycle's paced refetch of a known page it traversed
+// earlier in the cycle. The changes go into the batch; it returns how
+// many targets were queued or raised.
+func (l Loop) Credit(targets []frontier.Target) int {
+	n := l.c.opts.Frontier.Credit(targets, &l.c.changes)
 	l.c.flushChanges()
+	return n
 }
 
 // Idle reports that the crawl has started, nothing is queued or in flight

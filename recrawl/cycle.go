@@ -38,6 +38,8 @@ type Cycle struct {
 	// disposer only).
 	inCycle []uint64
 	reseed  reseeder
+	// pace holds the owed refetches of a paced cycle; nil when not paced.
+	pace *pacer
 }
 
 // NewCycle validates rc and returns the cycle it describes; rc is copied.
@@ -54,7 +56,7 @@ func NewCycle(r *CycleOptions) (*Cycle, error) {
 	cp := *r
 	cp.Cycle.Seeds = slices.Clone(cp.Cycle.Seeds)
 	cp.Cycle.Replaced = slices.Clone(cp.Cycle.Replaced)
-	cy := &Cycle{rc: &cp, seedSet: map[uint64]bool{}}
+	cy := &Cycle{rc: &cp, seedSet: map[uint64]bool{}, pace: newPacer(&cp)}
 	if cp.RefetchHead > 0 {
 		cy.refetchSet = make(map[uint64]bool, cp.RefetchHead)
 		for _, id := range cp.Refresh[:min(cp.RefetchHead, len(cp.Refresh))] {
@@ -276,6 +278,19 @@ func (cy *Cycle) startCycle() (int, error) {
 // refreshFetched, true) or traversed from storage (the reason, false).
 func (cy *Cycle) Refresh(job uint64, prev *storage.Page, uncommitted bool) (string, bool) {
 	rc := cy.rc
+	if cy.pace != nil && cy.pace.take(job) {
+		// An owed refetch queued again: traversed earlier in the cycle
+		// (so uncommitted may be set), granted when it was released.
+		return refreshFetched, true
+	}
+	if cy.pace != nil && prev.Cycle < rc.Cycle.N {
+		if owed, fetch := cy.pace.popped(job, cy.l.Fetches(), &cy.refreshed); owed {
+			if fetch {
+				return refreshFetched, true
+			}
+			return refreshPaced, false
+		}
+	}
 	if prev.Cycle >= rc.Cycle.N || uncommitted {
 		return refreshSeen, false
 	}
@@ -287,6 +302,9 @@ func (cy *Cycle) Refresh(job uint64, prev *storage.Page, uncommitted bool) (stri
 	}
 	if rc.MaxRefresh < 0 {
 		return refreshOverShare, false
+	}
+	if cy.pace != nil {
+		return cy.pace.decide(prev, cy.l.Fetches(), &cy.refreshed)
 	}
 	if rc.MaxRefresh > 0 {
 		if cy.refreshed.Add(1) > rc.MaxRefresh {
@@ -357,6 +375,11 @@ func (cy *Cycle) Recorded(r *crawler.Recorded) error {
 // retries make the seed vanished.
 func (cy *Cycle) fetched(id uint64, rec *storage.Fetch, redirectTo uint64) error {
 	cy.maybeReseed()
+	if cy.pace != nil {
+		cy.pace.release(id, cy.l.Fetches(), &cy.refreshed, func(t frontier.Target) int {
+			return cy.l.Credit([]frontier.Target{t})
+		})
+	}
 	if !cy.seedSet[id] {
 		return nil
 	}

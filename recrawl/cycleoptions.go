@@ -67,6 +67,19 @@ type CycleOptions struct {
 	// Without it the first due pages the scheduler hands out take the
 	// share, whatever the refresh policy ordered. 0 means no such list.
 	RefetchHead int
+	// Paced spreads the refetches MaxRefresh allows evenly over the
+	// cycle's Budget fetches instead of granting them as the scheduler
+	// reaches known pages: a refetch ahead of the rate is traversed at
+	// once and owed, queued again at Weight as the rate allows (see the
+	// package documentation, "Refresh pacing"). It needs MaxRefresh > 0,
+	// Budget > 0 and Weight; otherwise it is ignored.
+	Paced bool
+	// Budget is the fetches of the crawl (what is left of the cycle's
+	// budget), the span Paced spreads refetches over.
+	Budget int64
+	// Weight is the priority an owed refetch is queued again with: the
+	// previous cycle's PageRank of the page (Plan.Rank).
+	Weight func(id uint64) float64
 
 	// Replacer picks a replacement for a seed of the cycle that vanished
 	// (404, 410, unreachable); nil records the vanished seed without one. A
@@ -135,4 +148,5 @@ const (
 	refreshNotDue    = "not-due"    // traversed from storage: its revisit time has not come
 	refreshOverShare = "over-share" // traversed from storage: the refresh share is spent
 	refreshSeen      = "seen"       // traversed from storage: fetched earlier in this cycle (an injected seed)
+	refreshPaced     = "paced"      // traversed from storage now, its refetch owed until the refresh pace allows it
 )

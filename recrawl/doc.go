@@ -177,6 +177,25 @@
 // the benchmark BenchmarkCycleStart in cmd/seedcrawl for what starting a
 // cycle costs.
 //
+// # Refresh pacing
+//
+// A budget-limited cycle with a capped refresh share paces its refetches
+// (Options.RefreshPace, PaceEven by default; seedcrawl run
+// --refresh-pace): a refetch is granted while the refetches so far stay
+// below 1 + MaxRefresh/100 + MaxRefresh × fetches / budget, the share's even
+// rate. Known pages are the best-connected part of the graph, so every
+// scheduler reaches them first; granted as reached (PaceFront), refetches
+// took 80-90% of a cycle's first tenth and the URLs first found in the
+// cycle waited behind them. A candidate ahead of the rate is traversed
+// from storage at once (the scheduler's order of discovery is unchanged)
+// and its refetch owed; after each fetch owed pages are released at the
+// rate, in the order they were owed, queued again (crawler.Loop.Credit)
+// at their stored PageRank so they come out promptly, and the others are
+// held in the frontier at priority 0 so the crawl cannot run dry while
+// refetches are owed. A held page that comes out while no refetch is
+// under way means nothing else is left: the cycle is then dry and every
+// owed refetch is made at once. See pace.go.
+//
 // PagesPerCycle bounds the fetches of a cycle. DiscoveryShare keeps a share
 // of it from refetches: at most (1 − DiscoveryShare) × PagesPerCycle known
 // pages are refetched, the rest go to URLs never fetched (and whatever

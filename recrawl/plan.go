@@ -51,6 +51,9 @@ type Plan struct {
 	// reaches them (CycleOptions.Lazy), and the frontier entries the
 	// cycle leaves unused are removed when it ends.
 	Lazy bool
+	// Paced spreads a capped refresh share evenly over the cycle
+	// (Options.RefreshPace, CycleOptions.Paced).
+	Paced bool
 	// Reseeder and ReseedEvery drive --reseed-every; Reseeder is nil
 	// without it.
 	Reseeder    *Reseeder
@@ -69,6 +72,7 @@ type info struct {
 	ReseedEvery    uint64  `json:"reseed_every,omitempty"`
 	RefreshPolicy  string  `json:"refresh_policy,omitempty"`
 	RevisitGone    uint32  `json:"revisit_gone,omitempty"`
+	RefreshPace    string  `json:"refresh_pace,omitempty"`
 	Note           string  `json:"note,omitempty"`
 }
 
@@ -228,7 +232,8 @@ func (r *Runner) newPlan(ctx context.Context, n uint32, cycles []storage.Cycle) 
 		}
 	}
 	inf := info{K: o.Select.K, Hops: o.Select.Hops, PagesPerCycle: o.PagesPerCycle, DiscoveryShare: o.DiscoveryShare,
-		Scheduler: o.Scheduler, ReseedEvery: o.ReseedEvery, RefreshPolicy: o.RefreshPolicy, RevisitGone: o.Revisit.GoneCycles}
+		Scheduler: o.Scheduler, ReseedEvery: o.ReseedEvery, RefreshPolicy: o.RefreshPolicy, RevisitGone: o.Revisit.GoneCycles,
+		RefreshPace: o.RefreshPace}
 	if o.Interval > 0 {
 		inf.Interval = o.Interval.String()
 	}
@@ -326,6 +331,16 @@ func (p *Plan) Recrawl() *CycleOptions {
 		ReseedEvery: p.ReseedEvery,
 		Lazy:        p.Lazy,
 		RefetchHead: p.RefetchHead,
+		Paced:       p.Paced,
+		Budget:      max(p.MaxPages, 0),
+	}
+	if rank := p.Rank; rank != nil {
+		rc.Weight = func(id uint64) float64 {
+			if id < uint64(len(rank)) {
+				return rank[id]
+			}
+			return 0
+		}
 	}
 	if p.Replacer != nil {
 		rc.Replacer = p.Replacer

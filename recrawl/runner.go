@@ -85,6 +85,12 @@ type Options struct {
 	// the known pages: RefreshOptimal (change-aware), RefreshImportance,
 	// RefreshUniform or RefreshPageRank; "" means RefreshPageRank.
 	RefreshPolicy string
+	// RefreshPace says how a budget-limited cycle spends its capped
+	// refresh share (DiscoveryShare > 0): PaceEven spreads the refetches
+	// evenly over the budget, PaceFront grants them as the scheduler
+	// reaches known pages, which puts them first. "" means PaceEven. See
+	// the package documentation, "Refresh pacing".
+	RefreshPace string
 	// ReseedEvery reruns seed selection every ReseedEvery fetched pages
 	// inside a cycle and injects the seeds into the frontier; 0 means never.
 	// It needs a selector (SeedAlgo other than AlgoGiven).
@@ -137,6 +143,12 @@ func New(o Options) (*Runner, error) {
 	}
 	if o.RefreshPolicy == "" {
 		o.RefreshPolicy = RefreshPageRank
+	}
+	if o.RefreshPace == "" {
+		o.RefreshPace = PaceEven
+	}
+	if !slices.Contains(RefreshPaces(), o.RefreshPace) {
+		return nil, fmt.Errorf("%w: refresh pace %q (known: %v)", ErrOptions, o.RefreshPace, RefreshPaces())
 	}
 	if !slices.Contains(RefreshPolicies(), o.RefreshPolicy) {
 		return nil, fmt.Errorf("%w: refresh policy %q (known: %v)", ErrOptions, o.RefreshPolicy, RefreshPolicies())
@@ -206,6 +218,7 @@ func (r *Runner) Run(ctx context.Context) error {
 				return err
 			}
 		}
+		p.Paced = r.o.RefreshPace == PaceEven
 		if err := r.runCycle(ctx, p); err != nil {
 			return err
 		}

@@ -22,7 +22,7 @@ import (
 
 // evalRecrawlUsage is the usage line of `eval recrawl`.
 const evalRecrawlUsage = "usage: seedcrawl eval recrawl [--pages 20000] [--hosts 40] [--epochs 5] [--budget N] [--schedulers bfs,fpr,history]\n" +
-	"       [--seed-algos given] [--refresh-policies optimal] [--refresh-share 0.5] [--reseed-every N] [--csv FILE] [--plot FILE.svg|png|pdf]\n"
+	"       [--seed-algos given] [--refresh-policies optimal] [--refresh-share 0.5] [--refresh-pace even] [--reseed-every N] [--csv FILE] [--plot FILE.svg|png|pdf]\n"
 
 // evalRecrawlSteps are the shares of a cycle's budget at which the curves
 // are sampled (CSV rows, tables, plot points).
@@ -78,6 +78,7 @@ func runEvalRecrawl(ctx context.Context, args []string, stdout, stderr io.Writer
 	algos := fs.String("seed-algos", recrawl.AlgoGiven, "comma-separated `LIST` of seed selectors of cycles 2, 3, ... (given keeps cycle 1's)")
 	policies := fs.String("refresh-policies", recrawl.RefreshOptimal, "comma-separated `LIST` of refresh policies: "+strings.Join(recrawl.RefreshPolicies(), ", "))
 	share := fs.Float64("refresh-share", 0.5, "share `F` of each cycle's budget that may refetch known pages")
+	pace := fs.String("refresh-pace", recrawl.PaceEven, "`PACE` of the refetches in a cycle (seedcrawl run --refresh-pace): "+strings.Join(recrawl.RefreshPaces(), ", "))
 	workers := fs.Int("workers", 4, "crawl workers `N`")
 	webSeed := fs.Int64("web-seed", 7, "generator seed `N` of the test web")
 	change := fs.Float64("change", 0.2, "expected share `F` of pages whose content changes per epoch")
@@ -114,6 +115,8 @@ fetched; freshness of the stored copies after the cycle; requests, 304s and seco
 		return fmt.Errorf("%w: --schedulers, --seed-algos and --refresh-policies must not be empty", errUsage)
 	case *share < 0 || *share > 1:
 		return fmt.Errorf("%w: --refresh-share %g: want 0..1", errUsage, *share)
+	case !slices.Contains(recrawl.RefreshPaces(), *pace):
+		return fmt.Errorf("%w: --refresh-pace %q: want one of %s", errUsage, *pace, strings.Join(recrawl.RefreshPaces(), ", "))
 	}
 	for _, s := range sl {
 		if _, err := scheduler.ByName(s, scheduler.Options{Truth: func(uint64) float64 { return 0 }}); err != nil {
@@ -202,7 +205,7 @@ fetched; freshness of the stored copies after the cycle; requests, 304s and seco
 					cargs := []string{"--db", db, "--resolve-file", resolve, "--ca-file", srv.CAFile(), "--scope", "hosts:.test",
 						"--delay", "0", "--delay-factor", "0", "--workers", strconv.Itoa(*workers), "--progress", "0",
 						"--commit-interval", "100ms", "--scheduler", s, "--seed-algo", a, "--k", strconv.Itoa(len(given)),
-						"--refresh-policy", p, "--refresh-share", strconv.FormatFloat(*share, 'g', -1, 64),
+						"--refresh-policy", p, "--refresh-share", strconv.FormatFloat(*share, 'g', -1, 64), "--refresh-pace", *pace,
 						"--pages-per-cycle", strconv.FormatInt(*budget, 10), "--cycles", strconv.Itoa(e + 1)}
 					if *reseedEvery > 0 && a != recrawl.AlgoGiven {
 						cargs = append(cargs, "--reseed-every", strconv.FormatUint(*reseedEvery, 10))

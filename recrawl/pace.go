@@ -1,0 +1,245 @@
+package recrawl
+
+import (
+	"math"
+	"sync"
+	"sync/atomic"
+
+	"github.com/seedcrawl/seedcrawl/frontier"
+	"github.com/seedcrawl/seedcrawl/storage"
+)
+
+// Refresh pacing (Options.RefreshPace): how a capped refresh share is
+// spread over a budget-limited cycle.
+//
+// The refresh share (CycleOptions.MaxRefresh refetches out of a budget of
+// CycleOptions.Budget fetches) is a share of every part of the cycle, not
+// only of its total. Known pages are the best-connected part of the graph,
+// so a scheduler reaches them first: left alone, the refetches take almost
+// every fetch of the cycle's first tenth, and the URLs first found this
+// cycle (new pages, most of them) wait behind them. A cycle cut short, or
+// read while it runs, has then refreshed what it knew and found nothing
+// new. Paced, a refetch is granted while the refetches so far are below
+// burst + MaxRefresh × fetches / Budget (burst = 1 + MaxRefresh/100): the
+// refresh share's even rate, with a little slack so that a worker never
+// idles for it.
+//
+// A refetch candidate the scheduler hands out ahead of that rate is
+// traversed from storage at once (its stored links go on in the
+// scheduler's order, as for any known page not refetched) and its refetch
+// is owed: kept in a queue, in the order the scheduler handed the pages
+// out, so the scheduler still decides which refetches come first. After
+// each fetch the cycle queues owed refetches again while the rate allows
+// (crawler.Loop.Credit), at the page's stored PageRank (the previous
+// cycle's, on the schedulers' scale: the history schedulers' prior, and
+// about what fpr gives a page once its in-links are downloaded), so they
+// come out promptly; one is then refetched like any due page, and hands
+// on the links it gained to the scheduler like a download. At most
+// MaxRefresh refetches are granted or owed, so the queue is bounded by the
+// cycle's budget.
+//
+// When the cycle runs out of URLs to fetch other than refetches (a site
+// known by heart), the rate would hold refetches back for fetches that
+// never come: after dryAfter known pages handed out without a fetch in
+// between, every owed refetch is queued again and later ones are granted
+// at once, as without pacing.
+//
+// Pacing lives in the running crawl only: a resumed cycle starts without
+// the owed queue (those pages were traversed; their refetch waits for a
+// later cycle) and paces what is left of its budget.
+const (
+	// PaceEven spreads the refetches of a capped refresh share evenly over
+	// the cycle's budget (the default).
+	PaceEven = "even"
+	// PaceFront grants refetches as the scheduler reaches known pages, up
+	// to the cap: they come first in the cycle.
+	PaceFront = "front"
+)
+
+// RefreshPaces returns the values of Options.RefreshPace.
+func RefreshPaces() []string { return []string{PaceEven, PaceFront} }
+
+// dryAfter is the number of known pages handed out without a fetch in
+// between after which a paced cycle counts as having nothing left to fetch
+// but refetches.
+const dryAfter = 2048
+
+// owedPage is a refetch owed to a page traversed ahead of the pace.
+type owedPage struct {
+	id    uint64
+	host  string
+	depth int
+	held  bool // queued in the frontier at priority 0
+}
+
+// pacer holds a paced cycle's owed refetches. Refresh runs on the workers,
+// release on the disposer: mu guards everything.
+type pacer struct {
+	mu       sync.Mutex
+	budget   int64 // fetches of the cycle (CycleOptions.Budget)
+	max      int64 // refetches of the cycle (CycleOptions.MaxRefresh)
+	burst    int64
+	weight   func(id uint64) float64
+	owed     []owedPage      // waiting, first owed first
+	released map[uint64]bool // queued again: the next job for it is the refetch
+	held     int             // owed pages held in the frontier
+	// flying holds the refetches granted and not yet fetched: their end
+	// (Cycle.Fetched) queues owed pages. One that ends without a fetch
+	// (NotFetched names no page) stays; that only delays the guard below.
+	flying map[uint64]bool
+	// known counts known pages handed out since the last fetch; dry is set
+	// once it reached dryAfter.
+	known, lastFetches uint64
+	dry                bool
+}
+
+// newPacer returns the pacer of a cycle, or nil when it is not paced: no
+// pacing asked, no cap on refetches, no budget or no PageRank to queue owed
+// refetches at.
+func newPacer(rc *CycleOptions) *pacer {
+	if !rc.Paced || rc.MaxRefresh <= 0 || rc.Budget <= 0 || rc.Weight == nil {
+		return nil
+	}
+	return &pacer{budget: rc.Budget, max: rc.MaxRefresh, burst: 1 + rc.MaxRefresh/100, weight: rc.Weight,
+		released: map[uint64]bool{}, flying: map[uint64]bool{}}
+}
+
+// allowed is the number of refetches the rate allows after fetches.
+func (p *pacer) allowed(fetches uint64) int64 {
+	return p.burst + int64(math.Floor(float64(p.max)*float64(fetches)/float64(p.budget)))
+}
+
+// take reports whether id was queued again for its owed refetch, and
+// forgets it: the job handed out is that refetch, granted on release.
+func (p *pacer) take(id uint64) bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if !p.released[id] {
+		return false
+	}
+	delete(p.released, id)
+	return true
+}
+
+// decide handles a known page that may be refetched (due, in the refetch
+// head): granted now (refreshFetched, true; granted counted), owed
+// (refreshPaced, false) or over the share (refreshOverShare, false).
+// granted is the cycle's count of refetches granted (released owed
+// refetches included).
+func (p *pacer) decide(prev *storage.Page, fetches uint64, granted *atomic.Int64) (string, bool) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.noteKnown(fetches)
+	g := granted.Load()
+	waiting := int64(len(p.owed))
+	switch {
+	case g+waiting >= p.max:
+		return refreshOverShare, false
+	case p.dry || waiting == 0 && g < p.allowed(fetches) || p.held == 0 && waiting > 0 && len(p.flying) == 0:
+		// The last case: owed pages wait, none held in the frontier yet
+		// and no refetch under way whose end would queue them, so the
+		// crawl could run out of URLs first: keep one refetch going.
+		granted.Add(1)
+		p.flying[prev.ID] = true
+		return refreshFetched, true
+	}
+	p.owed = append(p.owed, owedPage{id: prev.ID, host: prev.Host(), depth: int(prev.Depth)})
+	return refreshPaced, false
+}
+
+// noteKnown counts a known page handed out and sets dry when dryAfter of
+// them came without a fetch in between. Called with mu held.
+func (p *pacer) noteKnown(fetches uint64) {
+	if fetches != p.lastFetches {
+		p.lastFetches, p.known = fetches, 0
+	}
+	p.known++
+	if p.known >= dryAfter {
+		p.dry = true
+	}
+}
+
+// release queues owed refetches again after the fetch of page id, through credit
+// (crawler.Loop.Credit of one target, returning how many it enqueued):
+// those the rate allows (all of them once the cycle is dry) are granted and
+// queued at their Weight; every other owed page not yet in the frontier is
+// held there at priority 0, after every URL with a priority, so that the
+// crawl cannot run out of URLs while refetches are owed. Raising a held
+// page's priority (Credit adds Mass) releases it. A page whose traversal
+// is still in flight cannot be queued yet: it stays owed as it was until a
+// later fetch.
+func (p *pacer) release(id uint64, fetches uint64, granted *atomic.Int64, credit func(frontier.Target) int) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	delete(p.flying, id)
+	allowed := p.allowed(fetches)
+	kept := p.owed[:0]
+	for i := range p.owed {
+		o := p.owed[i]
+		t := frontier.Target{ID: o.id, Host: o.host, Depth: o.depth, New: !o.held}
+		if p.dry || granted.Load() < allowed {
+			t.Mass = p.weight(o.id)
+			if !(t.Mass > 0) || math.IsInf(t.Mass, 0) {
+				t.Mass = math.SmallestNonzeroFloat64
+			}
+			if credit(t) == 0 && !o.held {
+				kept = append(kept, o) // in flight still
+				continue
+			}
+			granted.Add(1)
+			p.released[o.id] = true
+			p.flying[o.id] = true
+			if o.held {
+				p.held--
+			}
+			continue
+		}
+		if !o.held && credit(t) == 1 {
+			o.held = true
+			p.held++
+		}
+		kept = append(kept, o)
+	}
+	clear(p.owed[len(kept):])
+	p.owed = kept
+}
+
+// popped handles an owed page handed out before its release: held at
+// priority 0, it came out because nothing with a priority was left, or a
+// link raised its priority. It is refetched now (fetch) if the rate allows
+// or the cycle is dry; otherwise it is traversed again, handing on only
+// what its priority gathered since, and stays owed, to be held again after
+// the next fetch. owed reports whether id was an owed page.
+func (p *pacer) popped(id uint64, fetches uint64, granted *atomic.Int64) (owed, fetch bool) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for i := range p.owed {
+		o := &p.owed[i]
+		if o.id != id {
+			continue
+		}
+		if o.held {
+			o.held = false
+			p.held--
+			if len(p.flying) == 0 {
+				// Nothing with a priority is left (or a link raised it)
+				// and no refetch is under way: no fetch would come to
+				// release it.
+				p.dry = true
+			}
+		}
+		if !p.dry && granted.Load() >= p.allowed(fetches) {
+			return true, false
+		}
+		// Owed pages are at most the refresh share; a linear scan on an
+		// early pop keeps the queue a plain slice.
+		p.owed = append(p.owed[:i], p.owed[i+1:]...)
+		if granted.Load() >= p.max {
+			return true, false
+		}
+		granted.Add(1)
+		p.flying[id] = true
+		return true, true
+	}
+	return false, false
+}

@@ -1,0 +1,153 @@
+package recrawl
+
+import (
+	"sync/atomic"
+	"testing"
+
+	"github.com/seedcrawl/seedcrawl/frontier"
+	"github.com/seedcrawl/seedcrawl/storage"
+)
+
+// paceFrontier stands in for the frontier's Credit in the pacer's tests:
+// it records what is queued and refuses pages it is told are in flight,
+// as frontier.Frontier.Credit does.
+type paceFrontier struct {
+	queued   map[uint64]float64
+	inFlight map[uint64]bool
+}
+
+func (f *paceFrontier) credit(t frontier.Target) int {
+	if f.inFlight[t.ID] {
+		return 0
+	}
+	if _, ok := f.queued[t.ID]; ok {
+		f.queued[t.ID] += t.Mass
+		return 0
+	}
+	if !t.New {
+		return 0
+	}
+	f.queued[t.ID] = t.Mass
+	return 1
+}
+
+// TestPacerSpreadsRefetches: with 10 refetches in a budget of 100 fetches,
+// the candidates the scheduler hands out at the start are granted up to
+// the burst, the rest owed (held in the frontier at priority 0 after the
+// next fetch), and released at the share's rate as fetches come, in the
+// order they were owed, at their weight.
+func TestPacerSpreadsRefetches(t *testing.T) {
+	rc := &CycleOptions{Paced: true, MaxRefresh: 10, Budget: 100,
+		Weight: func(id uint64) float64 { return float64(id) / 100 }}
+	p := newPacer(rc)
+	if p == nil {
+		t.Fatal("no pacer for a paced, capped, budget-limited cycle")
+	}
+	var granted atomic.Int64
+	fr := &paceFrontier{queued: map[uint64]float64{}, inFlight: map[uint64]bool{}}
+	page := func(id uint64) *storage.Page { return &storage.Page{ID: id, URL: "https://a.test/p"} }
+
+	// Event 1: the scheduler hands out 5 known pages before any fetch.
+	var got []string
+	for id := uint64(1); id <= 5; id++ {
+		why, _ := p.decide(page(id), 0, &granted)
+		got = append(got, why)
+	}
+	want := []string{refreshFetched, refreshPaced, refreshPaced, refreshPaced, refreshPaced}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Fatalf("decisions before any fetch = %v, want %v (burst 1)", got, want)
+		}
+	}
+	// Event 2: page 5's traversal is still in flight when page 1's fetch
+	// ends: pages 2-4 are held at priority 0, 5 stays owed.
+	fr.inFlight[5] = true
+	p.release(1, 1, &granted, fr.credit)
+	if len(fr.queued) != 3 || fr.queued[2] != 0 || fr.queued[4] != 0 || granted.Load() != 1 {
+		t.Fatalf("after the first fetch: queued %v, granted %d; want 2, 3, 4 held at 0, 1 granted", fr.queued, granted.Load())
+	}
+	delete(fr.inFlight, 5)
+	// Event 3: 9 more fetches (10 in all): the rate allows 1 + 10·10/100 = 2
+	// refetches, so one owed page is released, the first owed: 2, at its
+	// weight. 5 is held now.
+	p.release(99, 10, &granted, fr.credit)
+	if granted.Load() != 2 || fr.queued[2] != 0.02 || fr.queued[5] != 0 || !p.released[2] {
+		t.Fatalf("after 10 fetches: queued %v, granted %d; want page 2 released at 0.02, 5 held", fr.queued, granted.Load())
+	}
+	// Event 4: page 2 comes out: it is the owed refetch, fetched.
+	delete(fr.queued, 2)
+	if !p.take(2) || p.take(2) {
+		t.Fatal("released page 2 is not taken once")
+	}
+	// Event 5: page 3 comes out before its release (a link raised it)
+	// while page 2's refetch is under way: traversed again, still owed.
+	delete(fr.queued, 3) // handed out
+	if owed, fetch := p.popped(3, 10, &granted); !owed || fetch {
+		t.Fatalf("page 3 popped early: owed %v fetch %v; want owed, not fetched", owed, fetch)
+	}
+	// Event 6: 40 fetches: the rate allows 5; 3 more released in the
+	// order owed (3, 4, 5).
+	p.release(2, 40, &granted, fr.credit)
+	for _, id := range []uint64{3, 4, 5} {
+		if !p.released[id] {
+			t.Errorf("page %d not released after 40 fetches (granted %d)", id, granted.Load())
+		}
+	}
+	if granted.Load() != 5 || len(p.owed) != 0 {
+		t.Errorf("granted %d, owed %v; want 5 granted, none owed", granted.Load(), p.owed)
+	}
+	// Event 7: candidates beyond the cap are over the share.
+	for id := uint64(6); id <= 20; id++ {
+		p.decide(page(id), 100, &granted)
+	}
+	if why, fetch := p.decide(page(21), 100, &granted); why != refreshOverShare || fetch || granted.Load() > 10 {
+		t.Errorf("candidate past the cap: %s %v, granted %d; want over-share, at most 10", why, fetch, granted.Load())
+	}
+}
+
+// TestPacerDryCycleRefetchesOwed: a cycle with nothing left to fetch but
+// refetches (every URL known) does not strand owed refetches: a held page
+// that comes out while no refetch is under way makes the cycle dry, and
+// from then on owed pages are refetched at once.
+func TestPacerDryCycleRefetchesOwed(t *testing.T) {
+	rc := &CycleOptions{Paced: true, MaxRefresh: 20, Budget: 40, Weight: func(uint64) float64 { return 0.01 }}
+	p := newPacer(rc)
+	var granted atomic.Int64
+	fr := &paceFrontier{queued: map[uint64]float64{}, inFlight: map[uint64]bool{}}
+	for id := uint64(1); id <= 6; id++ {
+		p.decide(&storage.Page{ID: id, URL: "https://a.test/"}, 0, &granted)
+	}
+	// The one burst refetch ends; the owed pages are held.
+	p.release(1, 1, &granted, fr.credit)
+	if p.held == 0 {
+		t.Fatal("no owed page held after the first fetch")
+	}
+	// Nothing else is queued: a held page comes out, no refetch flying.
+	delete(fr.queued, 2)
+	if owed, fetch := p.popped(2, 1, &granted); !owed || !fetch {
+		t.Fatalf("held page in a dry cycle: owed %v fetch %v; want fetched", owed, fetch)
+	}
+	if !p.dry {
+		t.Error("cycle not dry after a held page came out with no refetch under way")
+	}
+	p.release(2, 2, &granted, fr.credit)
+	if len(p.owed) != 0 {
+		t.Errorf("owed %v after a fetch in a dry cycle; want every owed page released", p.owed)
+	}
+}
+
+// TestPacerOff: pacing needs a cap, a budget and weights.
+func TestPacerOff(t *testing.T) {
+	w := func(uint64) float64 { return 1 }
+	for _, rc := range []CycleOptions{
+		{Paced: false, MaxRefresh: 10, Budget: 100, Weight: w},
+		{Paced: true, MaxRefresh: 0, Budget: 100, Weight: w},
+		{Paced: true, MaxRefresh: -1, Budget: 100, Weight: w},
+		{Paced: true, MaxRefresh: 10, Budget: 0, Weight: w},
+		{Paced: true, MaxRefresh: 10, Budget: 100},
+	} {
+		if newPacer(&rc) != nil {
+			t.Errorf("pacer for %+v, want none", rc)
+		}
+	}
+}
