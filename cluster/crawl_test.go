@@ -19,6 +19,7 @@ import (
 	"github.com/seedcrawl/seedcrawl/fetch"
 	"github.com/seedcrawl/seedcrawl/frontier"
 	"github.com/seedcrawl/seedcrawl/internal/fakeweb"
+	"github.com/seedcrawl/seedcrawl/monitor"
 	"github.com/seedcrawl/seedcrawl/robots"
 	"github.com/seedcrawl/seedcrawl/scheduler"
 	"github.com/seedcrawl/seedcrawl/storage"
@@ -248,7 +249,7 @@ func TestClusterHook(t *testing.T) {
 		mu.Unlock()
 	}
 	type result struct {
-		s   crawler.Summary
+		s   monitor.Summary
 		err error
 	}
 	res := make(chan result, 1)

@@ -11,6 +11,7 @@ import (
 
 	"github.com/seedcrawl/seedcrawl/extract"
 	"github.com/seedcrawl/seedcrawl/frontier"
+	"github.com/seedcrawl/seedcrawl/monitor"
 	"github.com/seedcrawl/seedcrawl/storage"
 	"github.com/seedcrawl/seedcrawl/urlnorm"
 )
@@ -158,7 +159,7 @@ func New(opts Options) (*Crawler, error) {
 // request is abandoned and its URL fetched again by the next run.
 const StopGrace = 500 * time.Millisecond
 
-// Stop reasons reported in Summary.Stopped.
+// Stop reasons reported in monitor.Summary.Stopped.
 const (
 	StopExhausted   = "exhausted"    // nothing left to crawl
 	StopMaxPages    = "max-pages"    // MaxPages fetched
@@ -169,12 +170,12 @@ const (
 
 // Run crawls from seeds (absolute URLs; normalized here) and from whatever
 // the stored frontier holds, until the frontier is exhausted, a budget is
-// spent or ctx ends. A graceful stop returns a nil error; the Summary is
+// spent or ctx ends. A graceful stop returns a nil error; the summary is
 // filled in either case. Seeds already known to the database are not
 // queued again unless Options.Refetch is set.
-func (c *Crawler) Run(ctx context.Context, seeds []string) (Summary, error) {
+func (c *Crawler) Run(ctx context.Context, seeds []string) (monitor.Summary, error) {
 	if !c.ran.CompareAndSwap(false, true) {
-		return Summary{}, fmt.Errorf("%w: Run called twice", ErrOptions)
+		return monitor.Summary{}, fmt.Errorf("%w: Run called twice", ErrOptions)
 	}
 	defer c.finish(nil) // when Run fails before its disposer starts
 	c.start = time.Now()
@@ -205,7 +206,7 @@ func (c *Crawler) Run(ctx context.Context, seeds []string) (Summary, error) {
 
 	norm, err := normalizeSeeds(seeds)
 	if err != nil {
-		return Summary{}, err
+		return monitor.Summary{}, err
 	}
 	var pending int
 	if c.cyc != nil {
@@ -216,7 +217,7 @@ func (c *Crawler) Run(ctx context.Context, seeds []string) (Summary, error) {
 		pending = len(entries)
 	}
 	if err != nil {
-		return Summary{}, err
+		return monitor.Summary{}, err
 	}
 	c.admitted = nil // the frontier counts from here
 	if c.sm != nil {
@@ -224,11 +225,11 @@ func (c *Crawler) Run(ctx context.Context, seeds []string) (Summary, error) {
 	}
 	settings, err := json.Marshal(c.opts.Settings)
 	if err != nil {
-		return Summary{}, fmt.Errorf("crawler: start run: encode settings: %w", err)
+		return monitor.Summary{}, fmt.Errorf("crawler: start run: encode settings: %w", err)
 	}
 	c.run, err = c.opts.Store.StartRun(c.start, c.opts.Command, string(settings))
 	if err != nil {
-		return Summary{}, fmt.Errorf("crawler: start run: %w", err)
+		return monitor.Summary{}, fmt.Errorf("crawler: start run: %w", err)
 	}
 	queued, err := c.seed(norm)
 	if err != nil {

@@ -177,7 +177,7 @@ func statusReason(s storage.Status, reason string) string {
 	if reason == "" {
 		return s.String()
 	}
-	if s == storage.StatusDeferred && len(reason) > 11 && reason[:11] == "crawl-delay" {
+	if s == storage.StatusDeferred && dropReason(reason) {
 		return "crawl-delay-too-long"
 	}
 	return reason

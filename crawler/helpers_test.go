@@ -12,6 +12,7 @@ import (
 	"github.com/seedcrawl/seedcrawl/config"
 	"github.com/seedcrawl/seedcrawl/frontier"
 	"github.com/seedcrawl/seedcrawl/internal/fakeweb"
+	"github.com/seedcrawl/seedcrawl/monitor"
 	"github.com/seedcrawl/seedcrawl/robots"
 	"github.com/seedcrawl/seedcrawl/scheduler"
 	"github.com/seedcrawl/seedcrawl/storage"
@@ -132,7 +133,7 @@ func (r *rig) reopen() {
 	r.open()
 }
 
-func (r *rig) run(ctx context.Context, seeds ...string) (Summary, error) {
+func (r *rig) run(ctx context.Context, seeds ...string) (monitor.Summary, error) {
 	r.t.Helper()
 	o := r.opts
 	if o.Scope.Kind() == "" {
@@ -169,7 +170,7 @@ func (r *rig) withFrontier(o Options) Options {
 	return o
 }
 
-func (r *rig) mustRun(seeds ...string) Summary {
+func (r *rig) mustRun(seeds ...string) monitor.Summary {
 	r.t.Helper()
 	s, err := r.run(context.Background(), seeds...)
 	if err != nil {

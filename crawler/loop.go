@@ -52,9 +52,10 @@ type Cycle interface {
 // that Cycle.Refresh allowed and that was made.
 const refreshFetched = "fetched"
 
-// Loop is the crawl loop as a Cycle drives it. Its methods that change
-// state (Batch, Count, Admit, Seed, Hosts, Restore, Resume) are called
-// from Cycle.Start, from the Cycle methods the disposer calls, or from a
+// Loop is the crawl loop as its extensions (Cycle, Feed, Sitemaps) drive
+// it. Its methods that change state (Batch, Count, Admit, Seed, Hosts,
+// Restore, Resume, Offer, Credit, Add, Commit) are called from Cycle.Start
+// or Sitemaps.Start, from the hook methods the disposer calls, or from a
 // function given to Post; the rest are safe anywhere.
 type Loop struct{ c *Crawler }
 

@@ -17,6 +17,9 @@
 // atomics and never allocates on the hot path, and a nil *Recorder ignores
 // every call, so a crawl without --listen calls it unconditionally.
 //
+// Summary is what a crawl reports when it ends (NewSummary groups its
+// counters by kind); `seedcrawl crawl --json` prints it.
+//
 // FetchStatus is the client side: `seedcrawl stats` on a database that a
 // running crawl holds finds the crawl's address in the storage lock record
 // and asks it for its Status instead of failing.

@@ -13,6 +13,7 @@ import (
 	"github.com/seedcrawl/seedcrawl/crawler"
 	"github.com/seedcrawl/seedcrawl/frontier"
 	"github.com/seedcrawl/seedcrawl/internal/fakeweb"
+	"github.com/seedcrawl/seedcrawl/monitor"
 	"github.com/seedcrawl/seedcrawl/robots"
 	"github.com/seedcrawl/seedcrawl/scheduler"
 	"github.com/seedcrawl/seedcrawl/storage"
@@ -126,7 +127,7 @@ func (r *rig) withFrontier(o crawler.Options) crawler.Options {
 }
 
 // cycle runs one recrawl cycle with rc over a.test.
-func (r *rig) cycle(ctx context.Context, rc CycleOptions) (crawler.Summary, error) {
+func (r *rig) cycle(ctx context.Context, rc CycleOptions) (monitor.Summary, error) {
 	r.t.Helper()
 	o := r.opts
 	sc, err := urlnorm.ParseScopeSpec("hosts:a.test", nil)
@@ -146,7 +147,7 @@ func (r *rig) cycle(ctx context.Context, rc CycleOptions) (crawler.Summary, erro
 	return c.Run(ctx, nil)
 }
 
-func (r *rig) mustCycle(rc CycleOptions) crawler.Summary {
+func (r *rig) mustCycle(rc CycleOptions) monitor.Summary {
 	r.t.Helper()
 	s, err := r.cycle(context.Background(), rc)
 	if err != nil {

@@ -18,6 +18,7 @@ import (
 	"github.com/seedcrawl/seedcrawl/cluster"
 	"github.com/seedcrawl/seedcrawl/config"
 	"github.com/seedcrawl/seedcrawl/crawler"
+	"github.com/seedcrawl/seedcrawl/monitor"
 	"github.com/seedcrawl/seedcrawl/storage"
 )
 
@@ -77,7 +78,7 @@ type nodeReport struct {
 	Node    int             `json:"node"`
 	Nodes   int             `json:"nodes"`
 	Cluster cluster.Stats   `json:"cluster"`
-	Summary crawler.Summary `json:"summary"`
+	Summary monitor.Summary `json:"summary"`
 	// CPUSeconds is the node process's user+system CPU time, filled in by
 	// seedcrawl cluster when the process has exited.
 	CPUSeconds float64 `json:"cpu_seconds,omitempty"`
@@ -161,7 +162,7 @@ func nodeCrawl(ctx context.Context, cfg config.Config, o nodeOptions, stdout, st
 	}
 	// Every node gets every seed: it queues those of its own hosts, and
 	// counts all for the scheduler (FPR gives each seed (1−d)/|S|).
-	sum, err := nodeRun(ctx, node, sess, func(ctx context.Context) (crawler.Summary, error) {
+	sum, err := nodeRun(ctx, node, sess, func(ctx context.Context) (monitor.Summary, error) {
 		return sess.crawl(ctx, sess.seeds, o.progress, stderr)
 	})
 	if err != nil {
@@ -214,7 +215,7 @@ func recordKnown(db *storage.DB, us []cluster.URL) error {
 // that stops early (a budget, a deadline, SIGINT) leaves the cluster so
 // the others can finish; a crawl that fails keeps the node "busy", so the
 // others wait for it to be fixed and restarted.
-func nodeRun(ctx context.Context, node *cluster.Node, sess *crawlSession, crawl func(context.Context) (crawler.Summary, error)) (crawler.Summary, error) {
+func nodeRun(ctx context.Context, node *cluster.Node, sess *crawlSession, crawl func(context.Context) (monitor.Summary, error)) (monitor.Summary, error) {
 	cctx, cancelCrawl := context.WithCancel(ctx)
 	defer cancelCrawl()
 	nctx, cancelNode := context.WithCancel(ctx)

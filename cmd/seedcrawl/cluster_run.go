@@ -8,7 +8,7 @@ import (
 	"strconv"
 
 	"github.com/seedcrawl/seedcrawl/cluster"
-	"github.com/seedcrawl/seedcrawl/crawler"
+	"github.com/seedcrawl/seedcrawl/monitor"
 	"github.com/seedcrawl/seedcrawl/recrawl"
 	"github.com/seedcrawl/seedcrawl/storage"
 )
@@ -113,7 +113,7 @@ func (r *cycleNode) prepare(ctx context.Context, sess *crawlSession, n uint32) e
 
 // crawl runs the cycle's crawl, as a node of the cycle's cluster when
 // there is one, and leaves the cycle.
-func (r *cycleNode) crawl(ctx context.Context, sess *crawlSession, crawl func(context.Context) (crawler.Summary, error)) (crawler.Summary, error) {
+func (r *cycleNode) crawl(ctx context.Context, sess *crawlSession, crawl func(context.Context) (monitor.Summary, error)) (monitor.Summary, error) {
 	if r == nil {
 		return crawl(ctx)
 	}

@@ -1,8 +1,8 @@
 package main
 
 // The two adapters through which package compare meets the rest of the
-// crawl: its Web, the polite crawler in injection mode, and its Store, the
-// crawl db.
+// crawl: its Web, the polite crawler fed by a compare.Injection, and its
+// Store, the crawl db.
 
 import (
 	"context"
@@ -19,8 +19,8 @@ import (
 	"github.com/seedcrawl/seedcrawl/urlnorm"
 )
 
-// compareWeb is compare's Web backed by the polite crawler in injection
-// mode: Request injects the URL, and the crawler's deliveries come out on
+// compareWeb is compare's Web backed by the polite crawler fed by an
+// Injection: Request injects the URL, and the crawler's deliveries come out on
 // Results. Deliveries that do not fit Results' buffer are queued without
 // bound, so the crawler's disposer never waits for compare.
 type compareWeb struct {

@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/seedcrawl/seedcrawl/crawler"
+	"github.com/seedcrawl/seedcrawl/monitor"
 )
 
 // compareBenchSchedulers are the six schedulers the benchmark compares.
@@ -74,7 +74,7 @@ func BenchmarkCompare(b *testing.B) {
 				if err != nil {
 					b.Fatal(err)
 				}
-				var sum crawler.Summary
+				var sum monitor.Summary
 				pprof.Do(context.Background(), pprof.Labels("phase", "plain"), func(ctx context.Context) {
 					sum, err = sess.run(ctx, 0, nil)
 				})

@@ -21,6 +21,7 @@ import (
 	"github.com/seedcrawl/seedcrawl/crawler"
 	"github.com/seedcrawl/seedcrawl/fetch"
 	"github.com/seedcrawl/seedcrawl/frontier"
+	"github.com/seedcrawl/seedcrawl/monitor"
 	"github.com/seedcrawl/seedcrawl/robots"
 	"github.com/seedcrawl/seedcrawl/scheduler"
 	"github.com/seedcrawl/seedcrawl/sitemap"
@@ -474,7 +475,7 @@ func crawlStoredSeeds(db *storage.DB) ([]string, error) {
 }
 
 // run crawls until the crawl stops, printing progress to w every interval.
-func (s *crawlSession) run(ctx context.Context, interval time.Duration, w io.Writer) (crawler.Summary, error) {
+func (s *crawlSession) run(ctx context.Context, interval time.Duration, w io.Writer) (monitor.Summary, error) {
 	var seeds []string
 	if len(s.cfg.Seeds) > 0 {
 		seeds = s.seeds
@@ -488,7 +489,7 @@ func (s *crawlSession) run(ctx context.Context, interval time.Duration, w io.Wri
 
 // crawl runs the session's crawler from seeds, printing progress to w every
 // interval (0: never).
-func (s *crawlSession) crawl(ctx context.Context, seeds []string, interval time.Duration, w io.Writer) (crawler.Summary, error) {
+func (s *crawlSession) crawl(ctx context.Context, seeds []string, interval time.Duration, w io.Writer) (monitor.Summary, error) {
 	stop := make(chan struct{})
 	done := make(chan struct{})
 	if interval > 0 {
@@ -537,11 +538,11 @@ func crawlPrintProgress(w io.Writer, p crawler.Progress) {
 }
 
 // crawlPrintSummary writes the summary: JSON, or a few human lines.
-func crawlPrintSummary(w io.Writer, db string, s crawler.Summary, asJSON bool) error {
+func crawlPrintSummary(w io.Writer, db string, s monitor.Summary, asJSON bool) error {
 	if asJSON {
 		return writeJSON(w, struct {
 			DB string `json:"db"`
-			crawler.Summary
+			monitor.Summary
 		}{db, s})
 	}
 	// The same words as stats: URLs done (any outcome, robots-denied

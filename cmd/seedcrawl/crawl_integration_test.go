@@ -15,6 +15,7 @@ import (
 	"github.com/seedcrawl/seedcrawl/crawler"
 	"github.com/seedcrawl/seedcrawl/graph"
 	"github.com/seedcrawl/seedcrawl/internal/version"
+	"github.com/seedcrawl/seedcrawl/monitor"
 	"github.com/seedcrawl/seedcrawl/storage"
 	"github.com/seedcrawl/seedcrawl/testweb"
 )
@@ -51,7 +52,7 @@ func crawlStartWeb(t testing.TB, gen testweb.GenOptions, wo testweb.Options) *cr
 }
 
 // crawlRun crawls with cfg to the end and returns the summary.
-func crawlRun(t testing.TB, cfg config.Config, x crawlExtras) crawler.Summary {
+func crawlRun(t testing.TB, cfg config.Config, x crawlExtras) monitor.Summary {
 	t.Helper()
 	if err := cfg.Validate(); err != nil {
 		t.Fatal(err)
@@ -133,7 +134,7 @@ type hostileCrawl struct {
 	w     *crawlWeb
 	db    string
 	cfg   config.Config
-	sum   crawler.Summary
+	sum   monitor.Summary
 	pages map[string]storage.Page
 }
 

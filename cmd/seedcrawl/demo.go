@@ -11,9 +11,9 @@ import (
 	"time"
 
 	"github.com/seedcrawl/seedcrawl/config"
-	"github.com/seedcrawl/seedcrawl/crawler"
 	"github.com/seedcrawl/seedcrawl/graph"
 	"github.com/seedcrawl/seedcrawl/internal/version"
+	"github.com/seedcrawl/seedcrawl/monitor"
 	"github.com/seedcrawl/seedcrawl/recrawl"
 	"github.com/seedcrawl/seedcrawl/storage"
 	"github.com/seedcrawl/seedcrawl/testweb"
@@ -119,7 +119,7 @@ func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if *jsonOut {
 		return writeJSON(stdout, struct {
 			DB string `json:"db"`
-			crawler.Summary
+			monitor.Summary
 			TruthURLs   int  `json:"truth_urls"`
 			MissingURLs int  `json:"missing_urls"`
 			ExtraURLs   int  `json:"extra_urls"`

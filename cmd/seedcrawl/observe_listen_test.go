@@ -17,7 +17,6 @@ import (
 	"github.com/prometheus/common/expfmt"
 	"github.com/prometheus/common/model"
 
-	"github.com/seedcrawl/seedcrawl/crawler"
 	"github.com/seedcrawl/seedcrawl/monitor"
 	"github.com/seedcrawl/seedcrawl/testweb"
 )
@@ -159,7 +158,7 @@ func TestCrawlListen(t *testing.T) {
 		t.Errorf("stderr does not name the status address: %q", stderr.String())
 	}
 	type result struct {
-		sum crawler.Summary
+		sum monitor.Summary
 		err error
 	}
 	done := make(chan result, 1)

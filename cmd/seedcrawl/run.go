@@ -202,7 +202,7 @@ func runSession(ctx context.Context, sess *crawlSession, rf runFlags, progress t
 	if budget == 0 {
 		budget = cfg.MaxPages
 	}
-	var last crawler.Summary
+	var last monitor.Summary
 	var current uint32
 	worked := false // a cycle was crawled or reported
 	r, err := recrawl.New(recrawl.Options{
@@ -243,7 +243,7 @@ func runSession(ctx context.Context, sess *crawlSession, rf runFlags, progress t
 			if err := sess.newCrawler(cy, max(p.MaxPages, 0)); err != nil {
 				return err
 			}
-			sum, err := rf.cluster.crawl(ctx, sess, func(ctx context.Context) (crawler.Summary, error) {
+			sum, err := rf.cluster.crawl(ctx, sess, func(ctx context.Context) (monitor.Summary, error) {
 				return sess.crawl(ctx, nil, progress, stderr)
 			})
 			last = sum
@@ -263,7 +263,7 @@ func runSession(ctx context.Context, sess *crawlSession, rf runFlags, progress t
 			if err := runPrintCycle(stdout, c, last, jsonOut, url); err != nil {
 				fmt.Fprintf(stderr, "seedcrawl run: print cycle %d: %v\n", c.N, err)
 			}
-			last = crawler.Summary{}
+			last = monitor.Summary{}
 		},
 	})
 	if err != nil {
@@ -347,7 +347,7 @@ type runCycleOut struct {
 
 // runPrintCycle prints a completed cycle: JSON (one object per line) or a
 // few human lines.
-func runPrintCycle(w io.Writer, c storage.Cycle, sum crawler.Summary, asJSON bool, url func(uint64) string) error {
+func runPrintCycle(w io.Writer, c storage.Cycle, sum monitor.Summary, asJSON bool, url func(uint64) string) error {
 	secs := c.End.Sub(c.Start).Seconds()
 	if asJSON {
 		ss, rs := cycleSeedsOut(c, url)
