@@ -23,6 +23,14 @@
 // group (a host): empirical Bayes with a beta-binomial prior on the chance
 // of a change between two accesses.
 //
+// Exposure (and Exposed, one access at a time) reads last-modified dates on
+// the server's own clock (Date − Last-Modified), and counts the first
+// access too: the age of a copy at a random moment is Exp(λ) for a
+// stationary process, so one fetch already says something about λ. Its
+// X changes over T time are the Poisson process's sufficient statistics;
+// Gamma (FitGamma, Gamma.Estimate) is their conjugate prior, pooled per
+// group.
+//
 // # Refresh allocation
 //
 // Cho and Garcia-Molina, "Effective page refresh policies for Web crawlers"
@@ -40,4 +48,11 @@
 // uniform) are its known inferior baselines; ByScore allocates in
 // proportion to any score, such as importance (w_i) or importance × change
 // rate (w_i·λ_i).
+//
+// F averages freshness over continuous time with refreshes spread evenly
+// through it. A crawler that refreshes in cycles and uses its copies when
+// a cycle ends gains, from refetching page i, w_i times the chance that
+// the page changed since its last fetch, StaleChance(λ_i, elapsed_i):
+// there a page that changes faster than it can be refetched is worth the
+// most, not nothing.
 package changerate

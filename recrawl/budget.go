@@ -66,34 +66,32 @@ func (r *Runner) lazyRefreshOrder(seedIDs []uint32, pr []float64, n uint32, maxR
 	var rate []float64
 	if policy == RefreshOptimal {
 		hosts := make([]string, len(pool))
-		obs, x, gaps := make([]uint16, len(pool)), make([]uint16, len(pool)), make([]uint32, len(pool))
+		hs := make([]pageHist, len(pool))
 		at := make(map[uint64]int, len(pool))
 		for i, p := range pool {
 			hosts[i] = p.host
 			at[p.id] = i
 		}
 		err := r.o.Store.EachHistoryOf(ids, n-1, func(id uint64, recs []storage.FetchRecord) error {
-			i := at[id]
-			var prev uint32
 			for _, rec := range recs {
-				observe(rec, &prev, &obs[i], &x[i], &gaps[i])
+				hs[at[id]].add(rec)
 			}
 			return nil
 		})
 		if err != nil {
 			return nil, fmt.Errorf("recrawl: fetch history of %d pages: %w", len(ids), err)
 		}
-		rate = rates(hosts, obs, x, gaps)
-	}
-	f, err := allocate(policy, ids, pr, rate, budget)
-	if err != nil {
-		return nil, err
+		rate = rates(hosts, hs, float64(r.o.Now().Unix()))
 	}
 	last := make([]uint32, len(pool))
 	for i, p := range pool {
 		last[i] = p.last
 	}
-	return lazyRefresh(refreshPlan(ids, last, n, f, pr), pr, keep), nil
+	order, err := refreshList(policy, ids, last, n, pr, rate, budget)
+	if err != nil {
+		return nil, err
+	}
+	return lazyRefresh(order, pr, keep), nil
 }
 
 // rankPool returns the size known pages, seeds left out, with the highest

@@ -90,26 +90,31 @@
 // # Change-aware refresh
 //
 // The refresh share of the budget (MaxRefresh refetches) is spread over
-// the known pages by Options.RefreshPolicy. Each known page's change rate
-// per cycle is estimated from its fetch history: Cho and Garcia-Molina's
-// bias-reduced estimator over its refetches, with its host's pages pooled
-// (empirical Bayes: changerate.FitPrior fits how change chances spread
-// over the host's pages, and a page with few refetches is drawn towards
-// its host as far as its own counts warrant), floored by
-// changerate.Unseen; a page refetched never takes its host's pooled rate.
-// Last-Modified is not used: comparing it with the fetch time needs the
-// server's clock to agree with the crawler's, and the test web's does not
-// (its epochs are days apart, its cycles seconds). RefreshOptimal gives it the refresh
-// frequency of changerate.Optimal with its stored PageRank as the weight:
-// Cho and Garcia-Molina's freshness-optimal allocation. Allocating in
-// proportion to importance × change rate was measured (package changerate's
-// simulation) to keep fewer pages fresh than uniform refresh: it spends
-// most refetches on pages that change so often that they are stale again
-// before the next visit, the paper's counter-intuitive result; Optimal
-// gives such pages few or no refetches and beats both uniform and
-// importance-only allocation. A page with frequency f last fetched in cycle
-// c owes f·(n−c) refetches; the refresh list is ordered by what pages owe,
-// so a capped share refetches each page about f times per cycle.
+// the known pages by Options.RefreshPolicy. RefreshOptimal estimates each
+// known page's change rate from its fetch history. When the server sends
+// Date and Last-Modified, on the server's own clock (a test web's epochs
+// are days apart while its cycles run seconds apart; a real server's clock
+// may be off the crawler's by any amount): Cho and Garcia-Molina's
+// last-modified estimator, which also reads the age of the copy at the
+// first fetch (changerate.Exposure), with a Gamma prior per host
+// (changerate.FitGamma); a cycle's length on the server's clock comes from
+// the Dates of consecutive fetches. Otherwise from content comparisons:
+// Cho and Garcia-Molina's bias-reduced estimator over its refetches, with
+// its host's pages pooled (changerate.FitPrior), floored by
+// changerate.Unseen. A page whose Last-Modified disagrees with its content
+// (a server that stamps every answer with the time) is estimated from its
+// content. The cycle then refetches the pages of the largest PageRank ×
+// chance of a change since the last fetch (changerate.StaleChance): what
+// most raises the PageRank-weighted share of fresh copies at the end of
+// the cycle. Cho and Garcia-Molina's freshness-optimal frequencies
+// (changerate.Optimal) average freshness over continuous time and give no
+// refetch to a page that changes faster than it can be refetched; a
+// cycle's copies are used when it ends, and such a page is then made fresh
+// by one refetch, so it is worth the most. RefreshImportance and
+// RefreshUniform allocate frequencies (in proportion to PageRank, equal);
+// a page with frequency f last fetched in cycle c owes f·(n−c) refetches,
+// and their list is ordered by what pages owe, so a capped share
+// refetches each page about f times per cycle.
 //
 // Redirects, 404/410 and robots-denied URLs are refetched every
 // Revisit.GoneCycles cycles instead of every cycle.

@@ -19,8 +19,8 @@ import (
 // the head of the list and traverses the rest from storage.
 //
 // RefreshPageRank: by PageRank on the stored graph (pr), highest first,
-// ties by id (discovery order). The other policies allocate maxRefresh
-// refetches per cycle over the known pages (refreshPlan); without a cap
+// ties by id (discovery order). The other policies spend maxRefresh
+// refetches per cycle on the known pages (refreshList); without a cap
 // every due page is refetched and the order only says which first.
 func (r *Runner) refreshOrder(l *loaded, seedIDs []uint32, pr []float64, n uint32, maxRefresh int64) ([]uint64, error) {
 	seed := make(map[uint64]bool, len(seedIDs))
@@ -74,26 +74,25 @@ func (r *Runner) refreshOrder(l *loaded, seedIDs []uint32, pr []float64, n uint3
 	}
 	var rate []float64
 	if policy == RefreshOptimal {
-		obs, x, gaps, err := changeStats(r.o.Store, n-1, l.g.N())
+		hs, err := changeStats(r.o.Store, n-1, l.g.N(), pool)
 		if err != nil {
 			return nil, err
 		}
 		hosts := make([]string, len(pool))
-		po, px, pg := make([]uint16, len(pool)), make([]uint16, len(pool)), make([]uint32, len(pool))
 		for i, id := range pool {
-			hosts[i], po[i], px[i], pg[i] = l.cs.hosts[id], obs[id], x[id], gaps[id]
+			hosts[i] = l.cs.hosts[id]
 		}
-		rate = rates(hosts, po, px, pg)
-	}
-	f, err := allocate(policy, pool, pr, rate, budget)
-	if err != nil {
-		return nil, err
+		rate = rates(hosts, hs, float64(r.o.Now().Unix()))
 	}
 	last := make([]uint32, len(pool))
 	for i, id := range pool {
 		last[i] = l.cs.last[id]
 	}
-	return append(refreshPlan(pool, last, n, f, pr), tail...), nil
+	order, err := refreshList(policy, pool, last, n, pr, rate, budget)
+	if err != nil {
+		return nil, err
+	}
+	return append(order, tail...), nil
 }
 
 // minPool is the smallest pool of known pages the refresh allocation

@@ -2,10 +2,13 @@ package recrawl
 
 import (
 	"context"
+	"fmt"
 	"math"
+	"net/http"
 	"testing"
 	"time"
 
+	"github.com/seedcrawl/seedcrawl/changerate"
 	"github.com/seedcrawl/seedcrawl/graph"
 	"github.com/seedcrawl/seedcrawl/storage"
 )
@@ -73,8 +76,7 @@ func TestRevisitGoneCycles(t *testing.T) {
 func TestRefreshAllocation(t *testing.T) {
 	// Four known pages, ids 0..3, all last fetched in cycle 1, planned for
 	// cycle 2 with 2 refetches. Page 0 is important and changes slowly, 1
-	// important and changes every cycle (too fast to be worth it under
-	// Optimal when the budget is scarce), 2 and 3 unimportant.
+	// important and changes every cycle, 2 and 3 unimportant.
 	known := []uint64{0, 1, 2, 3}
 	last := []uint32{1, 1, 1, 1}
 	pr := []float64{0.4, 0.4, 0.1, 0.1}
@@ -85,25 +87,59 @@ func TestRefreshAllocation(t *testing.T) {
 	}{
 		{RefreshUniform, []uint64{0, 1}},    // equal shares: PageRank breaks the tie
 		{RefreshImportance, []uint64{0, 1}}, // the important ones
-		{RefreshOptimal, []uint64{0, 2}},    // page 1 changes too fast to stay fresh
+		// The fast page has certainly changed: refetching it gains its
+		// whole weight at the end of the cycle, the slow one 0.4·(1−e^−0.2).
+		{RefreshOptimal, []uint64{1, 0}},
 	} {
 		t.Run(tc.policy, func(t *testing.T) {
-			f, err := allocate(tc.policy, known, pr, rate, 2)
+			got, err := refreshList(tc.policy, known, last, 2, pr, rate, 2)
 			if err != nil {
 				t.Fatal(err)
 			}
-			sum := 0.0
-			for _, x := range f {
-				sum += x
-			}
-			if math.Abs(sum-2) > 1e-9 {
-				t.Fatalf("frequencies %v sum to %g, want the budget 2", f, sum)
-			}
-			got := refreshPlan(known, last, 2, f, pr)
 			if got[0] != tc.head[0] || got[1] != tc.head[1] {
-				t.Errorf("order %v (frequencies %v), want %v first", got, f, tc.head)
+				t.Errorf("order %v, want %v first", got, tc.head)
 			}
 		})
+	}
+	// The allocating policies spend exactly the budget.
+	for _, policy := range []string{RefreshUniform, RefreshImportance} {
+		f, err := allocate(policy, known, pr, 2)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sum := 0.0
+		for _, x := range f {
+			sum += x
+		}
+		if math.Abs(sum-2) > 1e-9 {
+			t.Errorf("%s: frequencies %v sum to %g, want the budget 2", policy, f, sum)
+		}
+	}
+	// Time since the last fetch counts: of two equal pages, the one
+	// fetched longer ago more likely changed.
+	got, err := refreshList(RefreshOptimal, []uint64{0, 1}, []uint32{4, 2}, 5, []float64{0.5, 0.5}, []float64{0.3, 0.3}, 1)
+	if err != nil || got[0] != 1 {
+		t.Errorf("equal pages fetched in cycles 4 and 2: order %v, %v; want the older first", got, err)
+	}
+}
+
+// fetchAt commits one fetch of page id in cycle c of db, with the server's
+// Date and Last-Modified as HTTP dates ("" for none).
+func fetchAt(t *testing.T, db *storage.DB, c uint32, id uint64, content string, date, lm time.Time) {
+	t.Helper()
+	hd := func(x time.Time) string {
+		if x.IsZero() {
+			return ""
+		}
+		return x.UTC().Format(http.TimeFormat)
+	}
+	var b storage.Batch
+	b.PutCycle(storage.Cycle{N: c, Start: time.Unix(int64(c)*1000, 0)})
+	b.AddFetch(storage.Fetch{ID: id, Status: storage.StatusFetched, Code: 200, ContentType: "text/html",
+		Hash: storage.HashOf([]byte(content)), FetchedAt: time.Unix(int64(c)*1000, 0),
+		Date: hd(date), LastModified: hd(lm)}, nil)
+	if err := db.Commit(&b); err != nil {
+		t.Fatal(err)
 	}
 }
 
@@ -111,6 +147,7 @@ func TestChangeRatesFromHistory(t *testing.T) {
 	db := testDB(t, html("http://a.test/"), html("http://a.test/b"), html("http://b.test/"))
 	// Cycles 2..5: page 0 changes every time, page 1 never; page 2 is
 	// never refetched and takes its host's mean (none) then the db's.
+	// No server sends a Date.
 	for c := uint32(2); c <= 5; c++ {
 		var b storage.Batch
 		b.PutCycle(storage.Cycle{N: c, Start: time.Unix(int64(c)*1000, 0)})
@@ -121,14 +158,14 @@ func TestChangeRatesFromHistory(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	obs, x, gaps, err := changeStats(db, 5, 3)
+	hs, err := changeStats(db, 5, 3, []uint64{0, 1, 2})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if obs[0] != 4 || x[0] != 4 || obs[1] != 4 || x[1] != 0 || obs[2] != 0 || gaps[0] != 4 {
-		t.Fatalf("obs %v, changes %v, gaps %v", obs, x, gaps)
+	if hs[0].obs != 4 || hs[0].x != 4 || hs[1].obs != 4 || hs[1].x != 0 || hs[2].obs != 0 || hs[0].gaps != 4 || hs[0].dated() {
+		t.Fatalf("histories %+v", hs)
 	}
-	r := rates([]string{"a.test", "a.test", "b.test"}, obs, x, gaps)
+	r := rates([]string{"a.test", "a.test", "b.test"}, hs, 6000)
 	// Host a.test: 4 changes in 4 refetches and none in 4, a spread as
 	// wide as it gets, so its prior has the least weight (one access) at
 	// the pooled chance 1/2: page 0 −ln((0.5+0.5)/(1+4+0.5)) = ln 5.5,
@@ -139,5 +176,67 @@ func TestChangeRatesFromHistory(t *testing.T) {
 	want0, want1, want2 := math.Log(5.5), math.Log(4.5/4), math.Log(8.5/4.5)
 	if math.Abs(r[0]-want0) > 1e-9 || math.Abs(r[1]-want1) > 1e-9 || math.Abs(r[2]-want2) > 1e-12 {
 		t.Errorf("rates %v, want %g, %g, %g", r, want0, want1, want2)
+	}
+}
+
+// TestChangeRatesFromDates: pages whose server sends Date and
+// Last-Modified are estimated on the server's clock, which here runs a day
+// per cycle while the crawler's runs 1000 s per cycle.
+func TestChangeRatesFromDates(t *testing.T) {
+	db := testDB(t, unfetched("http://a.test/fast"), unfetched("http://a.test/slow"), unfetched("http://a.test/stamped"),
+		unfetched("http://b.test/once"))
+	day := 24 * time.Hour
+	epoch := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
+	clock := func(c uint32) time.Time { return epoch.Add(time.Duration(c) * day) }
+	// fast: changes before every fetch, 6 hours before it; slow: last
+	// changed 40 days before cycle 1, never since; stamped: Last-Modified
+	// is always the Date while the content never changes (a server that
+	// stamps answers with the time); once: fetched in cycle 1 only, 2 days
+	// after its last change.
+	for c := uint32(1); c <= 4; c++ {
+		fetchAt(t, db, c, 0, fmt.Sprint("fast ", c), clock(c), clock(c).Add(-6*time.Hour))
+		fetchAt(t, db, c, 1, "slow", clock(c), clock(1).Add(-40*day))
+		fetchAt(t, db, c, 2, "stamped", clock(c), clock(c))
+		if c == 1 {
+			fetchAt(t, db, c, 3, "once", clock(1), clock(1).Add(-2*day))
+		}
+	}
+	hs, err := changeStats(db, 4, 4, []uint64{0, 1, 2, 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := day.Seconds()
+	if x, tt := hs[0].lm.X, hs[0].lm.T; x != 4 || math.Abs(tt-4*0.25*d) > 1e-9 {
+		t.Errorf("fast: X=%d T=%g; want 4 changes over 4 quarter-days", x, tt)
+	}
+	if x, tt := hs[1].lm.X, hs[1].lm.T; x != 1 || math.Abs(tt-43*d) > 1e-9 {
+		t.Errorf("slow: X=%d T=%g; want 1 change (the first fetch's age) over 40+3 days", x, tt)
+	}
+	if !hs[2].lmBad || hs[2].dated() || hs[2].obs != 3 || hs[2].x != 0 {
+		t.Errorf("stamped: %+v; want Last-Modified distrusted and the 3 unchanged refetches counted", hs[2])
+	}
+	if hs[0].spanCycles != 3 || math.Abs(hs[0].span-3*d) > 1e-9 {
+		t.Errorf("fast: %g server seconds over %d cycles; want 3 days over 3", hs[0].span, hs[0].spanCycles)
+	}
+	r := rates([]string{"a.test", "a.test", "a.test", "b.test"}, hs, 5000)
+	// a.test's prior: mean (4+1)/(1+43) per day. Rates per day
+	// times one day per cycle (the server's clock, not the crawler's).
+	mean := 5.0 / 44
+	g := changerate.Gamma{Shape: lmPriorShape, Rate: lmPriorShape / mean}
+	wantFast, wantSlow := (g.Shape+4)/(g.Rate+1), (g.Shape+1)/(g.Rate+43)
+	// b.test has a single page, whose prior is its own mean (1 change in
+	// 2 days): (s+1)/(2s+2) = ½ for any shape s.
+	wantOnce := 0.5
+	if math.Abs(r[0]-wantFast) > 1e-9 || math.Abs(r[1]-wantSlow) > 1e-9 || math.Abs(r[3]-wantOnce) > 1e-9 {
+		t.Errorf("rates per cycle %v; want fast %g, slow %g, once %g", r, wantFast, wantSlow, wantOnce)
+	}
+	if !(r[0] > 5*r[1]) {
+		t.Errorf("fast page %g not far above the slow one %g", r[0], r[1])
+	}
+	// Before any page was fetched twice with a Date, a cycle lasts what
+	// the crawler's clock says since the last dated fetch.
+	once := []pageHist{hs[3]}
+	if got, want := rates([]string{"b.test"}, once, 1000+3600)[0], 0.5*(3600.0/d); math.Abs(got-want) > 1e-12 {
+		t.Errorf("first cycle: rate %g per cycle, want %g (an hour on the crawler's clock)", got, want)
 	}
 }
