@@ -4,7 +4,7 @@
 // NewTransport builds the transport every HTTP request of a crawl goes
 // through (pages and robots.txt): a resolver override like curl --resolve
 // (ResolveMap), connect, TLS-handshake and response-header timeouts,
-// keep-alive, HTTP/2 when the server offers it, extra trusted roots from a
+// keep-alive, HTTP/1.1 (HTTP/2 only with Options.HTTP2), extra trusted roots from a
 // PEM file, no proxy, and an SSRF guard in the dialer that refuses the
 // special-purpose addresses of the IANA registries (loopback, private,
 // link-local, multicast, documentation/TEST-NET, benchmarking, 6to4 and

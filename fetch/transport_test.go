@@ -179,8 +179,8 @@ func TestSSRFGuard(t *testing.T) {
 	}
 }
 
-// TestHTTP2AndCAFile serves HTTPS with HTTP/2 from a certificate only the
-// CA file vouches for, reached under a name through the resolve map (the
+// TestHTTP2AndCAFile serves HTTPS offering HTTP/2 from a certificate only
+// the CA file vouches for, reached under a name through the resolve map (the
 // test certificate covers example.com).
 func TestHTTP2AndCAFile(t *testing.T) {
 	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -209,13 +209,19 @@ func TestHTTP2AndCAFile(t *testing.T) {
 		t.Fatalf("untrusted certificate: code %d err %v reason %q", r.Code, r.Err, r.Reason)
 	}
 
-	f = newFetcher(t, Options{Resolve: resolve, CAFile: caFile})
-	r = f.Fetch(context.Background(), Request{URL: "https://example.com/"})
-	if r.Err != nil || r.Code != 200 || string(r.Body) != page {
-		t.Fatalf("with CA file: code %d err %v", r.Code, r.Err)
-	}
-	if p := r.Header.Get("X-Proto"); p != "HTTP/2.0" {
-		t.Fatalf("protocol %q, want HTTP/2.0", p)
+	// HTTP/2 only when asked for, though the server offers it.
+	for _, tc := range []struct {
+		http2 bool
+		want  string
+	}{{false, "HTTP/1.1"}, {true, "HTTP/2.0"}} {
+		f = newFetcher(t, Options{Resolve: resolve, CAFile: caFile, HTTP2: tc.http2})
+		r = f.Fetch(context.Background(), Request{URL: "https://example.com/"})
+		if r.Err != nil || r.Code != 200 || string(r.Body) != page {
+			t.Fatalf("with CA file, HTTP2 %v: code %d err %v", tc.http2, r.Code, r.Err)
+		}
+		if p := r.Header.Get("X-Proto"); p != tc.want {
+			t.Fatalf("HTTP2 %v: protocol %q, want %s", tc.http2, p, tc.want)
+		}
 	}
 }
 

@@ -89,9 +89,23 @@ func (g Guard) Check(u string) (reason string, ok bool) {
 	if maxSeg <= 0 && maxRep <= 0 {
 		return "", true
 	}
-	segs := strings.Split(strings.TrimPrefix(path, "/"), "/")
-	if maxSeg > 0 && len(segs) > maxSeg {
-		return ReasonTooManySegments, false
+	// The segments are substrings of u, gathered in an array on the
+	// stack: the crawler checks every link of every page, and a slice
+	// per check was the largest count of allocations in a crawl. Paths
+	// deeper than the array (only when MaxSegments is above its default
+	// or off) grow onto the heap.
+	var buf [DefaultMaxSegments + 1]string
+	segs := buf[:0]
+	for rest := strings.TrimPrefix(path, "/"); ; {
+		seg, after, more := strings.Cut(rest, "/")
+		segs = append(segs, seg)
+		if maxSeg > 0 && len(segs) > maxSeg {
+			return ReasonTooManySegments, false
+		}
+		if !more {
+			break
+		}
+		rest = after
 	}
 	if maxRep > 0 && repeatedRun(segs, maxRep) {
 		return ReasonRepeatedSegments, false
