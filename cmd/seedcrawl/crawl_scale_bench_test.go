@@ -55,6 +55,11 @@ var (
 //     first third (below 1 means the crawl slows as the db grows);
 //     late/early-cpu-rate and late/early-web-cpu-rate the same for pages
 //     per CPU-second of the crawler and of the test web;
+//   - cpu-over-web-late/early: the crawler's CPU per page over the test
+//     web's, last third over first third. The web does the same work per
+//     page all along, so its CPU per page moves only with the machine
+//     (other processes' load thrashing caches, frequency): this ratio
+//     above 1 is work the crawler added as it grew;
 //   - heap-B/URL: the largest live heap over URLs discovered at that
 //     moment, over samples after the first 10% of the crawl, and
 //     heap-slope-B/URL: the heap's growth per URL discovered from then on;
@@ -87,7 +92,7 @@ type crawlScaleSample struct {
 	at                time.Duration
 	pages, discovered uint64
 	queued, inFlight  int
-	ready             int // hosts with a URL that could be handed out now
+	ready             int     // hosts with a URL that could be handed out now
 	rate              float64 // pages/s since the previous sample
 	cpu, webCPU       time.Duration
 	cpuRate, webRate  float64 // pages per CPU-second since the previous sample
@@ -227,6 +232,15 @@ func crawlScaleOnce(b *testing.B, w crawlBenchWeb, workers, size int) {
 	crawlScaleLateEarly(b, busy, func(s crawlScaleSample) float64 { return s.rate }, "late/early-rate")
 	crawlScaleLateEarly(b, busy, func(s crawlScaleSample) float64 { return s.cpuRate }, "late/early-cpu-rate")
 	crawlScaleLateEarly(b, busy, func(s crawlScaleSample) float64 { return s.webRate }, "late/early-web-cpu-rate")
+	if n := len(busy) / 3; n > 1 {
+		// From the cumulative CPU times, so each third weighs its pages.
+		ratio := func(lo, hi crawlScaleSample) float64 {
+			return float64(hi.cpu-lo.cpu) / float64(max(hi.webCPU-lo.webCPU, 1))
+		}
+		if early := ratio(busy[0], busy[n-1]); early > 0 {
+			b.ReportMetric(ratio(busy[len(busy)-n], busy[len(busy)-1])/early, "cpu-over-web-late/early")
+		}
+	}
 	// The heap's growth per URL discovered, from 10% of the crawl to its
 	// end: what a larger crawl adds (the first samples carry fixed costs).
 	var first, last crawlScaleSample
