@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"math"
 	"net/http"
 	"slices"
@@ -265,6 +266,10 @@ func (cy *Cycle) startCycle() (int, error) {
 	for _, s := range rc.Cycle.Seeds {
 		cy.seedSet[s.ID] = true
 	}
+	if cy.pace != nil {
+		// Read by the workers from now on: never written again.
+		cy.pace.seeds = maps.Clone(cy.seedSet)
+	}
 	for _, e := range snap.Entries {
 		cy.Queued(e.ID)
 	}
@@ -296,6 +301,9 @@ func (cy *Cycle) Refresh(job uint64, prev *storage.Page, uncommitted bool) (stri
 	}
 	if rc.Policy != nil && !rc.Policy.Due(prev, time.Now()) && !cy.l.SitemapChanged(job, prev) {
 		return refreshNotDue, false
+	}
+	if cy.pace != nil && cy.pace.seeds[job] {
+		return cy.pace.seed(job, &cy.refreshed)
 	}
 	if rc.RefetchHead > 0 && !cy.refetchSet[job] {
 		return refreshOverShare, false

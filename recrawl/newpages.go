@@ -201,16 +201,26 @@ func (h *gainHeap) Pop() any {
 }
 
 // seedsRefetched reports whether a cycle's seeds that were fetched before
-// are refetched: not when a capped refresh share goes to the head of a
-// refresh policy's list (CycleOptions.RefetchHead), which leaves the
-// seeds out, nor when the share is 0; such seeds are traversed from
-// storage.
+// are refetched: a paced cycle refetches them first (pacer.seed); without
+// pacing, not when a capped refresh share goes to the head of a refresh
+// policy's list (CycleOptions.RefetchHead), which leaves the seeds out,
+// nor when the share is 0; such seeds are traversed from storage.
 func (r *Runner) seedsRefetched() bool {
 	o := &r.o
 	if o.PagesPerCycle <= 0 || o.DiscoveryShare <= 0 {
 		return true
 	}
+	if o.DiscoveryShare < 1 && o.RefreshPace == PaceEven {
+		return true
+	}
 	return o.DiscoveryShare < 1 && o.RefreshPolicy == RefreshPageRank
+}
+
+// pacedSeeds reports whether a cycle refetches its seeds first, ahead of
+// a paced refresh share (pacer.seed).
+func (r *Runner) pacedSeeds() bool {
+	o := &r.o
+	return o.PagesPerCycle > 0 && o.DiscoveryShare > 0 && o.DiscoveryShare < 1 && o.RefreshPace == PaceEven
 }
 
 // newPages selects K seeds among the candidates (fetched, live, in-scope
@@ -247,11 +257,20 @@ func (r *Runner) newPages(ctx context.Context, l *loaded, n uint32, keep []uint3
 		return nil, err
 	}
 	val := newPageRate(l, hist)
-	self := 1.0
-	if !r.seedsRefetched() {
+	self, next := 1.0, 1.0
+	switch {
+	case !r.seedsRefetched():
 		// The seed itself is traversed from storage, not refetched: its
 		// own new links stay unseen, so only its neighbours count.
 		self = 0
+	case r.pacedSeeds():
+		// A paced cycle refetches its seeds first with the whole seed
+		// weight, far above any other priority, so each new link a seed
+		// gained is among the first fetches whatever the seed's
+		// out-degree; its out-neighbours are traversed from storage,
+		// their new links unseen until the refresh share reaches them.
+		// A seed is worth the new links it gains.
+		next = 0
 	}
 	b := &baller{out: g.Out, mark: make([]uint32, g.N())}
 	hostVal := map[string]float64{}
@@ -272,8 +291,11 @@ func (r *Runner) newPages(ctx context.Context, l *loaded, n uint32, keep []uint3
 				switch d {
 				case 0:
 					w = self / ds
+					if next == 0 {
+						w = self
+					}
 				case 1:
-					w = scheduler.DefaultDamping / (ds * float64(g.OutDegree(v)+1))
+					w = next * scheduler.DefaultDamping / (ds * float64(g.OutDegree(v)+1))
 				}
 				x += val[v] * w
 				pages++

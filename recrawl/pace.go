@@ -83,6 +83,9 @@ type pacer struct {
 	owed     []owedPage      // waiting, first owed first
 	released map[uint64]bool // queued again: the next job for it is the refetch
 	held     int             // owed pages held in the frontier
+	// seeds are the seeds a new cycle starts from (read only once the
+	// crawl runs): refetched when first handed out, ahead of the rate.
+	seeds map[uint64]bool
 	// flying holds the refetches granted and not yet fetched: their end
 	// (Cycle.Fetched) queues owed pages. One that ends without a fetch
 	// (NotFetched names no page) stays; that only delays the guard below.
@@ -145,6 +148,22 @@ func (p *pacer) decide(prev *storage.Page, fetches uint64, granted *atomic.Int64
 	}
 	p.owed = append(p.owed, owedPage{id: prev.ID, host: prev.Host(), depth: int(prev.Depth)})
 	return refreshPaced, false
+}
+
+// seed handles a seed of the cycle fetched before: refetched at once while
+// the cap allows, ahead of the rate and whatever the refresh policy chose.
+// The selector chose it for the new pages it leads to, and a seed's links
+// are the first the cycle follows: traversed from storage, it would hand
+// on only the links it had. Called once per seed (a seed comes out once).
+func (p *pacer) seed(id uint64, granted *atomic.Int64) (string, bool) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if granted.Load()+int64(len(p.owed)) >= p.max {
+		return refreshOverShare, false
+	}
+	granted.Add(1)
+	p.flying[id] = true
+	return refreshFetched, true
 }
 
 // noteKnown counts a known page handed out and sets dry when dryAfter of

@@ -25,6 +25,9 @@ type recrawlDiag struct {
 	// Found10 is the number of the epoch's new pages first found on a
 	// page requested in the first 10% (discovered, fetched or not).
 	Found10 int
+	// SeedNew is the number of the epoch's new pages the cycle's seeds
+	// link to in the truth: what refetching the seeds can reveal.
+	SeedNew int
 }
 
 // diagnoseRecrawlCycle reads cycle n's record from the db it left and
@@ -102,6 +105,17 @@ func diagnoseRecrawlCycle(log []testweb.Entry, t *testweb.Truth, path string, n 
 	if err != nil {
 		return d, fmt.Errorf("read pages of %s: %w", path, err)
 	}
+	seedNew := map[uint32]bool{}
+	for sid := range seedIDs {
+		if v, ok := truthOf[sid]; ok {
+			for _, w := range t.Graph.Out(v) {
+				if isNew[w] {
+					seedNew[w] = true
+				}
+			}
+		}
+	}
+	d.SeedNew = len(seedNew)
 	for _, r := range recs {
 		if !isNew[r.id] || r.first != n || r.from == storage.NoPage {
 			continue
@@ -118,14 +132,14 @@ func diagnoseRecrawlCycle(log []testweb.Entry, t *testweb.Truth, path string, n 
 // writeRecrawlDiag prints the diagnostics of cycles 2.., per cycle.
 func writeRecrawlDiag(w io.Writer, curves []recrawlCurve, budget int64) {
 	fmt.Fprintf(w, "why (first 10%% = %d fetches): seeds requested, refetches of known pages, new pages discovered vs fetched\n", budget/10)
-	fmt.Fprintf(w, "%-34s %5s %6s %7s %8s %8s %8s %8s %8s\n", "scheduler / seeds / refresh", "cycle", "seeds", "asked", "asked10", "known10",
-		"found10", "fetch10", "newpages")
+	fmt.Fprintf(w, "%-34s %5s %6s %7s %8s %8s %8s %8s %8s %8s\n", "scheduler / seeds / refresh", "cycle", "seeds", "asked", "asked10", "known10",
+		"found10", "fetch10", "newpages", "seednew")
 	for i := range curves {
 		c := &curves[i]
 		if c.Cycle < 2 {
 			continue
 		}
-		fmt.Fprintf(w, "%-34s %5d %6d %7d %8d %8d %8d %8.0f %8d\n", recrawlKey(c), c.Cycle, c.Diag.Seeds, c.Diag.SeedsAsked,
-			c.Diag.SeedsAsked10, c.Diag.Known10, c.Diag.Found10, c.New[1]*float64(c.NewPages), c.NewPages)
+		fmt.Fprintf(w, "%-34s %5d %6d %7d %8d %8d %8d %8.0f %8d %8d\n", recrawlKey(c), c.Cycle, c.Diag.Seeds, c.Diag.SeedsAsked,
+			c.Diag.SeedsAsked10, c.Diag.Known10, c.Diag.Found10, c.New[1]*float64(c.NewPages), c.NewPages, c.Diag.SeedNew)
 	}
 }
