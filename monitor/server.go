@@ -64,6 +64,7 @@ const (
 // Server is a running monitor.
 type Server struct {
 	addr string
+	dial string // addr, with a loopback host in place of a wildcard
 	done chan struct{}
 	err  error // set before done is closed
 }
@@ -71,6 +72,40 @@ type Server struct {
 // Addr returns the address the server listens on: with port 0 in the
 // address given to Start, the port the system chose.
 func (s *Server) Addr() string { return s.addr }
+
+// DialAddr returns an address on this machine that reaches the server, to
+// print for a person or record for another process: Addr, except that a
+// server listening on every interface ("0.0.0.0:0", "[::]:0", ":0") is
+// reached at the loopback address. The system reports such a listener as
+// "[::]:PORT" even when it was asked for "0.0.0.0", and a browser cannot
+// open a wildcard.
+func (s *Server) DialAddr() string { return s.dial }
+
+// AllInterfaces reports whether the server listens on every interface,
+// not only on the host it is dialled at.
+func (s *Server) AllInterfaces() bool { return s.dial != s.addr }
+
+// dialAddr returns the address that reaches a listener bound at bound
+// when asked to listen at requested: bound itself, or for a wildcard host
+// the loopback address of the requested family (IPv6 only when the
+// request named an IPv6 address; "0.0.0.0" and "" ask for IPv4, which a
+// dual-stack wildcard also serves).
+func dialAddr(requested, bound string) string {
+	host, port, err := net.SplitHostPort(bound)
+	if err != nil {
+		return bound
+	}
+	if ip := net.ParseIP(host); ip == nil || !ip.IsUnspecified() {
+		return bound
+	}
+	loop := "127.0.0.1"
+	if rh, _, err := net.SplitHostPort(requested); err == nil {
+		if ip := net.ParseIP(rh); ip != nil && ip.To4() == nil {
+			loop = "::1"
+		}
+	}
+	return net.JoinHostPort(loop, port)
+}
 
 // Done is closed when the server has stopped, after ctx ended.
 func (s *Server) Done() <-chan struct{} { return s.done }
@@ -147,6 +182,7 @@ func Start(ctx context.Context, addr string, opts Options) (*Server, error) {
 		// seconds, and net/http/pprof refuses N beyond a WriteTimeout.
 	}
 	s := &Server{addr: ln.Addr().String(), done: make(chan struct{})}
+	s.dial = dialAddr(addr, s.addr)
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
 	go func() {

@@ -376,3 +376,35 @@ func TestStartBadAddress(t *testing.T) {
 		}
 	}
 }
+
+// TestDialAddr checks the address printed and recorded for a listener: a
+// wildcard the system reports (often "[::]" for a request of "0.0.0.0")
+// becomes a loopback address a browser can open; other addresses stay.
+// The wildcard cases are the listener's reported address, not a bind: the
+// tests listen on 127.0.0.1 only.
+func TestDialAddr(t *testing.T) {
+	for _, tc := range []struct {
+		name, requested, bound, want string
+	}{
+		{"IPv4 wildcard reported as IPv6", "0.0.0.0:0", "[::]:4242", "127.0.0.1:4242"},
+		{"IPv4 wildcard on an IPv4-only system", "0.0.0.0:0", "0.0.0.0:4242", "127.0.0.1:4242"},
+		{"no host", ":0", "[::]:4242", "127.0.0.1:4242"},
+		{"IPv6 wildcard", "[::]:0", "[::]:4242", "[::1]:4242"},
+		{"loopback", "127.0.0.1:0", "127.0.0.1:4242", "127.0.0.1:4242"},
+		{"a name", "localhost:0", "127.0.0.1:4242", "127.0.0.1:4242"},
+		{"one interface", "192.0.2.7:80", "192.0.2.7:80", "192.0.2.7:80"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := dialAddr(tc.requested, tc.bound); got != tc.want {
+				t.Errorf("dialAddr(%q, %q) = %q, want %q", tc.requested, tc.bound, got, tc.want)
+			}
+		})
+	}
+	s, err := Start(t.Context(), "127.0.0.1:0", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.DialAddr() != s.Addr() || s.AllInterfaces() {
+		t.Errorf("on loopback: DialAddr %q, Addr %q, AllInterfaces %v; want the same address, false", s.DialAddr(), s.Addr(), s.AllInterfaces())
+	}
+}

@@ -85,7 +85,16 @@ func runCrawl(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err := sess.closeObserver(); err != nil {
 		return err
 	}
+	if sum.Stopped == crawler.StopExhausted && sum.Pages == 0 && !*refetch {
+		fmt.Fprintf(stderr, "seedcrawl crawl: nothing fetched, the crawl in %s is finished; %s\n", cfg.DB, crawlFinishedHint(cfg.DB))
+	}
 	return crawlPrintSummary(stdout, cfg.DB, sum, *jsonOut)
+}
+
+// crawlFinishedHint tells a user who reran crawl on a finished crawl what
+// does crawl it again.
+func crawlFinishedHint(db string) string {
+	return fmt.Sprintf("seeds it already has are not fetched again: rerun with them and --refetch, or recrawl with seedcrawl run --db %s --cycles N", db)
 }
 
 // crawlFlags are the flags every subcommand that crawls shares: the crawl
@@ -482,7 +491,7 @@ func (s *crawlSession) run(ctx context.Context, interval time.Duration, w io.Wri
 	}
 	sum, err := s.crawl(ctx, seeds, interval, w)
 	if errors.Is(err, crawler.ErrNoSeeds) {
-		return sum, fmt.Errorf("%w: no seed URLs and nothing left to crawl in %s; give SEED_URL arguments or --seeds FILE", errUsage, s.cfg.DB)
+		return sum, fmt.Errorf("%w: no seed URLs and nothing left to crawl in %s; give new SEED_URL arguments or --seeds FILE; %s", errUsage, s.cfg.DB, crawlFinishedHint(s.cfg.DB))
 	}
 	return sum, err
 }

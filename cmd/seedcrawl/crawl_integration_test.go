@@ -3,9 +3,11 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -595,4 +597,51 @@ func TestDemoCommand(t *testing.T) {
 		t.Errorf("demo output:\n%s", stdout.String())
 	}
 	t.Logf("demo took %v", time.Since(start))
+}
+
+// TestCrawlFinishedHint reruns crawl on a finished crawl: the rerun
+// fetches nothing and must say why and what would (--refetch, seedcrawl
+// run), on stderr so --json stays machine-readable; a rerun with
+// --refetch fetches again and needs no hint, and a rerun without seeds is
+// a usage error with the same hint.
+func TestCrawlFinishedHint(t *testing.T) {
+	w := crawlStartWeb(t, testweb.GenOptions{Seed: 11, Pages: 20, Hosts: 2, Preset: testweb.Clean}, testweb.Options{})
+	dir := t.TempDir()
+	db := filepath.Join(dir, "c.db")
+	resolve := filepath.Join(dir, "resolve.txt")
+	if err := w.srv.WriteResolveFile(resolve); err != nil {
+		t.Fatal(err)
+	}
+	base := []string{"crawl", "--db", db, "--delay", "0s", "--resolve-file", resolve, "--ca-file", w.srv.CAFile(), "--progress", "0", "--json"}
+	withSeeds := append(slices.Clone(base), w.site.Seeds()...)
+	for _, tc := range []struct {
+		name    string
+		args    []string
+		code    int
+		hint    bool
+		fetched bool // the run requested pages
+	}{
+		{"first crawl", withSeeds, 0, false, true},
+		{"rerun, finished", withSeeds, 0, true, false},
+		{"rerun with --refetch", append(slices.Clone(withSeeds), "--refetch"), 0, false, true},
+		{"rerun without seeds", base, 2, true, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			before := len(w.log.Entries())
+			var stdout, stderr bytes.Buffer
+			if code := run(context.Background(), tc.args, &stdout, &stderr); code != tc.code {
+				t.Fatalf("exit %d, want %d: %s", code, tc.code, stderr.String())
+			}
+			if fetched := len(w.log.Entries()) > before; fetched != tc.fetched {
+				t.Errorf("requests sent: %v, want %v", fetched, tc.fetched)
+			}
+			hint := strings.Contains(stderr.String(), "--refetch") && strings.Contains(stderr.String(), "seedcrawl run --db "+db)
+			if hint != tc.hint {
+				t.Errorf("hint naming --refetch and seedcrawl run on stderr: %v, want %v; stderr:\n%s", hint, tc.hint, stderr.String())
+			}
+			if tc.code == 0 && !json.Valid(stdout.Bytes()) {
+				t.Errorf("stdout is not the JSON summary:\n%s", stdout.String())
+			}
+		})
+	}
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net"
 	"sync/atomic"
 	"time"
 
@@ -111,11 +112,24 @@ func (s *crawlSession) serve(ctx context.Context, command string, w io.Writer) e
 		return fmt.Errorf("listen: %w", err)
 	}
 	s.obs.stopMonitor, s.obs.monitor = cancel, srv
-	if err := s.db.Advertise(srv.Addr()); err != nil {
+	// The recorded address is one stats can dial and print: a wildcard
+	// listener is recorded at its loopback address.
+	if err := s.db.Advertise(srv.DialAddr()); err != nil {
 		return fmt.Errorf("advertise status address: %w", err)
 	}
-	fmt.Fprintf(w, "status on http://%s/\n", srv.Addr())
+	fmt.Fprintln(w, statusWhere(srv.DialAddr(), srv.AllInterfaces()))
 	return nil
+}
+
+// statusWhere says where the status page is, at dial, an address a person
+// can open; a listener on all interfaces says so, with its port.
+func statusWhere(dial string, all bool) string {
+	line := fmt.Sprintf("status on http://%s/", dial)
+	if all {
+		_, port, _ := net.SplitHostPort(dial)
+		line += fmt.Sprintf(" (listening on all interfaces, port %s)", port)
+	}
+	return line
 }
 
 // statusHosts is how many hosts the source lists: the monitor shows at
