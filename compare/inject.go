@@ -181,7 +181,7 @@ func (in *Injection) take() error {
 			return fmt.Errorf("compare: look up injected page %d: %w", id, err)
 		}
 		if prev.Fetches > 0 || prev.Status == storage.StatusRobotsDenied {
-			d, err := in.stored(u, &prev)
+			d, err := stored(l, u, &prev)
 			if err != nil {
 				return err
 			}
@@ -214,27 +214,27 @@ func (in *Injection) take() error {
 }
 
 // stored is the outcome of a URL with a final stored record.
-func (in *Injection) stored(u string, p *storage.Page) (Delivery, error) {
+func stored(l *crawler.Loop, u string, p *storage.Page) (Delivery, error) {
 	d := Delivery{URL: u, Status: p.Status, Code: p.Code, Reason: p.Reason}
 	if !p.Status.Fetched() && p.Status != storage.StatusRedirect {
 		return d, nil
 	}
-	st := in.l.Store()
+	st := l.Store()
 	links, err := st.Links(p.ID)
 	if err != nil {
 		return d, fmt.Errorf("compare: links of page %d: %w", p.ID, err)
 	}
 	redirect := p.Status == storage.StatusRedirect
 	seen := make(map[string]bool, len(links))
-	for _, l := range links {
-		if redirect != (l.Kind == storage.LinkRedirect) {
+	for _, k := range links {
+		if redirect != (k.Kind == storage.LinkRedirect) {
 			continue
 		}
-		t, err := st.URL(l.To)
+		t, err := st.URL(k.To)
 		if err != nil {
-			return d, fmt.Errorf("compare: links of page %d: URL of %d: %w", p.ID, l.To, err)
+			return d, fmt.Errorf("compare: links of page %d: URL of %d: %w", p.ID, k.To, err)
 		}
-		if !seen[t] && in.l.InScope(t) {
+		if !seen[t] && l.InScope(t) {
 			seen[t] = true
 			d.Links = append(d.Links, t)
 		}

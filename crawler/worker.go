@@ -169,11 +169,10 @@ func (c *Crawler) process(f Fetcher, job frontier.Job) (o outcome, refresh bool)
 	if err != nil {
 		return &fatal{err}, false
 	}
-	if job.Skip != "" && (c.cyc == nil || prev.Fetches == 0 || dropReason(job.Skip)) {
-		return &skipped{job: job, status: skipStatus(job.Skip), reason: job.Skip}, false
-	}
 	sj, isSitemap := c.sitemapOf(job.ID)
-	if c.cyc != nil && prev.Fetches > 0 && !isSitemap {
+	if c.cyc != nil && prev.Fetches > 0 && !isSitemap && !dropReason(job.Skip) {
+		// A known page is refetched or traversed as the cycle decides,
+		// also one robots.txt now denies (its stored links are traversed).
 		// A sitemap is read once per cycle whatever the refresh policy
 		// says (conditionally: a 304 hands its stored links on).
 		why, fetch := c.cyc.Refresh(job.ID, &prev, c.recentlyDone(job.ID))
