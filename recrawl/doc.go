@@ -197,9 +197,9 @@
 // rate, in the order they were owed, queued again (crawler.Loop.Credit)
 // at their stored PageRank so they come out promptly, and the others are
 // held in the frontier at priority 0 so the crawl cannot run dry while
-// refetches are owed. A held page that comes out while no refetch is
-// under way means nothing else is left: the cycle is then dry and every
-// owed refetch is made at once. See pace.go.
+// refetches are owed. Held pages that come out one after another, with
+// no refetch under way and no fetch between them, mean nothing else is
+// left: the cycle is then dry and every owed refetch is made at once. See pace.go.
 //
 // PagesPerCycle bounds the fetches of a cycle. DiscoveryShare keeps a share
 // of it from refetches: at most (1 − DiscoveryShare) × PagesPerCycle known

@@ -269,7 +269,9 @@ func (r *Runner) newPages(ctx context.Context, l *loaded, n uint32, keep []uint3
 		// gained is among the first fetches whatever the seed's
 		// out-degree; its out-neighbours are traversed from storage,
 		// their new links unseen until the refresh share reaches them.
-		// A seed is worth the new links it gains.
+		// A seed is worth the new links it gains, in proportion to the
+		// share they take of its links never fetched, which the seed's
+		// weight sends to the first fetches too.
 		next = 0
 	}
 	b := &baller{out: g.Out, mark: make([]uint32, g.N())}
@@ -280,6 +282,17 @@ func (r *Runner) newPages(ctx context.Context, l *loaded, n uint32, keep []uint3
 		total += x
 	}
 	covered := make([]bool, g.N())
+	// unfetched counts v's out-links to URLs never fetched that the crawl
+	// would fetch (settled ones count as fetched).
+	unfetched := func(v uint32) int {
+		n := 0
+		for _, w := range g.Out(v) {
+			if int(w) < len(l.fetched) && !l.fetched[w] {
+				n++
+			}
+		}
+		return n
+	}
 	// gain returns gain(s) over the pages no earlier seed covers, the new
 	// links expected on them per cycle and their number.
 	gain := func(s uint32) (x, links float64, pages int) {
@@ -292,7 +305,10 @@ func (r *Runner) newPages(ctx context.Context, l *loaded, n uint32, keep []uint3
 				case 0:
 					w = self / ds
 					if next == 0 {
-						w = self
+						// Its links never fetched take the first
+						// fetches with it: the share of its early
+						// fetches that find new pages.
+						w = self * val[v] / (val[v] + float64(unfetched(v)))
 					}
 				case 1:
 					w = next * scheduler.DefaultDamping / (ds * float64(g.OutDegree(v)+1))

@@ -193,16 +193,19 @@ func TestSeedsRefetched(t *testing.T) {
 		budget int64
 		share  float64
 		policy string
+		pace   string
 		want   bool
 	}{
-		{"no budget", 0, 0.5, RefreshOptimal, true},
-		{"budget, no cap", 5000, 0, RefreshOptimal, true},
-		{"capped, optimal head", 5000, 0.5, RefreshOptimal, false},
-		{"capped, uniform head", 5000, 0.5, RefreshUniform, false},
-		{"capped, pagerank order", 5000, 0.5, RefreshPageRank, true},
-		{"no refetch at all", 5000, 1, RefreshPageRank, false},
+		{"no budget", 0, 0.5, RefreshOptimal, PaceFront, true},
+		{"budget, no cap", 5000, 0, RefreshOptimal, PaceFront, true},
+		{"capped, optimal head", 5000, 0.5, RefreshOptimal, PaceFront, false},
+		{"capped, uniform head", 5000, 0.5, RefreshUniform, PaceFront, false},
+		{"capped, pagerank order", 5000, 0.5, RefreshPageRank, PaceFront, true},
+		{"no refetch at all", 5000, 1, RefreshPageRank, PaceFront, false},
+		{"capped, optimal head, paced: seeds first", 5000, 0.5, RefreshOptimal, PaceEven, true},
+		{"paced, no refetch at all", 5000, 1, RefreshOptimal, PaceEven, false},
 	} {
-		r := &Runner{o: Options{PagesPerCycle: tc.budget, DiscoveryShare: tc.share, RefreshPolicy: tc.policy}}
+		r := &Runner{o: Options{PagesPerCycle: tc.budget, DiscoveryShare: tc.share, RefreshPolicy: tc.policy, RefreshPace: tc.pace}}
 		if got := r.seedsRefetched(); got != tc.want {
 			t.Errorf("%s: seedsRefetched %v, want %v", tc.name, got, tc.want)
 		}

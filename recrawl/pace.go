@@ -38,11 +38,14 @@ import (
 // MaxRefresh refetches are granted or owed, so the queue is bounded by the
 // cycle's budget.
 //
-// When the cycle runs out of URLs to fetch other than refetches (a site
-// known by heart), the rate would hold refetches back for fetches that
-// never come: after dryAfter known pages handed out without a fetch in
-// between, every owed refetch is queued again and later ones are granted
-// at once, as without pacing.
+// Owed pages not released are held in the frontier at priority 0 after
+// each fetch, so the crawl cannot run out of URLs while refetches are
+// owed. When the cycle runs out of URLs to fetch other than refetches (a
+// site known by heart), the rate would hold refetches back for fetches
+// that never come: once dryHeldPops held pages come out in a row with no
+// fetch between them and no refetch under way (or dryAfter known pages
+// without a fetch), the cycle is dry: every owed refetch is released and
+// later ones are granted at once, as without pacing.
 //
 // Pacing lives in the running crawl only: a resumed cycle starts without
 // the owed queue (those pages were traversed; their refetch waits for a
@@ -63,6 +66,11 @@ func RefreshPaces() []string { return []string{PaceEven, PaceFront} }
 // between after which a paced cycle counts as having nothing left to fetch
 // but refetches.
 const dryAfter = 2048
+
+// dryHeldPops is the number of held pages handed out without a fetch in
+// between after which a paced cycle with no refetch under way counts as
+// dry.
+const dryHeldPops = 4
 
 // owedPage is a refetch owed to a page traversed ahead of the pace.
 type owedPage struct {
@@ -86,6 +94,9 @@ type pacer struct {
 	// seeds are the seeds a new cycle starts from (read only once the
 	// crawl runs): refetched when first handed out, ahead of the rate.
 	seeds map[uint64]bool
+	// heldPops counts held pages handed out since the fetch count was
+	// heldPopsAt.
+	heldPops, heldPopsAt uint64
 	// flying holds the refetches granted and not yet fetched: their end
 	// (Cycle.Fetched) queues owed pages. One that ends without a fetch
 	// (NotFetched names no page) stays; that only delays the guard below.
@@ -240,10 +251,16 @@ func (p *pacer) popped(id uint64, fetches uint64, granted *atomic.Int64) (owed, 
 		if o.held {
 			o.held = false
 			p.held--
-			if len(p.flying) == 0 {
-				// Nothing with a priority is left (or a link raised it)
-				// and no refetch is under way: no fetch would come to
-				// release it.
+			if fetches != p.heldPopsAt {
+				p.heldPopsAt, p.heldPops = fetches, 0
+			}
+			p.heldPops++
+			if len(p.flying) == 0 && (p.held == 0 || p.heldPops >= dryHeldPops) {
+				// No refetch under way, and held pages come out one
+				// after another without a fetch between them (or the
+				// last one did): nothing with a priority is left, and
+				// no fetch would come to release them. One held page
+				// coming out alone is one a link raised.
 				p.dry = true
 			}
 		}

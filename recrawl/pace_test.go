@@ -106,9 +106,9 @@ func TestPacerSpreadsRefetches(t *testing.T) {
 }
 
 // TestPacerDryCycleRefetchesOwed: a cycle with nothing left to fetch but
-// refetches (every URL known) does not strand owed refetches: a held page
-// that comes out while no refetch is under way makes the cycle dry, and
-// from then on owed pages are refetched at once.
+// refetches (every URL known) does not strand owed refetches: held pages
+// that come out one after another while no refetch is under way make the
+// cycle dry, and from then on owed pages are refetched at once.
 func TestPacerDryCycleRefetchesOwed(t *testing.T) {
 	rc := &CycleOptions{Paced: true, MaxRefresh: 20, Budget: 40, Weight: func(uint64) float64 { return 0.01 }}
 	p := newPacer(rc)
@@ -122,10 +122,16 @@ func TestPacerDryCycleRefetchesOwed(t *testing.T) {
 	if p.held == 0 {
 		t.Fatal("no owed page held after the first fetch")
 	}
-	// Nothing else is queued: a held page comes out, no refetch flying.
-	delete(fr.queued, 2)
-	if owed, fetch := p.popped(2, 1, &granted); !owed || !fetch {
-		t.Fatalf("held page in a dry cycle: owed %v fetch %v; want fetched", owed, fetch)
+	// Nothing else is queued: held pages come out one after another, no
+	// refetch under way, no fetch between them. The first ones are taken
+	// for pages a link raised and traversed again; the fourth makes the
+	// cycle dry and is refetched.
+	for i, id := range []uint64{2, 3, 4, 5} {
+		delete(fr.queued, id)
+		owed, fetch := p.popped(id, 1, &granted)
+		if want := i == 3; !owed || fetch != want {
+			t.Fatalf("held page %d, %d-th in a row in a dry cycle: owed %v fetch %v; want fetch %v", id, i+1, owed, fetch, want)
+		}
 	}
 	if !p.dry {
 		t.Error("cycle not dry after a held page came out with no refetch under way")

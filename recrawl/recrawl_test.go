@@ -325,6 +325,7 @@ func TestRunnerOptionsValidated(t *testing.T) {
 		{Store: db, Crawl: crawl, Select: seeds.Options{K: 1}, DiscoveryShare: 2},
 		{Store: db, Crawl: crawl, Select: seeds.Options{K: 1}, Scheduler: "nope"},
 		{Store: db, Crawl: crawl, Select: seeds.Options{K: 1}, Revisit: Revisit{Min: 2, Max: 1}},
+		{Store: db, Crawl: crawl, Select: seeds.Options{K: 1}, RefreshPace: "sideways"},
 	} {
 		if _, err := New(o); !errors.Is(err, ErrOptions) {
 			t.Errorf("New(%+v) = %v, want ErrOptions", o, err)

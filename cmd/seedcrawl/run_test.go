@@ -393,6 +393,7 @@ func TestRunBadFlags(t *testing.T) {
 		{[]string{"--db", db, "--cycles", "2", "--seed-algo", "given", "--reseed-every", "10", "http://a.test/"}, "--reseed-every needs a seed selector"},
 		{[]string{"--db", db, "--cycles", "2", "--refresh-share", "1.5", "http://a.test/"}, "--refresh-share"},
 		{[]string{"--db", db, "--cycles", "2", "--k", "0", "http://a.test/"}, "--k 0"},
+		{[]string{"--db", db, "--cycles", "2", "--refresh-pace", "sideways", "http://a.test/"}, `--refresh-pace "sideways"`},
 		{[]string{"--db", db, "--cycles", "2", "--revisit-min", "2h", "--revisit-max", "1h", "http://a.test/"}, "revisit min"},
 		{[]string{"--db", db, "--cycles", "2"}, "no seed URLs for cycle 1"},
 	} {
