@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"math"
 	"net/http"
 	"os"
 	"runtime/debug"
@@ -259,6 +260,9 @@ type crawlSession struct {
 	seedScope bool
 
 	obs observer // --warc, --listen
+	// memLimit: the session sets the Go soft memory limit (GOMEMLIMIT is
+	// unset), and raises it as the db learns URLs (setMemoryLimit).
+	memLimit bool
 	// history is the prior of the history schedulers (run, cycle 2 on).
 	history scheduler.Options
 }
@@ -284,9 +288,6 @@ func openCrawlBase(cfg config.Config, x crawlExtras) (*crawlSession, error) {
 	if x.logger == nil {
 		x.logger = slog.New(slog.DiscardHandler)
 	}
-	if os.Getenv("GOMEMLIMIT") == "" {
-		debug.SetMemoryLimit(crawlMemoryLimit(cfg))
-	}
 	resolve := fetch.ResolveMap{}
 	for _, r := range cfg.Resolve {
 		if err := resolve.Add(r); err != nil {
@@ -309,7 +310,8 @@ func openCrawlBase(cfg config.Config, x crawlExtras) (*crawlSession, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open db: %w", err) // storage's ErrLocked text already says what to do
 	}
-	s := &crawlSession{cfg: cfg, x: x, db: db}
+	s := &crawlSession{cfg: cfg, x: x, db: db, memLimit: os.Getenv("GOMEMLIMIT") == ""}
+	s.setMemoryLimit()
 	ok := false
 	defer func() {
 		if !ok {
@@ -518,9 +520,28 @@ func (s *crawlSession) crawl(ctx context.Context, seeds []string, interval time.
 	} else {
 		close(done)
 	}
+	// The frontier grows with the URLs discovered, so the memory limit
+	// follows them.
+	limStop, limDone := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(limDone)
+		t := time.NewTicker(crawlMemoryLimitEvery)
+		defer t.Stop()
+		for {
+			select {
+			case <-limStop:
+				return
+			case <-t.C:
+				s.setMemoryLimit()
+			}
+		}
+	}()
 	sum, err := s.c.Run(ctx, seeds)
 	close(stop)
+	close(limStop)
 	<-done
+	<-limDone
+	s.setMemoryLimit()
 	return sum, err
 }
 
@@ -600,13 +621,33 @@ func byCount(m map[string]uint64) []string {
 	return keys
 }
 
+// crawlHeapPerURL is the heap a crawl may hold per URL its db knows: the
+// frontier's slot and queue entry of each URL and what else grows with
+// the crawl stay within it (BenchmarkCrawlScale measures about 40 bytes).
+const crawlHeapPerURL = 150
+
+// crawlMemoryLimitEvery is how often a crawl raises the soft memory limit
+// to cover the URLs discovered since.
+const crawlMemoryLimitEvery = time.Second
+
 // crawlMemoryLimit is the soft memory limit the Go collector keeps the
-// process under during a crawl (GOMEMLIMIT, when set, wins): each worker
-// holds at most one body of --max-body bytes and the buffers of its
-// decompression and parsing, about as much again, plus 128 MiB for the
-// frontier, bbolt's page cache and the runtime. Without it the collector
-// lets the heap grow to twice the live data, and 16 endless 10 MiB bodies
-// took 522 MiB. README.md states the bound.
-func crawlMemoryLimit(cfg config.Config) int64 {
-	return 2*int64(cfg.Workers)*int64(cfg.MaxBody) + 128<<20
+// process under during a crawl of a db that knows urls URLs (GOMEMLIMIT,
+// when set, wins): each worker holds at most one body of --max-body bytes
+// and the buffers of its decompression and parsing, about as much again,
+// plus 128 MiB for bbolt's page cache and the runtime, plus
+// crawlHeapPerURL per URL for the frontier, which grows with the crawl.
+// Without the limit the collector lets the heap grow to twice the live
+// data, and 16 endless 10 MiB bodies took 522 MiB; without the per-URL
+// part a crawl of millions of URLs pushed its live heap up against a fixed
+// limit and spent ever more CPU collecting. README.md states the bound.
+func crawlMemoryLimit(cfg config.Config, urls uint64) int64 {
+	return 2*int64(cfg.Workers)*int64(cfg.MaxBody) + 128<<20 + crawlHeapPerURL*int64(min(urls, math.MaxInt64/(2*crawlHeapPerURL)))
+}
+
+// setMemoryLimit sets the soft memory limit for the URLs the db knows now,
+// unless GOMEMLIMIT set it.
+func (s *crawlSession) setMemoryLimit() {
+	if s.memLimit {
+		debug.SetMemoryLimit(crawlMemoryLimit(s.cfg, s.db.NextID()))
+	}
 }

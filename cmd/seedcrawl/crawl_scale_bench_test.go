@@ -8,12 +8,15 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"runtime/debug"
 	"runtime/metrics"
 	"runtime/pprof"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/seedcrawl/seedcrawl/config"
 )
 
 // Bounds of BenchmarkCrawlScale: a crawl of the largest webs outlasts a
@@ -28,6 +31,8 @@ var (
 		"BenchmarkCrawlScale: time between samples (0: 2s per 100k pages of the web, from 2s to 30s)")
 	scaleSamples = flag.String("scale.samples", "",
 		"BenchmarkCrawlScale: also append each sample line to this file as it is taken")
+	scaleMaxBody = flag.Int64("scale.maxbody", 0,
+		"BenchmarkCrawlScale: --max-body in bytes (0: the default); it sets the crawl's base memory limit")
 	scaleKeepDB = flag.String("scale.db", "",
 		"BenchmarkCrawlScale: crawl into this file (removed first, kept after for seedcrawl stats) instead of a temporary one")
 	scaleHeapProfile = flag.String("scale.heapprofile", "",
@@ -95,21 +100,25 @@ type crawlScaleSample struct {
 	ready             int     // hosts with a URL that could be handed out now
 	rate              float64 // pages/s since the previous sample
 	cpu, webCPU       time.Duration
-	cpuRate, webRate  float64 // pages per CPU-second since the previous sample
+	gc, gcBusy        time.Duration // the collector's and the process's busy CPU time (crawlGCCPU)
+	cpuRate, webRate  float64       // pages per CPU-second since the previous sample
 	liveHeap, rss     uint64
 	webRSS            uint64
 	dbBytes           int64
-	load              string // 1-minute load average
+	load              string  // 1-minute load average
+	gcCPU             float64 // the collector's share of this process's CPU since the previous sample
+	memLimit          int64   // the Go soft memory limit
 }
 
-const crawlScaleHeader = "t pages discovered queued inflight ready pages/s cpu-s pages/cpu-s web-cpu-s pages/web-cpu-s heap-MB rss-MB web-rss-MB db-MB heap-B/URL db-B/page load1"
+const crawlScaleHeader = "t pages discovered queued inflight ready pages/s cpu-s pages/cpu-s web-cpu-s pages/web-cpu-s heap-MB rss-MB web-rss-MB db-MB heap-B/URL db-B/page load1 gc-cpu% memlimit-MB"
 
 func (s crawlScaleSample) line() string {
-	return fmt.Sprintf("%.0f %d %d %d %d %d %.0f %.1f %.0f %.1f %.0f %.1f %.1f %.1f %.1f %.0f %.0f %s",
+	return fmt.Sprintf("%.0f %d %d %d %d %d %.0f %.1f %.0f %.1f %.0f %.1f %.1f %.1f %.1f %.0f %.0f %s %.1f %.0f",
 		s.at.Seconds(), s.pages, s.discovered, s.queued, s.inFlight, s.ready, s.rate,
 		s.cpu.Seconds(), s.cpuRate, s.webCPU.Seconds(), s.webRate,
 		float64(s.liveHeap)/1e6, float64(s.rss)/1e6, float64(s.webRSS)/1e6, float64(s.dbBytes)/1e6,
-		float64(s.liveHeap)/float64(max(s.discovered, 1)), float64(s.dbBytes)/float64(max(s.pages, 1)), s.load)
+		float64(s.liveHeap)/float64(max(s.discovered, 1)), float64(s.dbBytes)/float64(max(s.pages, 1)), s.load,
+		100*s.gcCPU, float64(s.memLimit)/1e6)
 }
 
 func crawlScaleOnce(b *testing.B, w crawlBenchWeb, workers, size int) {
@@ -124,6 +133,9 @@ func crawlScaleOnce(b *testing.B, w crawlBenchWeb, workers, size int) {
 	cfg.HostMaxPages = 0
 	cfg.MaxDuration = *scaleMaxTime
 	cfg.MaxPages = *scaleMaxPages
+	if *scaleMaxBody > 0 {
+		cfg.MaxBody = config.ByteSize(*scaleMaxBody)
+	}
 	sess, err := openCrawl(cfg, crawlExtras{})
 	if err != nil {
 		b.Fatal(err)
@@ -163,6 +175,11 @@ func crawlScaleOnce(b *testing.B, w crawlBenchWeb, workers, size int) {
 			s := crawlScaleSample{at: time.Since(start), pages: p.Pages, discovered: p.Discovered,
 				queued: p.Pending, inFlight: p.InFlight, ready: p.Ready, liveHeap: crawlLiveHeap(),
 				rss: procRSS("self"), webRSS: procRSS(strconv.Itoa(w.pid)), cpu: cpuTime() - cpu0, load: crawlLoad()}
+			s.gc, s.gcBusy = crawlGCCPU()
+			s.memLimit = debug.SetMemoryLimit(-1)
+			if d := s.gcBusy - prev.gcBusy; d > 0 {
+				s.gcCPU = (s.gc - prev.gc).Seconds() / d.Seconds()
+			}
 			if web, err := procCPU(w.pid); err == nil {
 				s.webCPU = web - web0
 			}
@@ -292,6 +309,24 @@ func crawlWriteHeapProfile(path string) error {
 		return fmt.Errorf("heap profile %s: %w", path, err)
 	}
 	return f.Close()
+}
+
+// crawlGCCPU returns the CPU time the Go collector has used so far (mark
+// workers, assists and pauses) and that of the whole process less idle
+// time, both runtime/metrics' estimates: they count time a P held, so
+// their ratio, not one of them against getrusage, is the collector's share
+// on a machine where the process waits for a core.
+func crawlGCCPU() (gc, busy time.Duration) {
+	s := []metrics.Sample{{Name: "/cpu/classes/gc/total:cpu-seconds"}, {Name: "/cpu/classes/total:cpu-seconds"},
+		{Name: "/cpu/classes/idle:cpu-seconds"}}
+	metrics.Read(s)
+	for _, x := range s {
+		if x.Value.Kind() != metrics.KindFloat64 {
+			return 0, 0
+		}
+	}
+	sec := func(f float64) time.Duration { return time.Duration(f * float64(time.Second)) }
+	return sec(s[0].Value.Float64()), sec(s[1].Value.Float64() - s[2].Value.Float64())
 }
 
 // crawlLiveHeap returns the Go heap live after the last GC.

@@ -22,9 +22,10 @@ import (
 
 // zooRSSBound is the documented memory bound of a crawl with default
 // flags: the soft memory limit the crawl sets (crawlMemoryLimit: workers ×
-// --max-body twice, plus 128 MiB), with 10% for what the Go runtime does
-// not count (binary text, kernel buffers).
-var zooRSSBound = crawlMemoryLimit(config.Default()) * 11 / 10
+// --max-body twice, plus 128 MiB; its part per URL known is left out, so
+// the zoo's URLs get no room of their own), with 10% for what the Go
+// runtime does not count (binary text, kernel buffers).
+var zooRSSBound = crawlMemoryLimit(config.Default(), 0) * 11 / 10
 
 // zooRun is one crawl of the built binary against the hostile server.
 type zooRun struct {

@@ -1,0 +1,60 @@
+package main
+
+import (
+	"path/filepath"
+	"runtime/debug"
+	"testing"
+
+	"github.com/seedcrawl/seedcrawl/storage"
+	"github.com/seedcrawl/seedcrawl/testweb"
+)
+
+// TestCrawlMemoryLimitFollowsURLs checks that a crawl raises the Go soft
+// memory limit by crawlHeapPerURL for every URL its db learned (the
+// frontier grows with them; a fixed limit made the collector run ever more
+// often as a long crawl's live heap neared it), and leaves a limit set by
+// GOMEMLIMIT alone.
+func TestCrawlMemoryLimitFollowsURLs(t *testing.T) {
+	prev := debug.SetMemoryLimit(-1)
+	t.Cleanup(func() { debug.SetMemoryLimit(prev) })
+	w := crawlStartWeb(t, testweb.GenOptions{Seed: 3, Pages: 200, Hosts: 4, Preset: testweb.Clean}, testweb.Options{})
+	const untouched = 7 << 30 // a limit no crawl of this web computes
+	for _, tc := range []struct {
+		name      string
+		gomemlim  string
+		wantSetBy string // "crawl" or "env"
+	}{
+		{name: "no GOMEMLIMIT", gomemlim: "", wantSetBy: "crawl"},
+		{name: "GOMEMLIMIT set", gomemlim: "7GiB", wantSetBy: "env"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Setenv("GOMEMLIMIT", tc.gomemlim)
+			debug.SetMemoryLimit(untouched)
+			db := filepath.Join(t.TempDir(), "mem.db")
+			cfg := demoConfig(db, w.site.Seeds(), w.srv, 0, 4)
+			cfg.DelayFactor = 0
+			crawlRun(t, cfg, crawlExtras{})
+			got := debug.SetMemoryLimit(-1)
+			if tc.wantSetBy == "env" {
+				if got != untouched {
+					t.Fatalf("memory limit %d after the crawl, want %d as set (GOMEMLIMIT wins)", got, int64(untouched))
+				}
+				return
+			}
+			var urls uint64
+			d := openDB(t, db)
+			err := d.EachPage(func(*storage.Page) error { urls++; return nil })
+			d.Close()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if urls < 100 {
+				t.Fatalf("crawl stored %d URLs, want most of the web's 200 pages", urls)
+			}
+			base := crawlMemoryLimit(cfg, 0)
+			if want := base + crawlHeapPerURL*int64(urls); got != want {
+				t.Fatalf("memory limit %d after a crawl that stored %d URLs, want %d (%d + %d per URL)", got, urls, want, base, crawlHeapPerURL)
+			}
+		})
+	}
+}
