@@ -204,7 +204,10 @@ func New(opts Options) (*Fetcher, error) {
 	}
 	c := newCollector(opts.UserAgent)
 	c.WithTransport(&limitTransport{next: tr, maxBody: opts.MaxBody, maxRatio: opts.MaxRatio})
-	c.SetRequestTimeout(opts.Timeout)
+	// Fetch bounds each request with a context deadline instead: an
+	// http.Client timeout costs a timer, a context and a dozen more
+	// allocations per request on top of the context a request has anyway.
+	c.SetRequestTimeout(0)
 	f := &Fetcher{c: c, opts: opts, now: now}
 	c.OnResponse(func(r *colly.Response) {
 		if f.cur != nil {
@@ -292,9 +295,11 @@ func (f *Fetcher) Fetch(ctx context.Context, req Request) (res Response) {
 	// colly builds each request on Collector.Context; this Fetcher runs
 	// one request at a time, so setting it per call scopes it to this
 	// request.
-	f.c.Context = context.WithValue(ctx, callKey{}, c)
+	rctx, cancel := context.WithTimeout(ctx, f.opts.Timeout)
+	f.c.Context = context.WithValue(rctx, callKey{}, c)
 	err := f.c.Request(http.MethodGet, req.URL, nil, nil, hdr)
 	f.c.Context = context.Background()
+	cancel()
 	res.Dur = time.Since(start)
 	res.RemoteAddr = c.remoteAddr
 	if w, fb := c.wrote.Load(), c.firstByte.Load(); w > 0 && fb > 0 {

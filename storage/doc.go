@@ -51,6 +51,15 @@
 // Page.Novel marks a page that was the first stored with its content hash
 // (hashes bucket), which NodeFlags reports for seed evaluation.
 //
+// A content hash has a kind (HashKind): XXH3-128 now, the first 16 bytes
+// of SHA-256 in dbs written before kinds existed, which store no kind and
+// read back as HashSHA256. Fetch records store the kind in the hash's
+// presence byte, page records in a trailing byte when it is not SHA-256,
+// and the hashes bucket keys a SHA-256 hash by its 16 bytes and any other
+// kind by the kind byte then its 16 bytes. Hashes of different kinds never
+// compare equal: a page last hashed with SHA-256 counts as changed on its
+// next fetch, and is not a duplicate of a page hashed with XXH3.
+//
 // # Bucket layout (schema 1)
 //
 // All integers in keys are fixed-width big-endian, so cursor order is id or
@@ -66,7 +75,7 @@
 //	urls        normalized URL bytes       u64 page id (the seen-set)
 //	pages       u64 id                     page record
 //	links       u64 src | u32 cycle        link list as of that cycle's fetch
-//	hashes      16-byte content hash       u64 first page stored with it
+//	hashes      content hash key           u64 first page stored with it
 //	fetches     u32 cycle | u64 id         fetch record (last of the page in the cycle)
 //	frontier    u64 id                     entry
 //	hosts       host name                  host record

@@ -118,13 +118,13 @@ func hashKey(dst []byte, h Hash) []byte {
 	return append(dst, h.sum[:]...)
 }
 
-// hashFromDisk builds the Hash of kind k (not HashNone) from its stored
-// bytes. A kind this build does not know, written by a newer one, is kept
+// hashFromDisk builds the Hash of kind k from its stored bytes; kind
+// HashNone (a corrupt record) gives the zero Hash. A kind this build does not know, written by a newer one, is kept
 // as it is: such a hash equals only itself, and Same calls it unknown
 // against any other kind. A sum cut short (a corrupt record, which the
 // decoder reports) gives the zero Hash.
 func hashFromDisk(k HashKind, sum []byte) Hash {
-	if len(sum) != hashBytes {
+	if k == HashNone || len(sum) != hashBytes {
 		return Hash{}
 	}
 	h := Hash{kind: k}
