@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"compress/gzip"
-	"context"
 	"math"
 	"os"
 	"path/filepath"
@@ -19,13 +18,6 @@ func sharedDataPath(name string) string {
 	return filepath.Join("..", "..", "..", "shared", "data", name)
 }
 
-func runGraphCmd(t *testing.T, args ...string) (code int, stdout, stderr string) {
-	t.Helper()
-	var out, errb bytes.Buffer
-	code = run(context.Background(), args, &out, &errb)
-	return code, out.String(), errb.String()
-}
-
 // TestGraphFormatsRankAlike ranks cnr-2000 from its dataset file and from
 // the LAW BVGraph files, auto-detected and named explicitly: the rows must
 // be byte-identical, since both hold the same arcs in the same order.
@@ -38,7 +30,7 @@ func TestGraphFormatsRankAlike(t *testing.T) {
 		{"--graph", sharedDataPath("bvgraph/cnr-2000"), "--graph-format", "bvgraph"},
 	} {
 		// Ten iterations are enough to tell graphs apart and keep the test short.
-		code, out, stderr := runGraphCmd(t, append([]string{"rank", "--algo", "pagerank", "--iterations", "10", "-q"}, args...)...)
+		code, out, stderr := cmdRun(append([]string{"rank", "--algo", "pagerank", "--iterations", "10", "-q"}, args...)...)
 		if code != 0 {
 			t.Fatalf("%v: exit %d: %s", args, code, stderr)
 		}
@@ -81,7 +73,7 @@ func TestGraphFormatSNAPRanks(t *testing.T) {
 		t.Fatal(err)
 	}
 	scores := func(args ...string) []string {
-		code, out, stderr := runGraphCmd(t, append([]string{"rank", "--algo", "pagerank", "-q"}, args...)...)
+		code, out, stderr := cmdRun(append([]string{"rank", "--algo", "pagerank", "-q"}, args...)...)
 		if code != 0 {
 			t.Fatalf("%v: exit %d: %s", args, code, stderr)
 		}
@@ -125,16 +117,16 @@ func TestGraphFormatFlagEveryCommand(t *testing.T) {
 		{"sim", "--schedulers", "bfs", "--seeds", "top-pagerank:1", "-q"},
 	} {
 		for _, src := range [][]string{{"--graph", snap, "--graph-format", "snap"}, {"--graph", snap}} {
-			code, _, stderr := runGraphCmd(t, append(args, src...)...)
+			code, _, stderr := cmdRun(append(args, src...)...)
 			if code != 0 {
 				t.Errorf("%v %v: exit %d: %s", args, src, code, stderr)
 			}
 		}
-		code, _, stderr := runGraphCmd(t, append(args, "--graph", snap, "--graph-format", "graphml")...)
+		code, _, stderr := cmdRun(append(args, "--graph", snap, "--graph-format", "graphml")...)
 		if code != 2 || !strings.Contains(stderr, "--graph-format: graph: unknown graph format: \"graphml\"") {
 			t.Errorf("%v with a bad format: exit %d: %s", args, code, stderr)
 		}
-		code, _, stderr = runGraphCmd(t, append(args, "--graph", snap, "--graph-format", "bvgraph")...)
+		code, _, stderr = cmdRun(append(args, "--graph", snap, "--graph-format", "bvgraph")...)
 		if code != 1 || !strings.Contains(stderr, "toy.edges.properties") {
 			t.Errorf("%v, an edge list read as BVGraph: exit %d: %s", args, code, stderr)
 		}
@@ -160,7 +152,7 @@ func TestGraphLyingHeaderCommands(t *testing.T) {
 	} {
 		var before, after runtime.MemStats
 		runtime.ReadMemStats(&before)
-		code, _, stderr := runGraphCmd(t, append(args, "--graph", base)...)
+		code, _, stderr := cmdRun(append(args, "--graph", base)...)
 		runtime.ReadMemStats(&after)
 		if code != 1 || !strings.Contains(stderr, "liar.arcs.tsv.gz:3: header declares 2000000000 nodes but only 3 arcs") {
 			t.Errorf("%v: exit %d: %s", args, code, stderr)
