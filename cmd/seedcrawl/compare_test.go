@@ -90,11 +90,7 @@ func compareSimOrders(t testing.TB, w *crawlWeb, seeds []string, names []string)
 	}
 	out := map[string][]string{}
 	for _, n := range names {
-		sch, err := s.Scheduler(n)
-		if err != nil {
-			t.Fatal(err)
-		}
-		order, err := s.Order(context.Background(), sch)
+		order, err := s.OrderOf(context.Background(), n)
 		if err != nil {
 			t.Fatal(err)
 		}
