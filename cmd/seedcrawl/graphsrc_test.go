@@ -1,8 +1,6 @@
 package main
 
 import (
-	"bytes"
-	"compress/gzip"
 	"math"
 	"os"
 	"path/filepath"
@@ -61,13 +59,7 @@ func TestGraphFormatSNAPRanks(t *testing.T) {
 		}
 	}
 	path := filepath.Join(t.TempDir(), "hollins.txt.gz")
-	var zb bytes.Buffer
-	zw := gzip.NewWriter(&zb)
-	zw.Write([]byte(text.String()))
-	zw.Close()
-	if err := os.WriteFile(path, zb.Bytes(), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	writeGzFile(t, path, text.String())
 	snap, err := graph.ReadSNAPFile(path)
 	if err != nil {
 		t.Fatal(err)
@@ -138,13 +130,7 @@ func TestGraphFormatFlagEveryCommand(t *testing.T) {
 // fails at once, naming the file and line, having allocated little.
 func TestGraphLyingHeaderCommands(t *testing.T) {
 	base := filepath.Join(t.TempDir(), "liar")
-	var zb bytes.Buffer
-	zw := gzip.NewWriter(&zb)
-	zw.Write([]byte("# name: liar\n# source: test\n# nodes: 2000000000 arcs: 3\n# self-loops: 0\n0\t1\n1\t2\n2\t0\n"))
-	zw.Close()
-	if err := os.WriteFile(base+".arcs.tsv.gz", zb.Bytes(), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	writeGzFile(t, base+".arcs.tsv.gz", "# name: liar\n# source: test\n# nodes: 2000000000 arcs: 3\n# self-loops: 0\n0\t1\n1\t2\n2\t0\n")
 	for _, args := range [][]string{
 		{"rank", "--algo", "pagerank", "-q"},
 		{"sim", "--schedulers", "bfs", "-q"},

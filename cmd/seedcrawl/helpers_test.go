@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"compress/gzip"
 	"context"
 	"encoding/csv"
 	"fmt"
@@ -171,6 +172,18 @@ func checkContains(t testing.TB, what, out string, wants ...string) {
 		if !strings.Contains(out, want) {
 			t.Errorf("%s lacks %q:\n%s", what, want, out)
 		}
+	}
+}
+
+// writeGzFile writes text to path, gzip-compressed (a dataset file).
+func writeGzFile(t testing.TB, path, text string) {
+	t.Helper()
+	var b bytes.Buffer
+	zw := gzip.NewWriter(&b)
+	zw.Write([]byte(text))
+	zw.Close()
+	if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
 	}
 }
 

@@ -3,7 +3,6 @@ package main
 import (
 	"bufio"
 	"bytes"
-	"compress/gzip"
 	"context"
 	"crypto/tls"
 	"crypto/x509"
@@ -20,28 +19,16 @@ import (
 	"github.com/seedcrawl/seedcrawl/testweb"
 )
 
-// twWriteGz writes a gzip file with the given text.
-func twWriteGz(t *testing.T, path, text string) {
-	t.Helper()
-	var b bytes.Buffer
-	zw := gzip.NewWriter(&b)
-	zw.Write([]byte(text))
-	zw.Close()
-	if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
-		t.Fatal(err)
-	}
-}
-
 func TestTestwebBadInput(t *testing.T) {
 	dir := t.TempDir()
 	header := "# name: x\n# source: test\n# nodes: 3 arcs: 2\n# self-loops: 0\n"
 	malformed := filepath.Join(dir, "malformed")
-	twWriteGz(t, malformed+".arcs.tsv.gz", header+"0\t1\n1 two\n")
+	writeGzFile(t, malformed+".arcs.tsv.gz", header+"0\t1\n1 two\n")
 	outOfRange := filepath.Join(dir, "range")
-	twWriteGz(t, outOfRange+".arcs.tsv.gz", header+"0\t1\n1\t7\n")
+	writeGzFile(t, outOfRange+".arcs.tsv.gz", header+"0\t1\n1\t7\n")
 	badURLs := filepath.Join(dir, "urls")
-	twWriteGz(t, badURLs+".arcs.tsv.gz", header+"0\t1\n1\t2\n")
-	twWriteGz(t, badURLs+".urls.gz", "http://a.test/\nhttp://b.test/\nhttp://c.test/\nhttp://d.test/\n")
+	writeGzFile(t, badURLs+".arcs.tsv.gz", header+"0\t1\n1\t2\n")
+	writeGzFile(t, badURLs+".urls.gz", "http://a.test/\nhttp://b.test/\nhttp://c.test/\nhttp://d.test/\n")
 	cases := []struct {
 		name string
 		args []string
