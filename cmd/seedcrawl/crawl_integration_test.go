@@ -475,9 +475,7 @@ func TestCrawlBadConfigNamesKey(t *testing.T) {
 	dir := t.TempDir()
 	write := func(name, body string) string {
 		p := filepath.Join(dir, name)
-		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
+		writeFile(t, p, body)
 		return p
 	}
 	for _, tc := range []struct {
@@ -516,7 +514,7 @@ func TestCrawlCommandJSONAndStatsExport(t *testing.T) {
 	cfgFile := filepath.Join(dir, "c.toml")
 	// sitemaps off: the exported graph is compared with the truth of a web
 	// without sitemaps, which has no /sitemap.xml nodes.
-	os.WriteFile(cfgFile, []byte("delay = \"0s\"\nworkers = 3\nscope = \"hosts:.test\"\nsitemaps = false\n"), 0o644)
+	writeFile(t, cfgFile, "delay = \"0s\"\nworkers = 3\nscope = \"hosts:.test\"\nsitemaps = false\n")
 	args := append(append([]string{"crawl"}, w.flags("--db", db, "--config", cfgFile, "--json", "--progress", "0")...), w.site.Seeds()...)
 	checkContains(t, "--json summary", cmdOK(t, args...), `"stopped": "exhausted"`, `"db": "`+db, `"by_status"`, `"fetched"`)
 	reach, err := w.web.Truth().Reachable(w.site.Seeds(), version.Token)

@@ -2,7 +2,6 @@ package main
 
 import (
 	"math"
-	"os"
 	"path/filepath"
 	"runtime"
 	"strconv"
@@ -99,9 +98,7 @@ func TestGraphFormatSNAPRanks(t *testing.T) {
 func TestGraphFormatFlagEveryCommand(t *testing.T) {
 	dir := t.TempDir()
 	snap := filepath.Join(dir, "toy.edges")
-	if err := os.WriteFile(snap, []byte("10 20\n10 40\n50 20\n50 30\n50 40\n30 30\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	writeFile(t, snap, "10 20\n10 40\n50 20\n50 30\n50 40\n30 30\n")
 	for _, args := range [][]string{
 		{"rank", "--algo", "hits", "-q"},
 		{"seeds", "--algo", "pagerank", "--k", "2"},

@@ -182,7 +182,13 @@ func writeGzFile(t testing.TB, path, text string) {
 	zw := gzip.NewWriter(&b)
 	zw.Write([]byte(text))
 	zw.Close()
-	if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
+	writeFile(t, path, b.String())
+}
+
+// writeFile writes text to path, failing t if it cannot.
+func writeFile(t testing.TB, path, text string) {
+	t.Helper()
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
 		t.Fatal(err)
 	}
 }

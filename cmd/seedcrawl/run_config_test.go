@@ -2,7 +2,6 @@ package main
 
 import (
 	"encoding/json"
-	"os"
 	"path/filepath"
 	"slices"
 	"testing"
@@ -32,9 +31,7 @@ func TestRunSettingsFromConfigFile(t *testing.T) {
 	w := runEvolvingWeb(t)
 	dir := t.TempDir()
 	cfgFile := filepath.Join(dir, "run.yaml")
-	if err := os.WriteFile(cfgFile, []byte("revisit-gone: 7\nrefresh-policy: uniform\nmax-pages: 20\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	writeFile(t, cfgFile, "revisit-gone: 7\nrefresh-policy: uniform\nmax-pages: 20\n")
 	for _, tc := range []struct {
 		name   string
 		extra  []string

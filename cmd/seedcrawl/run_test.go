@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -379,9 +378,7 @@ func TestRunBadFlags(t *testing.T) {
 	dir := t.TempDir()
 	db := filepath.Join(dir, "x.db")
 	bad := filepath.Join(dir, "bad.toml")
-	if err := os.WriteFile(bad, []byte("refresh-policy = \"freshest\"\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	writeFile(t, bad, "refresh-policy = \"freshest\"\n")
 	for _, c := range []struct {
 		args []string
 		want string

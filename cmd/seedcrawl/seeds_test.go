@@ -113,9 +113,7 @@ func TestSeedsCommandOptions(t *testing.T) {
 	t.Run("weights override values", func(t *testing.T) {
 		top := seedsJSON(t, "seeds", "--graph", base, "--algo", "maxout", "--k", "1").Seeds[0]
 		w := filepath.Join(t.TempDir(), "w.txt")
-		if err := os.WriteFile(w, []byte("# demote the best seed's reach\n"+top.URL+" -50\nhttp://elsewhere.test/ 3\n"), 0o644); err != nil {
-			t.Fatal(err)
-		}
+		writeFile(t, w, "# demote the best seed's reach\n"+top.URL+" -50\nhttp://elsewhere.test/ 3\n")
 		code, out, errs := cmdRun("seeds", "--graph", base, "--algo", "maxout", "--k", "1", "--weights", w, "--json")
 		if code != 0 {
 			t.Fatalf("exit %d: %s", code, errs)
@@ -162,7 +160,7 @@ func TestSeedsCommandErrors(t *testing.T) {
 	base := seedsDataset(t, true)
 	noURLs := seedsDataset(t, false)
 	badW := filepath.Join(t.TempDir(), "bad.txt")
-	os.WriteFile(badW, []byte("http://a.test/pa many\n"), 0o644)
+	writeFile(t, badW, "http://a.test/pa many\n")
 	cases := []struct {
 		name string
 		args []string

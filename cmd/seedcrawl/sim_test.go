@@ -70,9 +70,7 @@ func TestSimFailedRunKeepsOldResults(t *testing.T) {
 	dir := t.TempDir()
 	out, plot := filepath.Join(dir, "results.csv"), filepath.Join(dir, "curves.svg")
 	for _, p := range []string{out, plot} {
-		if err := os.WriteFile(p, []byte("old"), 0o644); err != nil {
-			t.Fatal(err)
-		}
+		writeFile(t, p, "old")
 	}
 	code, _, stderr := cmdRun("sim", "--graph", sharedDataPath("epa"),
 		"--seeds", filepath.Join(dir, "no-such-seed-file"), "--out", out, "--plot", plot, "-q")
