@@ -65,11 +65,7 @@ func simOrder(t *testing.T, g *graph.CSR, seeds []uint32, name string) []uint32 
 	if err != nil {
 		t.Fatal(err)
 	}
-	sch, err := s.Scheduler(name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	order, err := s.Order(context.Background(), sch)
+	order, err := s.OrderOf(context.Background(), name)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -256,11 +256,7 @@ func BenchmarkScore(b *testing.B) {
 		web := newFakeWeb(g, nil)
 		have := map[string]bool{}
 		for _, name := range benchSchedulers {
-			sch, err := s.Scheduler(name)
-			if err != nil {
-				b.Fatal(err)
-			}
-			order, err := s.Order(context.Background(), sch)
+			order, err := s.OrderOf(context.Background(), name)
 			if err != nil {
 				b.Fatal(err)
 			}

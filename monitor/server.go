@@ -81,9 +81,20 @@ func (s *Server) Addr() string { return s.addr }
 // open a wildcard.
 func (s *Server) DialAddr() string { return s.dial }
 
-// AllInterfaces reports whether the server listens on every interface,
-// not only on the host it is dialled at.
-func (s *Server) AllInterfaces() bool { return s.dial != s.addr }
+// URL returns the status page's URL, at DialAddr, for a person to open;
+// for a server on every interface it says so, with the port:
+// "http://127.0.0.1:4242/ (listening on all interfaces, port 4242)".
+func (s *Server) URL() string { return pageURL(s.dial, s.dial != s.addr) }
+
+// pageURL is URL for a server reached at dial, on every interface if all.
+func pageURL(dial string, all bool) string {
+	u := "http://" + dial + "/"
+	if all {
+		_, port, _ := net.SplitHostPort(dial)
+		u += " (listening on all interfaces, port " + port + ")"
+	}
+	return u
+}
 
 // dialAddr returns the address that reaches a listener bound at bound
 // when asked to listen at requested: bound itself, or for a wildcard host

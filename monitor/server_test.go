@@ -377,26 +377,31 @@ func TestStartBadAddress(t *testing.T) {
 	}
 }
 
-// TestDialAddr checks the address printed and recorded for a listener: a
-// wildcard the system reports (often "[::]" for a request of "0.0.0.0")
-// becomes a loopback address a browser can open; other addresses stay.
+// TestDialAddr checks the address recorded and the URL printed for a
+// listener: a wildcard the system reports (often "[::]" for a request of
+// "0.0.0.0") becomes a loopback address a browser can open, with a note
+// that every interface listens; other addresses stay.
 // The wildcard cases are the listener's reported address, not a bind: the
 // tests listen on 127.0.0.1 only.
 func TestDialAddr(t *testing.T) {
 	for _, tc := range []struct {
-		name, requested, bound, want string
+		name, requested, bound string
+		dial, url              string
 	}{
-		{"IPv4 wildcard reported as IPv6", "0.0.0.0:0", "[::]:4242", "127.0.0.1:4242"},
-		{"IPv4 wildcard on an IPv4-only system", "0.0.0.0:0", "0.0.0.0:4242", "127.0.0.1:4242"},
-		{"no host", ":0", "[::]:4242", "127.0.0.1:4242"},
-		{"IPv6 wildcard", "[::]:0", "[::]:4242", "[::1]:4242"},
-		{"loopback", "127.0.0.1:0", "127.0.0.1:4242", "127.0.0.1:4242"},
-		{"a name", "localhost:0", "127.0.0.1:4242", "127.0.0.1:4242"},
-		{"one interface", "192.0.2.7:80", "192.0.2.7:80", "192.0.2.7:80"},
+		{"IPv4 wildcard reported as IPv6", "0.0.0.0:0", "[::]:4242", "127.0.0.1:4242",
+			"http://127.0.0.1:4242/ (listening on all interfaces, port 4242)"},
+		{"IPv4 wildcard on an IPv4-only system", "0.0.0.0:0", "0.0.0.0:4242", "127.0.0.1:4242",
+			"http://127.0.0.1:4242/ (listening on all interfaces, port 4242)"},
+		{"no host", ":0", "[::]:4242", "127.0.0.1:4242", "http://127.0.0.1:4242/ (listening on all interfaces, port 4242)"},
+		{"IPv6 wildcard", "[::]:0", "[::]:4242", "[::1]:4242", "http://[::1]:4242/ (listening on all interfaces, port 4242)"},
+		{"loopback", "127.0.0.1:0", "127.0.0.1:4242", "127.0.0.1:4242", "http://127.0.0.1:4242/"},
+		{"a name", "localhost:0", "127.0.0.1:4242", "127.0.0.1:4242", "http://127.0.0.1:4242/"},
+		{"one interface", "192.0.2.7:80", "192.0.2.7:80", "192.0.2.7:80", "http://192.0.2.7:80/"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			if got := dialAddr(tc.requested, tc.bound); got != tc.want {
-				t.Errorf("dialAddr(%q, %q) = %q, want %q", tc.requested, tc.bound, got, tc.want)
+			dial := dialAddr(tc.requested, tc.bound)
+			if url := pageURL(dial, dial != tc.bound); dial != tc.dial || url != tc.url {
+				t.Errorf("listening at %q for %q: dial %q, URL %q; want %q, %q", tc.bound, tc.requested, dial, url, tc.dial, tc.url)
 			}
 		})
 	}
@@ -404,7 +409,7 @@ func TestDialAddr(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if s.DialAddr() != s.Addr() || s.AllInterfaces() {
-		t.Errorf("on loopback: DialAddr %q, Addr %q, AllInterfaces %v; want the same address, false", s.DialAddr(), s.Addr(), s.AllInterfaces())
+	if want := "http://" + s.Addr() + "/"; s.DialAddr() != s.Addr() || s.URL() != want {
+		t.Errorf("on loopback: DialAddr %q, URL %q; want %q, %q", s.DialAddr(), s.URL(), s.Addr(), want)
 	}
 }

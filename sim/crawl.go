@@ -190,3 +190,13 @@ func (s *Sim) Order(ctx context.Context, sch scheduler.Scheduler) ([]uint32, err
 	_, err := s.Crawl(ctx, sch, func(v uint32) { order = append(order, v) })
 	return order, err
 }
+
+// OrderOf returns the download order of the scheduler named name, as
+// Scheduler builds it.
+func (s *Sim) OrderOf(ctx context.Context, name string) ([]uint32, error) {
+	sch, err := s.Scheduler(name)
+	if err != nil {
+		return nil, fmt.Errorf("sim: order of %s: %w", name, err)
+	}
+	return s.Order(ctx, sch)
+}

@@ -140,7 +140,7 @@ func TestCrawlMatchesNaiveQueue(t *testing.T) {
 		seeds := []uint32{0, uint32(r.IntN(g.N())), uint32(r.IntN(g.N())), 0}
 		s := newSim(t, g, Options{Seeds: seeds, RandomSeed: 9})
 		for _, name := range allSchedulers() {
-			got, err := s.Order(context.Background(), mustScheduler(t, s, name))
+			got, err := s.OrderOf(context.Background(), name)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -236,11 +236,11 @@ func TestDatasets(t *testing.T) {
 				t.Fatal(err)
 			}
 			checkReport(t, rep)
-			a, err := s.Order(context.Background(), mustScheduler(t, s, "fpr"))
+			a, err := s.OrderOf(context.Background(), "fpr")
 			if err != nil {
 				t.Fatal(err)
 			}
-			b, err := s.Order(context.Background(), mustScheduler(t, s, "fpr@1"))
+			b, err := s.OrderOf(context.Background(), "fpr@1")
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -251,7 +251,7 @@ func TestDatasets(t *testing.T) {
 			// changes the order. (On epa 99.9% do: nearly every page has
 			// only inter-host links, where FPR@M's shares equal FPR's.)
 			if name == "hollins" {
-				c, err := s.Order(context.Background(), mustScheduler(t, s, "fpr@100"))
+				c, err := s.OrderOf(context.Background(), "fpr@100")
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -273,8 +273,8 @@ func TestNoHosts(t *testing.T) {
 	if s.HasHosts() {
 		t.Fatal("HasHosts on a graph without URLs")
 	}
-	a, _ := s.Order(context.Background(), mustScheduler(t, s, "fpr"))
-	b, _ := s.Order(context.Background(), mustScheduler(t, s, "fpr@100"))
+	a, _ := s.OrderOf(context.Background(), "fpr")
+	b, _ := s.OrderOf(context.Background(), "fpr@100")
 	if !slices.Equal(a, b) {
 		t.Error("without hosts fpr@100 differs from fpr")
 	}
@@ -286,8 +286,8 @@ func TestNoHosts(t *testing.T) {
 	if !s.HasHosts() {
 		t.Fatal("host map ignored")
 	}
-	a, _ = s.Order(context.Background(), mustScheduler(t, s, "fpr"))
-	b, _ = s.Order(context.Background(), mustScheduler(t, s, "fpr@100"))
+	a, _ = s.OrderOf(context.Background(), "fpr")
+	b, _ = s.OrderOf(context.Background(), "fpr@100")
 	if slices.Equal(a, b) {
 		t.Error("with a host map fpr@100 still equals fpr")
 	}

@@ -205,15 +205,7 @@ func (w *Web) sitemapBombBytes(st *state, f *smFile) []byte {
 		head = strings.TrimSuffix(head, smTail)
 		var out bytes.Buffer
 		out.Write(gzipMember([]byte(head)))
-		left := w.o.BombSize - int64(len(head)) - int64(len(smTail))
-		const chunk = 1 << 20
-		full := gzipMember(bytes.Repeat([]byte{' '}, chunk))
-		for ; left >= chunk; left -= chunk {
-			out.Write(full)
-		}
-		if left > 0 {
-			out.Write(gzipMember(bytes.Repeat([]byte{' '}, int(left))))
-		}
+		writeSpaceMembers(&out, w.o.BombSize-int64(len(head))-int64(len(smTail)))
 		out.Write(gzipMember([]byte(smTail)))
 		w.smBomb = out.Bytes()
 	})
@@ -353,14 +345,9 @@ func (t *Truth) eachSitemapEntry(hid uint32, fn func(SitemapEntry)) {
 // URLs as to links (a forbidden one is discovered, not fetched).
 func (t *Truth) ReachableWithSitemaps(seeds []string, token string, lim SitemapLimits) (*Reach, error) {
 	lim = lim.withDefaults()
-	n := t.Graph.N()
-	r := &Reach{t: t, token: token, discovered: make([]bool, n), fetched: make([]bool, n)}
-	for _, s := range seeds {
-		id, ok := t.ID(s)
-		if !ok {
-			return nil, fmt.Errorf("testweb: reachable with sitemaps from seed %q: %w", s, ErrUnknownURL)
-		}
-		r.discover(id)
+	r, err := t.newReach(seeds, token)
+	if err != nil {
+		return nil, fmt.Errorf("testweb: reachable with sitemaps from %w", err)
 	}
 	read := make([]bool, len(t.site.hosts))
 	for i := 0; i < len(r.Order); i++ {

@@ -2,7 +2,6 @@ package testweb
 
 import (
 	"bytes"
-	"compress/gzip"
 	"fmt"
 	"net/http"
 	"strconv"
@@ -86,26 +85,25 @@ func (w *Web) bombBytes() []byte {
 	w.bombOnce.Do(func() {
 		const head = "<!DOCTYPE html>\n<html><head><title>bomb</title></head><body>\n"
 		var out bytes.Buffer
-		member := func(p []byte) []byte {
-			var b bytes.Buffer
-			zw, _ := gzip.NewWriterLevel(&b, gzip.BestCompression)
-			zw.Write(p)
-			zw.Close()
-			return b.Bytes()
-		}
-		out.Write(member([]byte(head)))
-		left := w.o.BombSize - int64(len(head))
-		const chunk = 1 << 20
-		full := member(bytes.Repeat([]byte{' '}, chunk))
-		for ; left >= chunk; left -= chunk {
-			out.Write(full)
-		}
-		if left > 0 {
-			out.Write(member(bytes.Repeat([]byte{' '}, int(left))))
-		}
+		out.Write(gzipMember([]byte(head)))
+		writeSpaceMembers(&out, w.o.BombSize-int64(len(head)))
 		w.bomb = out.Bytes()
 	})
 	return w.bomb
+}
+
+// writeSpaceMembers writes n spaces to out as gzip members of 1 MiB each
+// (the last one shorter): the bulk of a bomb, about 1 KiB on the wire per
+// MiB decompressed, as deflate cannot beat about 1000:1.
+func writeSpaceMembers(out *bytes.Buffer, n int64) {
+	const chunk = 1 << 20
+	full := gzipMember(bytes.Repeat([]byte{' '}, chunk))
+	for ; n >= chunk; n -= chunk {
+		out.Write(full)
+	}
+	if n > 0 {
+		out.Write(gzipMember(bytes.Repeat([]byte{' '}, int(n))))
+	}
 }
 
 // serveBomb sends the bomb with Content-Encoding: gzip whatever the client

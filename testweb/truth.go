@@ -337,6 +337,21 @@ func (t *Truth) LastModified(id uint32) string {
 	return EpochTime(t.Nodes[id].Modified).Format(http.TimeFormat)
 }
 
+// newReach starts a Reach for token with the seeds discovered; the error
+// names the seed that is not a URL of the web.
+func (t *Truth) newReach(seeds []string, token string) (*Reach, error) {
+	n := t.Graph.N()
+	r := &Reach{t: t, token: token, discovered: make([]bool, n), fetched: make([]bool, n)}
+	for _, s := range seeds {
+		id, ok := t.ID(s)
+		if !ok {
+			return nil, fmt.Errorf("seed %q: %w", s, ErrUnknownURL)
+		}
+		r.discover(id)
+	}
+	return r, nil
+}
+
 // Reachable returns what a polite crawler with product token discovers and
 // fetches starting from seeds, without scope, depth or page limits:
 //
@@ -357,14 +372,9 @@ func (t *Truth) LastModified(id uint32) string {
 // Seeds may be in any spelling; a seed that is not a URL of the web is an
 // error wrapping ErrUnknownURL.
 func (t *Truth) Reachable(seeds []string, token string) (*Reach, error) {
-	n := t.Graph.N()
-	r := &Reach{t: t, token: token, discovered: make([]bool, n), fetched: make([]bool, n)}
-	for _, s := range seeds {
-		id, ok := t.ID(s)
-		if !ok {
-			return nil, fmt.Errorf("testweb: reachable from seed %q: %w", s, ErrUnknownURL)
-		}
-		r.discover(id)
+	r, err := t.newReach(seeds, token)
+	if err != nil {
+		return nil, fmt.Errorf("testweb: reachable from %w", err)
 	}
 	for i := 0; i < len(r.Order); i++ {
 		v := r.Order[i]

@@ -50,16 +50,9 @@ func TestFlagErrorIsShort(t *testing.T) {
 		{[]string{"stats", "--help"}, 0, []string{"usage: seedcrawl stats", "-cycles"}, 1000},
 	} {
 		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
-			var stdout, stderr bytes.Buffer
-			code := run(context.Background(), tc.args, &stdout, &stderr)
-			lines := strings.Count(stderr.String(), "\n")
-			if code != tc.code || lines > tc.max {
-				t.Errorf("exit %d with %d stderr lines, want exit %d and at most %d:\n%s", code, lines, tc.code, tc.max, stderr.String())
-			}
-			for _, w := range tc.want {
-				if !strings.Contains(stderr.String(), w) {
-					t.Errorf("stderr %q does not contain %q", stderr.String(), w)
-				}
+			_, stderr := checkExit(t, tc.args, tc.code, tc.want...)
+			if lines := strings.Count(stderr, "\n"); lines > tc.max {
+				t.Errorf("%d stderr lines, want at most %d:\n%s", lines, tc.max, stderr)
 			}
 		})
 	}

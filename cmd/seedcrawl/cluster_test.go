@@ -52,25 +52,12 @@ func newClusterSetup(t *testing.T, extra ...string) *clusterSetup {
 	s := &clusterSetup{dir: t.TempDir()}
 	s.bin = seedcrawlBinary(t)
 	s.w = crawlStartWeb(t, testweb.GenOptions{Seed: 11, Pages: *clusterPages, Hosts: *clusterHosts, Preset: testweb.Clean}, testweb.Options{})
-	resolve := filepath.Join(s.dir, "resolve.txt")
-	if err := s.w.srv.WriteResolveFile(resolve); err != nil {
-		t.Fatal(err)
-	}
 	s.args = func(db string) []string {
-		return append([]string{"--db", db, "--resolve-file", resolve, "--ca-file", s.w.srv.CAFile(),
-			"--scope", "hosts:.test", "--delay", clusterDelay.String(), "--delay-factor", "0", "--workers", "4",
-			"--commit-interval", "100ms", "--progress", "0"}, append(append(strings.Fields(*clusterFlags), extra...), s.w.site.Seeds()...)...)
+		return append(s.w.flags("--db", db, "--delay", clusterDelay.String(), "--delay-factor", "0", "--workers", "4",
+			"--commit-interval", "100ms", "--progress", "0"), append(append(strings.Fields(*clusterFlags), extra...), s.w.site.Seeds()...)...)
 	}
 	s.ref = filepath.Join(s.dir, "ref.db")
-	if out, err := exec.Command(s.bin, append([]string{"crawl"}, s.args(s.ref)...)...).CombinedOutput(); err != nil {
-		t.Fatalf("reference crawl: %v\n%s", err, out)
-	}
-	for _, e := range s.w.log.Entries() {
-		if e.Target != "/robots.txt" {
-			s.total++
-		}
-	}
-	s.w.log.Reset()
+	s.total = crawlReference(t, s.bin, append([]string{"crawl"}, s.args(s.ref)...), s.w)
 	return s
 }
 
@@ -264,13 +251,8 @@ func TestCrawlClusterSingleNode(t *testing.T) {
 	}
 	defer srv.Shutdown()
 	dir := t.TempDir()
-	resolve := filepath.Join(dir, "resolve.txt")
-	if err := w.srv.WriteResolveFile(resolve); err != nil {
-		t.Fatal(err)
-	}
-	args := append([]string{"--cluster", srv.URL(), "--db", filepath.Join(dir, "one.db"), "--resolve-file", resolve,
-		"--ca-file", w.srv.CAFile(), "--scope", "hosts:.test", "--delay", "0", "--delay-factor", "0",
-		"--progress", "0", "--sitemaps=false", "--json"}, w.site.Seeds()...)
+	args := append(w.flags("--cluster", srv.URL(), "--db", filepath.Join(dir, "one.db"), "--delay", "0", "--delay-factor", "0",
+		"--progress", "0", "--sitemaps=false", "--json"), w.site.Seeds()...)
 	var stdout, stderr bytes.Buffer
 	if err := runCrawl(t.Context(), args, &stdout, &stderr); err != nil {
 		t.Fatalf("crawl --cluster: %v\n%s", err, stderr.String())

@@ -23,16 +23,11 @@ func TestCompareBinaryResume(t *testing.T) {
 	dir := t.TempDir()
 	bin := seedcrawlBinary(t)
 	w := crawlStartWeb(t, testweb.GenOptions{Seed: 8, Pages: 500, Hosts: 5, Preset: testweb.Clean}, testweb.Options{})
-	resolve := filepath.Join(dir, "resolve.txt")
-	if err := w.srv.WriteResolveFile(resolve); err != nil {
-		t.Fatal(err)
-	}
 	const budget = 200
 	names := strings.Split(compareExactSchedulers, ",")
 	db := filepath.Join(dir, "cmp.db")
-	args := append([]string{"compare", "--db", db, "--resolve-file", resolve, "--ca-file", w.srv.CAFile(),
-		"--scope", "hosts:.test", "--delay", "15ms", "--delay-factor", "0", "--workers", "4", "--progress", "0",
-		"--schedulers", compareExactSchedulers, "--budget", fmt.Sprint(budget)}, w.site.Seeds()...)
+	args := append(append([]string{"compare"}, w.flags("--db", db, "--delay", "15ms", "--delay-factor", "0", "--workers", "4", "--progress", "0",
+		"--schedulers", compareExactSchedulers, "--budget", fmt.Sprint(budget))...), w.site.Seeds()...)
 
 	// Each stop comes after a further number of requests; 0 is during
 	// start-up.

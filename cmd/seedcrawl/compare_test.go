@@ -29,11 +29,7 @@ const compareExactSchedulers = "bfs,fpr,fpr@2,fpr@100,opic,backlink,rankmass-win
 // compareCmd runs seedcrawl compare in-process and returns its stdout.
 func compareCmd(t testing.TB, args []string) string {
 	t.Helper()
-	var stdout, stderr bytes.Buffer
-	if err := runCompare(context.Background(), args, &stdout, &stderr); err != nil {
-		t.Fatalf("seedcrawl compare %s: %v\nstderr:\n%s", strings.Join(args, " "), err, stderr.String())
-	}
-	return stdout.String()
+	return cmdOK(t, append([]string{"compare"}, args...)...)
 }
 
 // compareSequences reads back the download sequences a comparison stored.
@@ -94,11 +90,7 @@ func compareSimOrders(t testing.TB, w *crawlWeb, seeds []string, names []string)
 	}
 	out := map[string][]string{}
 	for _, n := range names {
-		sch, err := s.Scheduler(n)
-		if err != nil {
-			t.Fatal(err)
-		}
-		order, err := s.Order(context.Background(), sch)
+		order, err := s.OrderOf(context.Background(), n)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -119,19 +119,7 @@ func procCPU(pid int) (time.Duration, error) {
 // crawlBenchSeedcrawl crawls the web with delays off into a fresh db and
 // returns the pages recorded.
 func crawlBenchSeedcrawl(b *testing.B, w crawlBenchWeb, workers int) uint64 {
-	cfg := demoConfigFiles(filepath.Join(b.TempDir(), "bench.db"), w, workers)
-	sess, err := openCrawl(cfg, crawlExtras{})
-	if err != nil {
-		b.Fatal(err)
-	}
-	sum, err := sess.run(context.Background(), 0, nil)
-	if cerr := sess.close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		b.Fatal(err)
-	}
-	return sum.Pages
+	return crawlRun(b, demoConfigFiles(filepath.Join(b.TempDir(), "bench.db"), w, workers), crawlExtras{}).Pages
 }
 
 // demoConfigFiles is demoConfig for a web known by its resolve and CA files,

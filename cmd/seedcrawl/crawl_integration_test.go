@@ -24,10 +24,11 @@ import (
 
 // crawlWeb is a test web served on loopback with its access log.
 type crawlWeb struct {
-	site *testweb.Site
-	web  *testweb.Web
-	srv  *testweb.Server
-	log  *testweb.Recorder
+	site    *testweb.Site
+	web     *testweb.Web
+	srv     *testweb.Server
+	log     *testweb.Recorder
+	resolve string // the resolve file naming srv's addresses
 }
 
 func crawlStartWeb(t testing.TB, gen testweb.GenOptions, wo testweb.Options) *crawlWeb {
@@ -50,7 +51,18 @@ func crawlStartWeb(t testing.TB, gen testweb.GenOptions, wo testweb.Options) *cr
 		cancel()
 		w.srv.Close()
 	})
+	w.resolve = filepath.Join(t.TempDir(), "resolve.txt")
+	if err := w.srv.WriteResolveFile(w.resolve); err != nil {
+		t.Fatal(err)
+	}
 	return w
+}
+
+// flags returns the flags a command needs to crawl w, then extra: its
+// resolve file and CA, which reach the .test hosts on loopback, and
+// --scope hosts:.test.
+func (w *crawlWeb) flags(extra ...string) []string {
+	return append([]string{"--resolve-file", w.resolve, "--ca-file", w.srv.CAFile(), "--scope", "hosts:.test"}, extra...)
 }
 
 // crawlRun crawls with cfg to the end and returns the summary.
@@ -449,15 +461,14 @@ func TestCrawlLockedDB(t *testing.T) {
 	if el := time.Since(start); el > 3*time.Second {
 		t.Errorf("locked error after %v, want about a second", el)
 	}
-	for _, cmd := range []string{"stats", "export"} {
-		stderr.Reset()
-		args := []string{cmd, "--db", db}
-		if cmd == "export" {
-			args = append(args, "--what", "pages")
-		}
-		if code := run(context.Background(), args, &stdout, &stderr); code != 1 || !strings.Contains(stderr.String(), "in use") {
-			t.Errorf("%s on a locked db: exit %d, %q", cmd, code, stderr.String())
-		}
+	// The commands that read a db say it is in use and what to do.
+	for _, args := range [][]string{
+		{"stats", "--db", db},
+		{"export", "--db", db, "--what", "pages"},
+		{"score", "--db", db},
+		{"seeds", "--db", db},
+	} {
+		checkExit(t, args, 1, "in use", "wait for it to stop")
 	}
 }
 
@@ -465,9 +476,7 @@ func TestCrawlBadConfigNamesKey(t *testing.T) {
 	dir := t.TempDir()
 	write := func(name, body string) string {
 		p := filepath.Join(dir, name)
-		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
+		writeFile(t, p, body)
 		return p
 	}
 	for _, tc := range []struct {
@@ -487,19 +496,11 @@ func TestCrawlBadConfigNamesKey(t *testing.T) {
 		{"no seeds", []string{"--delay", "1s"}, []string{"no seed URLs"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			var stdout, stderr bytes.Buffer
 			args := append([]string{"crawl", "--db", filepath.Join(dir, "x.db")}, tc.args...)
 			if !strings.HasPrefix(tc.args[0], "ftp") && tc.name != "no seeds" {
 				args = append(args, "http://a.test/")
 			}
-			if code := run(context.Background(), args, &stdout, &stderr); code != 2 {
-				t.Errorf("exit code %d, want 2 (stderr %q)", code, stderr.String())
-			}
-			for _, w := range tc.want {
-				if !strings.Contains(stderr.String(), w) {
-					t.Errorf("error %q does not mention %q", stderr.String(), w)
-				}
-			}
+			checkExit(t, args, 2, tc.want...)
 			if _, err := os.Stat(filepath.Join(dir, "x.db")); !errors.Is(err, os.ErrNotExist) {
 				t.Errorf("a db was created despite the bad configuration")
 			}
@@ -511,43 +512,19 @@ func TestCrawlCommandJSONAndStatsExport(t *testing.T) {
 	w := crawlStartWeb(t, testweb.GenOptions{Seed: 11, Pages: 60, Hosts: 3, Preset: testweb.Clean}, testweb.Options{})
 	dir := t.TempDir()
 	db := filepath.Join(dir, "c.db")
-	resolve := filepath.Join(dir, "resolve.txt")
-	if err := w.srv.WriteResolveFile(resolve); err != nil {
-		t.Fatal(err)
-	}
 	cfgFile := filepath.Join(dir, "c.toml")
 	// sitemaps off: the exported graph is compared with the truth of a web
 	// without sitemaps, which has no /sitemap.xml nodes.
-	os.WriteFile(cfgFile, []byte("delay = \"0s\"\nworkers = 3\nscope = \"hosts:.test\"\nsitemaps = false\n"), 0o644)
-	args := append([]string{"crawl", "--db", db, "--config", cfgFile, "--resolve-file", resolve,
-		"--ca-file", w.srv.CAFile(), "--json", "--progress", "0"}, w.site.Seeds()...)
-	var stdout, stderr bytes.Buffer
-	if code := run(context.Background(), args, &stdout, &stderr); code != 0 {
-		t.Fatalf("crawl exit %d: %s", code, stderr.String())
-	}
-	for _, want := range []string{`"stopped": "exhausted"`, `"db": "` + db, `"by_status"`, `"fetched"`} {
-		if !strings.Contains(stdout.String(), want) {
-			t.Errorf("--json summary lacks %s:\n%s", want, stdout.String())
-		}
-	}
+	writeFile(t, cfgFile, "delay = \"0s\"\nworkers = 3\nscope = \"hosts:.test\"\nsitemaps = false\n")
+	args := append(append([]string{"crawl"}, w.flags("--db", db, "--config", cfgFile, "--json", "--progress", "0")...), w.site.Seeds()...)
+	checkContains(t, "--json summary", cmdOK(t, args...), `"stopped": "exhausted"`, `"db": "`+db, `"by_status"`, `"fetched"`)
 	reach, err := w.web.Truth().Reachable(w.site.Seeds(), version.Token)
 	if err != nil {
 		t.Fatal(err)
 	}
 
-	stdout.Reset()
-	if code := run(context.Background(), []string{"stats", "--db", db}, &stdout, &stderr); code != 0 {
-		t.Fatalf("stats exit %d: %s", code, stderr.String())
-	}
-	for _, want := range []string{"pages", "fetched", "hosts", "links", "frontier  0 pending", "runs:", "#1"} {
-		if !strings.Contains(stdout.String(), want) {
-			t.Errorf("stats lacks %q:\n%s", want, stdout.String())
-		}
-	}
-	stdout.Reset()
-	if code := run(context.Background(), []string{"stats", "--db", db, "--json"}, &stdout, &stderr); code != 0 || !strings.Contains(stdout.String(), `"by_status"`) {
-		t.Errorf("stats --json exit %d: %s", code, stdout.String())
-	}
+	checkContains(t, "stats", cmdOK(t, "stats", "--db", db), "pages", "fetched", "hosts", "links", "frontier  0 pending", "runs:", "#1")
+	checkContains(t, "stats --json", cmdOK(t, "stats", "--db", db, "--json"), `"by_status"`)
 
 	for _, tc := range []struct {
 		what, format string
@@ -556,11 +533,7 @@ func TestCrawlCommandJSONAndStatsExport(t *testing.T) {
 		{"pages", "tsv", len(reach.Order)}, {"pages", "jsonl", len(reach.Order)},
 		{"links", "tsv", len(reach.Arcs())}, {"links", "jsonl", len(reach.Arcs())},
 	} {
-		stdout.Reset()
-		if code := run(context.Background(), []string{"export", "--db", db, "--what", tc.what, "--format", tc.format}, &stdout, &stderr); code != 0 {
-			t.Fatalf("export %s: exit %d %s", tc.what, code, stderr.String())
-		}
-		n := strings.Count(stdout.String(), "\n")
+		n := strings.Count(cmdOK(t, "export", "--db", db, "--what", tc.what, "--format", tc.format), "\n")
 		if tc.format == "tsv" {
 			n--
 		}
@@ -569,9 +542,7 @@ func TestCrawlCommandJSONAndStatsExport(t *testing.T) {
 		}
 	}
 	base := filepath.Join(dir, "g")
-	if code := run(context.Background(), []string{"export", "--db", db, "--what", "graph", "--out", base}, &stdout, &stderr); code != 0 {
-		t.Fatalf("export graph: exit %d %s", code, stderr.String())
-	}
+	cmdOK(t, "export", "--db", db, "--what", "graph", "--out", base)
 	g, err := graph.ReadDataset(base)
 	if err != nil {
 		t.Fatal(err)
@@ -579,10 +550,7 @@ func TestCrawlCommandJSONAndStatsExport(t *testing.T) {
 	if d := reach.Compare(g); !d.Empty() {
 		t.Errorf("exported graph differs from the truth: %s", d)
 	}
-	stderr.Reset()
-	if code := run(context.Background(), []string{"export", "--db", db, "--what", "graph"}, &stdout, &stderr); code != 2 || !strings.Contains(stderr.String(), "--out") {
-		t.Errorf("export graph without --out: exit %d %q", code, stderr.String())
-	}
+	checkExit(t, []string{"export", "--db", db, "--what", "graph"}, 2, "--out")
 }
 
 func TestDemoCommand(t *testing.T) {
@@ -608,11 +576,7 @@ func TestCrawlFinishedHint(t *testing.T) {
 	w := crawlStartWeb(t, testweb.GenOptions{Seed: 11, Pages: 20, Hosts: 2, Preset: testweb.Clean}, testweb.Options{})
 	dir := t.TempDir()
 	db := filepath.Join(dir, "c.db")
-	resolve := filepath.Join(dir, "resolve.txt")
-	if err := w.srv.WriteResolveFile(resolve); err != nil {
-		t.Fatal(err)
-	}
-	base := []string{"crawl", "--db", db, "--delay", "0s", "--resolve-file", resolve, "--ca-file", w.srv.CAFile(), "--progress", "0", "--json"}
+	base := append([]string{"crawl"}, w.flags("--db", db, "--delay", "0s", "--progress", "0", "--json")...)
 	withSeeds := append(slices.Clone(base), w.site.Seeds()...)
 	for _, tc := range []struct {
 		name    string

@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -45,6 +46,34 @@ var crawlStartup = stopPoint{output: "status on http://"}
 // added after the subcommand, for crawlStartup.
 func withStatus(args []string) []string {
 	return append([]string{args[0], "--listen", "127.0.0.1:0"}, args[1:]...)
+}
+
+// crawlKillArgs returns the command line of the crawls the kill tests
+// stop: all of w from its seeds into db, with delay and workers.
+func crawlKillArgs(w *crawlWeb, delay time.Duration, workers int) func(db string) []string {
+	return func(db string) []string {
+		return append(append([]string{"crawl"}, w.flags("--db", db, "--delay", delay.String(), "--delay-factor", "0",
+			"--workers", strconv.Itoa(workers), "--commit-interval", crawlKillCommit.String(), "--progress", "0", "--json")...),
+			w.site.Seeds()...)
+	}
+}
+
+// crawlReference runs the binary bin with args to the end, the crawl the
+// interrupted ones are compared with, and returns its page requests
+// (robots.txt left out); w's access log is emptied for the next run.
+func crawlReference(t testing.TB, bin string, args []string, w *crawlWeb) int {
+	t.Helper()
+	if out, err := exec.Command(bin, args...).CombinedOutput(); err != nil {
+		t.Fatalf("reference crawl: %v\n%s", err, out)
+	}
+	total := 0
+	for _, e := range w.log.Entries() {
+		if e.Target != "/robots.txt" {
+			total++
+		}
+	}
+	w.log.Reset()
+	return total
 }
 
 // crawlStop starts cmd, sends it sig at the stop point, and waits for it to
@@ -105,28 +134,11 @@ func TestCrawlBinaryResume(t *testing.T) {
 	dir := t.TempDir()
 	bin := seedcrawlBinary(t)
 	w := crawlStartWeb(t, testweb.GenOptions{Seed: 5, Pages: 700, Hosts: 6, Preset: testweb.Clean}, testweb.Options{})
-	resolve := filepath.Join(dir, "resolve.txt")
-	if err := w.srv.WriteResolveFile(resolve); err != nil {
-		t.Fatal(err)
-	}
-	args := func(db string) []string {
-		return append([]string{"crawl", "--db", db, "--resolve-file", resolve, "--ca-file", w.srv.CAFile(),
-			"--scope", "hosts:.test", "--delay", "12ms", "--delay-factor", "0", "--workers", "4",
-			"--commit-interval", crawlKillCommit.String(), "--progress", "0", "--json"}, w.site.Seeds()...)
-	}
+	args := crawlKillArgs(w, 12*time.Millisecond, 4)
 
 	// The reference: one uninterrupted run of the binary.
 	ref := filepath.Join(dir, "ref.db")
-	if out, err := exec.Command(bin, args(ref)...).CombinedOutput(); err != nil {
-		t.Fatalf("reference crawl: %v\n%s", err, out)
-	}
-	total := 0
-	for _, e := range w.log.Entries() {
-		if e.Target != "/robots.txt" {
-			total++
-		}
-	}
-	w.log.Reset()
+	total := crawlReference(t, bin, args(ref), w)
 	t.Run("kill -9", func(t *testing.T) { crawlKillRuns(t, bin, args, w, ref, total, []float64{0.15, 0.3, 0, 0.2}) })
 	w.log.Reset()
 	t.Run("SIGINT", func(t *testing.T) { crawlInterruptRuns(t, bin, args, w, ref, total) })
@@ -244,31 +256,13 @@ func crawlKillRuns(t testing.TB, bin string, args func(string) []string, w *craw
 //
 //	go test -run '^$' -bench CrawlKill20 -benchtime 1x ./cmd/seedcrawl
 func BenchmarkCrawlKill20(b *testing.B) {
-	dir := b.TempDir()
 	bin := seedcrawlBinary(b)
 	w := crawlStartWeb(b, testweb.GenOptions{Seed: 11, Pages: 5000, Hosts: 20, Preset: testweb.Clean}, testweb.Options{})
-	resolve := filepath.Join(dir, "resolve.txt")
-	if err := w.srv.WriteResolveFile(resolve); err != nil {
-		b.Fatal(err)
-	}
-	args := func(db string) []string {
-		return append([]string{"crawl", "--db", db, "--resolve-file", resolve, "--ca-file", w.srv.CAFile(),
-			"--scope", "hosts:.test", "--delay", "2ms", "--delay-factor", "0", "--workers", "8",
-			"--commit-interval", crawlKillCommit.String(), "--progress", "0", "--json"}, w.site.Seeds()...)
-	}
+	args := crawlKillArgs(w, 2*time.Millisecond, 8)
 	for range b.N {
 		ref := filepath.Join(b.TempDir(), "ref.db")
 		w.log.Reset()
-		if out, err := exec.Command(bin, args(ref)...).CombinedOutput(); err != nil {
-			b.Fatalf("reference crawl: %v\n%s", err, out)
-		}
-		total := 0
-		for _, e := range w.log.Entries() {
-			if e.Target != "/robots.txt" {
-				total++
-			}
-		}
-		w.log.Reset()
+		total := crawlReference(b, bin, args(ref), w)
 		rng := rand.New(rand.NewPCG(uint64(b.N), 20))
 		shares := make([]float64, 20)
 		for i := range shares {

@@ -26,7 +26,7 @@ func TestEvalSeedsPlotFlags(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			path := filepath.Join(dir, tc.file)
 			args := append([]string{"eval", "seeds", "--graph", base, "--k", "2", "--hops", "3", "--trials", "2", "--samples", "3", "--plot", path}, tc.args...)
-			code, _, errs := seedsRun(t, args...)
+			code, _, errs := cmdRun(args...)
 			if code != 0 {
 				t.Fatalf("exit %d: %s", code, errs)
 			}
@@ -53,7 +53,7 @@ func TestEvalSeedsPlotFlags(t *testing.T) {
 	// The title changes the picture.
 	a, b := filepath.Join(dir, "a.svg"), filepath.Join(dir, "b.svg")
 	for _, p := range []struct{ path, title string }{{a, "one"}, {b, "a much longer title"}} {
-		if code, _, errs := seedsRun(t, "eval", "seeds", "--graph", base, "--k", "2", "--trials", "2", "--samples", "3", "--plot", p.path, "--title", p.title); code != 0 {
+		if code, _, errs := cmdRun("eval", "seeds", "--graph", base, "--k", "2", "--trials", "2", "--samples", "3", "--plot", p.path, "--title", p.title); code != 0 {
 			t.Fatalf("exit %d: %s", code, errs)
 		}
 	}
@@ -62,7 +62,7 @@ func TestEvalSeedsPlotFlags(t *testing.T) {
 	if bytes.Equal(ab, bb) {
 		t.Error("--title did not change the plot")
 	}
-	if code, _, errs := seedsRun(t, "eval", "seeds", "-h"); code != 0 || !strings.Contains(errs, "--plot-logx") {
+	if code, _, errs := cmdRun("eval", "seeds", "-h"); code != 0 || !strings.Contains(errs, "--plot-logx") {
 		t.Errorf("help: exit %d, lacks --plot-logx:\n%s", code, errs)
 	}
 }

@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -65,12 +64,9 @@ func runExport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if *cycle != 0 && *what != "graph" && *what != "fetches" {
 		return fmt.Errorf("%w: --cycle applies to --what graph and --what fetches", errUsage)
 	}
-	db, err := storage.Open(*dbPath, &storage.Options{ReadOnly: true})
+	db, err := openDBReadOnly(*dbPath)
 	if err != nil {
-		if errors.Is(err, storage.ErrLocked) {
-			return fmt.Errorf("open db: %w; a crawl holds it: wait for it to stop", err)
-		}
-		return fmt.Errorf("open db: %w", err)
+		return err
 	}
 	defer db.Close()
 	if graphFile {

@@ -73,7 +73,7 @@ func TestExportGraphFormats(t *testing.T) {
 	db, want := exportTestDB(t)
 	dir := t.TempDir()
 
-	code, _, stderr := runGraphCmd(t, "export", "--db", db, "--what", "graph", "--out", filepath.Join(dir, "ds"))
+	code, _, stderr := cmdRun("export", "--db", db, "--what", "graph", "--out", filepath.Join(dir, "ds"))
 	if code != 0 {
 		t.Fatalf("default export: exit %d: %s", code, stderr)
 	}
@@ -83,7 +83,7 @@ func TestExportGraphFormats(t *testing.T) {
 	}
 	sameArcs(t, "dataset", ds, want)
 
-	code, _, stderr = runGraphCmd(t, "export", "--db", db, "--what", "graph", "--format", "edgelist", "--out", filepath.Join(dir, "g"))
+	code, _, stderr = cmdRun("export", "--db", db, "--what", "graph", "--format", "edgelist", "--out", filepath.Join(dir, "g"))
 	if code != 0 || !strings.Contains(stderr, "g.edgelist (edgelist): 6 nodes, 8 arcs") {
 		t.Fatalf("edgelist: exit %d: %s", code, stderr)
 	}
@@ -103,7 +103,7 @@ func TestExportGraphFormats(t *testing.T) {
 		t.Fatalf("edge list: %d nodes, %d arcs", el.N(), el.M())
 	}
 
-	code, out, stderr := runGraphCmd(t, "export", "--db", db, "--what", "graph", "--format", "graphml")
+	code, out, stderr := cmdRun("export", "--db", db, "--what", "graph", "--format", "graphml")
 	if code != 0 {
 		t.Fatalf("graphml: exit %d: %s", code, stderr)
 	}
@@ -136,7 +136,7 @@ func TestExportGraphFormats(t *testing.T) {
 	}
 	sameArcs(t, "graphml", gb.Build(), want)
 
-	code, _, stderr = runGraphCmd(t, "export", "--db", db, "--what", "graph", "--format", "pajek", "--out", filepath.Join(dir, "p.net"))
+	code, _, stderr = cmdRun("export", "--db", db, "--what", "graph", "--format", "pajek", "--out", filepath.Join(dir, "p.net"))
 	if code != 0 {
 		t.Fatalf("pajek: exit %d: %s", code, stderr)
 	}
@@ -171,7 +171,7 @@ func TestExportGraphFormats(t *testing.T) {
 		{"--what", "graph", "--format", "jsonl", "--out", filepath.Join(dir, "x")},
 		{"--what", "pages", "--format", "graphml"},
 	} {
-		code, _, stderr := runGraphCmd(t, append([]string{"export", "--db", db}, args...)...)
+		code, _, stderr := cmdRun(append([]string{"export", "--db", db}, args...)...)
 		if code != 2 || !strings.Contains(stderr, "--format") {
 			t.Errorf("%v: exit %d: %s", args, code, stderr)
 		}

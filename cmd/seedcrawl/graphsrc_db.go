@@ -2,17 +2,26 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"os"
 
 	"github.com/seedcrawl/seedcrawl/fetch"
 	"github.com/seedcrawl/seedcrawl/graph"
 	"github.com/seedcrawl/seedcrawl/storage"
 )
 
-// openDBReadOnly opens a crawl database for reading. It fails fast when the
-// file does not exist rather than creating an empty one.
+// openDBReadOnly opens a crawl database for reading, as every command that
+// reads one does. It fails fast when the file does not exist rather than
+// creating an empty one, and tells a user whose db a crawl holds to wait.
 func openDBReadOnly(path string) (*storage.DB, error) {
+	if _, err := os.Stat(path); err != nil {
+		return nil, fmt.Errorf("open db: %w", err)
+	}
 	db, err := storage.Open(path, &storage.Options{ReadOnly: true})
+	if errors.Is(err, storage.ErrLocked) {
+		return nil, fmt.Errorf("open db %s: %w; a crawl holds it: wait for it to stop", path, err)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("open db %s: %w", path, err)
 	}

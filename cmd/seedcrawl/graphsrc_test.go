@@ -1,11 +1,7 @@
 package main
 
 import (
-	"bytes"
-	"compress/gzip"
-	"context"
 	"math"
-	"os"
 	"path/filepath"
 	"runtime"
 	"strconv"
@@ -17,13 +13,6 @@ import (
 
 func sharedDataPath(name string) string {
 	return filepath.Join("..", "..", "..", "shared", "data", name)
-}
-
-func runGraphCmd(t *testing.T, args ...string) (code int, stdout, stderr string) {
-	t.Helper()
-	var out, errb bytes.Buffer
-	code = run(context.Background(), args, &out, &errb)
-	return code, out.String(), errb.String()
 }
 
 // TestGraphFormatsRankAlike ranks cnr-2000 from its dataset file and from
@@ -38,7 +27,7 @@ func TestGraphFormatsRankAlike(t *testing.T) {
 		{"--graph", sharedDataPath("bvgraph/cnr-2000"), "--graph-format", "bvgraph"},
 	} {
 		// Ten iterations are enough to tell graphs apart and keep the test short.
-		code, out, stderr := runGraphCmd(t, append([]string{"rank", "--algo", "pagerank", "--iterations", "10", "-q"}, args...)...)
+		code, out, stderr := cmdRun(append([]string{"rank", "--algo", "pagerank", "--iterations", "10", "-q"}, args...)...)
 		if code != 0 {
 			t.Fatalf("%v: exit %d: %s", args, code, stderr)
 		}
@@ -69,19 +58,13 @@ func TestGraphFormatSNAPRanks(t *testing.T) {
 		}
 	}
 	path := filepath.Join(t.TempDir(), "hollins.txt.gz")
-	var zb bytes.Buffer
-	zw := gzip.NewWriter(&zb)
-	zw.Write([]byte(text.String()))
-	zw.Close()
-	if err := os.WriteFile(path, zb.Bytes(), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	writeGzFile(t, path, text.String())
 	snap, err := graph.ReadSNAPFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	scores := func(args ...string) []string {
-		code, out, stderr := runGraphCmd(t, append([]string{"rank", "--algo", "pagerank", "-q"}, args...)...)
+		code, out, stderr := cmdRun(append([]string{"rank", "--algo", "pagerank", "-q"}, args...)...)
 		if code != 0 {
 			t.Fatalf("%v: exit %d: %s", args, code, stderr)
 		}
@@ -115,9 +98,7 @@ func TestGraphFormatSNAPRanks(t *testing.T) {
 func TestGraphFormatFlagEveryCommand(t *testing.T) {
 	dir := t.TempDir()
 	snap := filepath.Join(dir, "toy.edges")
-	if err := os.WriteFile(snap, []byte("10 20\n10 40\n50 20\n50 30\n50 40\n30 30\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	writeFile(t, snap, "10 20\n10 40\n50 20\n50 30\n50 40\n30 30\n")
 	for _, args := range [][]string{
 		{"rank", "--algo", "hits", "-q"},
 		{"seeds", "--algo", "pagerank", "--k", "2"},
@@ -125,16 +106,16 @@ func TestGraphFormatFlagEveryCommand(t *testing.T) {
 		{"sim", "--schedulers", "bfs", "--seeds", "top-pagerank:1", "-q"},
 	} {
 		for _, src := range [][]string{{"--graph", snap, "--graph-format", "snap"}, {"--graph", snap}} {
-			code, _, stderr := runGraphCmd(t, append(args, src...)...)
+			code, _, stderr := cmdRun(append(args, src...)...)
 			if code != 0 {
 				t.Errorf("%v %v: exit %d: %s", args, src, code, stderr)
 			}
 		}
-		code, _, stderr := runGraphCmd(t, append(args, "--graph", snap, "--graph-format", "graphml")...)
+		code, _, stderr := cmdRun(append(args, "--graph", snap, "--graph-format", "graphml")...)
 		if code != 2 || !strings.Contains(stderr, "--graph-format: graph: unknown graph format: \"graphml\"") {
 			t.Errorf("%v with a bad format: exit %d: %s", args, code, stderr)
 		}
-		code, _, stderr = runGraphCmd(t, append(args, "--graph", snap, "--graph-format", "bvgraph")...)
+		code, _, stderr = cmdRun(append(args, "--graph", snap, "--graph-format", "bvgraph")...)
 		if code != 1 || !strings.Contains(stderr, "toy.edges.properties") {
 			t.Errorf("%v, an edge list read as BVGraph: exit %d: %s", args, code, stderr)
 		}
@@ -146,13 +127,7 @@ func TestGraphFormatFlagEveryCommand(t *testing.T) {
 // fails at once, naming the file and line, having allocated little.
 func TestGraphLyingHeaderCommands(t *testing.T) {
 	base := filepath.Join(t.TempDir(), "liar")
-	var zb bytes.Buffer
-	zw := gzip.NewWriter(&zb)
-	zw.Write([]byte("# name: liar\n# source: test\n# nodes: 2000000000 arcs: 3\n# self-loops: 0\n0\t1\n1\t2\n2\t0\n"))
-	zw.Close()
-	if err := os.WriteFile(base+".arcs.tsv.gz", zb.Bytes(), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	writeGzFile(t, base+".arcs.tsv.gz", "# name: liar\n# source: test\n# nodes: 2000000000 arcs: 3\n# self-loops: 0\n0\t1\n1\t2\n2\t0\n")
 	for _, args := range [][]string{
 		{"rank", "--algo", "pagerank", "-q"},
 		{"sim", "--schedulers", "bfs", "-q"},
@@ -160,7 +135,7 @@ func TestGraphLyingHeaderCommands(t *testing.T) {
 	} {
 		var before, after runtime.MemStats
 		runtime.ReadMemStats(&before)
-		code, _, stderr := runGraphCmd(t, append(args, "--graph", base)...)
+		code, _, stderr := cmdRun(append(args, "--graph", base)...)
 		runtime.ReadMemStats(&after)
 		if code != 1 || !strings.Contains(stderr, "liar.arcs.tsv.gz:3: header declares 2000000000 nodes but only 3 arcs") {
 			t.Errorf("%v: exit %d: %s", args, code, stderr)

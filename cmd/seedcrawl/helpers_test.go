@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"compress/gzip"
 	"context"
 	"encoding/csv"
 	"fmt"
@@ -129,6 +130,67 @@ func hostileGap(host string) time.Duration {
 		return hostileCrawlDelay
 	}
 	return hostileDelay
+}
+
+// cmdRun runs the command line args in-process, as main does, and returns
+// its exit code, stdout and stderr.
+func cmdRun(args ...string) (code int, stdout, stderr string) {
+	var out, errb bytes.Buffer
+	code = run(context.Background(), args, &out, &errb)
+	return code, out.String(), errb.String()
+}
+
+// cmdOK runs args as cmdRun does and returns stdout, failing t unless the
+// command exits 0.
+func cmdOK(t testing.TB, args ...string) string {
+	t.Helper()
+	code, stdout, stderr := cmdRun(args...)
+	if code != 0 {
+		t.Fatalf("seedcrawl %s: exit %d\nstderr:\n%s", strings.Join(args, " "), code, stderr)
+	}
+	return stdout
+}
+
+// checkExit runs args as cmdRun does and fails t unless the command exits
+// with code and its stderr holds every one of wants; it returns the output
+// for further checks.
+func checkExit(t testing.TB, args []string, code int, wants ...string) (stdout, stderr string) {
+	t.Helper()
+	got, stdout, stderr := cmdRun(args...)
+	if got != code {
+		t.Errorf("seedcrawl %s: exit %d, want %d; stderr:\n%s", strings.Join(args, " "), got, code, stderr)
+	}
+	checkContains(t, "stderr", stderr, wants...)
+	return stdout, stderr
+}
+
+// checkContains fails t for each of wants that out, the output named
+// what, lacks.
+func checkContains(t testing.TB, what, out string, wants ...string) {
+	t.Helper()
+	for _, want := range wants {
+		if !strings.Contains(out, want) {
+			t.Errorf("%s lacks %q:\n%s", what, want, out)
+		}
+	}
+}
+
+// writeGzFile writes text to path, gzip-compressed (a dataset file).
+func writeGzFile(t testing.TB, path, text string) {
+	t.Helper()
+	var b bytes.Buffer
+	zw := gzip.NewWriter(&b)
+	zw.Write([]byte(text))
+	zw.Close()
+	writeFile(t, path, b.String())
+}
+
+// writeFile writes text to path, failing t if it cannot.
+func writeFile(t testing.TB, path, text string) {
+	t.Helper()
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
 }
 
 // readCSVFile returns the records of the CSV file at path.

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"net"
 	"sync/atomic"
 	"time"
 
@@ -117,19 +116,8 @@ func (s *crawlSession) serve(ctx context.Context, command string, w io.Writer) e
 	if err := s.db.Advertise(srv.DialAddr()); err != nil {
 		return fmt.Errorf("advertise status address: %w", err)
 	}
-	fmt.Fprintln(w, statusWhere(srv.DialAddr(), srv.AllInterfaces()))
+	fmt.Fprintf(w, "status on %s\n", srv.URL())
 	return nil
-}
-
-// statusWhere says where the status page is, at dial, an address a person
-// can open; a listener on all interfaces says so, with its port.
-func statusWhere(dial string, all bool) string {
-	line := fmt.Sprintf("status on http://%s/", dial)
-	if all {
-		_, port, _ := net.SplitHostPort(dial)
-		line += fmt.Sprintf(" (listening on all interfaces, port %s)", port)
-	}
-	return line
 }
 
 // statusHosts is how many hosts the source lists: the monitor shows at

@@ -285,27 +285,3 @@ func TestCrawlListen(t *testing.T) {
 	// Without --listen, a held db still gives today's error: covered by
 	// TestCrawlLockedDB.
 }
-
-// TestStatusWhere checks the line that says where the status page is: an
-// address to open, never the wildcard "[::]" or "0.0.0.0" the system
-// reports for --listen 0.0.0.0:PORT, and a note when every interface
-// listens. (The monitor's DialAddr turns the wildcard into loopback; the
-// tests bind 127.0.0.1 only, so the wildcard is not bound here.)
-func TestStatusWhere(t *testing.T) {
-	for _, tc := range []struct {
-		name string
-		dial string
-		all  bool
-		want string
-	}{
-		{"loopback", "127.0.0.1:4242", false, "status on http://127.0.0.1:4242/"},
-		{"all interfaces", "127.0.0.1:4242", true, "status on http://127.0.0.1:4242/ (listening on all interfaces, port 4242)"},
-		{"all interfaces, IPv6", "[::1]:4242", true, "status on http://[::1]:4242/ (listening on all interfaces, port 4242)"},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			if got := statusWhere(tc.dial, tc.all); got != tc.want {
-				t.Errorf("statusWhere(%q, %v) = %q, want %q", tc.dial, tc.all, got, tc.want)
-			}
-		})
-	}
-}

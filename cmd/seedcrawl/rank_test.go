@@ -181,11 +181,7 @@ func TestRankCommandErrors(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			var out, errb bytes.Buffer
-			code := run(context.Background(), append([]string{"rank"}, c.args...), &out, &errb)
-			if code != c.code || !strings.Contains(errb.String(), c.want) {
-				t.Fatalf("exit %d, stderr %q; want exit %d and %q", code, errb.String(), c.code, c.want)
-			}
+			checkExit(t, append([]string{"rank"}, c.args...), c.code, c.want)
 		})
 	}
 }

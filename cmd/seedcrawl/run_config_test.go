@@ -1,13 +1,9 @@
 package main
 
 import (
-	"bytes"
-	"context"
 	"encoding/json"
-	"os"
 	"path/filepath"
 	"slices"
-	"strings"
 	"testing"
 
 	"github.com/seedcrawl/seedcrawl/config"
@@ -35,9 +31,7 @@ func TestRunSettingsFromConfigFile(t *testing.T) {
 	w := runEvolvingWeb(t)
 	dir := t.TempDir()
 	cfgFile := filepath.Join(dir, "run.yaml")
-	if err := os.WriteFile(cfgFile, []byte("revisit-gone: 7\nrefresh-policy: uniform\nmax-pages: 20\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	writeFile(t, cfgFile, "revisit-gone: 7\nrefresh-policy: uniform\nmax-pages: 20\n")
 	for _, tc := range []struct {
 		name   string
 		extra  []string
@@ -66,29 +60,5 @@ func TestRunSettingsFromConfigFile(t *testing.T) {
 				t.Errorf("cycle recorded refresh-policy %q, revisit-gone %d; want %q, %d", inf.Policy, inf.Gone, tc.policy, tc.gone)
 			}
 		})
-	}
-}
-
-// TestRunSettingsBad checks that a bad run setting, from a flag or a
-// file, is a usage error naming the setting.
-func TestRunSettingsBad(t *testing.T) {
-	dir := t.TempDir()
-	db := filepath.Join(dir, "x.db")
-	bad := filepath.Join(dir, "bad.toml")
-	if err := os.WriteFile(bad, []byte("refresh-policy = \"freshest\"\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	for _, c := range []struct {
-		args []string
-		want string
-	}{
-		{[]string{"--db", db, "--cycles", "2", "--refresh-policy", "nope", "http://a.test/"}, "refresh-policy"},
-		{[]string{"--db", db, "--cycles", "2", "--revisit-gone", "-1", "http://a.test/"}, "revisit-gone"},
-		{[]string{"--db", db, "--cycles", "2", "--config", bad, "http://a.test/"}, `"freshest"`},
-	} {
-		var stdout, stderr bytes.Buffer
-		if code := run(context.Background(), append([]string{"run"}, c.args...), &stdout, &stderr); code != 2 || !strings.Contains(stderr.String(), c.want) {
-			t.Errorf("run %v: exit %d, stderr %q; want exit 2 naming %q", c.args, code, stderr.String(), c.want)
-		}
 	}
 }

@@ -27,15 +27,10 @@ func TestRunBinaryResumesCycle(t *testing.T) {
 	w := crawlStartWeb(t, testweb.GenOptions{Seed: 11, Pages: 260, Hosts: 6, Preset: testweb.Clean,
 		Evolution: testweb.Evolution{Change: 0.15, Gone: 0.05, Move: 0.05, New: 0.08}}, testweb.Options{})
 	gone, moved := runVanishingSeeds(t, w)
-	resolve := filepath.Join(dir, "resolve.txt")
-	if err := w.srv.WriteResolveFile(resolve); err != nil {
-		t.Fatal(err)
-	}
 	args := func(db, cycles string) []string {
-		return append([]string{"run", "--db", db, "--cycles", cycles, "--seed-algo", "given", "--scheduler", "fpr",
-			"--resolve-file", resolve, "--ca-file", w.srv.CAFile(), "--scope", "hosts:.test",
+		return append(append([]string{"run"}, w.flags("--db", db, "--cycles", cycles, "--seed-algo", "given", "--scheduler", "fpr",
 			"--delay", "12ms", "--delay-factor", "0", "--workers", "4", "--commit-interval", crawlKillCommit.String(),
-			"--progress", "0"}, append(w.site.Seeds(), gone, moved)...)
+			"--progress", "0")...), append(w.site.Seeds(), gone, moved)...)
 	}
 	base := filepath.Join(dir, "base.db")
 	if out, err := exec.Command(bin, args(base, "1")...).CombinedOutput(); err != nil {

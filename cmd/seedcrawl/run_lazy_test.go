@@ -10,18 +10,25 @@ import (
 	"github.com/seedcrawl/seedcrawl/testweb"
 )
 
+// runBudgetCycles runs two cycles over a 400-page test web, the second
+// limited to 40 pages of which half may be refetches, and returns the db
+// and cycle 2's --json output.
+func runBudgetCycles(t testing.TB) (db, cycle2 string) {
+	t.Helper()
+	w := crawlStartWeb(t, testweb.GenOptions{Seed: 5, Pages: 400, Hosts: 5, Preset: testweb.Clean}, testweb.Options{})
+	db = filepath.Join(t.TempDir(), "cycles.db")
+	runCmd(t, append(runArgs(t, w, db, "--cycles", "1", "--seed-algo", "given"), w.site.Seeds()...))
+	return db, runCmd(t, runArgs(t, w, db, "--cycles", "2", "--seed-algo", "given", "--pages-per-cycle", "40",
+		"--refresh-share", "0.5", "--json"))
+}
+
 // TestRunBudgetCycleQueuesKnownPagesLazily: a budget-limited cycle starts
 // with a refresh list of twice its budget at most, still reaches every
 // known page through links (refetching up to the refresh share, traversing
 // the rest from storage), and leaves no frontier entry behind.
 func TestRunBudgetCycleQueuesKnownPagesLazily(t *testing.T) {
-	w := crawlStartWeb(t, testweb.GenOptions{Seed: 5, Pages: 400, Hosts: 5, Preset: testweb.Clean}, testweb.Options{})
-	db := filepath.Join(t.TempDir(), "lazy.db")
-	runCmd(t, append(runArgs(t, w, db, "--cycles", "1", "--seed-algo", "given"), w.site.Seeds()...))
+	db, out := runBudgetCycles(t)
 	known := len(runReadDB(t, db).fetch[1])
-	w.log.Reset()
-	out := runCmd(t, runArgs(t, w, db, "--cycles", "2", "--seed-algo", "given", "--pages-per-cycle", "40",
-		"--refresh-share", "0.5", "--json"))
 	var c runCycleOut
 	if err := json.NewDecoder(strings.NewReader(out)).Decode(&c); err != nil {
 		t.Fatalf("cycle 2 output %q: %v", out, err)

@@ -128,9 +128,7 @@ func BenchmarkCycleStart(b *testing.B) {
 				fmt.Fprintf(&resolve, "h%d.test %s\n", h, ln.Addr())
 			}
 			rf := filepath.Join(dir, "resolve.txt")
-			if err := os.WriteFile(rf, []byte(resolve.String()), 0o644); err != nil {
-				b.Fatal(err)
-			}
+			writeFile(b, rf, resolve.String())
 			var firsts, planned []time.Duration
 			var peak uint64
 			for i := range b.N {

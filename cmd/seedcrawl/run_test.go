@@ -61,24 +61,14 @@ func runVanishingSeeds(t testing.TB, w *crawlWeb) (gone, moved string) {
 
 // runArgs is a run command line against w, fast and quiet.
 func runArgs(t testing.TB, w *crawlWeb, db string, extra ...string) []string {
-	t.Helper()
-	resolve := filepath.Join(t.TempDir(), "resolve.txt")
-	if err := w.srv.WriteResolveFile(resolve); err != nil {
-		t.Fatal(err)
-	}
-	args := []string{"--db", db, "--resolve-file", resolve, "--ca-file", w.srv.CAFile(), "--scope", "hosts:.test",
-		"--delay", "0", "--delay-factor", "0", "--workers", "4", "--progress", "0", "--commit-interval", "50ms"}
-	return append(args, extra...)
+	return append(w.flags("--db", db, "--delay", "0", "--delay-factor", "0", "--workers", "4", "--progress", "0",
+		"--commit-interval", "50ms"), extra...)
 }
 
 // runCmd runs seedcrawl run in-process and returns its stdout.
 func runCmd(t testing.TB, args []string) string {
 	t.Helper()
-	var stdout, stderr bytes.Buffer
-	if err := runCycles(context.Background(), args, &stdout, &stderr); err != nil {
-		t.Fatalf("seedcrawl run %s: %v\nstderr:\n%s", strings.Join(args, " "), err, stderr.String())
-	}
-	return stdout.String()
+	return cmdOK(t, append([]string{"run"}, args...)...)
 }
 
 // runDBState is what a test reads back from a db after cycles.
@@ -382,8 +372,13 @@ func TestDemoCycles(t *testing.T) {
 	}
 }
 
+// TestRunBadFlags checks that a bad run setting, from a flag or a file, is
+// a usage error naming the setting.
 func TestRunBadFlags(t *testing.T) {
-	db := filepath.Join(t.TempDir(), "x.db")
+	dir := t.TempDir()
+	db := filepath.Join(dir, "x.db")
+	bad := filepath.Join(dir, "bad.toml")
+	writeFile(t, bad, "refresh-policy = \"freshest\"\n")
 	for _, c := range []struct {
 		args []string
 		want string
@@ -396,10 +391,10 @@ func TestRunBadFlags(t *testing.T) {
 		{[]string{"--db", db, "--cycles", "2", "--refresh-pace", "sideways", "http://a.test/"}, `--refresh-pace "sideways"`},
 		{[]string{"--db", db, "--cycles", "2", "--revisit-min", "2h", "--revisit-max", "1h", "http://a.test/"}, "revisit min"},
 		{[]string{"--db", db, "--cycles", "2"}, "no seed URLs for cycle 1"},
+		{[]string{"--db", db, "--cycles", "2", "--refresh-policy", "nope", "http://a.test/"}, "refresh-policy"},
+		{[]string{"--db", db, "--cycles", "2", "--revisit-gone", "-1", "http://a.test/"}, "revisit-gone"},
+		{[]string{"--db", db, "--cycles", "2", "--config", bad, "http://a.test/"}, `"freshest"`},
 	} {
-		var stdout, stderr bytes.Buffer
-		if code := run(context.Background(), append([]string{"run"}, c.args...), &stdout, &stderr); code != 2 || !strings.Contains(stderr.String(), c.want) {
-			t.Errorf("run %v: exit %d, stderr %q; want exit 2 naming %q", c.args, code, stderr.String(), c.want)
-		}
+		checkExit(t, append([]string{"run"}, c.args...), 2, c.want)
 	}
 }

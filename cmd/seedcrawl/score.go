@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"slices"
 	"time"
@@ -49,12 +48,9 @@ cycle did, so it scores at least what the cycle's real order scores.
 	if err := outs.check(); err != nil {
 		return err
 	}
-	if _, err := os.Stat(*dbPath); err != nil {
-		return fmt.Errorf("open db: %w", err)
-	}
-	db, err := storage.Open(*dbPath, &storage.Options{ReadOnly: true})
+	db, err := openDBReadOnly(*dbPath)
 	if err != nil {
-		return fmt.Errorf("open db: %w", err)
+		return err
 	}
 	defer db.Close()
 	sr, err := scoreRead(ctx, db, uint32(*cycle))

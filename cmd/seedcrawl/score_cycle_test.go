@@ -1,13 +1,8 @@
 package main
 
 import (
-	"bytes"
-	"context"
 	"encoding/json"
-	"path/filepath"
 	"testing"
-
-	"github.com/seedcrawl/seedcrawl/testweb"
 )
 
 // TestScoreCycleOmniscientBound scores cycle 2 of a run db over loopback,
@@ -16,14 +11,8 @@ import (
 // budget, must score at least as much as the real fetch order at every
 // point, and no more than U(k).
 func TestScoreCycleOmniscientBound(t *testing.T) {
-	w := crawlStartWeb(t, testweb.GenOptions{Seed: 5, Pages: 400, Hosts: 5, Preset: testweb.Clean}, testweb.Options{})
-	db := filepath.Join(t.TempDir(), "cycles.db")
-	runCmd(t, append(runArgs(t, w, db, "--cycles", "1", "--seed-algo", "given"), w.site.Seeds()...))
-	runCmd(t, runArgs(t, w, db, "--cycles", "2", "--seed-algo", "given", "--pages-per-cycle", "40", "--refresh-share", "0.5"))
-	var stdout, stderr bytes.Buffer
-	if err := runScore(context.Background(), []string{"--db", db, "--cycle", "2", "--json"}, &stdout, &stderr); err != nil {
-		t.Fatalf("score: %v\n%s", err, stderr.String())
-	}
+	db, _ := runBudgetCycles(t)
+	out := cmdOK(t, "score", "--db", db, "--cycle", "2", "--json")
 	var rep struct {
 		Pages      []int      `json:"pages"`
 		Upper      []*float64 `json:"upper_bound"`
@@ -34,8 +23,8 @@ func TestScoreCycleOmniscientBound(t *testing.T) {
 			Cumulative []*float64 `json:"cumulative_pagerank"`
 		} `json:"curves"`
 	}
-	if err := json.Unmarshal(stdout.Bytes(), &rep); err != nil || len(rep.Curves) != 1 {
-		t.Fatalf("report (%v):\n%s", err, stdout.String())
+	if err := json.Unmarshal([]byte(out), &rep); err != nil || len(rep.Curves) != 1 {
+		t.Fatalf("report (%v):\n%s", err, out)
 	}
 	real, omni := rep.Curves[0].Cumulative, rep.Omniscient.Cumulative
 	const tol = 1e-9

@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -47,17 +46,9 @@ func seedsDataset(t *testing.T, urls bool) string {
 	return base
 }
 
-// seedsRun runs the command line and returns exit code, stdout and stderr.
-func seedsRun(t *testing.T, args ...string) (int, string, string) {
-	t.Helper()
-	var out, errb bytes.Buffer
-	code := run(context.Background(), args, &out, &errb)
-	return code, out.String(), errb.String()
-}
-
 func seedsJSON(t *testing.T, args ...string) seeds.Result {
 	t.Helper()
-	code, out, errs := seedsRun(t, append(args, "--json")...)
+	code, out, errs := cmdRun(append(args, "--json")...)
 	if code != 0 {
 		t.Fatalf("%v: exit %d: %s", args, code, errs)
 	}
@@ -70,7 +61,7 @@ func seedsJSON(t *testing.T, args ...string) seeds.Result {
 
 func TestSeedsCommandTable(t *testing.T) {
 	base := seedsDataset(t, true)
-	code, out, errs := seedsRun(t, "seeds", "--graph", base, "--algo", "maxweight", "--k", "2", "--hops", "2")
+	code, out, errs := cmdRun("seeds", "--graph", base, "--algo", "maxweight", "--k", "2", "--hops", "2")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
@@ -122,10 +113,8 @@ func TestSeedsCommandOptions(t *testing.T) {
 	t.Run("weights override values", func(t *testing.T) {
 		top := seedsJSON(t, "seeds", "--graph", base, "--algo", "maxout", "--k", "1").Seeds[0]
 		w := filepath.Join(t.TempDir(), "w.txt")
-		if err := os.WriteFile(w, []byte("# demote the best seed's reach\n"+top.URL+" -50\nhttp://elsewhere.test/ 3\n"), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		code, out, errs := seedsRun(t, "seeds", "--graph", base, "--algo", "maxout", "--k", "1", "--weights", w, "--json")
+		writeFile(t, w, "# demote the best seed's reach\n"+top.URL+" -50\nhttp://elsewhere.test/ 3\n")
+		code, out, errs := cmdRun("seeds", "--graph", base, "--algo", "maxout", "--k", "1", "--weights", w, "--json")
 		if code != 0 {
 			t.Fatalf("exit %d: %s", code, errs)
 		}
@@ -171,7 +160,7 @@ func TestSeedsCommandErrors(t *testing.T) {
 	base := seedsDataset(t, true)
 	noURLs := seedsDataset(t, false)
 	badW := filepath.Join(t.TempDir(), "bad.txt")
-	os.WriteFile(badW, []byte("http://a.test/pa many\n"), 0o644)
+	writeFile(t, badW, "http://a.test/pa many\n")
 	cases := []struct {
 		name string
 		args []string
@@ -194,7 +183,7 @@ func TestSeedsCommandErrors(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			code, _, errs := seedsRun(t, append([]string{"seeds"}, c.args...)...)
+			code, _, errs := cmdRun(append([]string{"seeds"}, c.args...)...)
 			if code != c.code || !strings.Contains(errs, c.msg) {
 				t.Fatalf("exit %d (want %d), stderr %q (want %q)", code, c.code, errs, c.msg)
 			}
@@ -206,7 +195,7 @@ func TestEvalSeedsCommand(t *testing.T) {
 	base := seedsDataset(t, true)
 	dir := t.TempDir()
 	csvPath, plotPath := filepath.Join(dir, "e.csv"), filepath.Join(dir, "e.svg")
-	code, out, errs := seedsRun(t, "eval", "seeds", "--graph", base, "--algos", "all", "--k", "2", "--hops", "2",
+	code, out, errs := cmdRun("eval", "seeds", "--graph", base, "--algos", "all", "--k", "2", "--hops", "2",
 		"--csv", csvPath, "--plot", plotPath, "--trials", "3", "--samples", "5")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
@@ -229,7 +218,7 @@ func TestEvalSeedsCommand(t *testing.T) {
 		t.Errorf("plot: %v", err)
 	}
 
-	code, out, errs = seedsRun(t, "eval", "seeds", "--graph", base, "--algos", "maxout,hits-core", "--k", "2", "--json")
+	code, out, errs = cmdRun("eval", "seeds", "--graph", base, "--algos", "maxout,hits-core", "--k", "2", "--json")
 	if code != 0 {
 		t.Fatalf("json: exit %d: %s", code, errs)
 	}
@@ -253,13 +242,13 @@ func TestEvalSeedsCommand(t *testing.T) {
 		{[]string{"eval", "seeds", "--graph", base, "--plot", "x.gif"}, "--plot"},
 		{[]string{"eval", "seeds", "--graph", base, "--cover-density", "NaN"}, "--cover-density"},
 	} {
-		if code, _, errs := seedsRun(t, c.args...); code != 2 || !strings.Contains(errs, c.msg) {
+		if code, _, errs := cmdRun(c.args...); code != 2 || !strings.Contains(errs, c.msg) {
 			t.Errorf("%v: exit %d, stderr %q (want %q)", c.args, code, errs, c.msg)
 		}
 	}
 	// An unwritable --csv fails before the evaluation runs.
 	bad := filepath.Join(dir, "no-dir", "e.csv")
-	if code, out, errs := seedsRun(t, "eval", "seeds", "--graph", base, "--k", "2", "--csv", bad); code != 1 || out != "" || !strings.Contains(errs, "--csv") {
+	if code, out, errs := cmdRun("eval", "seeds", "--graph", base, "--k", "2", "--csv", bad); code != 1 || out != "" || !strings.Contains(errs, "--csv") {
 		t.Errorf("unwritable --csv: exit %d, stdout %q, stderr %q", code, out, errs)
 	}
 }

@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -14,20 +13,10 @@ import (
 func TestSimCommand(t *testing.T) {
 	dir := t.TempDir()
 	out, plot := filepath.Join(dir, "results.csv"), filepath.Join(dir, "curves.svg")
-	var stdout, stderr bytes.Buffer
-	code := run(context.Background(), []string{"sim",
-		"--graph", filepath.Join("..", "..", "..", "shared", "data", "hollins"),
+	table := cmdOK(t, "sim", "--graph", sharedDataPath("hollins"),
 		"--schedulers", "bfs,fpr,fpr@20,omniscient", "--seeds", "top-pagerank:160",
-		"--out", out, "--plot", plot, "--gobench", "-q"}, &stdout, &stderr)
-	if code != 0 {
-		t.Fatalf("exit %d\nstderr: %s", code, stderr.String())
-	}
-	table := stdout.String()
-	for _, want := range []string{"hollins:", "U(k)", "fpr@20", "gap closure", "BenchmarkSim/graph=hollins/sched=fpr "} {
-		if !strings.Contains(table, want) {
-			t.Errorf("stdout lacks %q:\n%s", want, table)
-		}
-	}
+		"--out", out, "--plot", plot, "--gobench", "-q")
+	checkContains(t, "stdout", table, "hollins:", "U(k)", "fpr@20", "gap closure", "BenchmarkSim/graph=hollins/sched=fpr ")
 	rows := readCSVFile(t, out)
 	if h := strings.Join(rows[0][:6], ","); h != "scheduler,pages,fraction,cumulative_pagerank,upper_bound,gap_closure" {
 		t.Errorf("CSV header %q", h)
@@ -46,7 +35,7 @@ func TestSimCommand(t *testing.T) {
 }
 
 func TestSimCommandErrors(t *testing.T) {
-	data := filepath.Join("..", "..", "..", "shared", "data")
+	data := sharedDataPath("")
 	for _, tc := range []struct {
 		name string
 		args []string
@@ -67,13 +56,8 @@ func TestSimCommandErrors(t *testing.T) {
 		{"out is a directory", []string{"sim", "--graph", filepath.Join(data, "epa"), "--out", os.TempDir(), "-q"}, 2, "is a directory"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			var stdout, stderr bytes.Buffer
-			code := run(context.Background(), tc.args, &stdout, &stderr)
-			if code != tc.code || !strings.Contains(stderr.String(), tc.want) {
-				t.Errorf("exit %d, want %d; stderr lacks %q:\n%s", code, tc.code, tc.want, stderr.String())
-			}
-			if stdout.Len() != 0 {
-				t.Errorf("a failed run printed results:\n%s", stdout.String())
+			if stdout, _ := checkExit(t, tc.args, tc.code, tc.want); stdout != "" {
+				t.Errorf("a failed run printed results:\n%s", stdout)
 			}
 		})
 	}
@@ -86,16 +70,12 @@ func TestSimFailedRunKeepsOldResults(t *testing.T) {
 	dir := t.TempDir()
 	out, plot := filepath.Join(dir, "results.csv"), filepath.Join(dir, "curves.svg")
 	for _, p := range []string{out, plot} {
-		if err := os.WriteFile(p, []byte("old"), 0o644); err != nil {
-			t.Fatal(err)
-		}
+		writeFile(t, p, "old")
 	}
-	var stdout, stderr bytes.Buffer
-	code := run(context.Background(), []string{"sim",
-		"--graph", filepath.Join("..", "..", "..", "shared", "data", "epa"),
-		"--seeds", filepath.Join(dir, "no-such-seed-file"), "--out", out, "--plot", plot, "-q"}, &stdout, &stderr)
+	code, _, stderr := cmdRun("sim", "--graph", sharedDataPath("epa"),
+		"--seeds", filepath.Join(dir, "no-such-seed-file"), "--out", out, "--plot", plot, "-q")
 	if code != 1 {
-		t.Fatalf("exit %d, want 1\nstderr: %s", code, stderr.String())
+		t.Fatalf("exit %d, want 1\nstderr: %s", code, stderr)
 	}
 	for _, p := range []string{out, plot} {
 		if b, err := os.ReadFile(p); err != nil || string(b) != "old" {
@@ -111,7 +91,7 @@ func TestSimFailedRunKeepsOldResults(t *testing.T) {
 // extension, and a bad --plot-lower is a usage error before any work.
 func TestSimPlotFlags(t *testing.T) {
 	dir := t.TempDir()
-	graphBase := filepath.Join("..", "..", "..", "shared", "data", "hollins")
+	graphBase := sharedDataPath("hollins")
 	outputs := map[string][]byte{}
 	for _, tc := range []struct {
 		name string
@@ -126,12 +106,8 @@ func TestSimPlotFlags(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			path := filepath.Join(dir, tc.file)
-			var stdout, stderr bytes.Buffer
-			args := append([]string{"sim", "--graph", graphBase, "--schedulers", "bfs,fpr,omniscient", "--grid", "20",
-				"--plot", path, "-q"}, tc.args...)
-			if code := run(context.Background(), args, &stdout, &stderr); code != 0 {
-				t.Fatalf("exit %d: %s", code, stderr.String())
-			}
+			cmdOK(t, append([]string{"sim", "--graph", graphBase, "--schedulers", "bfs,fpr,omniscient", "--grid", "20",
+				"--plot", path, "-q"}, tc.args...)...)
 			b, err := os.ReadFile(path)
 			if err != nil {
 				t.Fatal(err)
@@ -149,9 +125,8 @@ func TestSimPlotFlags(t *testing.T) {
 	if !bytes.Equal(outputs["png log-x gap"], outputs["old --logx spelling"]) {
 		t.Error("--logx and --plot-logx plot differently")
 	}
-	var stdout, stderr bytes.Buffer
-	code := run(context.Background(), []string{"sim", "--graph", graphBase, "--plot", filepath.Join(dir, "x.png"), "--plot-lower", "ratio"}, &stdout, &stderr)
-	if code != 2 || !strings.Contains(stderr.String(), "--plot-lower") || stdout.Len() != 0 {
-		t.Errorf("bad --plot-lower: exit %d, stdout %q, stderr %q", code, stdout.String(), stderr.String())
+	code, stdout, stderr := cmdRun("sim", "--graph", graphBase, "--plot", filepath.Join(dir, "x.png"), "--plot-lower", "ratio")
+	if code != 2 || !strings.Contains(stderr, "--plot-lower") || stdout != "" {
+		t.Errorf("bad --plot-lower: exit %d, stdout %q, stderr %q", code, stdout, stderr)
 	}
 }

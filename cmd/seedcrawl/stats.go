@@ -42,12 +42,12 @@ func runStats(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 // statsRead opens db read-only and reads its summary, and the URLs of the
 // pages the cycle records name.
 func statsRead(path string) (storage.Stats, func(uint64) string, error) {
-	db, err := storage.Open(path, &storage.Options{ReadOnly: true})
+	db, err := openDBReadOnly(path)
+	if errors.Is(err, storage.ErrLocked) {
+		return storage.Stats{}, nil, fmt.Errorf("%w (a crawl started with --listen lets stats read its live status)", err)
+	}
 	if err != nil {
-		if errors.Is(err, storage.ErrLocked) {
-			return storage.Stats{}, nil, fmt.Errorf("open db: %w; a crawl holds it: wait for it to stop (a crawl started with --listen lets stats read its live status)", err)
-		}
-		return storage.Stats{}, nil, fmt.Errorf("open db: %w", err)
+		return storage.Stats{}, nil, err
 	}
 	defer db.Close()
 	st, err := db.Stats()

@@ -3,7 +3,6 @@ package main
 import (
 	"bufio"
 	"bytes"
-	"compress/gzip"
 	"context"
 	"crypto/tls"
 	"crypto/x509"
@@ -20,28 +19,16 @@ import (
 	"github.com/seedcrawl/seedcrawl/testweb"
 )
 
-// twWriteGz writes a gzip file with the given text.
-func twWriteGz(t *testing.T, path, text string) {
-	t.Helper()
-	var b bytes.Buffer
-	zw := gzip.NewWriter(&b)
-	zw.Write([]byte(text))
-	zw.Close()
-	if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
-		t.Fatal(err)
-	}
-}
-
 func TestTestwebBadInput(t *testing.T) {
 	dir := t.TempDir()
 	header := "# name: x\n# source: test\n# nodes: 3 arcs: 2\n# self-loops: 0\n"
 	malformed := filepath.Join(dir, "malformed")
-	twWriteGz(t, malformed+".arcs.tsv.gz", header+"0\t1\n1 two\n")
+	writeGzFile(t, malformed+".arcs.tsv.gz", header+"0\t1\n1 two\n")
 	outOfRange := filepath.Join(dir, "range")
-	twWriteGz(t, outOfRange+".arcs.tsv.gz", header+"0\t1\n1\t7\n")
+	writeGzFile(t, outOfRange+".arcs.tsv.gz", header+"0\t1\n1\t7\n")
 	badURLs := filepath.Join(dir, "urls")
-	twWriteGz(t, badURLs+".arcs.tsv.gz", header+"0\t1\n1\t2\n")
-	twWriteGz(t, badURLs+".urls.gz", "http://a.test/\nhttp://b.test/\nhttp://c.test/\nhttp://d.test/\n")
+	writeGzFile(t, badURLs+".arcs.tsv.gz", header+"0\t1\n1\t2\n")
+	writeGzFile(t, badURLs+".urls.gz", "http://a.test/\nhttp://b.test/\nhttp://c.test/\nhttp://d.test/\n")
 	cases := []struct {
 		name string
 		args []string
@@ -73,22 +60,12 @@ func TestTestwebBadInput(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			resolve := filepath.Join(t.TempDir(), "resolve")
-			var stdout, stderr bytes.Buffer
 			args := append([]string{"testweb", "--resolve-out", resolve, "--pages", "50", "--hosts", "3"}, c.args...)
 			if c.name == "pages with graph" || strings.HasPrefix(c.args[0], "--graph") {
 				args = append([]string{"testweb", "--resolve-out", resolve}, c.args...)
 			}
-			code := run(context.Background(), args, &stdout, &stderr)
-			if code != c.code {
-				t.Errorf("exit %d, want %d; stderr:\n%s", code, c.code, stderr.String())
-			}
-			for _, w := range c.want {
-				if !strings.Contains(stderr.String(), w) {
-					t.Errorf("stderr lacks %q:\n%s", w, stderr.String())
-				}
-			}
-			if stdout.Len() != 0 {
-				t.Errorf("stdout not empty: %q", stdout.String())
+			if stdout, _ := checkExit(t, args, c.code, c.want...); stdout != "" {
+				t.Errorf("stdout not empty: %q", stdout)
 			}
 			if _, err := os.Stat(resolve); err == nil {
 				t.Error("resolve file written although nothing was served")
@@ -227,9 +204,9 @@ func TestTestwebDump(t *testing.T) {
 	}{
 		{"generated", []string{"--pages", "150", "--hosts", "5", "--preset", "clean", "--epoch", "1"}, 0, 0, false},
 		{"generated docs profile", []string{"--pages", "150", "--hosts", "5", "--profile", "docs"}, 0, 0, false},
-		{"hollins", []string{"--graph", filepath.Join("..", "..", "..", "shared", "data", "hollins"), "--preset", "clean"}, 6012, 23875, false},
+		{"hollins", []string{"--graph", sharedDataPath("hollins"), "--preset", "clean"}, 6012, 23875, false},
 		// sitemap.test: 14 pages, 17 arcs (one of them from the first seed).
-		{"hollins with sitemaps", []string{"--graph", filepath.Join("..", "..", "..", "shared", "data", "hollins"), "--preset", "clean", "--sitemaps"}, 6012 + 14, 23875 + 17, false},
+		{"hollins with sitemaps", []string{"--graph", sharedDataPath("hollins"), "--preset", "clean", "--sitemaps"}, 6012 + 14, 23875 + 17, false},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
