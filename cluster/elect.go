@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/nats-io/nats.go/jetstream"
+
+	"github.com/seedcrawl/seedcrawl/recrawl"
 )
 
 // Lease is a won election: the node holds the lock for a cycle until the
@@ -88,20 +90,13 @@ func (n *Node) seedBucket(ctx context.Context) (jetstream.KeyValue, error) {
 	return kv, nil
 }
 
-// Seed is one seed of a cycle, as the leader selected it.
-type Seed struct {
-	URL   string  `json:"url"`
-	Score float64 `json:"score,omitempty"`
-	Why   string  `json:"why,omitempty"`
-}
-
 // PublishSeeds stores the seeds the leader selected for cycle; every node
 // reads them with Seeds and queues those of its own hosts. Only the holder
 // of the cycle's lease may publish, and only once: the lease is renewed
 // first, so a leader that lost it cannot publish, and the seeds of a cycle
 // are never replaced (a node elected after the first leader's lock
 // expired finds them published: ErrPublished).
-func (n *Node) PublishSeeds(ctx context.Context, l *Lease, cycle uint32, seeds []Seed) error {
+func (n *Node) PublishSeeds(ctx context.Context, l *Lease, cycle uint32, seeds []recrawl.Pick) error {
 	if l == nil {
 		return fmt.Errorf("%w: PublishSeeds without a lease", ErrOptions)
 	}
@@ -130,12 +125,12 @@ func seedKey(cycle uint32) string { return "cycle-" + strconv.FormatUint(uint64(
 // the node that published them (the lock names the leader only while it
 // is held, and a later holder may not be the publisher).
 type publishedSeeds struct {
-	Node  int    `json:"node"`
-	Seeds []Seed `json:"seeds"`
+	Node  int            `json:"node"`
+	Seeds []recrawl.Pick `json:"seeds"`
 }
 
 // Seeds returns the seeds published for cycle, or ErrNoSeeds.
-func (n *Node) Seeds(ctx context.Context, cycle uint32) ([]Seed, error) {
+func (n *Node) Seeds(ctx context.Context, cycle uint32) ([]recrawl.Pick, error) {
 	p, err := n.readSeeds(ctx, cycle)
 	return p.Seeds, err
 }
@@ -165,7 +160,7 @@ func (n *Node) readSeeds(ctx context.Context, cycle uint32) (publishedSeeds, err
 // election (Elect) and publishes mine; the others wait for its seeds,
 // polling every Poll. If the leader dies before publishing, its lock
 // expires (lockTTL) and a waiting node is elected in its place.
-func (n *Node) AgreeSeeds(ctx context.Context, cycle uint32, mine []Seed) ([]Seed, int, error) {
+func (n *Node) AgreeSeeds(ctx context.Context, cycle uint32, mine []recrawl.Pick) ([]recrawl.Pick, int, error) {
 	tick := time.NewTicker(n.opts.Poll)
 	defer tick.Stop()
 	for {

@@ -7,6 +7,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/seedcrawl/seedcrawl/recrawl"
 )
 
 // startServer starts an embedded NATS server in a temp dir for one test.
@@ -296,7 +298,7 @@ func TestElect(t *testing.T) {
 	if _, err := b.Seeds(ctx, 2); !errors.Is(err, ErrNoSeeds) {
 		t.Fatalf("Seeds before publication: %v, want ErrNoSeeds", err)
 	}
-	seeds := []Seed{{URL: "http://a.test/", Score: 2, Why: "best"}, {URL: "http://b.test/"}}
+	seeds := []recrawl.Pick{{URL: "http://a.test/", Score: 2, Why: "best"}, {URL: "http://b.test/"}}
 	if err := a.PublishSeeds(ctx, la, 2, seeds); err != nil {
 		t.Fatal(err)
 	}
@@ -392,7 +394,7 @@ func TestAgreeSeeds(t *testing.T) {
 	defer cancel()
 	const k = 3
 	type answer struct {
-		seeds  []Seed
+		seeds  []recrawl.Pick
 		leader int
 		err    error
 	}
@@ -406,7 +408,7 @@ func TestAgreeSeeds(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			mine := []Seed{{URL: fmt.Sprintf("http://n%d.test/", i), Why: fmt.Sprintf("node %d", i)}}
+			mine := []recrawl.Pick{{URL: fmt.Sprintf("http://n%d.test/", i), Why: fmt.Sprintf("node %d", i)}}
 			seeds, leader, err := nodes[i].AgreeSeeds(ctx, 2, mine)
 			answers[i] = answer{seeds, leader, err}
 		}()
@@ -436,7 +438,7 @@ func TestAgreeSeeds(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := nodes[other].PublishSeeds(ctx, l, 2, []Seed{{URL: "http://late.test/"}}); !errors.Is(err, ErrPublished) {
+	if err := nodes[other].PublishSeeds(ctx, l, 2, []recrawl.Pick{{URL: "http://late.test/"}}); !errors.Is(err, ErrPublished) {
 		t.Fatalf("second publication: %v, want ErrPublished", err)
 	}
 	if got, err := nodes[other].Seeds(ctx, 2); err != nil || got[0].URL != want {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/seedcrawl/seedcrawl/fetch"
 	"github.com/seedcrawl/seedcrawl/storage"
+	"github.com/seedcrawl/seedcrawl/warc"
 )
 
 // Recorder is told of the crawl's events as the crawler counts them, for
@@ -27,29 +28,14 @@ type Recorder interface {
 	Count(key string, n uint64)
 }
 
-// Archive keeps the exact bytes of what the crawler fetched (a WARC
-// writer, wired by the command). Workers call it concurrently, once per
+// Archive keeps the exact bytes of what the crawler fetched;
+// *warc.Writer implements it. Workers call it concurrently, once per
 // request that got response bytes, before the outcome is stored: an
 // archive failure stops the crawl with that request's URL still in the
 // stored frontier, so a rerun fetches it again. Across a crash a request
 // may thus be archived twice, never lost.
 type Archive interface {
-	Archive(ctx context.Context, x Exchange) error
-}
-
-// Exchange is one request and its response as they crossed the wire.
-type Exchange struct {
-	URL        string
-	Start      time.Time // when the request started
-	RemoteAddr string    // the server's IP address, "" if unknown
-	Request    []byte    // the request as written
-	Response   []byte    // the response as read: head and body, codings intact
-	// Truncated reports that Response is not the whole response (body
-	// limit, a body not read, a broken connection).
-	Truncated bool
-	// LastFull is, for a 304 response, when the page was last fetched in
-	// full (its content, not another 304); zero if unknown.
-	LastFull time.Time
+	WriteExchange(ctx context.Context, x warc.Exchange) (warc.Result, error)
 }
 
 // fetchHistory is the optional part of a Store that lists a page's
@@ -66,12 +52,12 @@ func (c *Crawler) archive(ctx context.Context, id uint64, resp *fetch.Response, 
 	if c.opts.Archive == nil || cp == nil || len(cp.Response) == 0 {
 		return nil
 	}
-	x := Exchange{URL: resp.URL, Start: resp.Start, RemoteAddr: resp.RemoteAddr, Request: cp.Request,
+	x := warc.Exchange{URL: resp.URL, Date: resp.Start, IP: resp.RemoteAddr, Request: cp.Request,
 		Response: cp.Response, Truncated: cp.Truncated}
 	if resp.Code == http.StatusNotModified {
-		x.LastFull = c.lastFull(id, prev)
+		x.RefersToDate = c.lastFull(id, prev)
 	}
-	if err := c.opts.Archive.Archive(context.WithoutCancel(ctx), x); err != nil {
+	if _, err := c.opts.Archive.WriteExchange(context.WithoutCancel(ctx), x); err != nil {
 		return fmt.Errorf("crawler: archive %s: %w", resp.URL, err)
 	}
 	return nil

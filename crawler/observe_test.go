@@ -12,6 +12,7 @@ import (
 	"github.com/seedcrawl/seedcrawl/fetch"
 	"github.com/seedcrawl/seedcrawl/internal/fakeweb"
 	"github.com/seedcrawl/seedcrawl/storage"
+	"github.com/seedcrawl/seedcrawl/warc"
 )
 
 // spyRecorder sums what a Recorder is told.
@@ -44,18 +45,18 @@ func (s *spyRecorder) Count(key string, n uint64) {
 // spyArchive keeps the exchanges it is given; it fails with err when set.
 type spyArchive struct {
 	mu  sync.Mutex
-	got map[string][]Exchange
+	got map[string][]warc.Exchange
 	err error
 }
 
-func (a *spyArchive) Archive(_ context.Context, x Exchange) error {
+func (a *spyArchive) WriteExchange(_ context.Context, x warc.Exchange) (warc.Result, error) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	if a.err != nil {
-		return a.err
+		return warc.Result{}, a.err
 	}
 	a.got[x.URL] = append(a.got[x.URL], x)
-	return nil
+	return warc.Result{Type: warc.TypeResponse}, nil
 }
 
 // captured serves an HTML page with a capture of its exchange, and 304
@@ -76,14 +77,14 @@ func captured(w *fakeweb.Web, u, body string) {
 // TestRecorderAndArchive crawls three times: a first crawl, then two
 // refetches of the seed answered 304. The Recorder must be told exactly
 // what the run counts, the Archive must get each exchange once, and a
-// 304's LastFull must be the first (full) fetch's time, also when the
+// 304's RefersToDate must be the first (full) fetch's time, also when the
 // fetch before it was a 304 too.
 func TestRecorderAndArchive(t *testing.T) {
 	r := newRig(t)
 	captured(r.web, "http://a.test/", `<a href="/b">b</a><a href="/missing">m</a><a href="ftp://x/">x</a>`)
 	captured(r.web, "http://a.test/b", `<a href="/">home</a>`)
 	rec := newSpyRecorder()
-	arc := &spyArchive{got: map[string][]Exchange{}}
+	arc := &spyArchive{got: map[string][]warc.Exchange{}}
 	r.opts.Recorder, r.opts.Archive = rec, arc
 
 	s := r.mustRun("http://a.test/")
@@ -119,8 +120,8 @@ func TestRecorderAndArchive(t *testing.T) {
 		if len(xs) != 2+i || string(xs[len(xs)-1].Response[:12]) != "HTTP/1.1 304" {
 			t.Fatalf("refetch %d: %d exchanges archived for the seed, want a 304 added", i+1, len(xs))
 		}
-		if got := xs[len(xs)-1].LastFull; !got.Equal(first) {
-			t.Errorf("refetch %d: LastFull %v, want the first fetch %v", i+1, got, first)
+		if got := xs[len(xs)-1].RefersToDate; !got.Equal(first) {
+			t.Errorf("refetch %d: RefersToDate %v, want the first fetch %v", i+1, got, first)
 		}
 		if p := r.page("http://a.test/"); p.Status != storage.StatusNotModified {
 			t.Errorf("refetch %d: seed status %v, want not-modified", i+1, p.Status)

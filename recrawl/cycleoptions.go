@@ -93,15 +93,16 @@ type CycleOptions struct {
 	Reseeder SeedReseeder
 }
 
-// Pick is a seed chosen by the recrawl layer, with why.
+// Pick is a seed chosen by the recrawl layer, with why. A cluster's
+// leader publishes a cycle's picks as JSON for the other nodes.
 type Pick struct {
 	// URL is the seed (normalized here when it is new).
-	URL string
+	URL string `json:"url"`
 	// Score is the selector's score, 0 for seeds given by the user.
-	Score float64
+	Score float64 `json:"score,omitempty"`
 	// Why is stored in the cycle record, e.g. "maxweight rank 3: covers 40
 	// pages within 5 hops".
-	Why string
+	Why string `json:"why,omitempty"`
 }
 
 // RevisitPolicy is the refresh policy of known pages (Nutch's

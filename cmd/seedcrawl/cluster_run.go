@@ -65,20 +65,12 @@ func (r *cycleNode) agreeFunc() func(context.Context, uint32, []recrawl.Pick) ([
 // agree returns the seeds of cycle n the cluster agreed on: this node's
 // picks if it was elected, else the elected node's.
 func (r *cycleNode) agree(ctx context.Context, n uint32, picks []recrawl.Pick) ([]recrawl.Pick, error) {
-	mine := make([]cluster.Seed, len(picks))
-	for i, p := range picks {
-		mine[i] = cluster.Seed{URL: p.URL, Score: p.Score, Why: p.Why}
-	}
-	seeds, leader, err := r.elect.AgreeSeeds(ctx, n, mine)
+	seeds, leader, err := r.elect.AgreeSeeds(ctx, n, picks)
 	if err != nil {
 		return nil, err
 	}
 	fmt.Fprintf(r.stderr, "seedcrawl run: node %d: the %d seeds of cycle %d were selected by node %d\n", r.o.id, len(seeds), n, leader)
-	out := make([]recrawl.Pick, len(seeds))
-	for i, s := range seeds {
-		out[i] = recrawl.Pick{URL: s.URL, Score: s.Score, Why: s.Why}
-	}
-	return out, nil
+	return seeds, nil
 }
 
 // prepare joins cycle n (before its crawler is built: the crawler takes

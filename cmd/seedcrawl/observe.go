@@ -72,7 +72,7 @@ func (s *crawlSession) archive() crawler.Archive {
 	if s.obs.warc == nil {
 		return nil
 	}
-	return warcArchive{s.obs.warc}
+	return s.obs.warc
 }
 
 // recorder returns the crawler's Recorder, nil without --listen.
@@ -165,15 +165,6 @@ func (s *crawlSession) closeObserver() error {
 		<-s.obs.monitor.Done()
 		s.obs.monitor = nil
 	}
-	return err
-}
-
-// warcArchive writes the crawler's exchanges to a WARC writer.
-type warcArchive struct{ w *warc.Writer }
-
-func (a warcArchive) Archive(ctx context.Context, x crawler.Exchange) error {
-	_, err := a.w.WriteExchange(ctx, warc.Exchange{URL: x.URL, Date: x.Start, IP: x.RemoteAddr,
-		Request: x.Request, Response: x.Response, Truncated: x.Truncated, RefersToDate: x.LastFull})
 	return err
 }
 
