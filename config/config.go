@@ -189,12 +189,24 @@ type Config struct {
 	// (default: by estimated change rate and stored PageRank), "importance",
 	// "uniform" or "pagerank" (RefreshPolicies). Other commands ignore it.
 	RefreshPolicy string
+	// RefreshPace says how a seedcrawl run cycle with a page budget spends
+	// a refresh share below 1 (key "refresh-pace"): "even" (default:
+	// refetches spread evenly over the budget, so URLs first found in the
+	// cycle are fetched from its start) or "front" (refetches as the crawl
+	// reaches known pages, which puts most of them first) (RefreshPaces).
+	// Other commands ignore it.
+	RefreshPace string
 }
 
 // RefreshPolicies returns the values of the "refresh-policy" setting: the
 // refresh policies of package recrawl (a test of seedcrawl run checks that
 // the two lists agree; config imports no crawl package).
 func RefreshPolicies() []string { return []string{"pagerank", "uniform", "importance", "optimal"} }
+
+// RefreshPaces returns the values of the "refresh-pace" setting: the
+// refresh paces of package recrawl (a test of seedcrawl run checks that the
+// two lists agree).
+func RefreshPaces() []string { return []string{"even", "front"} }
 
 // Politeness is the part of a Config that governs how often one host is
 // asked: the frontier takes it as it is (frontier.Options.Politeness), so
@@ -272,6 +284,7 @@ func Default() Config {
 		CommitPages:         256,
 		RevisitGone:         4,
 		RefreshPolicy:       "optimal",
+		RefreshPace:         "even",
 	}
 }
 
@@ -321,6 +334,7 @@ func (c *Config) Validate() error {
 		{"listen", c.Listen != "" && listenErr(c.Listen) != nil, fmt.Sprintf("must be HOST:PORT: %v", listenErr(c.Listen))},
 		{"revisit-gone", c.RevisitGone < 0 || c.RevisitGone > 1<<20, fmt.Sprintf("must be in 0..%d cycles, got %d", 1<<20, c.RevisitGone)},
 		{"refresh-policy", !slices.Contains(RefreshPolicies(), c.RefreshPolicy), fmt.Sprintf("must be one of %s, got %q", strings.Join(RefreshPolicies(), ", "), c.RefreshPolicy)},
+		{"refresh-pace", !slices.Contains(RefreshPaces(), c.RefreshPace), fmt.Sprintf("must be one of %s, got %q", strings.Join(RefreshPaces(), ", "), c.RefreshPace)},
 	}
 	var errs []error
 	for _, ch := range checks {

@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
-	"slices"
 	"strings"
 	"time"
 
@@ -54,7 +53,7 @@ type runFlags struct {
 	randSeed       uint64
 	pagesPerCycle  int64
 	refreshShare   float64
-	refreshPace    string
+	refreshPace    string // the "refresh-pace" setting (config), set by runCycles
 	reseedEvery    uint64
 	revisitInitial time.Duration
 	initialSet     bool // --revisit-initial was given
@@ -88,8 +87,6 @@ func (f *runFlags) register(fs interface {
 	fs.Uint64Var(&f.randSeed, "seed", 1, "random seed `N` of the selectors (random, hits-core)")
 	fs.Int64Var(&f.pagesPerCycle, "pages-per-cycle", 0, "fetch budget `N` of each cycle (0: --max-pages, else no limit)")
 	fs.Float64Var(&f.refreshShare, "refresh-share", 1, "at most this share `F` (0..1) of --pages-per-cycle refetches known pages; the rest is kept for new URLs")
-	fs.StringVar(&f.refreshPace, "refresh-pace", recrawl.PaceEven, "how a cycle spends a --refresh-share below 1 with --pages-per-cycle: "+
-		"even (refetches spread evenly over the budget, so new URLs are fetched from the start) or front (refetches first, as the crawl reaches known pages)")
 	fs.Uint64Var(&f.reseedEvery, "reseed-every", 0, "rerun seed selection every `N` fetched pages inside a cycle and inject the seeds (0: never)")
 	fs.DurationVar(&f.revisitInitial, "revisit-initial", 0, "revisit interval `DURATION` of a newly fetched page; unset: --interval; 0: every known page is due every cycle")
 	fs.DurationVar(&f.revisitMin, "revisit-min", 0, "shortest revisit interval `DURATION`")
@@ -117,8 +114,6 @@ func (f *runFlags) validate() error {
 		return fmt.Errorf("%w: --refresh-share %g: want a share in 0..1", errUsage, f.refreshShare)
 	case f.seedAlgo != recrawl.AlgoGiven && f.seedAlgo != recrawl.AlgoNewPages && !seedsKnownAlgo(f.seedAlgo):
 		return fmt.Errorf("%w: --seed-algo %q: want given, newpages or one of %s", errUsage, f.seedAlgo, strings.Join(seeds.Algos(), ", "))
-	case !slices.Contains(recrawl.RefreshPaces(), f.refreshPace):
-		return fmt.Errorf("%w: --refresh-pace %q: want one of %s", errUsage, f.refreshPace, strings.Join(recrawl.RefreshPaces(), ", "))
 	case f.reseedEvery > 0 && f.seedAlgo == recrawl.AlgoGiven:
 		return fmt.Errorf("%w: --reseed-every needs a seed selector (--seed-algo), not given", errUsage)
 	}
@@ -167,7 +162,7 @@ func runCycles(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	}
 	// Settings of the cycles that a config file may hold too (config
 	// validated them).
-	rf.revisitGone, rf.refreshPolicy = uint(cfg.RevisitGone), cfg.RefreshPolicy
+	rf.revisitGone, rf.refreshPolicy, rf.refreshPace = uint(cfg.RevisitGone), cfg.RefreshPolicy, cfg.RefreshPace
 	if err := rf.revisit().Validate(); err != nil {
 		return fmt.Errorf("%w: %w", errUsage, err)
 	}

@@ -17,7 +17,14 @@ func TestRunSettingsAgree(t *testing.T) {
 	if !slices.Equal(got, want) {
 		t.Errorf("config.RefreshPolicies() = %v, recrawl.RefreshPolicies() = %v", got, want)
 	}
+	got, want = slices.Sorted(slices.Values(config.RefreshPaces())), slices.Sorted(slices.Values(recrawl.RefreshPaces()))
+	if !slices.Equal(got, want) {
+		t.Errorf("config.RefreshPaces() = %v, recrawl.RefreshPaces() = %v", got, want)
+	}
 	d := config.Default()
+	if d.RefreshPace != recrawl.PaceEven {
+		t.Errorf("config default refresh-pace %q, want %q", d.RefreshPace, recrawl.PaceEven)
+	}
 	if d.RevisitGone != recrawl.DefaultGoneCycles || d.RefreshPolicy != recrawl.RefreshOptimal {
 		t.Errorf("config defaults revisit-gone %d, refresh-policy %q; want %d, %q", d.RevisitGone, d.RefreshPolicy,
 			recrawl.DefaultGoneCycles, recrawl.RefreshOptimal)

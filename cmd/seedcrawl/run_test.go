@@ -379,6 +379,8 @@ func TestRunBadFlags(t *testing.T) {
 	db := filepath.Join(dir, "x.db")
 	bad := filepath.Join(dir, "bad.toml")
 	writeFile(t, bad, "refresh-policy = \"freshest\"\n")
+	badPace := filepath.Join(dir, "pace.yaml")
+	writeFile(t, badPace, "refresh-pace: backwards\n")
 	for _, c := range []struct {
 		args []string
 		want string
@@ -388,7 +390,8 @@ func TestRunBadFlags(t *testing.T) {
 		{[]string{"--db", db, "--cycles", "2", "--seed-algo", "given", "--reseed-every", "10", "http://a.test/"}, "--reseed-every needs a seed selector"},
 		{[]string{"--db", db, "--cycles", "2", "--refresh-share", "1.5", "http://a.test/"}, "--refresh-share"},
 		{[]string{"--db", db, "--cycles", "2", "--k", "0", "http://a.test/"}, "--k 0"},
-		{[]string{"--db", db, "--cycles", "2", "--refresh-pace", "sideways", "http://a.test/"}, `--refresh-pace "sideways"`},
+		{[]string{"--db", db, "--cycles", "2", "--refresh-pace", "sideways", "http://a.test/"}, `refresh-pace: bad value: must be one of even, front, got "sideways"`},
+		{[]string{"--db", db, "--cycles", "2", "--config", badPace, "http://a.test/"}, `refresh-pace: bad value: must be one of even, front, got "backwards"`},
 		{[]string{"--db", db, "--cycles", "2", "--revisit-min", "2h", "--revisit-max", "1h", "http://a.test/"}, "revisit min"},
 		{[]string{"--db", db, "--cycles", "2"}, "no seed URLs for cycle 1"},
 		{[]string{"--db", db, "--cycles", "2", "--refresh-policy", "nope", "http://a.test/"}, "refresh-policy"},
