@@ -22,6 +22,19 @@ func startServer(t *testing.T) *Server {
 	return s
 }
 
+// checkStreamAfterEnd fails t unless the URL stream n reads holds want
+// messages once the crawl ended.
+func checkStreamAfterEnd(t *testing.T, ctx context.Context, n *Node, want uint64) {
+	t.Helper()
+	info, err := n.stream.Info(ctx)
+	if err != nil {
+		t.Fatalf("stream after the end: %v", err)
+	}
+	if info.State.Msgs != want {
+		t.Fatalf("stream after the end: %d messages, want %d", info.State.Msgs, want)
+	}
+}
+
 func openNode(t *testing.T, url string, id, k int) *Node {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
@@ -215,10 +228,7 @@ func TestClusterCrawlFake(t *testing.T) {
 	if published != received || published == 0 {
 		t.Errorf("published %d URL messages, received %d: want equal and > 0", published, received)
 	}
-	info, err := nodes[0].stream.Info(context.Background())
-	if err != nil || info.State.Msgs != 0 {
-		t.Fatalf("stream after the end: %v msgs, err %v", info.State.Msgs, err)
-	}
+	checkStreamAfterEnd(t, ctx, nodes[0], 0)
 }
 
 // TestQuiescenceWaitsForStoredMessages: all nodes idle but a URL stored
@@ -339,10 +349,7 @@ func TestQuiescenceStoppedNode(t *testing.T) {
 	if err := a.Run(ctx, &recordLocal{}); err != nil {
 		t.Fatalf("Run with the other node stopped: %v", err)
 	}
-	info, err := a.stream.Info(ctx)
-	if err != nil || info.State.Msgs != 1 {
-		t.Fatalf("stream after the end: %d messages, %v; want the stopped node's 1 kept", info.State.Msgs, err)
-	}
+	checkStreamAfterEnd(t, ctx, a, 1) // the stopped node's URL is kept
 }
 
 // TestHandoffMany: more URLs between two Flushes than the client allows
