@@ -422,6 +422,50 @@ func TestNotModifiedOnRefetch(t *testing.T) {
 	}
 }
 
+// TestRefetchOlderHashKind checks that a page hashed with SHA-256 by an
+// older build counts as unchanged when refetched with the same content,
+// and as changed, with the current kind of hash, when its content changed.
+func TestRefetchOlderHashKind(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		second   string
+		want     storage.Change
+		wantKind storage.HashKind
+	}{
+		{"same content", "<p>v1", storage.ChangeUnchanged, storage.HashSHA256},
+		{"new content", "<p>v2", storage.ChangeChanged, storage.HashXXH3},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := newRig(t)
+			body := "<p>v1"
+			r.web.Pages["http://a.test/"] = func(fetch.Request, int) fetch.Response {
+				return fetch.Response{Code: 200, ContentType: "text/html", Body: []byte(body)}
+			}
+			r.mustRun("http://a.test/")
+			// What an older build stored: the same fetch, hashed with SHA-256.
+			p := r.page("http://a.test/")
+			b := &storage.Batch{}
+			b.AddFetch(storage.Fetch{ID: p.ID, Status: storage.StatusFetched, Code: 200, ContentType: "text/html",
+				Hash: storage.HashSHA256.Of([]byte(body)), FetchedAt: p.FetchedAt}, nil)
+			if err := r.db.Commit(b); err != nil {
+				t.Fatal(err)
+			}
+			r.reopen()
+			body = tc.second
+			r.opts.Refetch = true
+			r.mustRun("http://a.test/")
+			hist, err := r.db.History(p.ID)
+			if err != nil || len(hist) == 0 {
+				t.Fatalf("history: %v, %d records", err, len(hist))
+			}
+			last := hist[len(hist)-1]
+			if last.Change != tc.want || last.Hash.Kind() != tc.wantKind {
+				t.Errorf("refetch: change %v, hash kind %v; want %v, %v", last.Change, last.Hash.Kind(), tc.want, tc.wantKind)
+			}
+		})
+	}
+}
+
 func TestInterruptIsGraceful(t *testing.T) {
 	r := newRig(t)
 	r.opts.Settings.Delay = 10 * time.Millisecond
