@@ -111,6 +111,11 @@ type Config struct {
 	// link-local or multicast addresses even when they did not come from the
 	// seeds or Resolve (key "allow-private"). Default false.
 	AllowPrivate bool
+	// HTTP2 offers HTTP/2 to https servers and speaks it with those that
+	// accept (key "http2"). Default false: HTTP/1.1, since a polite crawl
+	// sends one request at a time to a host and HTTP/2's framing then costs
+	// CPU at both ends for nothing.
+	HTTP2 bool
 
 	// ConnectTimeout bounds TCP connection set-up (key "connect-timeout").
 	// Default 10s.

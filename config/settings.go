@@ -73,6 +73,7 @@ func crawlSettings() []setting {
 		{"resolve", "connect to `HOST=ADDR` instead of resolving HOST (ADDR: IP or IP:PORT; repeatable)", func(c *Config) value { return (*listVal)(&c.Resolve) }},
 		{"resolve-file", "read HOST ADDR lines from `FILE` (# comments)", func(c *Config) value { return (*strVal)(&c.ResolveFile) }},
 		{"ca-file", "extra trusted root certificates, `PEM` file", func(c *Config) value { return (*strVal)(&c.CAFile) }},
+		{"http2", "offer HTTP/2 to https servers (default HTTP/1.1: one request at a time per host needs no multiplexing, and costs less CPU)", func(c *Config) value { return (*boolVal)(&c.HTTP2) }},
 		{"allow-private", "allow hosts resolving to loopback, private, link-local or multicast addresses", func(c *Config) value { return (*boolVal)(&c.AllowPrivate) }},
 		{"connect-timeout", "TCP connect timeout `DURATION`", func(c *Config) value { return (*durVal)(&c.ConnectTimeout) }},
 		{"tls-timeout", "TLS handshake timeout `DURATION`", func(c *Config) value { return (*durVal)(&c.TLSTimeout) }},

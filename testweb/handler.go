@@ -172,7 +172,7 @@ func (w *Web) ServeHTTP(rw http.ResponseWriter, r *http.Request) {
 
 func (w *Web) logRequest(t0 time.Duration, r *http.Request, sw *statusWriter) {
 	e := Entry{Time: t0, Scheme: "http", Host: hostOnly(r.Host), Method: r.Method, Target: r.RequestURI,
-		Status: sw.status, Bytes: sw.bytes, UserAgent: r.UserAgent()}
+		Status: sw.status, Bytes: sw.bytes, UserAgent: r.UserAgent(), Proto: r.Proto}
 	if r.TLS != nil {
 		e.Scheme = "https"
 	}

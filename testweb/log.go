@@ -32,6 +32,9 @@ type Entry struct {
 	Bytes int64
 	// UserAgent is the User-Agent header.
 	UserAgent string
+	// Proto is the request's protocol version, "HTTP/1.1" or "HTTP/2.0"
+	// (kept in memory only: the access log's line format leaves it out).
+	Proto string
 }
 
 // URL returns the requested URL: scheme, host and target as sent.

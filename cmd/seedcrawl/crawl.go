@@ -356,6 +356,7 @@ func openCrawlBase(cfg config.Config, x crawlExtras) (*crawlSession, error) {
 		CAFile:         cfg.CAFile,
 		AllowPrivate:   cfg.AllowPrivate,
 		AllowHosts:     seedHosts,
+		HTTP2:          cfg.HTTP2,
 		MaxBody:        int64(cfg.MaxBody),
 		MaxRatio:       cfg.MaxCompressionRatio,
 		Record:         cfg.WARC != "",

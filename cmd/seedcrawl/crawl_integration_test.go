@@ -609,3 +609,32 @@ func TestCrawlFinishedHint(t *testing.T) {
 		})
 	}
 }
+
+// TestCrawlHTTP2Setting crawls a test web served over https, which offers
+// HTTP/2, with and without --http2, and reads the protocol of every
+// request from the server's side: HTTP/1.1 by default, HTTP/2 when asked.
+func TestCrawlHTTP2Setting(t *testing.T) {
+	for _, tc := range []struct {
+		extra []string
+		want  string
+	}{
+		{nil, "HTTP/1.1"},
+		{[]string{"--http2"}, "HTTP/2.0"},
+	} {
+		t.Run(tc.want, func(t *testing.T) {
+			w := crawlStartWeb(t, testweb.GenOptions{Seed: 4, Pages: 40, Hosts: 2, Preset: testweb.Clean, AllHTTPS: true}, testweb.Options{})
+			db := filepath.Join(t.TempDir(), "h2.db")
+			args := append([]string{"crawl", "--db", db, "--delay", "0", "--delay-factor", "0"}, w.flags(tc.extra...)...)
+			cmdOK(t, append(args, w.site.Seeds()...)...)
+			entries := w.log.Entries()
+			if len(entries) == 0 {
+				t.Fatal("no requests")
+			}
+			for _, e := range entries {
+				if e.Proto != tc.want {
+					t.Fatalf("%s %s%s over %s, want %s", e.Method, e.Host, e.Target, e.Proto, tc.want)
+				}
+			}
+		})
+	}
+}
