@@ -1,6 +1,7 @@
 package crawler
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"net/http"
@@ -226,13 +227,13 @@ func (c *Crawler) process(f Fetcher, job frontier.Job) (o outcome, refresh bool)
 		Duration:     resp.Dur,
 		Reason:       resp.Reason,
 	}
-	if resp.Code == http.StatusNotModified || resp.Code == 0 {
-		// Keep the validators of the fetch that had content.
+	// Keep the validators of the fetch that had content; a 304 may renew
+	// them.
+	switch resp.Code {
+	case 0:
 		m.rec.ETag, m.rec.LastModified = prev.ETag, prev.LastModified
-		if resp.Code == http.StatusNotModified {
-			m.rec.ETag = firstNonEmpty(resp.ETag, prev.ETag)
-			m.rec.LastModified = firstNonEmpty(resp.LastModified, prev.LastModified)
-		}
+	case http.StatusNotModified:
+		m.rec.ETag, m.rec.LastModified = cmp.Or(resp.ETag, prev.ETag), cmp.Or(resp.LastModified, prev.LastModified)
 	}
 	c.classify(m, resp, prev)
 	if r, ok := f.(bodyReleaser); ok && resp.Body != nil && !isSitemap {
@@ -289,13 +290,6 @@ func transientReason(r string) bool {
 	return false
 }
 
-func firstNonEmpty(a, b string) string {
-	if a != "" {
-		return a
-	}
-	return b
-}
-
 // classify sets the status of a fetch and, for HTML, its links.
 func (c *Crawler) classify(m *fetched, resp fetch.Response, prev storage.Page) {
 	rec := &m.rec
@@ -317,7 +311,7 @@ func (c *Crawler) classify(m *fetched, resp fetch.Response, prev storage.Page) {
 	case code >= 300 && code < 400:
 		if resp.Location == "" {
 			rec.Status = storage.StatusHTTPError
-			rec.Reason = firstNonEmpty(resp.Reason, "no-location")
+			rec.Reason = cmp.Or(resp.Reason, "no-location")
 			break
 		}
 		rec.Status = storage.StatusRedirect
