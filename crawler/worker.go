@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
-	"strings"
 	"time"
 
 	"github.com/seedcrawl/seedcrawl/extract"
@@ -171,7 +170,7 @@ func (c *Crawler) process(f Fetcher, job frontier.Job) (o outcome, refresh bool)
 		return &fatal{err}, false
 	}
 	sj, isSitemap := c.sitemapOf(job.ID)
-	if c.cyc != nil && prev.Fetches > 0 && !isSitemap && !dropReason(job.Skip) {
+	if c.cyc != nil && prev.Fetches > 0 && !isSitemap && !frontier.DropReason(job.Skip) {
 		// A known page is refetched or traversed as the cycle decides,
 		// also one robots.txt now denies (its stored links are traversed).
 		// A sitemap is read once per cycle whatever the refresh policy
@@ -276,10 +275,6 @@ func skipStatus(reason string) storage.Status {
 	}
 	return storage.StatusDeferred
 }
-
-// dropReason reports whether a Skip reason is a host dropped for its
-// Crawl-delay (the frontier's reasons start with "crawl-delay").
-func dropReason(reason string) bool { return strings.HasPrefix(reason, "crawl-delay") }
 
 // transientReason reports whether a fetch failure may go away on retry.
 func transientReason(r string) bool {
