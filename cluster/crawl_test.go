@@ -10,6 +10,8 @@ import (
 	"net/url"
 	"path/filepath"
 	"slices"
+	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -143,7 +145,10 @@ func (r *crawlRig) frontierLen() int {
 }
 
 // fakeCluster owns the hosts in own; it records handoffs and checks at
-// each Flush that no page linking to a handed-off URL is committed yet.
+// each Flush that the page that handed a URL off has not had its outcome
+// committed yet, and that a URL handed off for the first time is not
+// committed yet either. (A URL handed off again, for a shorter path, was
+// committed with its first hand-off.)
 type fakeCluster struct {
 	t    *testing.T
 	db   *storage.DB
@@ -153,6 +158,7 @@ type fakeCluster struct {
 	mu      sync.Mutex
 	pending []handoff
 	flushed []handoff
+	seen    map[string]bool // URLs of flushed handoffs
 }
 
 type handoff struct {
@@ -177,12 +183,21 @@ func (f *fakeCluster) Handoff(url, host string, depth int, mass float64, from st
 func (f *fakeCluster) Flush(context.Context) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
+	if f.seen == nil {
+		f.seen = map[string]bool{}
+	}
 	for _, h := range f.pending {
 		// The URL may be interned already (pending in storage), but the
 		// commit that records it, and its linking page, comes after Flush.
-		if p, err := f.db.PageByURL(h.url); err == nil {
-			f.t.Errorf("%s committed (status %v) before its handoff was flushed", h.url, p.Status)
+		if p, err := f.db.PageByURL(h.url); err == nil && !f.seen[h.url] {
+			f.t.Errorf("%s committed (status %v) before its first handoff was flushed", h.url, p.Status)
 		}
+		if p, err := f.db.Page(fromPage(f.t, h.from)); err == nil && p.Status != storage.StatusQueued {
+			f.t.Errorf("%s: the page linking to it, %s, committed (status %v) before the handoff was flushed", h.url, p.URL, p.Status)
+		}
+	}
+	for _, h := range f.pending {
+		f.seen[h.url] = true
 	}
 	f.flushed = append(f.flushed, f.pending...)
 	f.pending = nil
@@ -190,6 +205,16 @@ func (f *fakeCluster) Flush(context.Context) error {
 }
 
 func (f *fakeCluster) Done() <-chan struct{} { return f.done }
+
+// fromPage returns the page id a handoff's from names ("cycle.id").
+func fromPage(t *testing.T, from string) uint64 {
+	_, id, ok := strings.Cut(from, ".")
+	n, err := strconv.ParseUint(id, 10, 64)
+	if !ok || err != nil {
+		t.Errorf("handoff from %q, want cycle.id", from)
+	}
+	return n
+}
 
 func (f *fakeCluster) handed() []handoff {
 	f.mu.Lock()
@@ -431,6 +456,15 @@ func TestClusterHandoffShorterPath(t *testing.T) {
 	}
 	cc := startClusterCrawl(t, r, []string{"a.test", "c.test"}, r.opts.Settings.MaxDepth, "http://a.test/2", "http://a.test/", "http://c.test/s")
 	<-cc.reached // b.test/z found at depth 2, then at depth 3
+	// Commit what the crawl holds (an empty Inject commits on the
+	// disposer, after a.test/2's outcome): b.test/z's first hand-off is
+	// then stored before the shorter path hands it off again.
+	if err := cc.cr.Inject(context.Background(), nil); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := r.db.PageByURL("http://b.test/z"); err != nil {
+		t.Fatalf("b.test/z not committed after its first hand-off: %v", err)
+	}
 	close(release)
 	cc.finish(t)
 	got := cc.fc.handed()

@@ -177,7 +177,7 @@ func statusReason(s storage.Status, reason string) string {
 	if reason == "" {
 		return s.String()
 	}
-	if s == storage.StatusDeferred && dropReason(reason) {
+	if s == storage.StatusDeferred && frontier.DropReason(reason) {
 		return "crawl-delay-too-long"
 	}
 	return reason

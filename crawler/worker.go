@@ -1,11 +1,11 @@
 package crawler
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"net/http"
 	"net/url"
-	"strings"
 	"time"
 
 	"github.com/seedcrawl/seedcrawl/extract"
@@ -170,7 +170,7 @@ func (c *Crawler) process(f Fetcher, job frontier.Job) (o outcome, refresh bool)
 		return &fatal{err}, false
 	}
 	sj, isSitemap := c.sitemapOf(job.ID)
-	if c.cyc != nil && prev.Fetches > 0 && !isSitemap && !dropReason(job.Skip) {
+	if c.cyc != nil && prev.Fetches > 0 && !isSitemap && !frontier.DropReason(job.Skip) {
 		// A known page is refetched or traversed as the cycle decides,
 		// also one robots.txt now denies (its stored links are traversed).
 		// A sitemap is read once per cycle whatever the refresh policy
@@ -226,13 +226,13 @@ func (c *Crawler) process(f Fetcher, job frontier.Job) (o outcome, refresh bool)
 		Duration:     resp.Dur,
 		Reason:       resp.Reason,
 	}
-	if resp.Code == http.StatusNotModified || resp.Code == 0 {
-		// Keep the validators of the fetch that had content.
+	// Keep the validators of the fetch that had content; a 304 may renew
+	// them.
+	switch resp.Code {
+	case 0:
 		m.rec.ETag, m.rec.LastModified = prev.ETag, prev.LastModified
-		if resp.Code == http.StatusNotModified {
-			m.rec.ETag = firstNonEmpty(resp.ETag, prev.ETag)
-			m.rec.LastModified = firstNonEmpty(resp.LastModified, prev.LastModified)
-		}
+	case http.StatusNotModified:
+		m.rec.ETag, m.rec.LastModified = cmp.Or(resp.ETag, prev.ETag), cmp.Or(resp.LastModified, prev.LastModified)
 	}
 	c.classify(m, resp, prev)
 	if r, ok := f.(bodyReleaser); ok && resp.Body != nil && !isSitemap {
@@ -276,10 +276,6 @@ func skipStatus(reason string) storage.Status {
 	return storage.StatusDeferred
 }
 
-// dropReason reports whether a Skip reason is a host dropped for its
-// Crawl-delay (the frontier's reasons start with "crawl-delay").
-func dropReason(reason string) bool { return strings.HasPrefix(reason, "crawl-delay") }
-
 // transientReason reports whether a fetch failure may go away on retry.
 func transientReason(r string) bool {
 	switch r {
@@ -287,13 +283,6 @@ func transientReason(r string) bool {
 		return true
 	}
 	return false
-}
-
-func firstNonEmpty(a, b string) string {
-	if a != "" {
-		return a
-	}
-	return b
 }
 
 // classify sets the status of a fetch and, for HTML, its links.
@@ -317,7 +306,7 @@ func (c *Crawler) classify(m *fetched, resp fetch.Response, prev storage.Page) {
 	case code >= 300 && code < 400:
 		if resp.Location == "" {
 			rec.Status = storage.StatusHTTPError
-			rec.Reason = firstNonEmpty(resp.Reason, "no-location")
+			rec.Reason = cmp.Or(resp.Reason, "no-location")
 			break
 		}
 		rec.Status = storage.StatusRedirect

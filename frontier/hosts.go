@@ -4,35 +4,22 @@ import (
 	"cmp"
 	"container/heap"
 	"slices"
-	"time"
 
 	"github.com/seedcrawl/seedcrawl/internal/pq"
+	"github.com/seedcrawl/seedcrawl/monitor"
 )
 
-// Host states, as Hosts reports them in HostStatus.State. The words match
-// the monitor's, so a status page can show them as they are.
+// Host states, as Hosts reports them in monitor.Host.State: the monitor's
+// words, and failing, the frontier's own (a Source may add words).
 const (
-	HostReady    = "ready"    // URLs queued, free concurrency, ready time passed
-	HostBusy     = "busy"     // at its concurrency limit: requests in flight
-	HostWaiting  = "waiting"  // URLs queued; the politeness delay runs until ReadyAt
-	HostDeferred = "deferred" // held back until ReadyAt for Reason
-	HostFailing  = "failing"  // backing off after transient failures
-	HostIdle     = "idle"     // nothing queued, nothing in flight
-	HostDropped  = "dropped"  // given up for its Crawl-delay (Reason)
+	HostReady    = monitor.StateReady    // URLs queued, free concurrency, ready time passed
+	HostBusy     = monitor.StateBusy     // at its concurrency limit: requests in flight
+	HostWaiting  = monitor.StateWaiting  // URLs queued; the politeness delay runs until ReadyAt
+	HostDeferred = monitor.StateDeferred // held back until ReadyAt for Reason
+	HostFailing  = "failing"             // backing off after transient failures
+	HostIdle     = monitor.StateIdle     // nothing queued, nothing in flight
+	HostDropped  = monitor.StateDropped  // given up for its Crawl-delay (Reason)
 )
-
-// HostStatus is one host's politeness state, for a status page.
-type HostStatus struct {
-	Name     string
-	Pending  int // URLs queued for it
-	InFlight int // its jobs handed out and not done
-	// ReadyAt is the earliest time its next request may start; zero when
-	// that time has passed.
-	ReadyAt  time.Time
-	State    string // a Host* constant
-	Reason   string // why it is deferred or dropped; "" otherwise
-	Failures int    // consecutive transient failures
-}
 
 // hostCounts are host counts Stats reports without scanning the hosts:
 // failing and dropped hosts are counted as their state changes, deferred
@@ -118,7 +105,7 @@ func (f *Frontier) hostState(h *host, now int64) string {
 // longest first, with the number of all hosts in each state; limit < 0
 // lists every host. It looks at every host under the frontier's lock,
 // O(hosts × log limit): a status page's cost, not one for the crawl loop.
-func (f *Frontier) Hosts(limit int) (hosts []HostStatus, states map[string]int) {
+func (f *Frontier) Hosts(limit int) (hosts []monitor.Host, states map[string]int) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	now := f.clock.Now().UnixNano()
@@ -141,10 +128,10 @@ func (f *Frontier) Hosts(limit int) (hosts []HostStatus, states map[string]int) 
 			top.ids = append(top.ids, uint32(hi))
 		}
 	}
-	hosts = make([]HostStatus, 0, len(top.ids))
+	hosts = make([]monitor.Host, 0, len(top.ids))
 	for _, hi := range top.ids {
 		h := f.hosts[hi]
-		hs := HostStatus{Name: h.name, Pending: h.q.len(), InFlight: int(h.inflight), State: f.hostState(h, now),
+		hs := monitor.Host{Name: h.name, Queue: h.q.len(), InFlight: int(h.inflight), State: f.hostState(h, now),
 			Failures: int(h.fails)}
 		if h.readyAt > now {
 			hs.ReadyAt = f.timeOf(h.readyAt)
@@ -154,8 +141,8 @@ func (f *Frontier) Hosts(limit int) (hosts []HostStatus, states map[string]int) 
 		}
 		hosts = append(hosts, hs)
 	}
-	slices.SortFunc(hosts, func(a, b HostStatus) int {
-		if c := cmp.Compare(b.Pending, a.Pending); c != 0 {
+	slices.SortFunc(hosts, func(a, b monitor.Host) int {
+		if c := cmp.Compare(b.Queue, a.Queue); c != 0 {
 			return c
 		}
 		return cmp.Compare(a.Name, b.Name)

@@ -63,7 +63,7 @@ func TestHostsAndStats(t *testing.T) {
 	check("time passed", want{ready: 2, failing: 1, a: HostReady, b: HostReady, states: map[string]int{HostReady: 2}})
 
 	top, states := r.f.Hosts(1)
-	if len(top) != 1 || top[0].Name != "b.test" || top[0].Pending != 4 || states[HostReady] != 2 {
+	if len(top) != 1 || top[0].Name != "b.test" || top[0].Queue != 4 || states[HostReady] != 2 {
 		t.Errorf("Hosts(1) = %+v %v, want b.test (4 queued, a.test has 3) and both counted", top, states)
 	}
 	if none, states := r.f.Hosts(0); len(none) != 0 || len(states) == 0 {

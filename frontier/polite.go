@@ -83,6 +83,10 @@ const (
 // frontier writes it and recognizes it in a restored HostState.
 const dropPrefix = "crawl-delay "
 
+// DropReason reports whether reason (a Job's Skip, a HostInfo's Reason)
+// is that of a host dropped for its Crawl-delay.
+func DropReason(reason string) bool { return strings.HasPrefix(reason, dropPrefix) }
+
 // Next hands out the best pending URL among hosts that are ready (see
 // take), after asking Options.Robots about it. A URL that robots.txt
 // denies comes out with Job.Skip set (the crawl loop records it without a
@@ -274,7 +278,7 @@ func (f *Frontier) unfly(job Job, hi uint32) {
 // restoredDrop reports whether a stored host state records a host dropped
 // for its Crawl-delay whose deferral still runs at now.
 func restoredDrop(hs HostState, now time.Time) bool {
-	return strings.HasPrefix(hs.Reason, dropPrefix) && hs.ReadyAt.After(now)
+	return DropReason(hs.Reason) && hs.ReadyAt.After(now)
 }
 
 // append adds o's changes after c's; a nil c discards them.

@@ -76,6 +76,9 @@ type Host struct {
 	ReadyAt time.Time `json:"ready_at,omitzero"`
 	State   string    `json:"state"`            // a State constant or the Source's own word
 	Reason  string    `json:"reason,omitempty"` // why it waits or was dropped
+	// Failures counts its consecutive transient failures (the frontier's
+	// back-off), 0 when its last request did not fail.
+	Failures int `json:"failures,omitempty"`
 }
 
 // Derive returns the host's state from its other fields at time now:

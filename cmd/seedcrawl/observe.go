@@ -140,13 +140,8 @@ func (s *crawlSession) status(command string) monitor.Status {
 		st.Budget = lc.budget
 		st.BudgetLeft = max(lc.budget-int64(p.Fetches), 0)
 	}
-	hosts, states := lc.fr.Hosts(statusHosts)
-	st.HostStates, st.HostsTotal = states, p.Hosts
-	st.Hosts = make([]monitor.Host, len(hosts))
-	for i, h := range hosts {
-		st.Hosts[i] = monitor.Host{Name: h.Name, Queue: h.Pending, InFlight: h.InFlight, ReadyAt: h.ReadyAt,
-			State: h.State, Reason: h.Reason}
-	}
+	st.Hosts, st.HostStates = lc.fr.Hosts(statusHosts)
+	st.HostsTotal = p.Hosts
 	return st
 }
 
