@@ -318,6 +318,11 @@ func runPlanNote(p *recrawl.Plan) string {
 		parts = append(parts, "budget spent")
 	}
 	switch {
+	case p.MaxRefresh > 0 && p.MaxPages > 0:
+		// A resumed cycle can have more of its refresh share left than
+		// budget (the refetches it reached were fewer than the share);
+		// the budget caps the refetches too.
+		parts = append(parts, fmt.Sprintf("at most %d refetches", min(p.MaxRefresh, p.MaxPages)))
 	case p.MaxRefresh > 0:
 		parts = append(parts, fmt.Sprintf("at most %d refetches", p.MaxRefresh))
 	case p.MaxRefresh < 0:
