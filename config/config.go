@@ -313,7 +313,8 @@ func (c *Config) Validate() error {
 		{"host-concurrency", c.HostConcurrency < 1 || c.HostConcurrency > 1024, fmt.Sprintf("must be in 1..1024, got %d", c.HostConcurrency)},
 		{"delay", c.Delay < 0, fmt.Sprintf("must not be negative, got %v", c.Delay)},
 		{"max-crawl-delay", c.MaxCrawlDelay < 0, fmt.Sprintf("must not be negative, got %v", c.MaxCrawlDelay)},
-		{"delay-factor", c.DelayFactor < 0 || c.DelayFactor > 1000, fmt.Sprintf("must be in 0..1000, got %g", c.DelayFactor)},
+		{"delay-factor", !(c.DelayFactor >= 0 && c.DelayFactor <= 1000), // NaN fails too
+			fmt.Sprintf("must be in 0..1000, got %g", c.DelayFactor)},
 		{"backoff", c.Backoff <= 0, fmt.Sprintf("must be positive, got %v", c.Backoff)},
 		{"max-backoff", c.MaxBackoff < c.Backoff, fmt.Sprintf("must be at least backoff (%v), got %v", c.Backoff, c.MaxBackoff)},
 		{"max-retries", c.MaxRetries < 0, fmt.Sprintf("must be 0 or more, got %d", c.MaxRetries)},

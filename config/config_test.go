@@ -4,6 +4,7 @@ import (
 	"errors"
 	"flag"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -194,6 +195,7 @@ func TestValidateBad(t *testing.T) {
 		{"delay", func(c *Config) { c.Delay = -time.Millisecond }},
 		{"max-crawl-delay", func(c *Config) { c.MaxCrawlDelay = -time.Second }},
 		{"delay-factor", func(c *Config) { c.DelayFactor = -1 }},
+		{"delay-factor", func(c *Config) { c.DelayFactor = math.NaN() }},
 		{"max-backoff", func(c *Config) { c.MaxBackoff = c.Backoff / 2 }},
 		{"max-retries", func(c *Config) { c.MaxRetries = -1 }},
 		{"user-agent", func(c *Config) { c.UserAgent = " " }},

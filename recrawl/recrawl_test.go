@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"reflect"
 	"slices"
 	"strings"
@@ -64,7 +65,7 @@ func TestRevisitInterval(t *testing.T) {
 			t.Errorf("Due(fetched %v ago, interval %v) = %v", now.Sub(c.p.FetchedAt), c.p.Interval, got)
 		}
 	}
-	for _, bad := range []Revisit{{Initial: -1}, {Min: 2 * h, Max: h}, {DecRate: 1}, {IncRate: -1}} {
+	for _, bad := range []Revisit{{Initial: -1}, {Min: 2 * h, Max: h}, {DecRate: 1}, {IncRate: -1}, {IncRate: math.NaN()}, {DecRate: math.NaN()}} {
 		if err := bad.Validate(); !errors.Is(err, ErrOptions) {
 			t.Errorf("Validate(%+v) = %v", bad, err)
 		}
@@ -323,6 +324,7 @@ func TestRunnerOptionsValidated(t *testing.T) {
 		{Store: db, Crawl: crawl, Select: seeds.Options{K: 1}, SeedAlgo: "nope"},
 		{Store: db, Crawl: crawl, Select: seeds.Options{K: 1}, ReseedEvery: 10},
 		{Store: db, Crawl: crawl, Select: seeds.Options{K: 1}, DiscoveryShare: 2},
+		{Store: db, Crawl: crawl, Select: seeds.Options{K: 1}, DiscoveryShare: math.NaN()},
 		{Store: db, Crawl: crawl, Select: seeds.Options{K: 1}, Scheduler: "nope"},
 		{Store: db, Crawl: crawl, Select: seeds.Options{K: 1}, Revisit: Revisit{Min: 2, Max: 1}},
 		{Store: db, Crawl: crawl, Select: seeds.Options{K: 1}, RefreshPace: "sideways"},

@@ -84,9 +84,9 @@ func (v Revisit) Validate() error {
 		return fmt.Errorf("%w: revisit intervals must not be negative", ErrOptions)
 	case v.Max > 0 && v.Min > v.Max:
 		return fmt.Errorf("%w: revisit min %v above max %v", ErrOptions, v.Min, v.Max)
-	case v.IncRate < 0 || v.IncRate > 10:
+	case !(v.IncRate >= 0 && v.IncRate <= 10): // NaN fails too
 		return fmt.Errorf("%w: revisit inc rate %g, want 0..10", ErrOptions, v.IncRate)
-	case v.DecRate < 0 || v.DecRate >= 1:
+	case !(v.DecRate >= 0 && v.DecRate < 1): // NaN fails too
 		return fmt.Errorf("%w: revisit dec rate %g, want 0 ≤ rate < 1", ErrOptions, v.DecRate)
 	}
 	return nil

@@ -129,7 +129,7 @@ func New(o Options) (*Runner, error) {
 		return nil, fmt.Errorf("%w: K = %d, want at least 1 seed", ErrOptions, o.Select.K)
 	case o.Interval < 0 || o.PagesPerCycle < 0:
 		return nil, fmt.Errorf("%w: negative interval or budget", ErrOptions)
-	case o.DiscoveryShare < 0 || o.DiscoveryShare > 1:
+	case !(o.DiscoveryShare >= 0 && o.DiscoveryShare <= 1): // NaN fails too
 		return nil, fmt.Errorf("%w: discovery share %g, want 0..1", ErrOptions, o.DiscoveryShare)
 	}
 	if o.SeedAlgo == "" {

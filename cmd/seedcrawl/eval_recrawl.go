@@ -113,7 +113,7 @@ fetched; freshness of the stored copies after the cycle; requests, 304s and seco
 		return fmt.Errorf("%w: --budget must not be negative, --workers at least 1", errUsage)
 	case len(sl) == 0 || len(al) == 0 || len(pl) == 0:
 		return fmt.Errorf("%w: --schedulers, --seed-algos and --refresh-policies must not be empty", errUsage)
-	case *share < 0 || *share > 1:
+	case !(*share >= 0 && *share <= 1): // NaN fails too
 		return fmt.Errorf("%w: --refresh-share %g: want 0..1", errUsage, *share)
 	case !slices.Contains(recrawl.RefreshPaces(), *pace):
 		return fmt.Errorf("%w: --refresh-pace %q: want one of %s", errUsage, *pace, strings.Join(recrawl.RefreshPaces(), ", "))

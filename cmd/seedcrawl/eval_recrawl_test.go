@@ -61,3 +61,19 @@ func TestEvalRecrawl(t *testing.T) {
 		t.Errorf("plot: %v", err)
 	}
 }
+
+// TestEvalRecrawlBadFlags checks that a bad eval recrawl setting is a usage
+// error before any test web is built or crawled.
+func TestEvalRecrawlBadFlags(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--refresh-share", "1.5"}, "--refresh-share 1.5: want 0..1"},
+		{[]string{"--refresh-share", "NaN"}, "--refresh-share NaN: want 0..1"},
+		{[]string{"--refresh-pace", "sideways"}, `--refresh-pace "sideways"`},
+		{[]string{"--epochs", "1"}, "--epochs ≥ 2"},
+	} {
+		checkExit(t, append([]string{"eval", "recrawl", "--pages", "50", "--hosts", "2"}, c.args...), 2, c.want)
+	}
+}

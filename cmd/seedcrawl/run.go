@@ -110,7 +110,7 @@ func (f *runFlags) validate() error {
 		return fmt.Errorf("%w: --hops and --depth: want at least 1", errUsage)
 	case f.pagesPerCycle < 0:
 		return fmt.Errorf("%w: --pages-per-cycle %d: must be 0 (no limit) or more", errUsage, f.pagesPerCycle)
-	case f.refreshShare < 0 || f.refreshShare > 1:
+	case !(f.refreshShare >= 0 && f.refreshShare <= 1): // NaN fails too
 		return fmt.Errorf("%w: --refresh-share %g: want a share in 0..1", errUsage, f.refreshShare)
 	case f.seedAlgo != recrawl.AlgoGiven && f.seedAlgo != recrawl.AlgoNewPages && !seedsKnownAlgo(f.seedAlgo):
 		return fmt.Errorf("%w: --seed-algo %q: want given, newpages or one of %s", errUsage, f.seedAlgo, strings.Join(seeds.Algos(), ", "))
@@ -318,6 +318,11 @@ func runPlanNote(p *recrawl.Plan) string {
 		parts = append(parts, "budget spent")
 	}
 	switch {
+	case p.MaxRefresh > 0 && p.MaxPages > 0:
+		// A resumed cycle can have more of its refresh share left than
+		// budget (the refetches it reached were fewer than the share);
+		// the budget caps the refetches too.
+		parts = append(parts, fmt.Sprintf("at most %d refetches", min(p.MaxRefresh, p.MaxPages)))
 	case p.MaxRefresh > 0:
 		parts = append(parts, fmt.Sprintf("at most %d refetches", p.MaxRefresh))
 	case p.MaxRefresh < 0:

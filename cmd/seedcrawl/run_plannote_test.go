@@ -1,0 +1,35 @@
+package main
+
+import (
+	"testing"
+
+	"github.com/seedcrawl/seedcrawl/recrawl"
+	"github.com/seedcrawl/seedcrawl/storage"
+)
+
+// TestRunPlanNote checks the line run prints as a cycle starts or
+// resumes, in the order a cycle meets the cases: a new cycle with a share,
+// a resume whose share left exceeds its budget left (the refetches are
+// capped by the budget too), and a cycle with no refetches.
+func TestRunPlanNote(t *testing.T) {
+	resumed := storage.Cycle{SeedAlgo: "maxweight", Seeds: make([]storage.Seed, 6)}
+	resumed.Stats.Fetches = 188
+	for _, c := range []struct {
+		name string
+		plan recrawl.Plan
+		want string
+	}{
+		{"new cycle", recrawl.Plan{Start: true, Cycle: storage.Cycle{SeedAlgo: "given"}, Seeds: make([]recrawl.Pick, 2), MaxPages: 300, MaxRefresh: 150},
+			"2 seeds by given, 0 known pages to revisit, budget 300 pages, at most 150 refetches"},
+		{"resume, share above budget", recrawl.Plan{Cycle: resumed, MaxPages: 112, MaxRefresh: 121},
+			"6 seeds by maxweight, 188 fetches done, budget 112 pages, at most 112 refetches"},
+		{"resume, share below budget", recrawl.Plan{Cycle: resumed, MaxPages: 112, MaxRefresh: 40},
+			"6 seeds by maxweight, 188 fetches done, budget 112 pages, at most 40 refetches"},
+		{"no refetches", recrawl.Plan{Cycle: resumed, MaxPages: 112, MaxRefresh: -1},
+			"6 seeds by maxweight, 188 fetches done, budget 112 pages, no refetches"},
+	} {
+		if got := runPlanNote(&c.plan); got != c.want {
+			t.Errorf("%s: runPlanNote = %q, want %q", c.name, got, c.want)
+		}
+	}
+}
