@@ -1,6 +1,7 @@
 package recrawl
 
 import (
+	"fmt"
 	"sync/atomic"
 	"testing"
 
@@ -155,5 +156,32 @@ func TestPacerOff(t *testing.T) {
 		if newPacer(&rc) != nil {
 			t.Errorf("pacer for %+v, want none", rc)
 		}
+	}
+}
+
+// BenchmarkPacerPoppedKnown: the cost of asking the pacer about a known
+// page that is not owed (every traversal of a known page in a paced cycle
+// asks), with owed pages waiting; it must not grow with their number.
+func BenchmarkPacerPoppedKnown(b *testing.B) {
+	for _, owed := range []int{1_000, 10_000, 100_000} {
+		b.Run(fmt.Sprintf("owed=%d", owed), func(b *testing.B) {
+			rc := &CycleOptions{Paced: true, MaxRefresh: int64(owed) * 2, Budget: int64(owed) * 100,
+				Weight: func(uint64) float64 { return 1 }}
+			p := newPacer(rc)
+			var granted atomic.Int64
+			for id := uint64(1); id <= uint64(owed)+1; id++ {
+				// a fetch between each: the cycle is not dry
+				p.decide(&storage.Page{ID: id, URL: "https://a.test/p"}, id, &granted)
+			}
+			if len(p.owed) < owed/2 {
+				b.Fatalf("%d owed, want at least %d", len(p.owed), owed/2)
+			}
+			b.ResetTimer()
+			for i := range b.N {
+				if owed, _ := p.popped(uint64(owed)+10+uint64(i), uint64(owed), &granted); owed {
+					b.Fatal("a page never owed reads as owed")
+				}
+			}
+		})
 	}
 }
