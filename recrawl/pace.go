@@ -208,11 +208,30 @@ func (p *pacer) release(id uint64, fetches uint64, granted *atomic.Int64, credit
 	defer p.mu.Unlock()
 	delete(p.flying, id)
 	allowed := p.allowed(fetches)
+	// unheld counts the owed pages from i on not yet held: once the rate
+	// grants no more and none is left to hold, the rest of the queue
+	// stays as it is and the loop stops. This runs after every fetch,
+	// and walking a queue of up to MaxRefresh held pages each time cost
+	// O(fetches × owed) per cycle on the disposer.
+	unheld := len(p.owed) - p.held
 	kept := p.owed[:0]
 	for i := range p.owed {
 		o := p.owed[i]
+		grant := p.dry || granted.Load() < allowed
+		if !grant && unheld == 0 {
+			// Keep the kept pages, in order, just before the untouched
+			// rest: a copy of the kept ones only.
+			start := i - len(kept)
+			copy(p.owed[start:i], kept)
+			clear(p.owed[:start])
+			p.owed = p.owed[start:]
+			return
+		}
+		if !o.held {
+			unheld--
+		}
 		t := frontier.Target{ID: o.id, Host: o.host, Depth: o.depth, New: !o.held}
-		if p.dry || granted.Load() < allowed {
+		if grant {
 			t.Mass = p.weight(o.id)
 			if !(t.Mass > 0) || math.IsInf(t.Mass, 0) {
 				t.Mass = math.SmallestNonzeroFloat64
