@@ -83,12 +83,16 @@ type owedPage struct {
 // pacer holds a paced cycle's owed refetches. Refresh runs on the workers,
 // release on the disposer: mu guards everything.
 type pacer struct {
-	mu       sync.Mutex
-	budget   int64 // fetches of the cycle (CycleOptions.Budget)
-	max      int64 // refetches of the cycle (CycleOptions.MaxRefresh)
-	burst    int64
-	weight   func(id uint64) float64
-	owed     []owedPage      // waiting, first owed first
+	mu     sync.Mutex
+	budget int64 // fetches of the cycle (CycleOptions.Budget)
+	max    int64 // refetches of the cycle (CycleOptions.MaxRefresh)
+	burst  int64
+	weight func(id uint64) float64
+	owed   []owedPage // waiting, first owed first
+	// owing holds the ids in owed: popped is asked about every known page
+	// the cycle hands out, and a scan of owed for each of them cost
+	// O(known pages × owed) per cycle, with owed up to MaxRefresh.
+	owing    map[uint64]bool
 	released map[uint64]bool // queued again: the next job for it is the refetch
 	held     int             // owed pages held in the frontier
 	// seeds are the seeds a new cycle starts from (read only once the
@@ -115,7 +119,7 @@ func newPacer(rc *CycleOptions) *pacer {
 		return nil
 	}
 	return &pacer{budget: rc.Budget, max: rc.MaxRefresh, burst: 1 + rc.MaxRefresh/100, weight: rc.Weight,
-		released: map[uint64]bool{}, flying: map[uint64]bool{}}
+		released: map[uint64]bool{}, flying: map[uint64]bool{}, owing: map[uint64]bool{}}
 }
 
 // allowed is the number of refetches the rate allows after fetches.
@@ -158,6 +162,7 @@ func (p *pacer) decide(prev *storage.Page, fetches uint64, granted *atomic.Int64
 		return refreshFetched, true
 	}
 	p.owed = append(p.owed, owedPage{id: prev.ID, host: prev.Host(), depth: int(prev.Depth)})
+	p.owing[prev.ID] = true
 	return refreshPaced, false
 }
 
@@ -203,11 +208,30 @@ func (p *pacer) release(id uint64, fetches uint64, granted *atomic.Int64, credit
 	defer p.mu.Unlock()
 	delete(p.flying, id)
 	allowed := p.allowed(fetches)
+	// unheld counts the owed pages from i on not yet held: once the rate
+	// grants no more and none is left to hold, the rest of the queue
+	// stays as it is and the loop stops. This runs after every fetch,
+	// and walking a queue of up to MaxRefresh held pages each time cost
+	// O(fetches × owed) per cycle on the disposer.
+	unheld := len(p.owed) - p.held
 	kept := p.owed[:0]
 	for i := range p.owed {
 		o := p.owed[i]
+		grant := p.dry || granted.Load() < allowed
+		if !grant && unheld == 0 {
+			// Keep the kept pages, in order, just before the untouched
+			// rest: a copy of the kept ones only.
+			start := i - len(kept)
+			copy(p.owed[start:i], kept)
+			clear(p.owed[:start])
+			p.owed = p.owed[start:]
+			return
+		}
+		if !o.held {
+			unheld--
+		}
 		t := frontier.Target{ID: o.id, Host: o.host, Depth: o.depth, New: !o.held}
-		if p.dry || granted.Load() < allowed {
+		if grant {
 			t.Mass = p.weight(o.id)
 			if !(t.Mass > 0) || math.IsInf(t.Mass, 0) {
 				t.Mass = math.SmallestNonzeroFloat64
@@ -217,6 +241,7 @@ func (p *pacer) release(id uint64, fetches uint64, granted *atomic.Int64, credit
 				continue
 			}
 			granted.Add(1)
+			delete(p.owing, o.id)
 			p.released[o.id] = true
 			p.flying[o.id] = true
 			if o.held {
@@ -243,6 +268,9 @@ func (p *pacer) release(id uint64, fetches uint64, granted *atomic.Int64, credit
 func (p *pacer) popped(id uint64, fetches uint64, granted *atomic.Int64) (owed, fetch bool) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	if !p.owing[id] {
+		return false, false
+	}
 	for i := range p.owed {
 		o := &p.owed[i]
 		if o.id != id {
@@ -270,6 +298,7 @@ func (p *pacer) popped(id uint64, fetches uint64, granted *atomic.Int64) (owed, 
 		// Owed pages are at most the refresh share; a linear scan on an
 		// early pop keeps the queue a plain slice.
 		p.owed = append(p.owed[:i], p.owed[i+1:]...)
+		delete(p.owing, id)
 		if granted.Load() >= p.max {
 			return true, false
 		}

@@ -1,6 +1,7 @@
 package recrawl
 
 import (
+	"fmt"
 	"sync/atomic"
 	"testing"
 
@@ -155,5 +156,98 @@ func TestPacerOff(t *testing.T) {
 		if newPacer(&rc) != nil {
 			t.Errorf("pacer for %+v, want none", rc)
 		}
+	}
+}
+
+// BenchmarkPacerPoppedKnown: the cost of asking the pacer about a known
+// page that is not owed (every traversal of a known page in a paced cycle
+// asks), with owed pages waiting; it must not grow with their number.
+func BenchmarkPacerPoppedKnown(b *testing.B) {
+	for _, owed := range []int{1_000, 10_000, 100_000} {
+		b.Run(fmt.Sprintf("owed=%d", owed), func(b *testing.B) {
+			rc := &CycleOptions{Paced: true, MaxRefresh: int64(owed) * 2, Budget: int64(owed) * 100,
+				Weight: func(uint64) float64 { return 1 }}
+			p := newPacer(rc)
+			var granted atomic.Int64
+			for id := uint64(1); id <= uint64(owed)+1; id++ {
+				// a fetch between each: the cycle is not dry
+				p.decide(&storage.Page{ID: id, URL: "https://a.test/p"}, id, &granted)
+			}
+			if len(p.owed) < owed/2 {
+				b.Fatalf("%d owed, want at least %d", len(p.owed), owed/2)
+			}
+			b.ResetTimer()
+			for i := range b.N {
+				if owed, _ := p.popped(uint64(owed)+10+uint64(i), uint64(owed), &granted); owed {
+					b.Fatal("a page never owed reads as owed")
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkPacerRelease: the cost of the pacer's work after a fetch
+// (release) while owed pages wait, all held in the frontier and the rate
+// allowing none: every fetch of a paced cycle pays it, so it must not grow
+// with the number owed.
+func BenchmarkPacerRelease(b *testing.B) {
+	for _, owed := range []int{1_000, 10_000, 100_000} {
+		b.Run(fmt.Sprintf("owed=%d", owed), func(b *testing.B) {
+			rc := &CycleOptions{Paced: true, MaxRefresh: int64(owed) * 2, Budget: int64(owed) * 1000,
+				Weight: func(uint64) float64 { return 1 }}
+			p := newPacer(rc)
+			var granted atomic.Int64
+			fr := &paceFrontier{queued: map[uint64]float64{}, inFlight: map[uint64]bool{}}
+			for id := uint64(1); id <= uint64(owed)+1; id++ {
+				p.decide(&storage.Page{ID: id, URL: "https://a.test/p"}, id, &granted)
+			}
+			p.release(0, uint64(owed), &granted, fr.credit) // holds them all
+			n, g := len(p.owed), granted.Load()
+			if n < owed/2 || p.held != n {
+				b.Fatalf("%d owed, %d held; want at least %d, all held", n, p.held, owed/2)
+			}
+			b.ResetTimer()
+			for range b.N {
+				p.release(0, uint64(owed), &granted, fr.credit)
+			}
+			b.StopTimer()
+			if len(p.owed) != n || granted.Load() != g {
+				b.Fatalf("releases at an unchanged fetch count: %d owed, %d granted; want %d, %d", len(p.owed), granted.Load(), n, g)
+			}
+		})
+	}
+}
+
+// TestPacerReleaseKeepsQueue: a release that grants the rate's refetches
+// and stops early (the rest all held) keeps an owed page whose traversal
+// is in flight, and the held rest, in the order they were owed.
+func TestPacerReleaseKeepsQueue(t *testing.T) {
+	p := newPacer(&CycleOptions{Paced: true, MaxRefresh: 10, Budget: 100, Weight: func(uint64) float64 { return 1 }})
+	var granted atomic.Int64
+	fr := &paceFrontier{queued: map[uint64]float64{}, inFlight: map[uint64]bool{2: true}}
+	for id := uint64(1); id <= 5; id++ {
+		p.decide(&storage.Page{ID: id, URL: "https://a.test/p"}, 0, &granted)
+	}
+	// Event 1: page 1's fetch ends: 3-5 are held, 2 is in flight.
+	p.release(1, 1, &granted, fr.credit)
+	if p.held != 3 || len(p.owed) != 4 {
+		t.Fatalf("after the first fetch: %d held of %d owed, want 3 of 4", p.held, len(p.owed))
+	}
+	// Event 2: at 10 fetches one refetch more is allowed: 2 is still in
+	// flight, so 3 is released; 2, 4 and 5 stay owed in that order.
+	p.release(99, 10, &granted, fr.credit)
+	var ids []uint64
+	for _, o := range p.owed {
+		ids = append(ids, o.id)
+	}
+	if fmt.Sprint(ids) != "[2 4 5]" || !p.released[3] || p.held != 2 || granted.Load() != 2 {
+		t.Fatalf("after 10 fetches: owed %v, released %v, %d held, %d granted; want [2 4 5], 3, 2, 2", ids, p.released, p.held, granted.Load())
+	}
+	// Event 3: 2's traversal ends and 10 more fetches allow another: 2 is
+	// released, then held pages in order.
+	delete(fr.inFlight, 2)
+	p.release(99, 20, &granted, fr.credit)
+	if !p.released[2] || len(p.owed) != 2 || p.owed[0].id != 4 {
+		t.Fatalf("after 20 fetches: owed %v, released %v; want 2 released, 4 first owed", p.owed, p.released)
 	}
 }

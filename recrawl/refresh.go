@@ -165,7 +165,7 @@ const lmPriorShape = 2
 // (changerate.FitGamma), else one over every dated page. Its rate per
 // second becomes a rate per cycle at the length of a cycle on the servers'
 // clocks: server seconds between consecutive dated fetches per cycle
-// between them, pooled over the pages; before any page was fetched twice
+// between them, the median over the pages; before any page was fetched twice
 // with a Date, the crawler's own time since the last dated fetch (a real
 // server's clock runs like the crawler's).
 //
@@ -188,8 +188,8 @@ func rates(hosts []string, hs []pageHist, now float64) []float64 {
 	}
 	lmHosts := map[string]*lmPool{}
 	var lmAll lmPool
-	var span, wall float64
-	var spanCycles uint32
+	var wall float64
+	var perCycles []float64 // server seconds per cycle, a value per page
 	for i, h := range hosts {
 		p := &hs[i]
 		if p.dated() {
@@ -200,8 +200,9 @@ func rates(hosts []string, hs []pageHist, now float64) []float64 {
 			}
 			g.xs, g.ts = append(g.xs, p.lm.X), append(g.ts, p.lm.T)
 			lmAll.xs, lmAll.ts = append(lmAll.xs, p.lm.X), append(lmAll.ts, p.lm.T)
-			span += p.span
-			spanCycles += p.spanCycles
+			if p.spanCycles > 0 && p.span > 0 {
+				perCycles = append(perCycles, p.span/float64(p.spanCycles))
+			}
 			wall = max(wall, p.wall)
 			continue
 		}
@@ -212,11 +213,15 @@ func rates(hosts []string, hs []pageHist, now float64) []float64 {
 		byHost[h] = append(byHost[h], c)
 		all = append(all, c)
 	}
-	// Server seconds per cycle.
+	// Server seconds per cycle: the median over the pages, since one
+	// server whose Date leaps ahead (a lying or broken clock: any HTTP
+	// date up to the year 9999 parses) would otherwise stretch the cycle
+	// every other host's rates are read at by as much as it likes.
 	perCycle := 0.0
 	switch {
-	case spanCycles > 0 && span > 0:
-		perCycle = span / float64(spanCycles)
+	case len(perCycles) > 0:
+		slices.Sort(perCycles)
+		perCycle = perCycles[len(perCycles)/2]
 	case now > wall && wall > 0:
 		perCycle = now - wall
 	default:

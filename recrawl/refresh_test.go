@@ -240,3 +240,40 @@ func TestChangeRatesFromDates(t *testing.T) {
 		t.Errorf("first cycle: rate %g per cycle, want %g (an hour on the crawler's clock)", got, want)
 	}
 }
+
+// TestChangeRatesDateLiar: a server whose Date leaps centuries ahead
+// between two fetches does not stretch the length of a cycle, on the
+// servers' clocks, that every other host's rates are read at.
+func TestChangeRatesDateLiar(t *testing.T) {
+	day := 24 * time.Hour
+	epoch := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
+	clock := func(c uint32) time.Time { return epoch.Add(time.Duration(c) * day) }
+	fetch := func(h *pageHist, c uint32, change storage.Change, date, lm time.Time) {
+		h.add(storage.FetchRecord{Cycle: c, Status: storage.StatusFetched, Change: change,
+			FetchedAt: time.Unix(int64(c)*1000, 0), Date: date, LastModified: lm})
+	}
+	honest := make([]pageHist, 3)
+	hosts := []string{"a.test", "a.test", "b.test"}
+	for i := range honest {
+		for c := uint32(1); c <= 4; c++ {
+			ch := storage.ChangeChanged
+			if c == 1 {
+				ch = storage.ChangeNew
+			}
+			fetch(&honest[i], c, ch, clock(c), clock(c).Add(-time.Duration(i+1)*time.Hour))
+		}
+	}
+	var liar pageHist
+	fetch(&liar, 1, storage.ChangeNew, clock(1), clock(1).Add(-time.Hour))
+	fetch(&liar, 2, storage.ChangeChanged, time.Date(9000, 1, 1, 0, 0, 0, 0, time.UTC), clock(2).Add(-time.Hour))
+	if !liar.dated() || liar.spanCycles != 1 {
+		t.Fatalf("liar: %+v; want a dated history over one cycle", liar)
+	}
+	alone := rates(hosts, honest, 5000)
+	with := rates(append(hosts, "liar.test"), append(honest, liar), 5000)
+	for i := range alone {
+		if math.Abs(with[i]/alone[i]-1) > 0.01 {
+			t.Errorf("page %d: rate %g per cycle beside the liar, %g without", i, with[i], alone[i])
+		}
+	}
+}
