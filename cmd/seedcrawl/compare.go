@@ -278,7 +278,7 @@ func compareMatchOptions(db *storage.DB, o *compareOptions) error {
 // compareRun runs the crawler and the comparison together until the
 // comparison is done or ctx ends, then stops the crawler (shutdown order:
 // comparison, crawler, and the caller closes the db).
-func compareRun(ctx context.Context, sess *crawlSession, cmp *compare.Compare, web *compareWeb, every time.Duration, stderr io.Writer) error {
+func compareRun(ctx context.Context, sess *crawlSession, cmp *compare.Compare, web *compareWeb, progressEvery time.Duration, stderr io.Writer) error {
 	crawlCtx, stopCrawl := context.WithCancel(ctx)
 	defer stopCrawl()
 	g := errgroup.Group{}
@@ -287,37 +287,21 @@ func compareRun(ctx context.Context, sess *crawlSession, cmp *compare.Compare, w
 		web.close()
 		return err
 	})
-	stopProg := make(chan struct{})
-	progDone := make(chan struct{})
-	go func() {
-		defer close(progDone)
-		if every <= 0 {
-			return
+	start := time.Now()
+	stopProgress := every(progressEvery, func() {
+		var parts []string
+		for _, s := range cmp.Sequences() {
+			parts = append(parts, fmt.Sprintf("%s %d", s.Name, len(s.URLs)))
 		}
-		t := time.NewTicker(every)
-		defer t.Stop()
-		start := time.Now()
-		for {
-			select {
-			case <-stopProg:
-				return
-			case <-t.C:
-				var parts []string
-				for _, s := range cmp.Sequences() {
-					parts = append(parts, fmt.Sprintf("%s %d", s.Name, len(s.URLs)))
-				}
-				line := fmt.Sprintf("%7.1fs  requests %d  downloaded: %s", time.Since(start).Seconds(), cmp.Requests(), strings.Join(parts, ", "))
-				if note := web.waitingNote(cmp.Waiting(), sess.fr, time.Now()); note != "" {
-					line += "  " + note
-				}
-				fmt.Fprintln(stderr, line)
-			}
+		line := fmt.Sprintf("%7.1fs  requests %d  downloaded: %s", time.Since(start).Seconds(), cmp.Requests(), strings.Join(parts, ", "))
+		if note := web.waitingNote(cmp.Waiting(), sess.fr, time.Now()); note != "" {
+			line += "  " + note
 		}
-	}()
+		fmt.Fprintln(stderr, line)
+	})
 	err := cmp.Run(ctx, web)
 	close(web.done)
-	close(stopProg)
-	<-progDone
+	stopProgress()
 	stopCrawl()
 	if cerr := g.Wait(); cerr != nil && err == nil {
 		err = cerr

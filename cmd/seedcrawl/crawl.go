@@ -502,46 +502,13 @@ func (s *crawlSession) run(ctx context.Context, interval time.Duration, w io.Wri
 // crawl runs the session's crawler from seeds, printing progress to w every
 // interval (0: never).
 func (s *crawlSession) crawl(ctx context.Context, seeds []string, interval time.Duration, w io.Writer) (monitor.Summary, error) {
-	stop := make(chan struct{})
-	done := make(chan struct{})
-	if interval > 0 {
-		go func() {
-			defer close(done)
-			t := time.NewTicker(interval)
-			defer t.Stop()
-			for {
-				select {
-				case <-stop:
-					return
-				case <-t.C:
-					crawlPrintProgress(w, s.c.Progress())
-				}
-			}
-		}()
-	} else {
-		close(done)
-	}
+	stopProgress := every(interval, func() { crawlPrintProgress(w, s.c.Progress()) })
 	// The frontier grows with the URLs discovered, so the memory limit
 	// follows them.
-	limStop, limDone := make(chan struct{}), make(chan struct{})
-	go func() {
-		defer close(limDone)
-		t := time.NewTicker(crawlMemoryLimitEvery)
-		defer t.Stop()
-		for {
-			select {
-			case <-limStop:
-				return
-			case <-t.C:
-				s.setMemoryLimit()
-			}
-		}
-	}()
+	stopLimit := every(crawlMemoryLimitEvery, s.setMemoryLimit)
 	sum, err := s.c.Run(ctx, seeds)
-	close(stop)
-	close(limStop)
-	<-done
-	<-limDone
+	stopProgress()
+	stopLimit()
 	s.setMemoryLimit()
 	return sum, err
 }
@@ -650,5 +617,31 @@ func crawlMemoryLimit(cfg config.Config, urls uint64) int64 {
 func (s *crawlSession) setMemoryLimit() {
 	if s.memLimit {
 		debug.SetMemoryLimit(crawlMemoryLimit(s.cfg, s.db.NextID()))
+	}
+}
+
+// every runs fn every d (never when d ≤ 0) on its own goroutine until the
+// returned stop is called; stop returns once fn is no longer running.
+func every(d time.Duration, fn func()) (stop func()) {
+	if d <= 0 {
+		return func() {}
+	}
+	quit, done := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(done)
+		t := time.NewTicker(d)
+		defer t.Stop()
+		for {
+			select {
+			case <-quit:
+				return
+			case <-t.C:
+				fn()
+			}
+		}
+	}()
+	return func() {
+		close(quit)
+		<-done
 	}
 }
