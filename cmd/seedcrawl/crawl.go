@@ -87,15 +87,31 @@ func runCrawl(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return err
 	}
 	if sum.Stopped == crawler.StopExhausted && sum.Pages == 0 && !*refetch {
-		fmt.Fprintf(stderr, "seedcrawl crawl: nothing fetched, the crawl in %s is finished; %s\n", cfg.DB, crawlFinishedHint(cfg.DB))
+		fmt.Fprintf(stderr, "seedcrawl crawl: nothing fetched, the crawl in %s is finished; %s\n", cfg.DB, crawlFinishedHint(sess.db, cfg.DB))
 	}
 	return crawlPrintSummary(stdout, cfg.DB, sum, *jsonOut)
 }
 
 // crawlFinishedHint tells a user who reran crawl on a finished crawl what
-// does crawl it again.
-func crawlFinishedHint(db string) string {
-	return fmt.Sprintf("seeds it already has are not fetched again: rerun with them and --refetch, or recrawl with seedcrawl run --db %s --cycles N", db)
+// does crawl it again: a command line to copy, with the db at path quoted
+// for a POSIX shell and the number of the cycle after the last one db
+// completed (a db of seedcrawl crawl alone is cycle 1), so `run` crawls
+// one more cycle.
+func crawlFinishedHint(db *storage.DB, path string) string {
+	next := runLastCycle(db, 1) + 1
+	return fmt.Sprintf("seeds it already has are not fetched again: rerun with them and --refetch, or recrawl once with: seedcrawl run --db %s --cycles %d",
+		shellQuote(path), next)
+}
+
+// shellQuote returns s as one word of a POSIX shell command line: as it
+// is when it holds only characters no shell treats specially, else in
+// single quotes (a single quote inside ends the quoted run, is escaped
+// with a backslash, and a new quoted run starts).
+func shellQuote(s string) string {
+	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_./-+:,=@%") == "" {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
 // crawlFlags are the flags every subcommand that crawls shares: the crawl
@@ -494,7 +510,7 @@ func (s *crawlSession) run(ctx context.Context, interval time.Duration, w io.Wri
 	}
 	sum, err := s.crawl(ctx, seeds, interval, w)
 	if errors.Is(err, crawler.ErrNoSeeds) {
-		return sum, fmt.Errorf("%w: no seed URLs and nothing left to crawl in %s; give new SEED_URL arguments or --seeds FILE; %s", errUsage, s.cfg.DB, crawlFinishedHint(s.cfg.DB))
+		return sum, fmt.Errorf("%w: no seed URLs and nothing left to crawl in %s; give new SEED_URL arguments or --seeds FILE; %s", errUsage, s.cfg.DB, crawlFinishedHint(s.db, s.cfg.DB))
 	}
 	return sum, err
 }
