@@ -194,6 +194,12 @@ type Config struct {
 	// (default: by estimated change rate and stored PageRank), "importance",
 	// "uniform" or "pagerank" (RefreshPolicies). Other commands ignore it.
 	RefreshPolicy string
+	// RefreshShare is the largest share (0..1) of a seedcrawl run cycle's
+	// page budget (--pages-per-cycle, else max-pages) spent on refetching
+	// known pages; the rest is kept for URLs not fetched before (key
+	// "refresh-share"). It has no effect without a budget. Default 1 (no
+	// cap). Other commands ignore it.
+	RefreshShare float64
 	// RefreshPace says how a seedcrawl run cycle with a page budget spends
 	// a refresh share below 1 (key "refresh-pace"): "even" (default:
 	// refetches spread evenly over the budget, so URLs first found in the
@@ -289,6 +295,7 @@ func Default() Config {
 		CommitPages:         256,
 		RevisitGone:         4,
 		RefreshPolicy:       "optimal",
+		RefreshShare:        1,
 		RefreshPace:         "even",
 	}
 }
@@ -340,6 +347,8 @@ func (c *Config) Validate() error {
 		{"listen", c.Listen != "" && listenErr(c.Listen) != nil, fmt.Sprintf("must be HOST:PORT: %v", listenErr(c.Listen))},
 		{"revisit-gone", c.RevisitGone < 0 || c.RevisitGone > 1<<20, fmt.Sprintf("must be in 0..%d cycles, got %d", 1<<20, c.RevisitGone)},
 		{"refresh-policy", !slices.Contains(RefreshPolicies(), c.RefreshPolicy), fmt.Sprintf("must be one of %s, got %q", strings.Join(RefreshPolicies(), ", "), c.RefreshPolicy)},
+		{"refresh-share", !(c.RefreshShare >= 0 && c.RefreshShare <= 1), // NaN fails too
+			fmt.Sprintf("must be a share in 0..1, got %g", c.RefreshShare)},
 		{"refresh-pace", !slices.Contains(RefreshPaces(), c.RefreshPace), fmt.Sprintf("must be one of %s, got %q", strings.Join(RefreshPaces(), ", "), c.RefreshPace)},
 	}
 	var errs []error

@@ -37,6 +37,8 @@ func runSettings() []setting {
 			val: func(c *Config) value { return (*intVal)(&c.RevisitGone) }},
 		{key: "refresh-policy", help: "spread the refresh share over known pages by `POLICY`: " + strings.Join(RefreshPolicies(), ", ") + " (optimal: by change rate and stored PageRank)",
 			val: func(c *Config) value { return (*strVal)(&c.RefreshPolicy) }},
+		{key: "refresh-share", help: "at most this share `F` (0..1) of a cycle's budget (--pages-per-cycle) refetches known pages; the rest is kept for new URLs",
+			val: func(c *Config) value { return (*floatVal)(&c.RefreshShare) }},
 		{key: "refresh-pace", help: "how a cycle spends a --refresh-share below 1 with --pages-per-cycle: `PACE` " + strings.Join(RefreshPaces(), " or ") +
 			" (even: refetches spread evenly over the budget, so new URLs are fetched from the start; front: refetches first, as the crawl reaches known pages)",
 			val: func(c *Config) value { return (*strVal)(&c.RefreshPace) }},
@@ -129,7 +131,8 @@ func (c *Config) RegisterFlags(fs *flag.FlagSet) {
 }
 
 // RegisterRunFlags defines the flags of the settings only seedcrawl run
-// uses (its recrawl cycles: "revisit-gone", "refresh-policy", "refresh-pace"), bound to c
+// uses (its recrawl cycles: "revisit-gone", "refresh-policy",
+// "refresh-share", "refresh-pace"), bound to c
 // like RegisterFlags, which leaves them out.
 func (c *Config) RegisterRunFlags(fs *flag.FlagSet) {
 	for _, s := range runSettings() {

@@ -52,8 +52,8 @@ type runFlags struct {
 	perHost        bool
 	randSeed       uint64
 	pagesPerCycle  int64
-	refreshShare   float64
-	refreshPace    string // the "refresh-pace" setting (config), set by runCycles
+	refreshShare   float64 // the "refresh-share" setting (config), set by runCycles
+	refreshPace    string  // the "refresh-pace" setting (config), set by runCycles
 	reseedEvery    uint64
 	revisitInitial time.Duration
 	initialSet     bool // --revisit-initial was given
@@ -86,7 +86,6 @@ func (f *runFlags) register(fs interface {
 	fs.BoolVar(&f.perHost, "per-host", false, "spread the selected seeds over hosts in proportion to host value")
 	fs.Uint64Var(&f.randSeed, "seed", 1, "random seed `N` of the selectors (random, hits-core)")
 	fs.Int64Var(&f.pagesPerCycle, "pages-per-cycle", 0, "fetch budget `N` of each cycle (0: --max-pages, else no limit)")
-	fs.Float64Var(&f.refreshShare, "refresh-share", 1, "at most this share `F` (0..1) of --pages-per-cycle refetches known pages; the rest is kept for new URLs")
 	fs.Uint64Var(&f.reseedEvery, "reseed-every", 0, "rerun seed selection every `N` fetched pages inside a cycle and inject the seeds (0: never)")
 	fs.DurationVar(&f.revisitInitial, "revisit-initial", 0, "revisit interval `DURATION` of a newly fetched page; unset: --interval; 0: every known page is due every cycle")
 	fs.DurationVar(&f.revisitMin, "revisit-min", 0, "shortest revisit interval `DURATION`")
@@ -110,8 +109,6 @@ func (f *runFlags) validate() error {
 		return fmt.Errorf("%w: --hops and --depth: want at least 1", errUsage)
 	case f.pagesPerCycle < 0:
 		return fmt.Errorf("%w: --pages-per-cycle %d: must be 0 (no limit) or more", errUsage, f.pagesPerCycle)
-	case !(f.refreshShare >= 0 && f.refreshShare <= 1): // NaN fails too
-		return fmt.Errorf("%w: --refresh-share %g: want a share in 0..1", errUsage, f.refreshShare)
 	case f.seedAlgo != recrawl.AlgoGiven && f.seedAlgo != recrawl.AlgoNewPages && !seedsKnownAlgo(f.seedAlgo):
 		return fmt.Errorf("%w: --seed-algo %q: want given, newpages or one of %s", errUsage, f.seedAlgo, strings.Join(seeds.Algos(), ", "))
 	case f.reseedEvery > 0 && f.seedAlgo == recrawl.AlgoGiven:
@@ -162,7 +159,7 @@ func runCycles(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	}
 	// Settings of the cycles that a config file may hold too (config
 	// validated them).
-	rf.revisitGone, rf.refreshPolicy, rf.refreshPace = uint(cfg.RevisitGone), cfg.RefreshPolicy, cfg.RefreshPace
+	rf.revisitGone, rf.refreshPolicy, rf.refreshShare, rf.refreshPace = uint(cfg.RevisitGone), cfg.RefreshPolicy, cfg.RefreshShare, cfg.RefreshPace
 	if err := rf.revisit().Validate(); err != nil {
 		return fmt.Errorf("%w: %w", errUsage, err)
 	}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"math"
 	"path/filepath"
 	"slices"
 	"testing"
@@ -31,22 +32,24 @@ func TestRunSettingsAgree(t *testing.T) {
 	}
 }
 
-// TestRunSettingsFromConfigFile runs one cycle with revisit-gone and
-// refresh-policy from a config file, a flag overriding one of them, and
-// reads back the settings the cycle recorded.
+// TestRunSettingsFromConfigFile runs one cycle with revisit-gone,
+// refresh-policy and refresh-share from a config file, flags overriding
+// some of them, and reads back the settings the cycle recorded.
 func TestRunSettingsFromConfigFile(t *testing.T) {
 	w := runEvolvingWeb(t)
 	dir := t.TempDir()
 	cfgFile := filepath.Join(dir, "run.yaml")
-	writeFile(t, cfgFile, "revisit-gone: 7\nrefresh-policy: uniform\nmax-pages: 20\n")
+	writeFile(t, cfgFile, "revisit-gone: 7\nrefresh-policy: uniform\nrefresh-share: 0.25\nmax-pages: 20\n")
 	for _, tc := range []struct {
 		name   string
 		extra  []string
 		policy string
 		gone   uint32
+		share  float64 // the refresh share; the cycle records 1 − share as its discovery share
 	}{
-		{"file", nil, "uniform", 7},
-		{"flag over file", []string{"--refresh-policy", "importance"}, "importance", 7},
+		{"file", nil, "uniform", 7, 0.25},
+		{"flag over file", []string{"--refresh-policy", "importance"}, "importance", 7, 0.25},
+		{"refresh-share flag over file", []string{"--refresh-share", "0.5"}, "uniform", 7, 0.5},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			db := filepath.Join(t.TempDir(), "r.db")
@@ -57,14 +60,16 @@ func TestRunSettingsFromConfigFile(t *testing.T) {
 				t.Fatalf("%d cycles stored, want 1", len(st.cycles))
 			}
 			var inf struct {
-				Policy string `json:"refresh_policy"`
-				Gone   uint32 `json:"revisit_gone"`
+				Policy string  `json:"refresh_policy"`
+				Gone   uint32  `json:"revisit_gone"`
+				Disc   float64 `json:"discovery_share"`
 			}
 			if err := json.Unmarshal([]byte(st.cycles[0].Info), &inf); err != nil {
 				t.Fatalf("cycle info %q: %v", st.cycles[0].Info, err)
 			}
-			if inf.Policy != tc.policy || inf.Gone != tc.gone {
-				t.Errorf("cycle recorded refresh-policy %q, revisit-gone %d; want %q, %d", inf.Policy, inf.Gone, tc.policy, tc.gone)
+			if inf.Policy != tc.policy || inf.Gone != tc.gone || math.Abs(inf.Disc-(1-tc.share)) > 1e-9 {
+				t.Errorf("cycle recorded refresh-policy %q, revisit-gone %d, discovery share %g; want %q, %d, %g",
+					inf.Policy, inf.Gone, inf.Disc, tc.policy, tc.gone, 1-tc.share)
 			}
 		})
 	}

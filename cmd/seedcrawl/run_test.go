@@ -381,6 +381,8 @@ func TestRunBadFlags(t *testing.T) {
 	writeFile(t, bad, "refresh-policy = \"freshest\"\n")
 	badPace := filepath.Join(dir, "pace.yaml")
 	writeFile(t, badPace, "refresh-pace: backwards\n")
+	badShare := filepath.Join(dir, "share.toml")
+	writeFile(t, badShare, "refresh-share = -0.5\n")
 	for _, c := range []struct {
 		args []string
 		want string
@@ -388,8 +390,9 @@ func TestRunBadFlags(t *testing.T) {
 		{[]string{"--db", db, "http://a.test/"}, "--cycles N"},
 		{[]string{"--db", db, "--cycles", "2", "--seed-algo", "nope", "http://a.test/"}, `--seed-algo "nope"`},
 		{[]string{"--db", db, "--cycles", "2", "--seed-algo", "given", "--reseed-every", "10", "http://a.test/"}, "--reseed-every needs a seed selector"},
-		{[]string{"--db", db, "--cycles", "2", "--refresh-share", "1.5", "http://a.test/"}, "--refresh-share"},
-		{[]string{"--db", db, "--cycles", "2", "--refresh-share", "NaN", "http://a.test/"}, "--refresh-share NaN: want a share in 0..1"},
+		{[]string{"--db", db, "--cycles", "2", "--refresh-share", "1.5", "http://a.test/"}, "refresh-share: bad value: must be a share in 0..1, got 1.5"},
+		{[]string{"--db", db, "--cycles", "2", "--config", badShare, "http://a.test/"}, "refresh-share: bad value: must be a share in 0..1, got -0.5"},
+		{[]string{"--db", db, "--cycles", "2", "--refresh-share", "NaN", "http://a.test/"}, "refresh-share: bad value: must be a share in 0..1, got NaN"},
 		{[]string{"--db", db, "--cycles", "2", "--revisit-inc", "NaN", "http://a.test/"}, "revisit inc rate NaN"},
 		{[]string{"--db", db, "--cycles", "2", "--delay-factor", "NaN", "http://a.test/"}, "delay-factor"},
 		{[]string{"--db", db, "--cycles", "2", "--k", "0", "http://a.test/"}, "--k 0"},
