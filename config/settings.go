@@ -37,10 +37,12 @@ func runSettings() []setting {
 			val: func(c *Config) value { return (*intVal)(&c.RevisitGone) }},
 		{key: "refresh-policy", help: "spread the refresh share over known pages by `POLICY`: " + strings.Join(RefreshPolicies(), ", ") + " (optimal: by change rate and stored PageRank)",
 			val: func(c *Config) value { return (*strVal)(&c.RefreshPolicy) }},
-		{key: "refresh-share", help: "at most this share `F` (0..1) of a cycle's budget (--pages-per-cycle) refetches known pages; the rest is kept for new URLs",
+		{key: "refresh-share", help: "at most this share `F` (0..1) of a cycle's budget (--pages-per-cycle, else --max-pages) refetches known pages; the rest is kept for new URLs. " +
+			"Below 1 it needs a budget: without one, a flag is an error and a config file value a warning",
 			val: func(c *Config) value { return (*floatVal)(&c.RefreshShare) }},
 		{key: "refresh-pace", help: "how a cycle spends a --refresh-share below 1 with --pages-per-cycle: `PACE` " + strings.Join(RefreshPaces(), " or ") +
-			" (even: refetches spread evenly over the budget, so new URLs are fetched from the start; front: refetches first, as the crawl reaches known pages)",
+			" (even: refetches spread evenly over the budget, so new URLs are fetched from the start; front: refetches first, as the crawl reaches known pages). " +
+			"Needs a budget and a share below 1: without them, a flag is an error and a config file value a warning",
 			val: func(c *Config) value { return (*strVal)(&c.RefreshPace) }},
 	}
 }

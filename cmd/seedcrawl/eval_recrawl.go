@@ -205,8 +205,12 @@ fetched; freshness of the stored copies after the cycle; requests, 304s and seco
 					cargs := []string{"--db", db, "--resolve-file", resolve, "--ca-file", srv.CAFile(), "--scope", "hosts:.test",
 						"--delay", "0", "--delay-factor", "0", "--workers", strconv.Itoa(*workers), "--progress", "0",
 						"--commit-interval", "100ms", "--scheduler", s, "--seed-algo", a, "--k", strconv.Itoa(len(given)),
-						"--refresh-policy", p, "--refresh-share", strconv.FormatFloat(*share, 'g', -1, 64), "--refresh-pace", *pace,
+						"--refresh-policy", p, "--refresh-share", strconv.FormatFloat(*share, 'g', -1, 64),
 						"--pages-per-cycle", strconv.FormatInt(*budget, 10), "--cycles", strconv.Itoa(e + 1)}
+					if *share < 1 {
+						// run refuses a pace that has no share to pace.
+						cargs = append(cargs, "--refresh-pace", *pace)
+					}
 					if *reseedEvery > 0 && a != recrawl.AlgoGiven {
 						cargs = append(cargs, "--reseed-every", strconv.FormatUint(*reseedEvery, 10))
 					}

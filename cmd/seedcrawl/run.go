@@ -8,9 +8,11 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"time"
 
+	"github.com/seedcrawl/seedcrawl/config"
 	"github.com/seedcrawl/seedcrawl/crawler"
 	"github.com/seedcrawl/seedcrawl/monitor"
 	"github.com/seedcrawl/seedcrawl/recrawl"
@@ -163,6 +165,9 @@ func runCycles(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if err := rf.revisit().Validate(); err != nil {
 		return fmt.Errorf("%w: %w", errUsage, err)
 	}
+	if err := runRefreshNeedsBudget(rf, cfg, config.SetKeys(fs), stderr); err != nil {
+		return err
+	}
 	sess, err := openCrawlBase(cfg, crawlExtras{
 		command: "seedcrawl run " + strings.Join(args, " "),
 		logger:  warnLogger(stderr),
@@ -185,6 +190,48 @@ func runCycles(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return err
 	}
 	return sess.closeObserver()
+}
+
+// runRefreshNeedsBudget refuses refresh settings that would do nothing:
+// --refresh-share below 1 caps the refetches at a share of a cycle's page
+// budget (--pages-per-cycle, else max-pages), and --refresh-pace paces
+// that capped share over the budget, so without a budget (or, for the
+// pace, with a share of 1) they are ignored. A setting typed as a flag is
+// a usage error: the same command line asks for something it cannot do,
+// and the user is there to fix it. A setting from a config file, which
+// may serve several commands and runs, is a warning on stderr. The pace
+// from a file is noticed only when it differs from the default.
+func runRefreshNeedsBudget(rf runFlags, cfg config.Config, flagKeys []string, stderr io.Writer) error {
+	budget := rf.pagesPerCycle
+	if budget == 0 {
+		budget = cfg.MaxPages
+	}
+	var errs []string
+	note := func(key, text string) {
+		if slices.Contains(flagKeys, key) {
+			errs = append(errs, "--"+key+" "+text)
+		} else {
+			fmt.Fprintf(stderr, "seedcrawl run: warning: %s %s (set in the config file)\n", key, text)
+		}
+	}
+	if rf.refreshShare < 1 && budget == 0 {
+		note("refresh-share", fmt.Sprintf("%g does nothing without a page budget: it caps refetches at that share of "+
+			"--pages-per-cycle N (or --max-pages N), and this run has neither", rf.refreshShare))
+	}
+	if slices.Contains(flagKeys, "refresh-pace") || rf.refreshPace != config.Default().RefreshPace {
+		switch {
+		case budget == 0:
+			note("refresh-pace", rf.refreshPace+" does nothing without a page budget: it paces the refetches of a "+
+				"--refresh-share below 1 over --pages-per-cycle N (or --max-pages N), and this run has neither")
+		case rf.refreshShare >= 1:
+			note("refresh-pace", rf.refreshPace+" does nothing with --refresh-share 1 (no cap): it paces the refetches of a "+
+				"share below 1, e.g. --refresh-share 0.5, over the budget")
+		}
+	}
+	if len(errs) > 0 {
+		return fmt.Errorf("%w: %s", errUsage, strings.Join(errs, "; "))
+	}
+	return nil
 }
 
 // runSession runs the cycles on an open session and reports each one.
