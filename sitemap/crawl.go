@@ -32,14 +32,37 @@ type Source interface {
 // sitemaps too. A Crawl serves one crawl; the files read are bounded by
 // the default Limits.
 type Crawl struct {
-	src   Source // nil: only /sitemap.xml is read
+	opts  CrawlOptions
 	sites *Sites
 	l     crawler.Loop
 }
 
+// DefaultGoneCycles is CrawlOptions.GoneCycles of NewCrawl: the default of
+// seedcrawl run's revisit-gone setting (recrawl.DefaultGoneCycles).
+const DefaultGoneCycles = 4
+
+// CrawlOptions are the settings of a Crawl.
+type CrawlOptions struct {
+	// Source gives the Sitemap: lines of the sites' robots.txt; nil: only
+	// /sitemap.xml is read.
+	Source Source
+	// GoneCycles is the number of cycles between two reads of a sitemap
+	// that answered 404 or 410, as a recrawl refetches any such URL
+	// (seedcrawl run's revisit-gone); 0: such a sitemap is read again once
+	// the revisit interval stored with its last fetch has passed, in every
+	// cycle if none was stored.
+	GoneCycles uint32
+}
+
 // NewCrawl returns the sitemap side of a crawl that reads the sitemaps
-// src names (nil: only /sitemap.xml).
-func NewCrawl(src Source) *Crawl { return &Crawl{src: src} }
+// src names (nil: only /sitemap.xml), with a missing sitemap read every
+// DefaultGoneCycles cycles.
+func NewCrawl(src Source) *Crawl {
+	return NewCrawlWith(CrawlOptions{Source: src, GoneCycles: DefaultGoneCycles})
+}
+
+// NewCrawlWith returns the sitemap side of a crawl with opts.
+func NewCrawlWith(opts CrawlOptions) *Crawl { return &Crawl{opts: opts} }
 
 // Start implements crawler.Sitemaps: the marks of earlier runs become
 // known, so a sitemap left in the stored frontier by an interrupted run is
@@ -47,6 +70,7 @@ func NewCrawl(src Source) *Crawl { return &Crawl{src: src} }
 func (c *Crawl) Start(l crawler.Loop) {
 	c.l = l
 	c.sites = NewSites(Limits{}, l.Cycle())
+	c.sites.gone = c.opts.GoneCycles
 	if st, ok := l.Store().(Marks); ok {
 		if err := c.sites.Load(st); err != nil {
 			l.Logger().Warn("sitemap marks of earlier runs not loaded", "err", err)
@@ -54,10 +78,17 @@ func (c *Crawl) Start(l crawler.Loop) {
 	}
 }
 
-// Job implements crawler.Sitemaps.
+// Job implements crawler.Sitemaps. A sitemap that answered 404 or 410
+// and is not due again (Sites.Resting) is no sitemap job: a recrawl
+// queues it among the known pages, and the crawl then handles it as a
+// page, which its revisit policy traverses from storage without a request
+// until it is due (a sitemap job is read whatever that policy says).
 func (c *Crawl) Job(id uint64) (any, bool) {
 	f, ok := c.sites.File(id)
 	if !ok {
+		return nil, false
+	}
+	if p, err := c.l.Store().Page(id); err == nil && c.sites.Resting(&p) {
 		return nil, false
 	}
 	return &FileRead{File: f}, true
@@ -129,10 +160,10 @@ func (c *Crawl) plan(job frontier.Job, pageURL string) error {
 	}
 	origin := urlnorm.Origin(pu)
 	urls := c.sites.Plan(origin, func() []string {
-		if c.src == nil {
+		if c.opts.Source == nil {
 			return nil
 		}
-		l, _, err := c.src.SitemapsOf(origin)
+		l, _, err := c.opts.Source.SitemapsOf(origin)
 		if err != nil {
 			c.l.Logger().Warn("robots.txt sitemaps", "origin", origin, "err", err)
 		}

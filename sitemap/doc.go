@@ -45,7 +45,11 @@
 // the bound is its Reason ("sitemap-cut: urls: ...", "sitemap-skipped:
 // depth: ...", "sitemap-invalid: ..." for a file that is no sitemap). A
 // sitemap is read once per run and cycle (one read by an interrupted run
-// of the same cycle is not read again); a URL the crawl fetched as a page
+// of the same cycle is not read again), and one that answered 404 or 410
+// only every CrawlOptions.GoneCycles cycles (seedcrawl run's revisit-gone,
+// 4 by default), as a recrawl refetches any 404: most sites have no
+// /sitemap.xml, and asking each for it in every cycle would cost a request
+// per site and cycle; a URL the crawl fetched as a page
 // is never read as a sitemap, and a sitemap's redirect target is read only
 // if the crawl did not know it (sites redirect unknown paths to their home
 // page). The marks of earlier runs (Load) make a sitemap left in the

@@ -27,6 +27,11 @@ import (
 type Sites struct {
 	lim   Limits // MaxDepth, MaxSitemaps and MaxWalkURLs filled in
 	cycle uint32 // the crawl's current cycle: a sitemap is read once per cycle
+	// gone is the number of cycles between reads of a sitemap that
+	// answered 404 or 410 (CrawlOptions.GoneCycles); 0: such a sitemap
+	// is read again once its stored revisit interval has passed.
+	gone uint32
+	now  func() time.Time // the crawler's clock, for the stored interval
 
 	mu    sync.RWMutex
 	files map[uint64]storage.SitemapFile // sitemap URLs: this run's, and earlier runs' marks
@@ -64,8 +69,8 @@ func NewSites(lim Limits, cycle uint32) *Sites {
 	def(&lim.MaxDepth, DefaultMaxDepth)
 	def(&lim.MaxSitemaps, DefaultMaxSitemaps)
 	def(&lim.MaxWalkURLs, DefaultMaxWalkURLs)
-	return &Sites{lim: lim, cycle: cycle, files: map[uint64]storage.SitemapFile{}, sites: map[string]*site{},
-		seen: map[uint64]struct{}{}}
+	return &Sites{lim: lim, cycle: cycle, gone: DefaultGoneCycles, now: time.Now, files: map[uint64]storage.SitemapFile{},
+		sites: map[string]*site{}, seen: map[uint64]struct{}{}}
 }
 
 // Load adds the marks of earlier runs, so a sitemap left in the stored
@@ -146,8 +151,12 @@ type Known struct {
 // crawl knows as a page is not read as a sitemap: one fetched as a page
 // (a site that answers every path, or an HTML sitemap page) and, for the
 // target of a sitemap's redirect, any URL seen before (sites often
-// redirect unknown paths to their home page). skip names a refusal worth
-// counting ("known-page"), "" for one that is not.
+// redirect unknown paths to their home page). A sitemap whose last answer
+// was 404 or 410 is remembered as missing, as a recrawl remembers any
+// such URL: it is read again only once it is due (see goneDue), since
+// most sites have no /sitemap.xml and asking every site for it in every
+// cycle costs a request per site and cycle. skip names a refusal worth
+// counting ("known-page", "gone"), "" for one that is not.
 func (s *Sites) Want(origin string, id uint64, k Known, redirect bool) (ok bool, skip string, err error) {
 	if _, dup := s.seen[id]; dup || k.New {
 		return !dup, "", nil
@@ -170,8 +179,40 @@ func (s *Sites) Want(origin string, id uint64, k Known, redirect bool) (ok bool,
 		// Read in this cycle by an earlier run that was interrupted:
 		// once per cycle is enough.
 		return false, "", nil
+	case missing(&p) && !s.goneDue(&p):
+		return false, "gone", nil
 	}
 	return true, "", nil
+}
+
+// Resting reports whether sitemap p, fetched before, is missing (its
+// last answer was 404 or 410) and not due again (see Want): its job is
+// then a page job, which a recrawl's revisit policy traverses from
+// storage, with no request, as it does any 404 that is not due.
+func (s *Sites) Resting(p *storage.Page) bool {
+	return p.Fetches > 0 && p.Cycle != s.cycle && missing(p) && !s.goneDue(p)
+}
+
+// missing reports whether p's last answer said it does not exist: 404
+// or 410 (storage.StatusGone once it had existed).
+func missing(p *storage.Page) bool {
+	return p.Status == storage.StatusGone || p.Code == 404 || p.Code == 410
+}
+
+// goneDue reports whether a missing sitemap p is due again: gone cycles
+// after the cycle of its last fetch, as a recrawl's revisit policy
+// (recrawl.Revisit.GoneCycles) schedules any 404; with gone 0, once the
+// revisit interval stored with its last fetch has passed (the policy
+// gives a 404 0.9 × its longest interval), and in every cycle when none
+// was stored (the revisit schedule is off).
+func (s *Sites) goneDue(p *storage.Page) bool {
+	if s.gone > 0 {
+		return s.cycle >= p.Cycle+s.gone
+	}
+	if p.Interval <= 0 || p.FetchedAt.IsZero() {
+		return true
+	}
+	return !s.now().Before(p.FetchedAt.Add(p.Interval))
 }
 
 // Take counts sitemap id against the MaxSitemaps of the site at origin

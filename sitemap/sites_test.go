@@ -192,3 +192,60 @@ func TestSitesReadDeliver(t *testing.T) {
 		t.Errorf("Moved: child file %+v, redirect %v; want the same depth", f, moved.Redirect)
 	}
 }
+
+// TestSitesMissingSitemap walks a sitemap that answered 404 in cycle 2
+// through later cycles: with gone cycles it rests (no sitemap job, not
+// queued, counted "gone") until that many cycles have passed; with none,
+// until the interval stored with its fetch has passed on the crawler's
+// clock; a 410, a gone page and a sitemap that exists never rest.
+func TestSitesMissingSitemap(t *testing.T) {
+	fetched := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	miss := storage.Page{ID: 11, Status: storage.StatusHTTPError, Code: 404, Fetches: 1, Cycle: 2, FetchedAt: fetched}
+	withInterval := miss
+	withInterval.Interval = 48 * time.Hour
+	gone := miss
+	gone.Status, gone.Code = storage.StatusGone, 404
+	exists := miss
+	exists.Status, exists.Code = storage.StatusFetched, 200
+	for _, tc := range []struct {
+		name  string
+		p     storage.Page
+		gone  uint32
+		cycle uint32
+		now   time.Time
+		rest  bool
+	}{
+		{"404, next cycle", miss, 4, 3, fetched, true},
+		{"404, three cycles on", miss, 4, 5, fetched, true},
+		{"404, four cycles on", miss, 4, 6, fetched, false},
+		{"404 read in this cycle", miss, 4, 2, fetched, false}, // Want refuses it: read once per cycle
+		{"410", func() storage.Page { p := miss; p.Code = 410; return p }(), 2, 3, fetched, true},
+		{"gone", gone, 2, 3, fetched, true},
+		{"exists", exists, 4, 3, fetched, false},
+		{"interval not passed", withInterval, 0, 3, fetched.Add(47 * time.Hour), true},
+		{"interval passed", withInterval, 0, 3, fetched.Add(48 * time.Hour), false},
+		{"no interval stored", miss, 0, 3, fetched, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := NewSites(Limits{}, tc.cycle)
+			s.gone, s.now = tc.gone, func() time.Time { return tc.now }
+			file := storage.SitemapFile{Origin: "http://a.test"}
+			if err := s.Load(marks{11: file}); err != nil {
+				t.Fatal(err)
+			}
+			if got := s.Resting(&tc.p); got != tc.rest {
+				t.Errorf("Resting = %v, want %v", got, tc.rest)
+			}
+			ok, skip, err := s.Want("http://a.test", 11, Known{Page: func() (storage.Page, error) { return tc.p, nil }}, false)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tc.rest && (ok || skip != "gone") {
+				t.Errorf("Want = %v, %q for a resting sitemap; want false, \"gone\"", ok, skip)
+			}
+			if !tc.rest && tc.p.Cycle != tc.cycle && !ok {
+				t.Errorf("Want = %v, %q; want it read", ok, skip)
+			}
+		})
+	}
+}

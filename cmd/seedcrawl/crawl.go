@@ -468,7 +468,7 @@ func (s *crawlSession) newCrawler(cy crawler.Cycle, maxPages int64) error {
 		Archive:       s.archive(),
 		Feed:          feed,
 		FedOnly:       s.x.inject != nil,
-		Sitemaps:      sitemap.NewCrawl(s.robots),
+		Sitemaps:      sitemap.NewCrawlWith(sitemap.CrawlOptions{Source: s.robots, GoneCycles: uint32(cfg.RevisitGone)}),
 	})
 	if err != nil {
 		return err
