@@ -3,6 +3,7 @@ package crawler
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"github.com/seedcrawl/seedcrawl/fetch"
 	"github.com/seedcrawl/seedcrawl/frontier"
@@ -19,10 +20,12 @@ type Sitemaps interface {
 	// Job reports whether job id is a sitemap to read rather than a page,
 	// with its read before the fetch (workers, concurrently).
 	Job(id uint64) (read any, ok bool)
-	// Read parses the body of a sitemap job, fetched from url (on a
+	// Read parses the body of a sitemap job, fetched from url at
+	// fetchedAt with date the response's Date header ("" if none) (on a
 	// worker): listed URLs go to keepURL, child sitemaps to keepChild,
 	// which report whether the crawl keeps them; reject counts a bad one.
-	Read(ctx context.Context, read any, url string, body []byte, truncated bool, keepURL, keepChild func(string) bool, reject func(reason string)) any
+	Read(ctx context.Context, read any, url string, body []byte, truncated bool, date string, fetchedAt time.Time,
+		keepURL, keepChild func(string) bool, reject func(reason string)) any
 	// Moved is the read of a sitemap job that redirected to target.
 	Moved(read any, target string) any
 	// Bound, on the disposer before the listed URLs are interned, returns
@@ -66,7 +69,7 @@ func (c *Crawler) readSitemap(m *fetched, resp fetch.Response) {
 			return ok
 		}
 	}
-	m.sitemap = c.sm.Read(c.workCtx, m.sitemap, m.url, resp.Body, resp.Truncated, keep(true), keep(false),
+	m.sitemap = c.sm.Read(c.workCtx, m.sitemap, m.url, resp.Body, resp.Truncated, m.rec.Date, m.rec.FetchedAt, keep(true), keep(false),
 		func(r string) { m.rejects = append(m.rejects, r) })
 }
 

@@ -97,8 +97,12 @@ func (c *Crawl) Job(id uint64) (any, bool) {
 // Read implements crawler.Sitemaps: the URLs the file lists go to keepURL,
 // its child sitemaps to keepChild, which keep those that pass the crawl's
 // checks; listed URLs that do not normalize are reported as rejected.
-func (c *Crawl) Read(ctx context.Context, read any, u string, body []byte, truncated bool, keepURL, keepChild func(string) bool, reject func(reason string)) any {
+// Lastmod values later than the server's clock (date, the response's
+// Date, else fetchedAt) are dropped (FileRead.ClampLastMod).
+func (c *Crawl) Read(ctx context.Context, read any, u string, body []byte, truncated bool, date string, fetchedAt time.Time,
+	keepURL, keepChild func(string) bool, reject func(reason string)) any {
 	r := c.sites.Read(ctx, body, u, read.(*FileRead).File, truncated)
+	r.ClampLastMod(ServerTime(date, fetchedAt))
 	for range r.BadURLs {
 		reject("sitemap-bad-url")
 	}
@@ -124,7 +128,8 @@ func (c *Crawl) Bound(id uint64, read any) (keep int, reason string) {
 // sitemaps of its site are queued the first time a page of the site is
 // recorded in this run; for a sitemap, the lastmod of its listed URLs
 // (links[i] is listed URL i) is stored, it is counted, and its child
-// sitemaps are queued and returned as its links.
+// sitemaps are queued and returned as its links. A lastmod the file gave
+// after the server's clock clears the one stored for the URL.
 func (c *Crawl) Recorded(job frontier.Job, pageURL string, status storage.Status, links []storage.Link, read any) ([]storage.Link, error) {
 	if read == nil {
 		return nil, c.plan(job, pageURL)
@@ -132,7 +137,11 @@ func (c *Crawl) Recorded(job frontier.Job, pageURL string, status storage.Status
 	r := read.(*FileRead)
 	b := c.l.Batch()
 	for i, l := range r.URLs {
-		if !l.LastMod.IsZero() && i < len(links) {
+		switch {
+		case i >= len(links):
+		case l.FutureLastMod:
+			b.SetLastMod(links[i].To, time.Time{}) // forget what an earlier read stored
+		case !l.LastMod.IsZero():
 			b.SetLastMod(links[i].To, l.LastMod)
 		}
 	}

@@ -32,7 +32,10 @@
 // Crawl plugs Sites into the crawl loop (crawler.Sitemaps): it queues a
 // site's sitemaps when the crawl records the site's first page, reads the
 // sitemap jobs' bodies, stores the listed URLs' lastmod and tells a
-// recrawl that a page changed after its last fetch (Changed).
+// recrawl that a page changed after its last fetch (Changed). A lastmod
+// later than the server's clock when it sent the file (its Date header,
+// else the fetch time, ServerTime) is dropped (FileRead.ClampLastMod): a
+// page that changes in the future would be due after every fetch.
 //
 // Sites is the same walk driven by a crawl, over every site it meets:
 // sitemap files are jobs of the crawl's frontier, fetched under its

@@ -1,6 +1,7 @@
 package sitemap
 
 import (
+	"net/http"
 	"strings"
 	"time"
 )
@@ -37,4 +38,45 @@ func ParseLastMod(v string) (time.Time, bool) {
 		}
 	}
 	return time.Time{}, false
+}
+
+// ServerTime is the time on the server's clock when it answered: its
+// Date header (RFC 9110's HTTP-date), else fetchedAt, the crawler's clock
+// at the fetch, for a server that sent none or a malformed one.
+func ServerTime(date string, fetchedAt time.Time) time.Time {
+	if t, err := http.ParseTime(date); err == nil {
+		return t.UTC()
+	}
+	return fetchedAt.UTC()
+}
+
+// lastModSlack is how far a lastmod may lie after the server's time and
+// still count: a Date header has whole seconds, so a lastmod of the same
+// second with a fraction sorts after it.
+const lastModSlack = time.Second
+
+// ClampLastMod holds the lastmod values of r to now, the server's clock
+// when it sent the file (ServerTime): a value later than now (by more
+// than a second, the Date header's resolution) says nothing a crawl can
+// use (a page changed in the future, often a template's placeholder or
+// a misset clock; kept, it would make the page look changed after every
+// fetch, due in every cycle), so it is dropped, as if the file gave
+// none, and counted (FutureLastMods); one within the second becomes now.
+// It returns how many it dropped.
+func (r *FileRead) ClampLastMod(now time.Time) int {
+	n := 0
+	for i := range r.URLs {
+		lm := &r.URLs[i].LastMod
+		switch {
+		case lm.IsZero() || !lm.After(now):
+		case lm.After(now.Add(lastModSlack)):
+			*lm = time.Time{}
+			r.URLs[i].FutureLastMod = true
+			n++
+		default:
+			*lm = now
+		}
+	}
+	r.FutureLastMods += n
+	return n
 }

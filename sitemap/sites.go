@@ -236,6 +236,10 @@ func (s *Sites) Take(origin string, id uint64, file storage.SitemapFile) bool {
 type Listed struct {
 	URL     string
 	LastMod time.Time
+	// FutureLastMod: the file gave a lastmod later than the server's
+	// clock, dropped (ClampLastMod); a value stored for the page by an
+	// earlier read is forgotten too.
+	FutureLastMod bool
 }
 
 // FileRead is what a crawl read from one sitemap file.
@@ -250,6 +254,9 @@ type FileRead struct {
 	Children []string
 	// BadURLs counts listed URLs (and children) that do not normalize.
 	BadURLs int
+	// FutureLastMods counts lastmod values dropped for lying after the
+	// server's clock (ClampLastMod).
+	FutureLastMods int
 	// Cut says why reading stopped early, "" if it did not; Skipped why
 	// child sitemaps were not followed; Err why the file could not be read
 	// (not a sitemap, malformed, bad charset).
@@ -384,11 +391,15 @@ func (r *FileRead) Reason() string {
 
 // Counts calls count with the counters of a file's read, named as a crawl
 // stores them below "sitemap/": "files" and "urls" for a file read
-// (fetched: it answered 2xx), "invalid", "cut/<bound>", "skip/<bound>".
+// (fetched: it answered 2xx), "lastmod-future" (ClampLastMod), "invalid",
+// "cut/<bound>", "skip/<bound>".
 func (r *FileRead) Counts(fetched bool, count func(name string, n uint64)) {
 	if fetched {
 		count("files", 1)
 		count("urls", uint64(len(r.URLs)))
+	}
+	if r.FutureLastMods > 0 {
+		count("lastmod-future", uint64(r.FutureLastMods))
 	}
 	if r.Err != nil {
 		count("invalid", 1)

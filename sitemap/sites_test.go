@@ -249,3 +249,51 @@ func TestSitesMissingSitemap(t *testing.T) {
 		})
 	}
 }
+
+// TestClampLastMod holds listed lastmod values to the server's clock: a
+// value after it by more than the Date header's second is dropped and
+// flagged, one within the second becomes the server's time, earlier ones
+// and missing ones stay. The server's time is its Date, else the fetch.
+func TestClampLastMod(t *testing.T) {
+	fetched := time.Date(2026, 5, 1, 12, 0, 0, 500, time.UTC)
+	for _, tc := range []struct {
+		name, date string
+		want       time.Time
+	}{
+		{"Date", "Fri, 01 May 2026 18:00:00 GMT", time.Date(2026, 5, 1, 18, 0, 0, 0, time.UTC)},
+		{"no Date", "", fetched},
+		{"malformed Date", "tomorrow", fetched},
+	} {
+		if got := ServerTime(tc.date, fetched); !got.Equal(tc.want) {
+			t.Errorf("ServerTime(%q) = %v, want %v", tc.name, got, tc.want)
+		}
+	}
+	now := time.Date(2026, 5, 1, 18, 0, 0, 0, time.UTC)
+	r := &FileRead{URLs: []Listed{
+		{URL: "http://a.test/past", LastMod: now.Add(-time.Hour)},
+		{URL: "http://a.test/none"},
+		{URL: "http://a.test/now", LastMod: now},
+		{URL: "http://a.test/same-second", LastMod: now.Add(300 * time.Millisecond)},
+		{URL: "http://a.test/next-day", LastMod: now.Add(24 * time.Hour)},
+		{URL: "http://a.test/2999", LastMod: time.Date(2999, 1, 1, 0, 0, 0, 0, time.UTC)},
+	}}
+	if n := r.ClampLastMod(now); n != 2 {
+		t.Errorf("ClampLastMod dropped %d, want 2", n)
+	}
+	want := []Listed{
+		{URL: "http://a.test/past", LastMod: now.Add(-time.Hour)},
+		{URL: "http://a.test/none"},
+		{URL: "http://a.test/now", LastMod: now},
+		{URL: "http://a.test/same-second", LastMod: now},
+		{URL: "http://a.test/next-day", FutureLastMod: true},
+		{URL: "http://a.test/2999", FutureLastMod: true},
+	}
+	if !reflect.DeepEqual(r.URLs, want) {
+		t.Errorf("URLs = %+v, want %+v", r.URLs, want)
+	}
+	counts := map[string]uint64{}
+	r.Counts(false, func(k string, n uint64) { counts[k] += n })
+	if counts["lastmod-future"] != 2 {
+		t.Errorf("Counts = %v, want lastmod-future 2", counts)
+	}
+}

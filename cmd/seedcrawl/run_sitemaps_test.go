@@ -1,10 +1,18 @@
 package main
 
 import (
+	"fmt"
+	"maps"
+	"net/http"
+	"net/http/httptest"
 	"path/filepath"
+	"slices"
 	"strconv"
+	"sync"
 	"testing"
+	"time"
 
+	"github.com/seedcrawl/seedcrawl/storage"
 	"github.com/seedcrawl/seedcrawl/testweb"
 )
 
@@ -64,5 +72,123 @@ func TestRunSitemapGone(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// clockSite is a site on loopback whose clock is off from the crawler's
+// by skew: every answer's Date, and the lastmod values its /sitemap.xml
+// lists for its pages, are on that clock. It counts the requests per
+// path.
+type clockSite struct {
+	srv *httptest.Server
+
+	mu      sync.Mutex
+	skew    time.Duration
+	lastmod map[string]time.Time // path → lastmod listed, on the site's clock
+	asked   map[string]int
+}
+
+func newClockSite(t *testing.T, skew time.Duration) *clockSite {
+	s := &clockSite{skew: skew, lastmod: map[string]time.Time{}, asked: map[string]int{}}
+	s.srv = httptest.NewServer(http.HandlerFunc(s.serve))
+	t.Cleanup(s.srv.Close)
+	return s
+}
+
+// now is the site's clock.
+func (s *clockSite) now() time.Time { return time.Now().Add(s.skew) }
+
+func (s *clockSite) setLastMod(path string, t time.Time) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.lastmod[path] = t
+}
+
+func (s *clockSite) count(path string) int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.asked[path]
+}
+
+func (s *clockSite) serve(w http.ResponseWriter, r *http.Request) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.asked[r.URL.Path]++
+	w.Header().Set("Date", s.now().UTC().Format(http.TimeFormat))
+	switch p := r.URL.Path; {
+	case p == "/":
+		w.Header().Set("Content-Type", "text/html")
+		fmt.Fprint(w, `<p><a href="/a">a</a> <a href="/b">b</a> <a href="/c">c</a> <a href="/d">d</a> <a href="/e">e</a>`)
+	case p == "/sitemap.xml":
+		w.Header().Set("Content-Type", "application/xml")
+		fmt.Fprint(w, `<?xml version="1.0" encoding="UTF-8"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">`)
+		for _, path := range slices.Sorted(maps.Keys(s.lastmod)) {
+			fmt.Fprintf(w, "<url><loc>%s%s</loc><lastmod>%s</lastmod></url>", s.srv.URL, path, s.lastmod[path].UTC().Format(time.RFC3339))
+		}
+		fmt.Fprint(w, `</urlset>`)
+	case len(p) == 2:
+		w.Header().Set("Content-Type", "text/html")
+		fmt.Fprintf(w, "<p>page %s", p)
+	default:
+		http.NotFound(w, r)
+	}
+}
+
+// runClockSite runs cycles 1..3 of `run` on s, calling between(c, db)
+// before cycle c, with revisit intervals of a day, so that in cycles 2 and
+// 3 a known page is refetched only when the sitemap says it changed.
+func runClockSite(t *testing.T, s *clockSite, between func(cycle int, db string)) {
+	db := filepath.Join(t.TempDir(), "clock.db")
+	for c := 1; c <= 3; c++ {
+		between(c, db)
+		runCmd(t, []string{"--db", db, "--allow-private", "--delay", "0", "--delay-factor", "0", "--workers", "2",
+			"--progress", "0", "--commit-interval", "50ms", "--revisit-initial", "24h", "--cycles", strconv.Itoa(c), s.srv.URL + "/"})
+	}
+	if n := s.count("/sitemap.xml"); n != 3 {
+		t.Fatalf("/sitemap.xml asked for %d times in 3 cycles, want 3", n)
+	}
+}
+
+// TestRunSitemapFutureLastMod lists pages with a lastmod in the years
+// 2999 (past what a time in nanoseconds holds) and 2200, and one a day
+// ahead of the site's clock: none is a change the crawl can catch up
+// with, so each page is fetched once, not in every cycle.
+func TestRunSitemapFutureLastMod(t *testing.T) {
+	s := newClockSite(t, 0)
+	s.setLastMod("/a", time.Date(2999, 1, 1, 0, 0, 0, 0, time.UTC))
+	s.setLastMod("/b", time.Date(2200, 1, 1, 0, 0, 0, 0, time.UTC))
+	s.setLastMod("/c", s.now().Add(-time.Hour))
+	s.setLastMod("/d", s.now().Add(24*time.Hour))
+	s.setLastMod("/e", time.Date(2100, 1, 1, 0, 0, 0, 0, time.UTC))
+	runClockSite(t, s, func(c int, path string) {
+		if c != 2 {
+			return
+		}
+		// What an older build stored for /e from the same sitemap: the
+		// next read of the sitemap forgets it.
+		db, err := storage.Open(path, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer db.Close()
+		p, err := db.PageByURL(s.srv.URL + "/e")
+		if err != nil {
+			t.Fatal(err)
+		}
+		b := &storage.Batch{}
+		b.SetLastMod(p.ID, time.Date(2100, 1, 1, 0, 0, 0, 0, time.UTC))
+		if err := db.Commit(b); err != nil {
+			t.Fatal(err)
+		}
+	})
+	for _, p := range []string{"/a", "/b", "/c", "/d"} {
+		if n := s.count(p); n != 1 {
+			t.Errorf("%s (lastmod %v) fetched %d times in 3 cycles; want once", p, s.lastmod[p], n)
+		}
+	}
+	// /e is due in cycle 2 by the stored value if the crawl reaches it
+	// before it reads the sitemap, and no more.
+	if n := s.count("/e"); n > 2 {
+		t.Errorf("/e fetched %d times in 3 cycles; want at most twice", n)
 	}
 }
