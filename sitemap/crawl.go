@@ -249,15 +249,22 @@ func (c *Crawl) queue(job frontier.Job, urls []string, file storage.SitemapFile,
 }
 
 // lastModStore is the optional part of a crawl's Store that gives the
-// lastmod a sitemap listed for a page; *storage.DB implements it.
+// lastmod a sitemap listed for a page, and the record of a page's fetch in
+// a cycle (whose Date is the server's clock then); *storage.DB implements
+// it.
 type lastModStore interface {
 	LastMod(id uint64) (time.Time, bool, error)
+	FetchIn(n uint32, id uint64) (storage.FetchRecord, bool, error)
 }
 
 // Changed implements crawler.Sitemaps: a page whose lastmod is later than
 // its last fetch is due for a revisit whatever the revisit policy
 // estimated (sitemaps.org: lastmod lets a crawler skip unchanged pages
-// and find changed ones).
+// and find changed ones). Both times are read on the server's clock: the
+// lastmod as listed, the fetch as the Date its answer carried (kept in the
+// fetch history), so a server whose clock is hours off the crawler's does
+// not make all its pages due, or none. A fetch without a Date (no answer,
+// or a server that sends none) is taken at the crawler's clock.
 func (c *Crawl) Changed(id uint64, prev *storage.Page) bool {
 	st, ok := c.l.Store().(lastModStore)
 	if !ok || prev.FetchedAt.IsZero() {
@@ -268,5 +275,15 @@ func (c *Crawl) Changed(id uint64, prev *storage.Page) bool {
 		c.l.Logger().Warn("sitemap lastmod", "page", id, "err", err)
 		return false
 	}
-	return ok && lm.After(prev.FetchedAt)
+	if !ok {
+		return false
+	}
+	fetched := prev.FetchedAt
+	switch r, ok, err := st.FetchIn(prev.Cycle, id); {
+	case err != nil:
+		c.l.Logger().Warn("sitemap lastmod: last fetch", "page", id, "err", err)
+	case ok && !r.Date.IsZero():
+		fetched = r.Date
+	}
+	return lm.After(fetched)
 }

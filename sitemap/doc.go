@@ -35,7 +35,10 @@
 // recrawl that a page changed after its last fetch (Changed). A lastmod
 // later than the server's clock when it sent the file (its Date header,
 // else the fetch time, ServerTime) is dropped (FileRead.ClampLastMod): a
-// page that changes in the future would be due after every fetch.
+// page that changes in the future would be due after every fetch. Changed
+// compares a lastmod with the page's last fetch on the server's clock: the
+// Date that fetch's answer carried (storage.DB.FetchIn), the crawler's
+// clock only for a fetch without one.
 //
 // Sites is the same walk driven by a crawl, over every site it meets:
 // sitemap files are jobs of the crawl's frontier, fetched under its

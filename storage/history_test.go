@@ -194,5 +194,13 @@ func TestHistoryServerDates(t *testing.T) {
 		if r := hist[i]; !r.LastModified.Equal(s.wantLM) || !r.Date.Equal(s.want) {
 			t.Errorf("cycle %d: last-modified %v, date %v; want %v, %v", i+1, r.LastModified, r.Date, s.wantLM, s.want)
 		}
+		// FetchIn reads the same record with one lookup.
+		r, ok, err := db.FetchIn(uint32(i+1), ids[0])
+		if err != nil || !ok || r.Cycle != uint32(i+1) || !r.Date.Equal(s.want) || r.Status != s.f.Status {
+			t.Errorf("FetchIn(%d) = %+v, %v, %v; want the record of cycle %d", i+1, r, ok, err, i+1)
+		}
+	}
+	if _, ok, err := db.FetchIn(uint32(len(steps)+1), ids[0]); ok || err != nil {
+		t.Errorf("FetchIn of a cycle without a fetch: %v, %v; want none", ok, err)
 	}
 }

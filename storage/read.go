@@ -436,6 +436,29 @@ func (db *DB) History(id uint64) ([]FetchRecord, error) {
 	return out, nil
 }
 
+// FetchIn returns the fetch record of page id in cycle n (the page's last
+// fetch of that cycle); ok is false when it has none. A Page's Cycle is the
+// cycle of its last fetch, so FetchIn(p.Cycle, p.ID) is that fetch's
+// record: one lookup, where History seeks through every cycle.
+func (db *DB) FetchIn(n uint32, id uint64) (r FetchRecord, ok bool, err error) {
+	err = db.view(func(tx *bolt.Tx) error {
+		var key [12]byte
+		v := tx.Bucket(bktFetches).Get(fetchKey(key[:0], n, id))
+		if v == nil {
+			return nil
+		}
+		if r, err = decodeFetch(n, id, v); err != nil {
+			return db.corrupt(err, "fetch %d/%d", n, id)
+		}
+		ok = true
+		return nil
+	})
+	if err != nil {
+		return FetchRecord{}, false, fmt.Errorf("storage: fetch of %d in cycle %d: %w", id, n, err)
+	}
+	return r, ok, nil
+}
+
 // Counters returns every counter.
 func (db *DB) Counters() (map[string]uint64, error) {
 	out := map[string]uint64{}

@@ -192,3 +192,31 @@ func TestRunSitemapFutureLastMod(t *testing.T) {
 		t.Errorf("/e fetched %d times in 3 cycles; want at most twice", n)
 	}
 }
+
+// TestRunSitemapServerClock runs against sites whose clocks are six hours
+// ahead of the crawler's and six hours behind. On the site's clock /c
+// last changed an hour before the crawl began, so it is fetched once;
+// /d changes between cycles 1 and 2 (the site's clock moves on a minute,
+// more than the second its Date and lastmod resolve, and /d's lastmod
+// becomes its time), so it is fetched again once, in cycle 2 or, if the
+// sitemap is read after /d in cycle 2, in cycle 3.
+func TestRunSitemapServerClock(t *testing.T) {
+	for _, skew := range []time.Duration{6 * time.Hour, -6 * time.Hour} {
+		t.Run(skew.String(), func(t *testing.T) {
+			s := newClockSite(t, skew)
+			s.setLastMod("/c", s.now().Add(-time.Hour))
+			s.setLastMod("/d", s.now().Add(-time.Hour))
+			runClockSite(t, s, func(c int, _ string) {
+				if c == 2 {
+					s.mu.Lock()
+					s.skew += time.Minute
+					s.mu.Unlock()
+					s.setLastMod("/d", s.now())
+				}
+			})
+			if c, d := s.count("/c"), s.count("/d"); c != 1 || d != 2 {
+				t.Errorf("fetches in 3 cycles: /c %d, want 1 (unchanged); /d %d, want 2 (changed once)", c, d)
+			}
+		})
+	}
+}
