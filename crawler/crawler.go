@@ -33,6 +33,16 @@ type Crawler struct {
 	cycleState
 	outside
 	sm Sitemaps // Options.Sitemaps when Settings.Sitemaps; nil otherwise
+	// olderHashes: the db holds content hashes an older build made
+	// (storage.DB.OlderHashes), so fetches carry the body's hash of that
+	// kind too (storage.HashesOf) and a copy of such a page is not novel.
+	olderHashes bool
+}
+
+// olderHashStore is the optional part of a Store that tells whether it
+// holds content hashes of an older kind; *storage.DB implements it.
+type olderHashStore interface {
+	OlderHashes() (bool, error)
 }
 
 // lifetime holds the contexts that end a run.
@@ -147,6 +157,11 @@ func New(opts Options) (*Crawler, error) {
 	c.extractor = ex
 	if opts.Settings.Sitemaps {
 		c.sm = opts.Sitemaps
+	}
+	if st, ok := opts.Store.(olderHashStore); ok {
+		if c.olderHashes, err = st.OlderHashes(); err != nil {
+			return nil, fmt.Errorf("crawler: %w", err)
+		}
 	}
 	w := make(chan struct{})
 	c.wake.Store(&w)

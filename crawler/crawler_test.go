@@ -466,6 +466,42 @@ func TestRefetchOlderHashKind(t *testing.T) {
 	}
 }
 
+// TestDuplicateOfOlderHashKind crawls, after an upgrade, a new page with
+// the content of a page an older build stored with a SHA-256 hash: it is
+// a duplicate of that page (not novel), while a page of other content is.
+func TestDuplicateOfOlderHashKind(t *testing.T) {
+	r := newRig(t)
+	const orig, dup, other = "http://a.test/", "http://a.test/copy", "http://a.test/other"
+	body := map[string]string{orig: "<p>same", dup: "<p>same", other: "<p>else"}
+	for u := range body {
+		r.web.Pages[u] = func(fetch.Request, int) fetch.Response {
+			return fetch.Response{Code: 200, ContentType: "text/html", Body: []byte(body[u])}
+		}
+	}
+	// What an older build stored: orig fetched and hashed with SHA-256,
+	// no hash of the current kind anywhere.
+	in, err := r.db.Intern([]string{orig}, storage.NoPage, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := &storage.Batch{}
+	b.AddFetch(storage.Fetch{ID: in[0].ID, Status: storage.StatusFetched, Code: 200, ContentType: "text/html",
+		Hash: storage.HashSHA256.Of([]byte(body[orig])), FetchedAt: time.Now()}, nil)
+	if err := r.db.Commit(b); err != nil {
+		t.Fatal(err)
+	}
+	r.reopen()
+	r.mustRun(dup, other)
+	if r.web.Requests(orig) != 0 {
+		t.Fatalf("%s fetched; the test needs only its stored record", orig)
+	}
+	for u, want := range map[string]bool{orig: true, dup: false, other: true} {
+		if p := r.page(u); p.Novel != want || p.Status != storage.StatusFetched {
+			t.Errorf("%s: %v, novel %v; want fetched, novel %v", u, p.Status, p.Novel, want)
+		}
+	}
+}
+
 func TestInterruptIsGraceful(t *testing.T) {
 	r := newRig(t)
 	r.opts.Settings.Delay = 10 * time.Millisecond

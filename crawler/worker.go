@@ -325,7 +325,7 @@ func (c *Crawler) classify(m *fetched, resp fetch.Response, prev storage.Page) {
 	case code >= 200 && code < 300:
 		rec.Status = storage.StatusFetched
 		if resp.Body != nil {
-			rec.Hash = contentHash(resp.Body, prev.Hash)
+			rec.Hash, rec.OlderHash = storage.HashesOf(resp.Body, prev.Hash, c.olderHashes)
 		}
 		switch {
 		case m.sitemap != nil:
@@ -447,18 +447,4 @@ func (c *Crawler) lookup(id uint64) (string, storage.Page, error) {
 		}
 	}
 	return "", storage.Page{}, fmt.Errorf("crawler: look up page %d: %w", id, err)
-}
-
-// contentHash returns body's content hash (storage.HashOf), or, when prev
-// is a hash of another kind (made by an older build) and body hashes to it
-// that way, prev itself: hashes of different kinds never compare equal, so
-// an unchanged page would otherwise count as changed on its first fetch
-// after an upgrade, and its change-rate estimate would take a change that
-// did not happen. A changed page moves to the current kind.
-func contentHash(body []byte, prev storage.Hash) storage.Hash {
-	h := storage.HashOf(body)
-	if k := prev.Kind(); !prev.IsZero() && k != h.Kind() && k.Of(body) == prev {
-		return prev
-	}
-	return h
 }

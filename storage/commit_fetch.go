@@ -67,7 +67,7 @@ func (c *committer) applyFetch(op *pageOp) error {
 		p.LastModified = f.LastModified
 		p.Novel = false
 		if f.Status == StatusFetched && !f.Hash.IsZero() {
-			novel, err := c.novel(f.Hash, f.ID)
+			novel, err := c.novel(f.Hash, f.OlderHash, f.ID)
 			if err != nil {
 				return err
 			}
@@ -167,8 +167,11 @@ func (c *committer) applyFetch(op *pageOp) error {
 }
 
 // novel records hash h for page id if no page had it and reports whether id
-// is the first page stored with h.
-func (c *committer) novel(h Hash, id uint64) (bool, error) {
+// is the first page stored with h. older, when not zero, is the same
+// content's hash of the kind an older build stored (Fetch.OlderHash): a
+// page stored with it before the upgrade holds the content first, and h is
+// recorded as that page's too, so later copies are found by h alone.
+func (c *committer) novel(h, older Hash, id uint64) (bool, error) {
 	k := hashKey(c.value(hashBytes+1), h)
 	if v := c.hashes.Get(k); v != nil {
 		return len(v) == 8 && getU64(v) == id, nil
@@ -176,12 +179,19 @@ func (c *committer) novel(h Hash, id uint64) (bool, error) {
 	if first, ok := c.newHashes[h]; ok {
 		return first == id, nil
 	}
+	first := id
+	if !older.IsZero() && older.Kind() != h.Kind() {
+		var ok [hashBytes + 1]byte // not the arena: k lies there, not taken yet
+		if v := c.hashes.Get(hashKey(ok[:0], older)); len(v) == 8 {
+			first = getU64(v)
+		}
+	}
 	if c.newHashes == nil {
 		c.newHashes = make(map[Hash]uint64)
 	}
-	c.newHashes[h] = id
-	c.hashKV = append(c.hashKV, kv{k: c.take(k), v: c.key64(id)})
-	return true, nil
+	c.newHashes[h] = first
+	c.hashKV = append(c.hashKV, kv{k: c.take(k), v: c.key64(first)})
+	return first == id, nil
 }
 
 // putLinks stores the link list of src as of the current cycle: a new

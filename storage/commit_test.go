@@ -553,3 +553,78 @@ func TestStats(t *testing.T) {
 		t.Errorf("stats = %+v", st)
 	}
 }
+
+// TestNovelOlderKind: a page fetched after an upgrade whose content equals
+// a page an older build stored with SHA-256 is a duplicate of it when the
+// fetch carries the body's SHA-256 (Fetch.OlderHash, given because
+// DB.OlderHashes finds such hashes); later copies are found by their XXH3
+// hash alone, and other content stays novel.
+func TestNovelOlderKind(t *testing.T) {
+	db, _ := openTest(t, nil)
+	if older, err := db.OlderHashes(); older || err != nil {
+		t.Fatalf("OlderHashes of an empty db = %v, %v; want false", older, err)
+	}
+	ids := intern(t, db, storage.NoPage, 0, urlsN("o", 6)...)
+	body := []byte("content A")
+	fetch := func(i int, h, older storage.Hash) storage.Fetch {
+		return storage.Fetch{ID: ids[i], Host: "h", Status: storage.StatusFetched, Code: 200, Hash: h, OlderHash: older, FetchedAt: at(i)}
+	}
+	var b storage.Batch
+	b.AddFetch(fetch(0, storage.HashSHA256.Of(body), storage.Hash{}), nil) // what an older build stored
+	b.AddFetch(fetch(5, storage.HashOf([]byte("other")), storage.Hash{}), nil)
+	commit(t, db, &b)
+	if older, err := db.OlderHashes(); !older || err != nil {
+		t.Fatalf("OlderHashes with a SHA-256 hash stored = %v, %v; want true", older, err)
+	}
+
+	b.Reset()
+	h, older := storage.HashesOf(body, storage.Hash{}, true)
+	if h.Kind() != storage.HashXXH3 || older != storage.HashSHA256.Of(body) {
+		t.Fatalf("HashesOf = %v, %v; want XXH3 and SHA-256 of the body", h, older)
+	}
+	b.AddFetch(fetch(1, h, older), nil) // the same content, found by its SHA-256
+	b.AddFetch(fetch(2, h, older), nil) // and again in the same batch
+	other, otherOld := storage.HashesOf([]byte("content B"), storage.Hash{}, true)
+	b.AddFetch(fetch(3, other, otherOld), nil)
+	commit(t, db, &b)
+	b.Reset()
+	b.AddFetch(fetch(4, h, storage.Hash{}), nil) // a later copy, by XXH3 alone
+	commit(t, db, &b)
+
+	want := []bool{true, false, false, true, false, true}
+	for i, w := range want {
+		if p := mustPage(t, db, ids[i]); p.Novel != w {
+			t.Errorf("page %d Novel = %v, want %v", i, p.Novel, w)
+		}
+	}
+	if _, novel, err := db.NodeFlags(); err != nil || !reflect.DeepEqual(novel, want) {
+		t.Errorf("NodeFlags novel = %v, %v; want %v", novel, err, want)
+	}
+}
+
+// TestHashesOf: a page an older build hashed keeps its hash when refetched
+// unchanged (and needs no older hash); otherwise the current kind, with
+// the SHA-256 of the body only when the db holds that kind.
+func TestHashesOf(t *testing.T) {
+	v1, v2 := []byte("v1"), []byte("v2")
+	sha1 := storage.HashSHA256.Of(v1)
+	for _, tc := range []struct {
+		name             string
+		body             []byte
+		prev             storage.Hash
+		olderKinds       bool
+		wantHash, wantOl storage.Hash
+	}{
+		{"new page", v1, storage.Hash{}, false, storage.HashOf(v1), storage.Hash{}},
+		{"new page, older kinds", v1, storage.Hash{}, true, storage.HashOf(v1), sha1},
+		{"older kind, unchanged", v1, sha1, true, sha1, storage.Hash{}},
+		{"older kind, changed", v2, sha1, true, storage.HashOf(v2), storage.HashSHA256.Of(v2)},
+		{"older kind, changed, none left", v2, sha1, false, storage.HashOf(v2), storage.Hash{}},
+		{"current kind", v2, storage.HashOf(v1), true, storage.HashOf(v2), storage.HashSHA256.Of(v2)},
+	} {
+		h, o := storage.HashesOf(tc.body, tc.prev, tc.olderKinds)
+		if h != tc.wantHash || o != tc.wantOl {
+			t.Errorf("%s: HashesOf = %v, %v; want %v, %v", tc.name, h, o, tc.wantHash, tc.wantOl)
+		}
+	}
+}

@@ -57,8 +57,11 @@
 // presence byte, page records in a trailing byte when it is not SHA-256,
 // and the hashes bucket keys a SHA-256 hash by its 16 bytes and any other
 // kind by the kind byte then its 16 bytes. Hashes of different kinds never
-// compare equal: a page last hashed with SHA-256 counts as changed on its
-// next fetch, and is not a duplicate of a page hashed with XXH3.
+// compare equal. A crawl keeps an unchanged page's SHA-256 hash
+// (HashesOf), and in a db that holds SHA-256 hashes (DB.OlderHashes) gives
+// each fetch the body's SHA-256 too (Fetch.OlderHash): a new page whose
+// body an older build stored is then not Novel, and its XXH3 hash is
+// recorded as the older page's, so later copies are found by it alone.
 //
 // # Bucket layout (schema 1)
 //

@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/zeebo/xxh3"
+	bolt "go.etcd.io/bbolt"
 )
 
 // HashKind says which function made a content Hash. The values are
@@ -72,6 +73,37 @@ func (k HashKind) Of(body []byte) Hash {
 	return h
 }
 
+// HashesOf returns the hashes to store with a fetch of body (Fetch.Hash
+// and Fetch.OlderHash) for a page whose stored hash is prev. hash is
+// body's HashOf, or prev itself when prev is of another kind (an older
+// build's) and body hashes to it that way: hashes of different kinds never
+// compare equal, so an unchanged page would otherwise count as changed on
+// its first fetch after an upgrade. older, when hash is not HashSHA256 and
+// olderKinds is set (the db holds SHA-256 hashes, DB.OlderHashes), is
+// body's SHA-256 hash, so Commit sees that a page stored before the
+// upgrade has the same content; it costs a SHA-256 of every body, only in
+// such a db.
+func HashesOf(body []byte, prev Hash, olderKinds bool) (hash, older Hash) {
+	hash = HashOf(body)
+	var sha Hash // body's SHA-256, computed once for both uses
+	if olderKinds || prev.Kind() == HashSHA256 {
+		sha = HashSHA256.Of(body)
+	}
+	if k := prev.Kind(); !prev.IsZero() && k != hash.Kind() {
+		same := sha
+		if k != HashSHA256 {
+			same = k.Of(body)
+		}
+		if same == prev {
+			return prev, Hash{}
+		}
+	}
+	if olderKinds {
+		older = sha
+	}
+	return hash, older
+}
+
 // Kind returns the function that made h; HashNone for the zero Hash.
 func (h Hash) Kind() HashKind { return h.kind }
 
@@ -130,4 +162,37 @@ func hashFromDisk(k HashKind, sum []byte) Hash {
 	h := Hash{kind: k}
 	copy(h.sum[:], sum)
 	return h
+}
+
+// OlderHashes reports whether the db holds content hashes of kind
+// HashSHA256, stored by a build older than HashXXH3: a crawl then gives
+// Fetch.OlderHash (HashesOf) so that a page with the content of one of
+// them is seen as a duplicate. It reads the hashes bucket's ends and the
+// first key past the current kind's prefix, not every key: SHA-256 keys
+// are 16 random bytes and every other kind's start with its kind byte, so
+// the db's SHA-256 hashes escape notice only if every one of them starts
+// with the byte of HashXXH3 (a chance of 1 in 256 per hash, 1 in 65536
+// for two).
+func (db *DB) OlderHashes() (bool, error) {
+	older := false
+	err := db.view(func(tx *bolt.Tx) error {
+		b := tx.Bucket(bktHashes)
+		if b == nil {
+			return nil
+		}
+		cur := b.Cursor()
+		first, _ := cur.First()
+		last, _ := cur.Last()
+		past, _ := cur.Seek([]byte{byte(HashXXH3) + 1})
+		for _, k := range [][]byte{first, last, past} {
+			if len(k) == hashBytes {
+				older = true
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return false, fmt.Errorf("storage: look for older content hashes: %w", err)
+	}
+	return older, nil
 }

@@ -247,6 +247,13 @@ type Fetch struct {
 	FetchedAt time.Time
 	Duration  time.Duration
 	Interval  time.Duration // revisit interval for the next cycle (issue 6); 0 if none
+
+	// OlderHash is the same body hashed with HashSHA256, the kind an
+	// older build stored, given when Hash is of another kind and the db
+	// holds hashes of that kind (DB.OlderHashes; HashesOf computes both):
+	// Commit then finds a page stored before the upgrade with the same
+	// content, so this one is not Novel. Zero: Hash alone is looked up.
+	OlderHash Hash
 }
 
 // FetchRecord is one entry of the per-cycle fetch history (issue 6): the last
