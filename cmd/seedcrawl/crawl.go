@@ -12,6 +12,7 @@ import (
 	"net/http"
 	"os"
 	"runtime/debug"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -149,6 +150,7 @@ func warnLogger(w io.Writer) *slog.Logger {
 // with noSeeds.
 func loadSettings(path string, flagCfg *config.Config, fs *flag.FlagSet, noSeeds string) (config.Config, error) {
 	cfg := config.Default()
+	var fileErr error // the file's bad keys and values, reported with the other problems
 	if path != "" {
 		var err error
 		if cfg, err = config.Load(path); err != nil {
@@ -156,7 +158,10 @@ func loadSettings(path string, flagCfg *config.Config, fs *flag.FlagSet, noSeeds
 			if errors.As(err, &pe) {
 				return cfg, err // a file that cannot be read is not a usage error
 			}
-			return cfg, fmt.Errorf("%w: %w", errUsage, err)
+			if settingErrors(err) == nil {
+				return cfg, fmt.Errorf("%w: %w", errUsage, err) // not a flat map of settings
+			}
+			fileErr = err
 		}
 	}
 	if err := config.Overlay(&cfg, flagCfg, config.SetKeys(fs)); err != nil {
@@ -170,7 +175,18 @@ func loadSettings(path string, flagCfg *config.Config, fs *flag.FlagSet, noSeeds
 		cfg.Seeds = append(cfg.Seeds, seeds...)
 	}
 	cfg.Seeds = append(cfg.Seeds, fs.Args()...)
-	if err := cfg.Validate(); err != nil {
+	valErr := cfg.Validate()
+	if path != "" && valErr != nil {
+		// A value out of range that no flag set came from the file: say
+		// which file (the defaults are valid).
+		flagKeys := config.SetKeys(fs)
+		for _, ke := range settingErrors(valErr) {
+			if !slices.Contains(flagKeys, ke.Key) && ke.Key != "seeds" {
+				ke.File = path
+			}
+		}
+	}
+	if err := joinSettingErrors(fileErr, valErr); err != nil {
 		return cfg, fmt.Errorf("%w: %w", errUsage, err)
 	}
 	if len(cfg.Seeds) == 0 {
@@ -179,6 +195,48 @@ func loadSettings(path string, flagCfg *config.Config, fs *flag.FlagSet, noSeeds
 		}
 	}
 	return cfg, nil
+}
+
+// settingErrors returns the problems err holds when each names a setting
+// (*config.KeyError: an unknown key, a value that does not parse), nil
+// when err is of another kind (a file that is no flat map of settings).
+func settingErrors(err error) []*config.KeyError {
+	errs := []error{err}
+	if j, ok := err.(interface{ Unwrap() []error }); ok {
+		errs = j.Unwrap()
+	}
+	var out []*config.KeyError
+	for _, e := range errs {
+		ke, ok := e.(*config.KeyError)
+		if !ok || ke.Key == "" {
+			return nil
+		}
+		out = append(out, ke)
+	}
+	return out
+}
+
+// joinSettingErrors returns the file's problems (fileErr), then the
+// settings Validate refused (valErr) for keys the file's problems do not
+// name, so that a file with a value that does not parse and another out of
+// range reports both at once; nil when there are none.
+func joinSettingErrors(fileErr, valErr error) error {
+	if fileErr == nil {
+		return valErr
+	}
+	named := map[string]bool{}
+	for _, ke := range settingErrors(fileErr) {
+		named[ke.Key] = true
+	}
+	errs := []error{fileErr}
+	if valErr != nil {
+		for _, ke := range settingErrors(valErr) {
+			if !named[ke.Key] {
+				errs = append(errs, ke)
+			}
+		}
+	}
+	return errors.Join(errs...)
 }
 
 // crawlReadSeedsFile reads a seeds file: one URL per line, '#' starts a

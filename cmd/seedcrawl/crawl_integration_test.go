@@ -486,7 +486,10 @@ func TestCrawlBadConfigNamesKey(t *testing.T) {
 	}{
 		{"unknown yaml key", []string{"--config", write("a.yaml", "delay: 1s\nmax-page: 3\n")}, []string{"a.yaml:2", "max-page", "unknown key"}},
 		{"bad toml value", []string{"--config", write("b.toml", "workers = \"many\"\n")}, []string{"b.toml:1", "workers", "not an integer"}},
-		{"out of range in file", []string{"--config", write("c.yaml", "host-concurrency: 0\n")}, []string{"host-concurrency", "1..1024"}},
+		{"out of range in file", []string{"--config", write("c.yaml", "host-concurrency: 0\n")}, []string{"c.yaml: host-concurrency", "1..1024"}},
+		{"every problem of a file at once", []string{"--config", write("d.yaml", "workers: lots\ndelay: -1s\nbogus: 1\nmax-redirects: 500\n"), "--max-retries", "-1"},
+			[]string{"d.yaml:1: workers", "not an integer", "d.yaml:3: bogus: unknown key", "d.yaml: delay", "must not be negative",
+				"d.yaml: max-redirects", "0..100", "config: max-retries"}},
 		{"bad flag value", []string{"--delay", "soon"}, []string{"-delay", "not a duration"}},
 		{"bad scope", []string{"--scope", "planet"}, []string{"scope", "planet"}},
 		{"bad resolve", []string{"--resolve", "a.test=nowhere"}, []string{"resolve", "nowhere"}},
