@@ -368,3 +368,16 @@ func TestOpenEmptyFileReadOnly(t *testing.T) {
 		t.Fatalf("Open(empty, read-only) = %v; want ErrCorrupt saying the file is empty", err)
 	}
 }
+
+// TestOpenMissingDirectory: a new db in a directory that does not exist is
+// refused naming the directory, as a not-exist error, and creates nothing.
+func TestOpenMissingDirectory(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "no", "such")
+	_, err := storage.Open(filepath.Join(dir, "x.db"), nil)
+	if !errors.Is(err, os.ErrNotExist) || !strings.Contains(err.Error(), "directory "+dir) {
+		t.Fatalf("Open in a missing directory = %v; want a not-exist error naming %s", err, dir)
+	}
+	if _, err := os.Stat(filepath.Dir(dir)); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("Open created %s", filepath.Dir(dir))
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path/filepath"
 	"time"
 
 	bolt "go.etcd.io/bbolt"
@@ -41,6 +42,12 @@ func preflight(path string) error {
 	fi, err := os.Stat(path)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
+		// A new db: its directory must exist (bbolt's error would name the
+		// file twice and not say which part is missing).
+		dir := filepath.Dir(path)
+		if di, err := os.Stat(dir); err != nil || !di.IsDir() {
+			return fmt.Errorf("storage: create %s: directory %s: %w (create the directory first)", path, dir, fs.ErrNotExist)
+		}
 		return nil
 	case err != nil:
 		return fmt.Errorf("storage: open %s: %w", path, err)
