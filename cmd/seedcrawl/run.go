@@ -317,7 +317,9 @@ func runSession(ctx context.Context, sess *crawlSession, rf runFlags, progress t
 	if !worked && ctx.Err() == nil {
 		// Every cycle --cycles asks for is done: say so, or a rerun of
 		// the same command looks like a crawl that did nothing.
-		fmt.Fprintf(stderr, "seedcrawl run: cycle %d is complete already; nothing to do (raise --cycles to run more)\n", runLastCycle(sess.db, uint32(rf.cycles)))
+		last := runLastCycle(sess.db, uint32(rf.cycles))
+		fmt.Fprintf(stderr, "seedcrawl run: cycle %d is complete already; nothing to do (raise --cycles to run more: --cycles %d runs one more cycle)\n",
+			last, last+1)
 		return nil
 	}
 	if ctx.Err() != nil {

@@ -27,7 +27,7 @@ func TestRunCyclesCompleteAlready(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "run.db")
 	args := []string{"--db", db, "--allow-private", "--cycles", "2", "--delay", "0", "--delay-factor", "0",
 		"--progress", "0", srv.URL + "/"}
-	const done = "seedcrawl run: cycle 2 is complete already; nothing to do (raise --cycles to run more)\n"
+	const done = "seedcrawl run: cycle 2 is complete already; nothing to do (raise --cycles to run more: --cycles 3 runs one more cycle)\n"
 	for i, want := range []string{"", done} {
 		var stdout, stderr bytes.Buffer
 		if err := runCycles(context.Background(), args, &stdout, &stderr); err != nil {
