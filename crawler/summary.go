@@ -45,8 +45,12 @@ func (c *Crawler) Progress() Progress {
 
 // summary is the run's Summary, stopped for the reason stop.
 func (c *Crawler) summary(stop string) monitor.Summary {
+	// Jobs still handed out when the run stopped were abandoned (a stop
+	// during their fetch): they stay in the stored frontier, and the next
+	// run fetches them, so they are pending too.
+	st := c.opts.Frontier.Stats()
 	t := monitor.Totals{Fetches: c.fetches.Load(), Pages: c.done.Load(), Discovered: c.discovered.Load(), Bytes: c.bytes.Load(),
-		Commits: c.commits.Load(), Pending: c.opts.Frontier.Stats().Pending}
+		Commits: c.commits.Load(), Pending: st.Pending + st.InFlight}
 	c.countMu.Lock()
 	defer c.countMu.Unlock()
 	return monitor.NewSummary(c.run.ID, stop, c.start, time.Now(), t, c.counts)
