@@ -16,6 +16,7 @@ type collector struct {
 	opts *Options
 	base *urlnorm.Base
 	qenc *queryEncoder // nil for UTF-8 documents
+	memo *urlnorm.Memo // resolutions shared with earlier pages; nil for none
 	dups bool          // keep every occurrence (Links) instead of each URL once
 
 	links []Link
@@ -110,14 +111,18 @@ func (c *collector) resolve(raw string) (string, string) {
 		ref = c.qenc.encodeQuery(ref)
 	}
 	u, err := c.base.Resolve(ref)
-	if err != nil {
-		reason := urlnorm.Reason(err)
-		if reason == "" {
-			reason = urlnorm.ReasonBadURL
-		}
-		return "", reason
+	return u, rejectReason(err)
+}
+
+// rejectReason is the Link.Reject of a resolution error; "" for nil.
+func rejectReason(err error) string {
+	if err == nil {
+		return ""
 	}
-	return u, ""
+	if reason := urlnorm.Reason(err); reason != "" {
+		return reason
+	}
+	return urlnorm.ReasonBadURL
 }
 
 // add records one link occurrence. rawb may alias the tokenizer's buffer:
@@ -138,6 +143,13 @@ func (c *collector) add(kind Kind, rawb []byte, nofollow bool) {
 			raw = string(rawb)
 		}
 		c.again(int(i), kind, raw, nofollow)
+		return
+	}
+	if c.memo != nil && c.qenc == nil {
+		// The memo answers a navigation link seen on an earlier page with
+		// the strings made then: no resolution and no copy of rawb.
+		raw, u, err := c.base.ResolveBytes(c.memo, rawb)
+		c.addResolved(kind, raw, u, rejectReason(err), nofollow, false)
 		return
 	}
 	c.addNew(kind, string(rawb), nofollow, false)
@@ -195,6 +207,12 @@ func rawKey[T string | []byte](raw T) T {
 
 func (c *collector) addNew(kind Kind, raw string, nofollow, replay bool) {
 	u, reject := c.resolve(raw)
+	c.addResolved(kind, raw, u, reject, nofollow, replay)
+}
+
+// addResolved records the first occurrence of raw, which resolved to u
+// (or was rejected for reject).
+func (c *collector) addResolved(kind Kind, raw, u, reject string, nofollow, replay bool) {
 	if kind == KindCanonical && !replay {
 		if c.canonical == "" && u != "" {
 			c.canonical = u
