@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/andybalholm/cascadia"
 
@@ -160,6 +161,9 @@ type Extractor struct {
 	sel  matcher       // nil unless Options.LinkSelector is set
 	maps sync.Pool     // *linkMaps, reused from page to page
 	memo *urlnorm.Memo // links resolved on earlier pages (bounded)
+	// links16 is 16 times a running average of the distinct links of its
+	// pages (each page weighs 1/16), to size the next page's link slice.
+	links16 atomic.Int64
 }
 
 // New validates opts and returns an Extractor. The only error is
@@ -225,13 +229,22 @@ func (e *Extractor) extract(pageURL string, body []byte, headerCharset string, d
 	doc := decode(body, headerCharset)
 	c := newCollector(&e.opts, base, doc.queryEncoder(), dups)
 	c.memo = e.memo
-	c.useMaps(&e.maps, len(body))
+	c.useMaps(&e.maps, linkHint(len(body), e.links16.Load()))
 	defer c.release(&e.maps)
 	var w walker
 	if e.sel == nil {
 		w = walkTokens(doc.tokens(), e.opts.Token, c)
 	} else if w, err = walkDOM(doc.reader(), e.opts.Token, e.sel, c); err != nil {
 		return Page{}, fmt.Errorf("extract: page %q: %w", pageURL, err)
+	}
+	if !dups {
+		// Concurrent pages may each miss the other's update: it is a
+		// guess.
+		avg := e.links16.Load()
+		if avg == 0 {
+			avg = int64(len(c.links)) * 16
+		}
+		e.links16.Store(avg + int64(len(c.links)) - avg/16)
 	}
 	p := Page{
 		Links:           c.links,
