@@ -245,9 +245,11 @@ func (c *collector) addResolved(kind Kind, raw, u, reject string, nofollow, repl
 			return
 		}
 	}
-	h := c.hash(key)
-	if _, ok := c.gone[h]; ok {
-		return
+	var h uint64 // the gone set's key, hashed only once a cap was reached
+	if c.gone != nil {
+		if h = c.hash(key); contains(c.gone, h) {
+			return
+		}
 	}
 	n, limit := &c.other, c.opts.MaxOther
 	kept := u != "" && (c.opts.Keep == nil || c.opts.Keep(u))
@@ -260,6 +262,7 @@ func (c *collector) addResolved(kind Kind, raw, u, reject string, nofollow, repl
 		c.dropped++
 		if c.gone == nil {
 			c.gone = make(map[uint64]struct{})
+			h = c.hash(key)
 		}
 		if len(c.gone) < maxGone {
 			c.gone[h] = struct{}{}
@@ -285,6 +288,11 @@ func (c *collector) again(i int, kind Kind, raw string, nofollow bool) {
 	if !nofollow {
 		c.links[i].NoFollow = false
 	}
+}
+
+func contains(set map[uint64]struct{}, h uint64) bool {
+	_, ok := set[h]
+	return ok
 }
 
 // hash keys the gone set: a normalized URL, or the raw href of a link
