@@ -142,11 +142,22 @@ func (db *DB) URL(id uint64) (string, error) {
 		return u, nil
 	}
 	db.mu.Unlock()
-	p, err := db.Page(id)
+	// Only the URL is decoded: the crawl asks for it on every fetch (the
+	// robots gate), and the rest of the record is not needed.
+	var u string
+	err := db.view(func(tx *bolt.Tx) error {
+		v := tx.Bucket(bktPages).Get(u64key(id))
+		if v == nil {
+			return ErrNotFound
+		}
+		b, err := pageURL(v)
+		u = string(b)
+		return db.corrupt(err, "page %d", id)
+	})
 	if err != nil {
-		return "", err
+		return "", fmt.Errorf("storage: url of %d: %w", id, err)
 	}
-	return p.URL, nil
+	return u, nil
 }
 
 // cached returns the id of u if the recent URL cache holds it; db.mu held.
