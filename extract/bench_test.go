@@ -116,6 +116,97 @@ func BenchmarkExtractCorpus(b *testing.B) {
 	}
 }
 
+// navSite returns n pages of a documentation-like site: each page is
+// in one of 5 directories, carries a navigation block of 60 links spelt
+// the same on every page (relative, root-relative and absolute), 10 links
+// of its own and text up to about 30 KB.
+func navSite(n int) (urls []string, bodies [][]byte) {
+	dirs := []string{"guide", "library", "howto", "reference", "faq"}
+	var nav strings.Builder
+	nav.WriteString(`<nav class="sidebar"><ul>`)
+	for i := range 60 {
+		switch i % 4 {
+		case 0:
+			fmt.Fprintf(&nav, `<li><a href="../%s/topic-%d.html">Topic %d</a></li>`, dirs[i%5], i, i)
+		case 1:
+			fmt.Fprintf(&nav, `<li><a href="/%s/topic-%d.html">Topic %d</a></li>`, dirs[i%5], i, i)
+		case 2:
+			fmt.Fprintf(&nav, `<li><a href="https://docs.example.test/%s/topic-%d.html">Topic %d</a></li>`, dirs[i%5], i, i)
+		default:
+			fmt.Fprintf(&nav, `<li><a href="topic-%d.html">Topic %d</a></li>`, i, i)
+		}
+	}
+	nav.WriteString("</ul></nav>")
+	para := "<p>Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod tempor incididunt ut labore.</p>\n"
+	for i := range n {
+		dir := dirs[i%5]
+		urls = append(urls, fmt.Sprintf("https://docs.example.test/%s/page-%d.html", dir, i))
+		var sb strings.Builder
+		fmt.Fprintf(&sb, `<!doctype html><html><head><meta charset="utf-8"><title>Page %d</title><link rel="stylesheet" href="../static/site.css"></head><body>`, i)
+		sb.WriteString(nav.String())
+		sb.WriteString("<main>")
+		for j := range 10 {
+			fmt.Fprintf(&sb, `<p>See <a href="page-%d-%d.html#s%d">section %d</a>.</p>`, i, j, j, j)
+			for range 27 {
+				sb.WriteString(para)
+			}
+		}
+		sb.WriteString("</main></body></html>")
+		bodies = append(bodies, []byte(sb.String()))
+	}
+	return urls, bodies
+}
+
+// BenchmarkExtractSite extracts the pages of one site in turn with one
+// Extractor, as a crawler does, with the memo of resolved links (memo=on)
+// and without (memo=off): 30 real Python documentation pages (whose
+// sidebars differ from page to page), and 100 or 1,000 pages of navSite
+// (the same navigation on every page). Each op is a fresh Extractor over
+// all the pages, so the memo only helps with links repeated across them.
+func BenchmarkExtractSite(b *testing.B) {
+	type site struct {
+		name   string
+		urls   []string
+		bodies [][]byte
+	}
+	pu, pb := pydocs(b)
+	sites := []site{{name: "pydocs-30", urls: pu, bodies: pb}}
+	for _, n := range []int{100, 1000} {
+		u, body := navSite(n)
+		sites = append(sites, site{fmt.Sprintf("nav-%d", n), u, body})
+	}
+	for _, st := range sites {
+		for _, memo := range []bool{true, false} {
+			name := "site=" + st.name + "/memo=on"
+			if !memo {
+				name = "site=" + st.name + "/memo=off"
+			}
+			b.Run(name, func(b *testing.B) {
+				b.ReportAllocs()
+				cpu := cpuTime()
+				links := 0
+				for b.Loop() {
+					e := mustNew(b, Options{})
+					if !memo {
+						e.memo = nil
+					}
+					for i, u := range st.urls {
+						p, err := e.Extract(u, st.bodies[i], "")
+						if err != nil {
+							b.Fatal(err)
+						}
+						links += len(p.Links)
+					}
+				}
+				pages := b.N * len(st.urls)
+				b.ReportMetric(float64((cpuTime()-cpu).Microseconds())/float64(pages), "cpu-µs/page")
+				b.ReportMetric(float64(links)/float64(pages), "links/page")
+				b.ReportMetric(0, "ns/op")
+			})
+		}
+	}
+}
+
 // BenchmarkLinksCorpus runs the Links API (every occurrence, the crawler's
 // current call) over all 30 sample pages per op.
 func BenchmarkLinksCorpus(b *testing.B) {

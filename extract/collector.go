@@ -16,6 +16,7 @@ type collector struct {
 	opts *Options
 	base *urlnorm.Base
 	qenc *queryEncoder // nil for UTF-8 documents
+	memo *urlnorm.Memo // resolutions shared with earlier pages; nil for none
 	dups bool          // keep every occurrence (Links) instead of each URL once
 
 	links []Link
@@ -57,16 +58,29 @@ func newCollector(opts *Options, base *urlnorm.Base, qenc *queryEncoder, dups bo
 	}
 }
 
-// presize sizes the collector for a body of n bytes. Documentation pages
-// carry about one link per 400 bytes, and a map grown by doubling rehashes
-// its entries at every step; the hint is capped, so a large page of text
-// costs no more than a page of 1,024 links.
-func (c *collector) presize(n int) {
-	if hint := min(n/512, 1024); hint > 8 {
+// presize sizes the collector for about hint links (linkHint): a map
+// grown by doubling rehashes its entries at every step, and a link slice
+// grown by doubling copies them.
+func (c *collector) presize(hint int) {
+	if hint > 8 {
 		c.byURL = make(map[string]int32, hint)
 		c.byRaw = make(map[string]int32, hint)
 		c.links = make([]Link, 0, hint)
 	}
+}
+
+// linkHint guesses how many distinct links a page of n bytes has, from
+// avg16, 16 times the running average of an Extractor's pages (0 before
+// its first page): a quarter more than the average, as a site's pages
+// share their navigation and so their link count whatever their size,
+// but no more than one link per 32 bytes of the page and 1,024 in all.
+// Without an average, documentation pages carry about one link per 400
+// bytes. A guess too small only costs the slice's growth.
+func linkHint(n int, avg16 int64) int {
+	if avg16 <= 0 {
+		return min(n/512, 1024)
+	}
+	return int(min(avg16/16+avg16/64+8, int64(n/32+8), 1024))
 }
 
 // linkMaps are a collector's two maps, kept between the pages of an
@@ -80,16 +94,16 @@ type linkMaps struct{ byURL, byRaw map[string]int32 }
 const maxPooledLinks = 4096
 
 // useMaps gives the collector pooled maps (cleared) from pool, presized
-// for a body of n bytes when the pool has none; release puts them back.
-func (c *collector) useMaps(pool *sync.Pool, n int) {
+// for hint links when the pool has none; release puts them back.
+func (c *collector) useMaps(pool *sync.Pool, hint int) {
 	if m, ok := pool.Get().(*linkMaps); ok {
 		c.byURL, c.byRaw = m.byURL, m.byRaw
-		if hint := min(n/512, 1024); hint > 8 {
+		if hint > 8 {
 			c.links = make([]Link, 0, hint)
 		}
 		return
 	}
-	c.presize(n)
+	c.presize(hint)
 }
 
 func (c *collector) release(pool *sync.Pool) {
@@ -110,14 +124,18 @@ func (c *collector) resolve(raw string) (string, string) {
 		ref = c.qenc.encodeQuery(ref)
 	}
 	u, err := c.base.Resolve(ref)
-	if err != nil {
-		reason := urlnorm.Reason(err)
-		if reason == "" {
-			reason = urlnorm.ReasonBadURL
-		}
-		return "", reason
+	return u, rejectReason(err)
+}
+
+// rejectReason is the Link.Reject of a resolution error; "" for nil.
+func rejectReason(err error) string {
+	if err == nil {
+		return ""
 	}
-	return u, ""
+	if reason := urlnorm.Reason(err); reason != "" {
+		return reason
+	}
+	return urlnorm.ReasonBadURL
 }
 
 // add records one link occurrence. rawb may alias the tokenizer's buffer:
@@ -138,6 +156,13 @@ func (c *collector) add(kind Kind, rawb []byte, nofollow bool) {
 			raw = string(rawb)
 		}
 		c.again(int(i), kind, raw, nofollow)
+		return
+	}
+	if c.memo != nil && c.qenc == nil {
+		// The memo answers a navigation link seen on an earlier page with
+		// the strings made then: no resolution and no copy of rawb.
+		raw, u, err := c.base.ResolveBytes(c.memo, rawb)
+		c.addResolved(kind, raw, u, rejectReason(err), nofollow, false)
 		return
 	}
 	c.addNew(kind, string(rawb), nofollow, false)
@@ -195,6 +220,12 @@ func rawKey[T string | []byte](raw T) T {
 
 func (c *collector) addNew(kind Kind, raw string, nofollow, replay bool) {
 	u, reject := c.resolve(raw)
+	c.addResolved(kind, raw, u, reject, nofollow, replay)
+}
+
+// addResolved records the first occurrence of raw, which resolved to u
+// (or was rejected for reject).
+func (c *collector) addResolved(kind Kind, raw, u, reject string, nofollow, replay bool) {
 	if kind == KindCanonical && !replay {
 		if c.canonical == "" && u != "" {
 			c.canonical = u
@@ -214,9 +245,11 @@ func (c *collector) addNew(kind Kind, raw string, nofollow, replay bool) {
 			return
 		}
 	}
-	h := c.hash(key)
-	if _, ok := c.gone[h]; ok {
-		return
+	var h uint64 // the gone set's key, hashed only once a cap was reached
+	if c.gone != nil {
+		if h = c.hash(key); contains(c.gone, h) {
+			return
+		}
 	}
 	n, limit := &c.other, c.opts.MaxOther
 	kept := u != "" && (c.opts.Keep == nil || c.opts.Keep(u))
@@ -229,6 +262,7 @@ func (c *collector) addNew(kind Kind, raw string, nofollow, replay bool) {
 		c.dropped++
 		if c.gone == nil {
 			c.gone = make(map[uint64]struct{})
+			h = c.hash(key)
 		}
 		if len(c.gone) < maxGone {
 			c.gone[h] = struct{}{}
@@ -254,6 +288,11 @@ func (c *collector) again(i int, kind Kind, raw string, nofollow bool) {
 	if !nofollow {
 		c.links[i].NoFollow = false
 	}
+}
+
+func contains(set map[uint64]struct{}, h uint64) bool {
+	_, ok := set[h]
+	return ok
 }
 
 // hash keys the gone set: a normalized URL, or the raw href of a link

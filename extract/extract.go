@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/andybalholm/cascadia"
 
@@ -148,12 +149,21 @@ type Options struct {
 }
 
 // Extractor extracts links from pages with fixed Options. It is safe for
-// concurrent use; the only state it keeps between pages is scratch maps
-// for reuse.
+// concurrent use. Between pages it keeps scratch maps for reuse and a
+// bounded memo of resolved links (urlnorm.Memo with urlnorm.DefaultMemo
+// entries: at most 13 MiB, about 2 MiB for real links): a site's pages
+// repeat their navigation
+// links, spelt the same way, and those are resolved once per directory
+// instead of once per page. What a page yields does not depend on the
+// pages before it.
 type Extractor struct {
 	opts Options
-	sel  matcher   // nil unless Options.LinkSelector is set
-	maps sync.Pool // *linkMaps, reused from page to page
+	sel  matcher       // nil unless Options.LinkSelector is set
+	maps sync.Pool     // *linkMaps, reused from page to page
+	memo *urlnorm.Memo // links resolved on earlier pages (bounded)
+	// links16 is 16 times a running average of the distinct links of its
+	// pages (each page weighs 1/16), to size the next page's link slice.
+	links16 atomic.Int64
 }
 
 // New validates opts and returns an Extractor. The only error is
@@ -171,7 +181,7 @@ func New(opts Options) (*Extractor, error) {
 	if opts.MaxHref <= 0 {
 		opts.MaxHref = DefaultMaxHref
 	}
-	e := &Extractor{opts: opts}
+	e := &Extractor{opts: opts, memo: urlnorm.NewMemo(0)}
 	if s := strings.TrimSpace(opts.LinkSelector); s != "" {
 		sel, err := cascadia.ParseGroup(s)
 		if err != nil {
@@ -207,6 +217,7 @@ func Links(pageURL string, body []byte, opts Options) (Page, error) {
 	if err != nil {
 		return Page{}, err
 	}
+	e.memo = nil // one page: nothing to share
 	return e.extract(pageURL, body, "", true)
 }
 
@@ -217,13 +228,23 @@ func (e *Extractor) extract(pageURL string, body []byte, headerCharset string, d
 	}
 	doc := decode(body, headerCharset)
 	c := newCollector(&e.opts, base, doc.queryEncoder(), dups)
-	c.useMaps(&e.maps, len(body))
+	c.memo = e.memo
+	c.useMaps(&e.maps, linkHint(len(body), e.links16.Load()))
 	defer c.release(&e.maps)
 	var w walker
 	if e.sel == nil {
 		w = walkTokens(doc.tokens(), e.opts.Token, c)
 	} else if w, err = walkDOM(doc.reader(), e.opts.Token, e.sel, c); err != nil {
 		return Page{}, fmt.Errorf("extract: page %q: %w", pageURL, err)
+	}
+	if !dups {
+		// Concurrent pages may each miss the other's update: it is a
+		// guess.
+		avg := e.links16.Load()
+		if avg == 0 {
+			avg = int64(len(c.links)) * 16
+		}
+		e.links16.Store(avg + int64(len(c.links)) - avg/16)
 	}
 	p := Page{
 		Links:           c.links,

@@ -137,6 +137,61 @@ func BenchmarkIntern(b *testing.B) {
 	}
 }
 
+// BenchmarkInternPages interns the links of documentation-like pages, as
+// a crawl does: each page (one op) links to the 60 navigation URLs of its
+// host, the same on every page, and to 10 URLs of its own, new; pages take
+// their hosts in turn and are committed 20 at a time. Only the time in
+// Intern is reported (intern-ns/url): making the URLs and committing do
+// not depend on the cache. hosts sets how many
+// navigation blocks the crawl cycles through (60 URLs each); cache is
+// Options.URLCache (-1: off).
+func BenchmarkInternPages(b *testing.B) {
+	const nav, own, perCommit = 60, 10, 20
+	for _, hosts := range []int{1, 100, 2000} {
+		for _, cache := range []int{0, -1} {
+			name := fmt.Sprintf("hosts=%d/cache=default", hosts)
+			if cache < 0 {
+				name = fmt.Sprintf("hosts=%d/cache=off", hosts)
+			}
+			b.Run(name, func(b *testing.B) {
+				db, _ := openTest(b, &storage.Options{NoSync: true, URLCache: cache})
+				navs := make([][]string, hosts)
+				for h := range navs {
+					navs[h] = make([]string, nav)
+					for i := range navs[h] {
+						navs[h][i] = fmt.Sprintf("https://docs%d.example.test/library/section-%d.html", h, i)
+					}
+				}
+				// Every navigation block is committed once before the clock starts.
+				for h := range navs {
+					intern(b, db, storage.NoPage, 0, navs[h]...)
+				}
+				commit(b, db, nil)
+				urls := make([]string, nav+own)
+				page := 0
+				var spent time.Duration // in Intern only
+				for b.Loop() {
+					h := page % hosts
+					copy(urls, navs[h])
+					for i := range own {
+						urls[nav+i] = fmt.Sprintf("https://docs%d.example.test/p/%d/%d.html", h, page, i)
+					}
+					t0 := time.Now()
+					if _, err := db.Intern(urls, storage.NoPage, 1); err != nil {
+						b.Fatal(err)
+					}
+					spent += time.Since(t0)
+					if page++; page%perCommit == 0 {
+						commit(b, db, nil)
+					}
+				}
+				b.ReportMetric(float64(spent.Nanoseconds())/float64(b.N*(nav+own)), "intern-ns/url")
+				b.ReportMetric(0, "ns/op") // the op includes making URLs and committing
+			})
+		}
+	}
+}
+
 // benchDBs caches one stored copy of each dataset for the load benchmarks
 // (storing cnr-2000 takes a while); TestMain removes benchDir.
 var (

@@ -18,11 +18,27 @@ import (
 
 // The crash writer commits batch after batch: batch k fetches page k, interns
 // crashFan new URLs linked from it and queues them, bumps a counter and
-// records k as state "last". It resumes after the last committed batch and
-// prints "committed k" after each commit.
-const crashFan = 50
+// records k as state "last". Every page also links to the seed and to the
+// first crashNav URLs of batch 0, like a site's navigation: those are
+// interned again on every page, and answered by the recent URL cache once
+// committed. It resumes after the last committed batch and prints
+// "committed k" after each commit.
+const (
+	crashFan = 50
+	crashNav = 5
+)
 
 func crashURL(k uint64, j int) string { return fmt.Sprintf("http://c%d.test/%d/%d", j%5, k, j) }
+
+// crashNavURLs are the navigation links of every page, in link order: ids
+// 1..crashNav, then the seed (id 0).
+func crashNavURLs() []string {
+	var us []string
+	for j := range crashNav {
+		us = append(us, crashURL(0, j))
+	}
+	return append(us, "http://c0.test/")
+}
 
 func crashWriter(path string) int {
 	db, err := storage.Open(path, &storage.Options{LockTimeout: 5 * time.Second})
@@ -43,9 +59,10 @@ func crashWriter(path string) int {
 	}
 	w := bufio.NewWriter(os.Stdout)
 	var b storage.Batch
-	urls := make([]string, crashFan)
+	urls := make([]string, crashFan, crashFan+crashNav+1)
+	urls = append(urls, crashNavURLs()...)
 	for ; ; k++ {
-		for j := range urls {
+		for j := range crashFan {
 			urls[j] = crashURL(k, j)
 		}
 		res, err := db.Intern(urls, k, 1)
@@ -54,12 +71,13 @@ func crashWriter(path string) int {
 			return 1
 		}
 		b.Reset()
-		ls := make([]storage.Link, 0, crashFan+1)
+		ls := make([]storage.Link, 0, len(urls))
 		for _, r := range res {
 			ls = append(ls, storage.Link{To: r.ID})
-			b.PutFrontier(storage.Entry{ID: r.ID, Host: "c.test", Prio: 1, Seq: r.ID})
+			if r.New {
+				b.PutFrontier(storage.Entry{ID: r.ID, Host: "c.test", Prio: 1, Seq: r.ID})
+			}
 		}
-		ls = append(ls, storage.Link{To: 0})
 		b.AddFetch(storage.Fetch{ID: k, Host: "c.test", Status: storage.StatusFetched, Code: 200,
 			Hash: storage.HashOf([]byte(strconv.FormatUint(k, 10))), FetchedAt: time.Now()}, ls)
 		b.Count("batches", 1)
@@ -158,9 +176,12 @@ func checkCrashDB(t *testing.T, path string, printed int64) int64 {
 			if err != nil {
 				t.Fatal(err)
 			}
-			want := make([]storage.Link, 0, crashFan+1)
+			want := make([]storage.Link, 0, crashFan+crashNav+1)
 			for j := range crashFan {
 				want = append(want, storage.Link{To: 1 + id*crashFan + uint64(j)})
+			}
+			for j := 0; j < crashNav && id > 0; j++ { // page 0's own links are the navigation
+				want = append(want, storage.Link{To: 1 + uint64(j)})
 			}
 			want = append(want, storage.Link{To: 0})
 			if !reflect.DeepEqual(ls, want) {

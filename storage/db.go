@@ -41,6 +41,15 @@ type Options struct {
 	// file grows below it. Zero means bbolt's default (32 KiB, doubling);
 	// a large value also makes bbolt grow the file in 16 MiB steps.
 	InitialMmapSize int
+
+	// URLCache is the number of committed URLs whose ids Intern and Lookup
+	// remember, so that links repeated on many pages (a site's navigation)
+	// are found without a bbolt lookup. Zero means DefaultURLCache;
+	// negative turns the cache off. A URL is cached the second time a
+	// lookup finds it committed (so URLs linked once or twice are not),
+	// only if at most 512 bytes long, and copied: the cache holds at most
+	// URLCache × (40 + 512) bytes, URLCache rounded up to a power of two.
+	URLCache int
 }
 
 const defaultLockTimeout = time.Second
@@ -63,7 +72,8 @@ type DB struct {
 	committed uint64
 	pend      []pending
 	byURL     map[string]uint64
-	cycle     uint32 // current cycle (1 if none was ever started)
+	recent    *urlCache // committed URL -> id, for repeated links; nil if off
+	cycle     uint32    // current cycle (1 if none was ever started)
 
 	commitMu sync.Mutex // one Commit at a time (the allocator snapshot)
 }
@@ -119,7 +129,11 @@ func Open(path string, opts *Options) (*DB, error) {
 	if err != nil {
 		return nil, err
 	}
-	db := &DB{path: path, bolt: bdb, readOnly: o.ReadOnly, byURL: make(map[string]uint64)}
+	cache := o.URLCache
+	if cache == 0 {
+		cache = DefaultURLCache
+	}
+	db := &DB{path: path, bolt: bdb, readOnly: o.ReadOnly, byURL: make(map[string]uint64), recent: newURLCache(cache)}
 	if err := db.init(o.Verify); err != nil {
 		_ = bdb.Close()
 		return nil, err

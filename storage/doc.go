@@ -8,7 +8,12 @@
 // a page id is a graph node id (graph.Stream). DB.Intern hands out ids
 // before anything is written: an in-memory allocator plus a map of the URLs
 // interned since the last commit, so RAM holds only the uncommitted batch and
-// the seen-set itself lives on disk in the urls bucket. DB.Commit writes
+// the seen-set itself lives on disk in the urls bucket. A bounded cache of
+// recently looked-up committed URLs (Options.URLCache, at most 32,768 URLs
+// by default) answers the links every page of a site repeats without a
+// bbolt lookup; it only ever holds ids a read transaction found committed,
+// which the append-only urls bucket never changes, so it needs no
+// invalidation and kill -9 cannot make it wrong. DB.Commit writes
 // every URL interned before it was called, as a page record with status
 // queued (when the same batch puts it in the frontier) or discovered,
 // together with the batch. Committed ids are therefore always exactly

@@ -47,6 +47,10 @@ func (db *DB) Intern(urls []string, from uint64, depth uint32) ([]Interned, erro
 			out[i] = Interned{ID: id}
 			continue
 		}
+		if id, ok := db.cached(u); ok {
+			out[i] = Interned{ID: id}
+			continue
+		}
 		out[i].ID = NoPage
 		misses++
 	}
@@ -70,6 +74,7 @@ func (db *DB) Intern(urls []string, from uint64, depth uint32) ([]Interned, erro
 					return fmt.Errorf("%w: %s: url %q: id value of %d bytes", ErrCorrupt, db.path, u, len(v))
 				}
 				out[i] = Interned{ID: getU64(v)}
+				db.remember(u, out[i].ID)
 				continue
 			}
 			id := db.committed + uint64(len(db.pend))
@@ -98,12 +103,17 @@ func (db *DB) Lookup(urls []string) ([]uint64, error) {
 				out[i] = id
 				continue
 			}
+			if id, ok := db.cached(u); ok {
+				out[i] = id
+				continue
+			}
 			out[i] = NoPage
 			if u == "" || len(u) > MaxURLLen {
 				continue
 			}
 			if v := seekValue(cur, keyOf(u)); len(v) == 8 {
 				out[i] = getU64(v)
+				db.remember(u, out[i])
 			}
 		}
 		return nil
@@ -132,11 +142,43 @@ func (db *DB) URL(id uint64) (string, error) {
 		return u, nil
 	}
 	db.mu.Unlock()
-	p, err := db.Page(id)
+	// Only the URL is decoded: the crawl asks for it on every fetch (the
+	// robots gate), and the rest of the record is not needed.
+	var u string
+	err := db.view(func(tx *bolt.Tx) error {
+		v := tx.Bucket(bktPages).Get(u64key(id))
+		if v == nil {
+			return ErrNotFound
+		}
+		b, err := pageURL(v)
+		u = string(b)
+		return db.corrupt(err, "page %d", id)
+	})
 	if err != nil {
-		return "", err
+		return "", fmt.Errorf("storage: url of %d: %w", id, err)
 	}
-	return p.URL, nil
+	return u, nil
+}
+
+// cached returns the id of u if the recent URL cache holds it; db.mu held.
+// Only committed URLs are cached (see urlCache), so the id is one a crash
+// cannot take back.
+func (db *DB) cached(u string) (uint64, bool) {
+	if db.recent == nil {
+		return 0, false
+	}
+	return db.recent.get(u, db.recent.hash(u))
+}
+
+// remember caches id for u, which a read transaction found committed, if
+// it found it before (urlCache.admit); db.mu held.
+func (db *DB) remember(u string, id uint64) {
+	if db.recent == nil {
+		return
+	}
+	if h := db.recent.hash(u); db.recent.admit(h) {
+		db.recent.put(u, h, id)
+	}
 }
 
 // NextID returns the id the next new URL will get: the number of pages

@@ -113,9 +113,20 @@ func TestInternErrors(t *testing.T) {
 
 // TestInternConcurrent interns overlapping URL sets from several goroutines
 // while another commits: every URL must end with exactly one id and the
-// committed ids must be dense.
+// committed ids must be dense. It runs with the recent URL cache at its
+// default size, with a cache of one set (4 URLs, evicting all the time)
+// and without one.
 func TestInternConcurrent(t *testing.T) {
-	db, _ := openTest(t, &storage.Options{NoSync: true})
+	for _, tc := range []struct {
+		name  string
+		cache int
+	}{{"cache=default", 0}, {"cache=4", 4}, {"cache=off", -1}} {
+		t.Run(tc.name, func(t *testing.T) { testInternConcurrent(t, tc.cache) })
+	}
+}
+
+func testInternConcurrent(t *testing.T, cache int) {
+	db, _ := openTest(t, &storage.Options{NoSync: true, URLCache: cache})
 	all := urlsN("c", 3000)
 	const workers = 4
 	var wg sync.WaitGroup

@@ -33,5 +33,7 @@
 // Scope decides whether a URL belongs to the crawl. IsPrivate classifies
 // addresses for the fetcher's SSRF guard.
 //
-// Everything here is pure and safe for concurrent use.
+// Memo remembers resolutions of references repeated across pages (a
+// site's navigation) for Base.ResolveBytes. Everything here is safe for
+// concurrent use, and everything but Memo is pure.
 package urlnorm

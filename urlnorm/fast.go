@@ -206,6 +206,8 @@ type fastBase struct {
 	scheme string
 	path   string // normalized, starts with '/'
 	query  string // normalized, without '?'; "" if none
+	s      string // the whole base: prefix + path [+ "?" + query]
+	dirEnd int    // s[:dirEnd] is prefix + path up to its last '/'
 }
 
 // newFastBase returns the fast form of a base, nil when fastResolve may
@@ -232,7 +234,9 @@ func splitFastBase(s string) *fastBase {
 	if strings.Contains(path, "//") {
 		return nil
 	}
-	return &fastBase{prefix: s[:len(scheme)+3+slash], scheme: scheme, path: path, query: query}
+	prefix := s[:len(scheme)+3+slash]
+	return &fastBase{prefix: prefix, scheme: scheme, path: path, query: query, s: s,
+		dirEnd: len(prefix) + strings.LastIndexByte(path, '/') + 1}
 }
 
 // fastResolve resolves simple references against an eligible base.

@@ -62,7 +62,11 @@ func FuzzNormalize(f *testing.F) {
 
 // FuzzFastPath checks the net/url fast path against the WHATWG parser:
 // whenever the fast path answers, the answer must equal the full parser's.
+// It also resolves every reference through one Memo shared by all inputs,
+// against the base and against a sibling of it (same directory, another
+// name), which must answer exactly as Resolve does.
 func FuzzFastPath(f *testing.F) {
+	memo := NewMemo(64)
 	for _, s := range fuzzSeeds {
 		f.Add("http://example.com/a/b/c?q=1", s)
 	}
@@ -91,6 +95,10 @@ func FuzzFastPath(f *testing.F) {
 		}
 		if b.String() != sb.String() || (b.fast == nil) != (sb.fast == nil) || b.fast != nil && *b.fast != *sb.fast {
 			t.Fatalf("NewBase(%q) = %q %+v; WHATWG says %q %+v", base, b.String(), b.fast, sb.String(), sb.fast)
+		}
+		checkMemo(t, memo, b, ref)
+		if sib, err := NewBase(base + "x"); err == nil {
+			checkMemo(t, memo, sib, ref)
 		}
 		if b.fast == nil {
 			return
@@ -164,5 +172,15 @@ func TestFastResolveDotSegments(t *testing.T) {
 				t.Errorf("fastResolve(%q, %q) = %q; WHATWG says %q, %v", base, ref, got, want, err)
 			}
 		}
+	}
+}
+
+// checkMemo checks that ResolveBytes through m answers as Resolve does.
+func checkMemo(t *testing.T, m *Memo, b *Base, ref string) {
+	t.Helper()
+	want, werr := b.Resolve(ref)
+	raw, got, err := b.ResolveBytes(m, []byte(ref))
+	if raw != ref || got != want || (err == nil) != (werr == nil) || Reason(err) != Reason(werr) {
+		t.Fatalf("ResolveBytes(%q, %q) = %q, %q, %v; Resolve says %q, %v", b.String(), ref, raw, got, err, want, werr)
 	}
 }

@@ -109,6 +109,11 @@ func (b *Base) Resolve(ref string) (string, error) {
 	if s, ok := fastResolve(b.fast, ref); ok {
 		return s, nil
 	}
+	return b.resolveSlow(ref)
+}
+
+// resolveSlow resolves ref with the WHATWG parser.
+func (b *Base) resolveSlow(ref string) (string, error) {
 	base, err := b.url()
 	if err != nil {
 		return "", err

@@ -1,0 +1,199 @@
+package urlnorm
+
+import (
+	"hash/maphash"
+	"sync/atomic"
+)
+
+// Memo remembers recent resolutions of references, so that the links a
+// site repeats on every page (its navigation) are resolved once rather
+// than once per page: Base.ResolveBytes looks a reference up by what its
+// result depends on, not by the page's whole URL. For the references the
+// fast path takes (see fast.go) that is:
+//
+//   - an absolute "http(s)://..." reference: nothing else;
+//   - a network-path reference ("//host/..."): the base's scheme;
+//   - an absolute-path reference ("/a/b"): the base's scheme and authority;
+//   - a relative-path reference ("a/b", "../c"): those and the base's path
+//     up to its last '/';
+//   - a reference without a path ("?q", "#f", ""): the whole base.
+//
+// Only fast-path results are remembered; references the WHATWG parser
+// handles are resolved every time.
+//
+// A Memo is a fixed table of entries slots (two candidate slots per key,
+// the older of the two replaced), filled with references resolved a
+// second time, holding references, bases and results of at most
+// maxMemoPart bytes each: its memory is bounded by entries × (16 + 80 +
+// 3 × 512) bytes and is about entries × 250 bytes for real links. It is
+// safe for concurrent use: each slot is an atomic pointer to an immutable
+// entry.
+type Memo struct {
+	seed  maphash.Seed
+	slots []atomic.Pointer[memoEntry]
+	mask  uint64
+	clock atomic.Uint64 // insertion counter, to tell the older of two slots
+	// door holds the hashes of references resolved once, direct-mapped: a
+	// reference is remembered the second time it is resolved, so a page
+	// of links seen nowhere else (most pages' own links, a hostile page's
+	// million) costs no entries and evicts nothing.
+	door []atomic.Uint64
+}
+
+// memoEntry is one remembered resolution; never modified once published.
+type memoEntry struct {
+	hash uint64
+	kind byte   // refKind of ref
+	ctx  string // the part of the base the result depends on
+	ref  string
+	url  string
+	age  uint64 // Memo.clock at insertion
+}
+
+// DefaultMemo is the number of entries NewMemo(0) makes: the navigation
+// links of several dozen sites, spelt relative to a handful of
+// directories each.
+const DefaultMemo = 1 << 13
+
+// maxMemoPart bounds the reference, the base part and the result a Memo
+// keeps; longer ones are resolved every time.
+const maxMemoPart = 512
+
+// NewMemo returns a Memo of entries slots, rounded up to a power of two;
+// 0 means DefaultMemo.
+func NewMemo(entries int) *Memo {
+	if entries <= 0 {
+		entries = DefaultMemo
+	}
+	n := 2
+	for n < entries {
+		n <<= 1
+	}
+	return &Memo{seed: maphash.MakeSeed(), slots: make([]atomic.Pointer[memoEntry], n), mask: uint64(n - 1),
+		door: make([]atomic.Uint64, n)}
+}
+
+// Kinds of reference, by what their resolution depends on.
+const (
+	refAbsolute = 'a' // has a scheme
+	refNetwork  = 'n' // "//host..."
+	refRooted   = 'p' // "/path"
+	refRelative = 'r' // "path"
+	refNoPath   = 'q' // "", "?query", "#fragment"
+)
+
+// refKind classifies ref and returns the part of fb its fast-path
+// resolution depends on.
+func refKind(fb *fastBase, ref []byte) (byte, string) {
+	switch {
+	case hasSchemeBytes(ref):
+		return refAbsolute, ""
+	case len(ref) >= 2 && ref[0] == '/' && ref[1] == '/':
+		return refNetwork, fb.scheme
+	case len(ref) >= 1 && ref[0] == '/':
+		return refRooted, fb.prefix
+	case len(ref) == 0 || ref[0] == '?' || ref[0] == '#':
+		return refNoPath, fb.s
+	}
+	return refRelative, fb.s[:fb.dirEnd]
+}
+
+func hasSchemeBytes(ref []byte) bool {
+	for i, c := range ref {
+		switch {
+		case 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z':
+		case '0' <= c && c <= '9' || c == '+' || c == '-' || c == '.':
+			if i == 0 {
+				return false
+			}
+		case c == ':':
+			return i > 0
+		default:
+			return false
+		}
+	}
+	return false
+}
+
+func (m *Memo) hash(kind byte, ctx string, ref []byte) uint64 {
+	h := maphash.Bytes(m.seed, ref)
+	h ^= maphash.String(m.seed, ctx)*0x9e3779b97f4a7c15 + uint64(kind)
+	return h
+}
+
+// pair returns the two candidate slots of hash h.
+func (m *Memo) pair(h uint64) (*atomic.Pointer[memoEntry], *atomic.Pointer[memoEntry]) {
+	i, j := h&m.mask, h>>32&m.mask
+	if i == j {
+		j ^= 1
+	}
+	return &m.slots[i], &m.slots[j]
+}
+
+func (m *Memo) get(h uint64, kind byte, ctx string, ref []byte) *memoEntry {
+	a, b := m.pair(h)
+	for _, p := range [2]*atomic.Pointer[memoEntry]{a, b} {
+		if e := p.Load(); e != nil && e.hash == h && e.kind == kind && e.ctx == ctx && e.ref == string(ref) {
+			return e
+		}
+	}
+	return nil
+}
+
+// admit reports whether the reference of hash h was resolved before (and
+// forgets it then), else notes it.
+func (m *Memo) admit(h uint64) bool {
+	d := &m.door[h>>16&m.mask]
+	if d.Load() == h {
+		d.Store(0)
+		return true
+	}
+	d.Store(h)
+	return false
+}
+
+// put remembers e, which admit let in. Its ctx is a part of the base URL,
+// which it keeps referenced: bases are at most maxMemoPart bytes
+// (ResolveBytes).
+func (m *Memo) put(e *memoEntry) {
+	e.age = m.clock.Add(1)
+	a, b := m.pair(e.hash)
+	ea, eb := a.Load(), b.Load()
+	switch {
+	case ea == nil:
+		a.Store(e)
+	case eb == nil:
+		b.Store(e)
+	case ea.age <= eb.age:
+		a.Store(e)
+	default:
+		b.Store(e)
+	}
+}
+
+// ResolveBytes resolves ref against b like Resolve and returns ref as a
+// string too. With a Memo, a reference resolved before against a base
+// that agrees with b on what the result depends on (see Memo) is answered
+// from m, returning the strings remembered then (equal to what Resolve
+// would return, and allocating nothing); m may be nil.
+func (b *Base) ResolveBytes(m *Memo, ref []byte) (raw, url string, err error) {
+	if m == nil || b.fast == nil || len(ref) > maxMemoPart || len(b.fast.s) > maxMemoPart {
+		raw = string(ref)
+		url, err = b.Resolve(raw)
+		return raw, url, err
+	}
+	kind, ctx := refKind(b.fast, ref)
+	h := m.hash(kind, ctx, ref)
+	if e := m.get(h, kind, ctx, ref); e != nil {
+		return e.ref, e.url, nil
+	}
+	raw = string(ref)
+	if s, ok := fastResolve(b.fast, raw); ok {
+		if len(s) <= maxMemoPart && m.admit(h) {
+			m.put(&memoEntry{hash: h, kind: kind, ctx: ctx, ref: raw, url: s})
+		}
+		return raw, s, nil
+	}
+	url, err = b.resolveSlow(raw)
+	return raw, url, err
+}
