@@ -1,14 +1,14 @@
 package compare
 
 import (
-	"encoding/csv"
 	"encoding/json"
 	"fmt"
 	"io"
 	"math"
 	"strconv"
 	"strings"
-	"text/tabwriter"
+
+	"github.com/seedcrawl/seedcrawl/chart"
 )
 
 // Report is the score of a comparison: S(k), the cumulative union
@@ -101,11 +101,7 @@ func (r *Report) GapClosure(c *Curve, i int) float64 {
 	if !r.HasBFS {
 		return math.NaN()
 	}
-	b, o := r.Curves[r.bfs].Cumulative[i], r.Omniscient.Cumulative[i]
-	if math.IsNaN(b) || math.Abs(o-b) <= 1e-12 {
-		return math.NaN()
-	}
-	return (c.Cumulative[i] - b) / (o - b)
+	return chart.GapClosure(c.Cumulative[i], r.Curves[r.bfs].Cumulative[i], r.Omniscient.Cumulative[i])
 }
 
 // Cost returns requests sent per page of the union of the downloaded sets
@@ -127,20 +123,24 @@ func (r *Report) graphName() string {
 	return r.Graph
 }
 
-// checkpoints returns the grid indexes of the checkpoints.
-func (r *Report) checkpoints() []int {
-	var cps []int
-	for i, f := range r.Checkpoint {
-		if f > 0 {
-			cps = append(cps, i)
-		}
+// scores returns the report's S(k) in the form chart writes as tables and
+// CSV, shared with sim; without a bfs crawl it has no gap closure.
+func (r *Report) scores() *chart.Scores {
+	s := &chart.Scores{
+		Pages: r.Pages, Checkpoint: r.Checkpoint, Reference: r.Reference, Upper: r.Upper,
 	}
-	return cps
+	if r.HasBFS {
+		s.Base, s.Best = r.Curves[r.bfs].Cumulative, r.Omniscient.Cumulative
+	}
+	for _, c := range r.Curves {
+		s.Curves = append(s.Curves, chart.Curve{Name: c.Scheduler, Cumulative: c.Cumulative})
+	}
+	return s
 }
 
 // CSVHeader is the header WriteCSV writes: sim's columns, so that tools
 // reading sim's CSV read this one.
-const CSVHeader = "scheduler,pages,fraction,cumulative_pagerank,upper_bound,gap_closure,checkpoint"
+const CSVHeader = chart.ScoresCSVHeader
 
 // WriteCSV writes the report in sim's long form: one row per crawl and
 // grid point, then the omniscient reference's rows (scheduler
@@ -148,35 +148,11 @@ const CSVHeader = "scheduler,pages,fraction,cumulative_pagerank,upper_bound,gap_
 // beyond an unfinished crawl's downloads, gap_closure where undefined;
 // checkpoint is true at 1, 2, 5, 10, 20, 50 and 100%.
 func (r *Report) WriteCSV(w io.Writer) error {
-	cw := csv.NewWriter(w)
-	if err := cw.Write(strings.Split(CSVHeader, ",")); err != nil {
-		return fmt.Errorf("compare: write csv: %w", err)
-	}
-	curves := append(r.Curves[:len(r.Curves):len(r.Curves)], r.Omniscient)
-	for ci := range curves {
-		c := &curves[ci]
-		for i, k := range r.Pages {
-			rec := []string{
-				c.Scheduler, strconv.Itoa(k), fnum(float64(k) / float64(r.Reference)),
-				fnum(c.Cumulative[i]), fnum(r.Upper[i]), fnum(r.GapClosure(c, i)), strconv.FormatBool(r.Checkpoint[i] > 0),
-			}
-			if err := cw.Write(rec); err != nil {
-				return fmt.Errorf("compare: write csv: %w", err)
-			}
-		}
-	}
-	cw.Flush()
-	if err := cw.Error(); err != nil {
-		return fmt.Errorf("compare: write csv: %w", err)
+	omniscient := chart.Curve{Name: r.Omniscient.Scheduler, Cumulative: r.Omniscient.Cumulative}
+	if err := r.scores().WriteCSV(w, omniscient); err != nil {
+		return fmt.Errorf("compare: %w", err)
 	}
 	return nil
-}
-
-func fnum(v float64) string {
-	if math.IsNaN(v) {
-		return ""
-	}
-	return strconv.FormatFloat(v, 'g', 12, 64)
 }
 
 // number is a float64 that encodes NaN as JSON null.
@@ -250,7 +226,7 @@ func (r *Report) WriteJSON(w io.Writer) error {
 	for ci := range r.Curves {
 		out.Curves = append(out.Curves, jc(&r.Curves[ci]))
 	}
-	for _, i := range r.checkpoints() {
+	for _, i := range r.scores().Checkpoints() {
 		out.Fractions = append(out.Fractions, r.Checkpoint[i])
 	}
 	enc := json.NewEncoder(w)
@@ -268,7 +244,8 @@ func (r *Report) WriteJSON(w io.Writer) error {
 // comparison: scoring one real crawl (seedcrawl score) leaves them out, as
 // they mean nothing there.
 func (r *Report) WriteTable(w io.Writer) error {
-	cps := r.checkpoints()
+	scores := r.scores()
+	cps := scores.Checkpoints()
 	single := r.Window == 0 && len(r.Curves) == 1
 	window := ""
 	if r.Window > 0 {
@@ -280,47 +257,18 @@ func (r *Report) WriteTable(w io.Writer) error {
 		fmt.Fprintf(w, "; discovered-only URLs: %s", r.Unfetched)
 	}
 	fmt.Fprintln(w)
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	row := func(label string, vals func(i int) string) {
-		fmt.Fprintf(tw, "%s\t", label)
-		for _, i := range cps {
-			fmt.Fprintf(tw, "%s\t", vals(i))
-		}
-		fmt.Fprintln(tw)
-	}
-	pct := func(i int) string { return strconv.FormatFloat(100*r.Checkpoint[i], 'g', 3, 64) + "%" }
-	num := func(v float64) string {
-		if math.IsNaN(v) {
-			return "-"
-		}
-		return strconv.FormatFloat(v, 'f', 4, 64)
-	}
-	fmt.Fprintf(w, "\ncumulative %s PageRank S(k) after k pages (k = the given %% of %d)\n", r.graphName(), r.Reference)
-	row("scheduler", pct)
-	row("k", func(i int) string { return strconv.Itoa(r.Pages[i]) })
-	row("U(k)", func(i int) string { return num(r.Upper[i]) })
-	row("omniscient", func(i int) string { return num(r.Omniscient.Cumulative[i]) })
-	for ci := range r.Curves {
-		c := &r.Curves[ci]
-		row(c.Scheduler, func(i int) string { return num(c.Cumulative[i]) })
-	}
-	tw.Flush()
-	if r.HasBFS {
-		fmt.Fprintln(w, "\ngap closure (S - bfs)/(omniscient - bfs)")
-		row("scheduler", pct)
-		for ci := range r.Curves {
-			c := &r.Curves[ci]
-			row(c.Scheduler, func(i int) string { return num(r.GapClosure(c, i)) })
-		}
-		tw.Flush()
+	title := fmt.Sprintf("cumulative %s PageRank S(k) after k pages (k = the given %% of %d)", r.graphName(), r.Reference)
+	omniscient := chart.Curve{Name: "omniscient", Cumulative: r.Omniscient.Cumulative}
+	if err := scores.WriteTable(w, title, omniscient); err != nil {
+		return fmt.Errorf("compare: %w", err)
 	}
 	if !single {
 		per, perBudget := r.Cost()
 		fmt.Fprintf(w, "\nfetch cost: %d requests for %d pages downloaded by at least one crawl (%s per page); separate crawls would fetch %d (%s of that)\n",
-			r.Requests, r.Downloaded, num(per), r.SumBudgets, num(perBudget))
+			r.Requests, r.Downloaded, chart.FormatScore(per), r.SumBudgets, chart.FormatScore(perBudget))
 	}
 	if len(r.Curves) > 1 {
-		r.writeOverlap(w, tw)
+		r.writeOverlap(w)
 	}
 	if len(r.LeaveOneOut) > 0 {
 		fmt.Fprintln(w, "\nleave-one-out: ranking of the others rescored without one crawl's pages")
@@ -333,7 +281,7 @@ func (r *Report) WriteTable(w io.Writer) error {
 			k := 0
 			for _, i := range cps {
 				if k < len(l.Changed) && l.Changed[k] {
-					at = append(at, fmt.Sprintf("%s (%s)", pct(i), strings.Join(l.Orders[k], " > ")))
+					at = append(at, fmt.Sprintf("%s (%s)", chart.FormatFraction(r.Checkpoint[i]), strings.Join(l.Orders[k], " > ")))
 				}
 				k++
 			}
@@ -344,7 +292,8 @@ func (r *Report) WriteTable(w io.Writer) error {
 }
 
 // writeOverlap writes the Jaccard overlap table of the downloaded sets.
-func (r *Report) writeOverlap(w io.Writer, tw *tabwriter.Writer) {
+func (r *Report) writeOverlap(w io.Writer) {
+	tw := chart.NewTabWriter(w)
 	fmt.Fprintln(w, "\noverlap of the downloaded sets (Jaccard)")
 	fmt.Fprint(tw, "\t")
 	for _, c := range r.Curves {

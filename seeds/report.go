@@ -7,7 +7,6 @@ import (
 	"math"
 	"strconv"
 	"strings"
-	"text/tabwriter"
 	"time"
 
 	"github.com/seedcrawl/seedcrawl/chart"
@@ -19,7 +18,7 @@ import (
 func (r *Result) WriteTable(w io.Writer) error {
 	fmt.Fprintf(w, "%s: %d of %d seeds, coverage within %d hops; score = %s\n",
 		r.Algo, len(r.Seeds), r.K, r.Hops, r.Score)
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	tw := chart.NewTabWriter(w)
 	fmt.Fprintln(tw, "rank\tnode\tscore\tnew pages\tnew value\t  url")
 	for _, s := range r.Seeds {
 		url := s.URL
@@ -63,7 +62,7 @@ func (r *Result) WriteTable(w io.Writer) error {
 func (e *Evaluation) WriteTable(w io.Writer) error {
 	fmt.Fprintf(w, "seed evaluation: %d pages, %d arcs, k=%d, hops=%d, total value %s; random = mean of %d draws\n",
 		e.N, e.M, e.K, e.Hops, fmtNum(e.TotalValue), e.RandomTrials)
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	tw := chart.NewTabWriter(w)
 	fmt.Fprintln(tw, "algo\tseeds\tpages\t% of all\tvs random\tvalue\tvs random\treachable\tgroups\tdist min/mean/max\tunreachable\ttime\t")
 	for _, r := range e.Rows {
 		fmt.Fprintf(tw, "%s\t%d\t%d\t%s\t%s\t%s\t%s\t%d\t%d\t%s\t%s\t%s\t\n",
@@ -77,7 +76,7 @@ func (e *Evaluation) WriteTable(w io.Writer) error {
 	fmt.Fprintf(w, "graph average distance (%d sampled sources): %.2f; groups are hits-core cores, single seeds otherwise\n",
 		e.DistanceSamples, e.AvgDistance)
 	fmt.Fprintf(w, "\nmean PageRank x N (1 = average page) of the pages at BFS depth t from the seeds\n")
-	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	tw = chart.NewTabWriter(w)
 	head := []string{"algo"}
 	for t := 0; t <= e.Hops; t++ {
 		head = append(head, "t="+strconv.Itoa(t))

@@ -2,13 +2,13 @@ package sim
 
 import (
 	"context"
-	"encoding/csv"
 	"fmt"
 	"io"
 	"math"
 	"strconv"
 	"strings"
-	"text/tabwriter"
+
+	"github.com/seedcrawl/seedcrawl/chart"
 )
 
 // Report is the result of Run: S(k) of every scheduler on the grid of k
@@ -129,46 +129,32 @@ func round(v float64, digits int) float64 {
 // NaN where omniscient and bfs are within 1e-12 of each other (at 100% of
 // the reachable pages they always are).
 func (r *Report) GapClosure(c *Curve, i int) float64 {
-	b, o := r.BFS.Cumulative[i], r.Omniscient.Cumulative[i]
-	if math.Abs(o-b) <= 1e-12 {
-		return math.NaN()
-	}
-	return (c.Cumulative[i] - b) / (o - b)
+	return chart.GapClosure(c.Cumulative[i], r.BFS.Cumulative[i], r.Omniscient.Cumulative[i])
 }
 
 // CSVHeader is the header WriteCSV writes; its first six columns are a
 // contract for tools.
-const CSVHeader = "scheduler,pages,fraction,cumulative_pagerank,upper_bound,gap_closure,checkpoint"
+const CSVHeader = chart.ScoresCSVHeader
+
+// scores returns the report's S(k) in the form chart writes as tables and
+// CSV, shared with compare.
+func (r *Report) scores() *chart.Scores {
+	s := &chart.Scores{
+		Pages: r.Pages, Checkpoint: r.Checkpoint, Reference: r.Reachable, Upper: r.Upper,
+		Base: r.BFS.Cumulative, Best: r.Omniscient.Cumulative,
+	}
+	for _, c := range r.Curves {
+		s.Curves = append(s.Curves, chart.Curve{Name: c.Scheduler, Cumulative: c.Cumulative})
+	}
+	return s
+}
 
 // WriteCSV writes the report in long form: one row per scheduler and grid
 // point. fraction is pages/reachable; gap_closure is empty where undefined;
 // checkpoint is true at 1, 2, 5, 10, 20, 50 and 100%.
 func (r *Report) WriteCSV(w io.Writer) error {
-	cw := csv.NewWriter(w)
-	if err := cw.Write(strings.Split(CSVHeader, ",")); err != nil {
-		return fmt.Errorf("sim: write csv: %w", err)
-	}
-	f := func(v float64) string {
-		if math.IsNaN(v) {
-			return ""
-		}
-		return strconv.FormatFloat(v, 'g', 12, 64)
-	}
-	for ci := range r.Curves {
-		c := &r.Curves[ci]
-		for i, k := range r.Pages {
-			rec := []string{
-				c.Scheduler, strconv.Itoa(k), f(float64(k) / float64(r.Reachable)),
-				f(c.Cumulative[i]), f(r.Upper[i]), f(r.GapClosure(c, i)), strconv.FormatBool(r.Checkpoint[i] > 0),
-			}
-			if err := cw.Write(rec); err != nil {
-				return fmt.Errorf("sim: write csv: %w", err)
-			}
-		}
-	}
-	cw.Flush()
-	if err := cw.Error(); err != nil {
-		return fmt.Errorf("sim: write csv: %w", err)
+	if err := r.scores().WriteCSV(w); err != nil {
+		return fmt.Errorf("sim: %w", err)
 	}
 	return nil
 }
@@ -176,12 +162,6 @@ func (r *Report) WriteCSV(w io.Writer) error {
 // WriteTable writes the human-readable summary: S(k) and U(k) at the
 // checkpoints, the gap closure, and the cost of each scheduler.
 func (r *Report) WriteTable(w io.Writer) error {
-	var cps []int
-	for i, f := range r.Checkpoint {
-		if f > 0 {
-			cps = append(cps, i)
-		}
-	}
 	name := r.Name
 	if name == "" {
 		name = "graph"
@@ -191,37 +171,10 @@ func (r *Report) WriteTable(w io.Writer) error {
 	if !r.HasHosts {
 		fmt.Fprintln(w, "hosts: none (the graph has no URLs and no host map was given): every link counts as intra-host, so fpr@M orders exactly like fpr")
 	}
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	row := func(label string, vals func(i int) string) {
-		fmt.Fprintf(tw, "%s\t", label)
-		for _, i := range cps {
-			fmt.Fprintf(tw, "%s\t", vals(i))
-		}
-		fmt.Fprintln(tw)
+	if err := r.scores().WriteTable(w, "cumulative PageRank S(k) after k pages (k = the given % of the reachable pages)"); err != nil {
+		return fmt.Errorf("sim: %w", err)
 	}
-	pct := func(i int) string { return strconv.FormatFloat(100*r.Checkpoint[i], 'g', 3, 64) + "%" }
-	num := func(v float64) string {
-		if math.IsNaN(v) {
-			return "-"
-		}
-		return strconv.FormatFloat(v, 'f', 4, 64)
-	}
-	fmt.Fprintln(w, "\ncumulative PageRank S(k) after k pages (k = the given % of the reachable pages)")
-	row("scheduler", pct)
-	row("k", func(i int) string { return strconv.Itoa(r.Pages[i]) })
-	row("U(k)", func(i int) string { return num(r.Upper[i]) })
-	for ci := range r.Curves {
-		c := &r.Curves[ci]
-		row(c.Scheduler, func(i int) string { return num(c.Cumulative[i]) })
-	}
-	tw.Flush()
-	fmt.Fprintln(w, "\ngap closure (S - bfs)/(omniscient - bfs)")
-	row("scheduler", pct)
-	for ci := range r.Curves {
-		c := &r.Curves[ci]
-		row(c.Scheduler, func(i int) string { return num(r.GapClosure(c, i)) })
-	}
-	tw.Flush()
+	tw := chart.NewTabWriter(w)
 	fmt.Fprintln(w, "\ncost of each simulated crawl (scheduler and queue)")
 	fmt.Fprintln(tw, "scheduler\tns/link\tµs/page\tpeak heap MB\ttime ms\t")
 	for _, c := range r.Curves {
