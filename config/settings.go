@@ -35,7 +35,7 @@ func runSettings() []setting {
 	return []setting{
 		{key: "revisit-gone", help: "refetch a redirect, 404/410 or robots-denied URL every `N`th cycle (0: by its interval like any page)",
 			val: func(c *Config) value { return (*intVal)(&c.RevisitGone) }},
-		{key: "refresh-policy", help: "spread the refresh share over known pages by `POLICY`: " + strings.Join(RefreshPolicies(), ", ") + " (optimal: by change rate and stored PageRank)",
+		{key: "refresh-policy", help: "spread the refresh share over known pages by `POLICY`: " + strings.Join(RefreshPolicies(), ", ") + " (optimal: by change rate and stored PageRank; count: by change rate, every page alike)",
 			val: func(c *Config) value { return (*strVal)(&c.RefreshPolicy) }},
 		{key: "refresh-pace", help: "how a cycle spends a --refresh-share below 1 with --pages-per-cycle: `PACE` " + strings.Join(RefreshPaces(), " or ") +
 			" (even: refetches spread evenly over the budget, so new URLs are fetched from the start; front: refetches first, as the crawl reaches known pages)",
