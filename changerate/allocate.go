@@ -360,3 +360,63 @@ func gInv(y float64) float64 {
 	}
 	return math.Exp(u)
 }
+
+// maxCycleRate bounds the change rate OptimalCycles works with: a page
+// changing more than this many times per cycle is stale at every cycle's
+// end with chance 1 − e^(−50), as good as certain.
+const maxCycleRate = 50
+
+// FreshnessCycles returns the expected share of cycle ends at which a page
+// of change rate λ per cycle, refreshed f ≤ 1 times per cycle at regular
+// intervals (every 1/f cycles, within a cycle before its end), is fresh:
+//
+//	F₁(λ, f) = f·(1 − e^(−λ/f)) / (1 − e^(−λ))
+//
+// The copy refetched in a cycle is fresh at that cycle's end, and k cycles
+// later with chance e^(−λk); averaging over the 1/f cycle ends between two
+// refreshes gives F₁. It is Cho and Garcia-Molina's F(λ, f) (Freshness)
+// times λ/(1 − e^(−λ)): freshness looked at once per cycle, at its end,
+// instead of averaged over continuous time. Unlike F, it does not fall to
+// 0 for a page that changes much faster than it is refreshed: a refetch
+// makes such a page fresh at the end of its cycle, and F₁ → f. λ = 0 gives
+// 1 (never stale); f = 0 gives 0.
+func FreshnessCycles(rate, freq float64) float64 {
+	switch {
+	case rate <= 0:
+		return 1
+	case freq <= 0:
+		return 0
+	}
+	rate = min(rate, maxCycleRate)
+	return freq * -math.Expm1(-rate/freq) / -math.Expm1(-rate)
+}
+
+// OptimalCycles returns the refresh frequencies (refreshes per cycle,
+// capped at maxFreq; 0 means no cap) that maximise Σ w_i·F₁(λ_i, f_i)
+// subject to Σ f_i = budget, with λ_i in changes per cycle: the freshness
+// of a crawler whose copies are judged at the end of each cycle
+// (FreshnessCycles). Since F₁(λ, f) = F(λ, f)·λ/(1 − e^(−λ)), this is
+// Optimal with weights w_i·λ_i/(1 − e^(−λ_i)), and has its structure: the
+// marginal gain of page i is w_i·g(λ_i/f_i)/(1 − e^(−λ_i)), so the
+// multiplier μ gives a page a refresh if μ·(1 − e^(−λ_i)) < w_i, which
+// every page that changes does for μ small enough. A slowly changing page
+// stays fresh through many cycle ends after a rare refetch, so its first
+// refreshes gain the most (up to 1/(1 − e^(−λ)) ≈ 1/λ cycle ends each); a
+// page that changes in every cycle gains one fresh cycle end per refetch,
+// which is worth its refreshes once the slow pages' gains fall to that
+// (in Optimal it gets none). Rates above 50 per cycle count as 50
+// (maxCycleRate), +Inf included.
+func OptimalCycles(pages []Page, budget, maxFreq float64) ([]float64, error) {
+	adj := make([]Page, len(pages))
+	for i, p := range pages {
+		if !(p.Weight >= 0) || math.IsInf(p.Weight, 1) || !(p.Rate >= 0) {
+			return nil, fmt.Errorf("%w: optimal cycles: page %d: weight %v, rate %v (want weight ≥ 0 finite, rate ≥ 0)", ErrInput, i, p.Weight, p.Rate)
+		}
+		r := min(p.Rate, maxCycleRate)
+		adj[i] = Page{Rate: r}
+		if r > 0 {
+			adj[i].Weight = p.Weight * r / -math.Expm1(-r)
+		}
+	}
+	return Optimal(adj, budget, maxFreq)
+}

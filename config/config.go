@@ -212,7 +212,9 @@ type Config struct {
 // RefreshPolicies returns the values of the "refresh-policy" setting: the
 // refresh policies of package recrawl (a test of seedcrawl run checks that
 // the two lists agree; config imports no crawl package).
-func RefreshPolicies() []string { return []string{"pagerank", "uniform", "importance", "optimal"} }
+func RefreshPolicies() []string {
+	return []string{"pagerank", "uniform", "importance", "optimal", "count"}
+}
 
 // RefreshPaces returns the values of the "refresh-pace" setting: the
 // refresh paces of package recrawl (a test of seedcrawl run checks that the

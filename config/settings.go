@@ -35,7 +35,7 @@ func runSettings() []setting {
 	return []setting{
 		{key: "revisit-gone", help: "refetch a redirect, 404/410 or robots-denied URL every `N`th cycle (0: by its interval like any page)",
 			val: func(c *Config) value { return (*intVal)(&c.RevisitGone) }},
-		{key: "refresh-policy", help: "spread the refresh share over known pages by `POLICY`: " + strings.Join(RefreshPolicies(), ", ") + " (optimal: by change rate and stored PageRank)",
+		{key: "refresh-policy", help: "spread the refresh share over known pages by `POLICY`: " + strings.Join(RefreshPolicies(), ", ") + " (optimal: by change rate and stored PageRank; count: by change rate, every page alike)",
 			val: func(c *Config) value { return (*strVal)(&c.RefreshPolicy) }},
 		{key: "refresh-share", help: "at most this share `F` (0..1) of a cycle's budget (--pages-per-cycle, else --max-pages) refetches known pages; the rest is kept for new URLs. " +
 			"Below 1 it needs a budget: without one, a flag is an error and a config file value a warning",

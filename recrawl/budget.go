@@ -64,7 +64,7 @@ func (r *Runner) lazyRefreshOrder(seedIDs []uint32, pr []float64, n uint32, maxR
 		ids[i] = p.id
 	}
 	var rate []float64
-	if policy == RefreshOptimal {
+	if changeAware(policy) {
 		hosts := make([]string, len(pool))
 		hs := make([]pageHist, len(pool))
 		at := make(map[uint64]int, len(pool))

@@ -110,7 +110,14 @@
 // (changerate.Optimal) average freshness over continuous time and give no
 // refetch to a page that changes faster than it can be refetched; a
 // cycle's copies are used when it ends, and such a page is then made fresh
-// by one refetch, so it is worth the most. RefreshImportance and
+// by one refetch, so it is worth the most. RefreshCount, for the share
+// of fresh pages counted alike, uses the same rates but looks past the
+// next cycle: a fast page refetched is stale again by the next cycle's
+// end, a slow one stays fresh through many, so it gives each page Cho and
+// Garcia-Molina's optimal frequency for copies judged at each cycle's end
+// (changerate.OptimalCycles) and orders by what pages owe, as below. Both
+// plan no refetch for a URL whose last answer left no copy (a redirect,
+// 404/410, another HTTP error, robots-denied). RefreshImportance and
 // RefreshUniform allocate frequencies (in proportion to PageRank, equal);
 // a page with frequency f last fetched in cycle c owes f·(n−c) refetches,
 // and their list is ordered by what pages owe, so a capped share

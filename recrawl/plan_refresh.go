@@ -73,7 +73,7 @@ func (r *Runner) refreshOrder(l *loaded, seedIDs []uint32, pr []float64, n uint3
 		slices.Sort(pool)
 	}
 	var rate []float64
-	if policy == RefreshOptimal {
+	if changeAware(policy) {
 		hs, err := changeStats(r.o.Store, n-1, l.g.N(), pool)
 		if err != nil {
 			return nil, err

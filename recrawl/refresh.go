@@ -26,14 +26,23 @@ const (
 	// RefreshOptimal refetches the pages that most raise the
 	// PageRank-weighted share of fresh copies at the end of the cycle:
 	// PageRank × the chance the page changed since its last fetch, from its
-	// estimated change rate (refreshList, rates). The change-aware policy.
+	// estimated change rate (refreshList, rates). The change-aware policy
+	// for PageRank-weighted freshness.
 	RefreshOptimal = "optimal"
+	// RefreshCount gives each page the refresh frequency that keeps the
+	// most pages fresh at the cycles' ends, every page alike, from its
+	// estimated change rate (changerate.OptimalCycles; refreshList). The
+	// change-aware policy for the share of fresh pages.
+	RefreshCount = "count"
 )
 
 // RefreshPolicies lists the refresh policies.
 func RefreshPolicies() []string {
-	return []string{RefreshPageRank, RefreshUniform, RefreshImportance, RefreshOptimal}
+	return []string{RefreshPageRank, RefreshUniform, RefreshImportance, RefreshOptimal, RefreshCount}
 }
+
+// changeAware reports whether policy reads the pages' change rates.
+func changeAware(policy string) bool { return policy == RefreshOptimal || policy == RefreshCount }
 
 // defaultRate is the change rate (per cycle) assumed for a page whose
 // history holds no second fetch, when no page of the db has one either.
@@ -93,10 +102,19 @@ type pageHist struct {
 	spanCycles uint32
 	// wall is the crawler's clock at the last dated fetch (Unix seconds).
 	wall float64
+	// noCopy is set when the last answer left no copy to refresh: a
+	// redirect, a 404, 410 or other HTTP error, or robots.txt denying it.
+	noCopy bool
 }
 
 // add adds fetch record r, the next of the page in cycle order.
 func (h *pageHist) add(r storage.FetchRecord) {
+	switch r.Status {
+	case storage.StatusFetched, storage.StatusNotModified:
+		h.noCopy = false
+	case storage.StatusRedirect, storage.StatusHTTPError, storage.StatusGone, storage.StatusRobotsDenied:
+		h.noCopy = true
+	}
 	switch r.Change {
 	case storage.ChangeChanged, storage.ChangeUnchanged:
 		if h.obs < ^uint16(0) {
@@ -178,6 +196,13 @@ const lmPriorShape = 2
 // changerate.Unseen so that "no change seen yet" never becomes "never
 // changes". A page refetched never takes its host's rate (else the rate of
 // all pages pooled, else defaultRate).
+//
+// A page whose last answer left no copy (pageHist.noCopy: a redirect, a
+// 404 or 410, another HTTP error, robots.txt denying it) gets 0: there is
+// no copy to keep fresh, and the revisit policy refetches such URLs on its
+// own, longer schedule (Revisit.GoneCycles), so a refetch planned for one
+// would not be made and its share of the budget would go unspent. Its
+// history still counts towards its host's prior.
 func rates(hosts []string, hs []pageHist, now float64) []float64 {
 	out := make([]float64, len(hosts))
 	byHost := map[string][]changerate.Counts{}
@@ -248,6 +273,9 @@ func rates(hosts []string, hs []pageHist, now float64) []float64 {
 	}
 	for i, h := range hosts {
 		hp := &hs[i]
+		if hp.noCopy {
+			continue
+		}
 		if hp.dated() {
 			g, ok := lmPriors[h]
 			if !ok {
@@ -320,18 +348,36 @@ const defaultCycleSeconds = 24 * 60 * 60
 // between cycles, on a web that changes meanwhile, would weigh them by
 // the share of that time they stay fresh as well.
 //
+// RefreshCount keeps the most pages fresh, counted alike, over the
+// cycles to come, not just the next one: refetching only the pages most
+// likely to have changed spends every cycle's budget on the fastest pages,
+// which are stale again by the next cycle's end, while a page that changes
+// rarely, once refetched, stays fresh through many cycle ends. It gives
+// each page the refresh frequency of changerate.OptimalCycles (equal
+// weights, rates per cycle, at most one refetch per cycle) and orders by
+// what each page owes, as the allocating policies do (refreshPlan). Use
+// RefreshOptimal when important pages matter more (copies served by
+// PageRank, a search index), RefreshCount when every page counts alike (a
+// mirror, an archive).
+//
 // The other policies allocate refetch frequencies (allocate) and order by
 // what each page owes (refreshPlan).
 func refreshList(policy string, ids []uint64, last []uint32, n uint32, pr, rate []float64, budget float64) ([]uint64, error) {
+	if changeAware(policy) && (len(rate) != len(ids) || len(last) != len(ids)) {
+		return nil, fmt.Errorf("%w: refresh list: %d rates, %d last cycles for %d pages", ErrOptions, len(rate), len(last), len(ids))
+	}
 	if policy != RefreshOptimal {
-		f, err := allocate(policy, ids, pr, budget)
+		var f []float64
+		var err error
+		if policy == RefreshCount {
+			f, err = countAllocation(rate, budget)
+		} else {
+			f, err = allocate(policy, ids, pr, budget)
+		}
 		if err != nil {
 			return nil, err
 		}
 		return refreshPlan(ids, last, n, f, pr), nil
-	}
-	if len(rate) != len(ids) || len(last) != len(ids) {
-		return nil, fmt.Errorf("%w: refresh list: %d rates, %d last cycles for %d pages", ErrOptions, len(rate), len(last), len(ids))
 	}
 	rank := func(id uint64) float64 {
 		if id < uint64(len(pr)) {
@@ -361,6 +407,24 @@ func refreshList(policy string, ids []uint64, last []uint32, n uint32, pr, rate 
 		out[i] = ids[j]
 	}
 	return out, nil
+}
+
+// countAllocation returns RefreshCount's refresh frequencies (refetches
+// per cycle, at most 1) for pages of change rates rate per cycle.
+func countAllocation(rate []float64, budget float64) ([]float64, error) {
+	if len(rate) == 0 {
+		return nil, nil
+	}
+	budget = min(budget, float64(len(rate)))
+	pages := make([]changerate.Page, len(rate))
+	for i, r := range rate {
+		pages[i] = changerate.Page{Weight: 1, Rate: r}
+	}
+	f, err := changerate.OptimalCycles(pages, budget, 1)
+	if err != nil {
+		return nil, fmt.Errorf("recrawl: allocate %g refetches over %d pages (%s): %w", budget, len(rate), RefreshCount, err)
+	}
+	return f, nil
 }
 
 // allocate returns each known page's refresh frequency (refetches per

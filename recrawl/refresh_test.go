@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"net/http"
 	"testing"
 	"time"
@@ -274,6 +275,98 @@ func TestChangeRatesDateLiar(t *testing.T) {
 	for i := range alone {
 		if math.Abs(with[i]/alone[i]-1) > 0.01 {
 			t.Errorf("page %d: rate %g per cycle beside the liar, %g without", i, with[i], alone[i])
+		}
+	}
+}
+
+// TestRefreshCountOrder: RefreshCount spends a refetch on a slow page that
+// has waited long rather than on a fast page refetched last cycle, where
+// RefreshOptimal (the chance of a change since the last fetch) takes the
+// fast page; and it never plans a refetch for a page with no copy.
+func TestRefreshCountOrder(t *testing.T) {
+	// Page 0 changes 5 times a cycle and was fetched in cycle 5; pages
+	// 1..3 change 0.1 times a cycle, page 1 fetched in cycle 1 and pages
+	// 2, 3 in cycle 5; page 4 (rate 0: its last answer was a 404) was
+	// fetched in cycle 1. Cycle 6, one refetch, equal PageRank.
+	ids := []uint64{0, 1, 2, 3, 4}
+	last := []uint32{5, 1, 5, 5, 1}
+	pr := []float64{0.2, 0.2, 0.2, 0.2, 0.2}
+	rate := []float64{5, 0.1, 0.1, 0.1, 0}
+	for _, tc := range []struct {
+		policy string
+		head   uint64
+	}{
+		// Chance of a change: 1 − e^−5 for page 0, 1 − e^−0.5 for page 1.
+		{RefreshOptimal, 0},
+		// OptimalCycles gives each slow page about 0.19 refetches per
+		// cycle and the fast one the remaining 0.43: page 1 owes
+		// 0.19 × 5 cycles, page 0 0.43 × 1.
+		{RefreshCount, 1},
+	} {
+		got, err := refreshList(tc.policy, ids, last, 6, pr, rate, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got[0] != tc.head || got[len(got)-1] != 4 {
+			t.Errorf("%s: order %v, want %d first and the page without a copy last", tc.policy, got, tc.head)
+		}
+	}
+}
+
+// TestRefreshCountKeepsMoreFresh plays refresh cycles with known change
+// rates: each cycle every page changes with chance 1 − e^(−λ), the head of
+// the policy's list (the budget) is refetched, and the share of fresh
+// copies is counted at the cycle's end. RefreshCount must keep more pages
+// fresh than uniform refresh, importance-only refresh and RefreshOptimal
+// (which chases the fastest pages) on heavy-tailed rates.
+func TestRefreshCountKeepsMoreFresh(t *testing.T) {
+	const pages, budget, cycles = 400, 60, 60
+	rng := rand.New(rand.NewPCG(3, 4))
+	ids := make([]uint64, pages)
+	rate := make([]float64, pages)
+	pr := make([]float64, pages)
+	for i := range ids {
+		ids[i] = uint64(i)
+		rate[i] = 0.03 / math.Pow(1-rng.Float64(), 1/1.5) // Pareto, shape 1.5
+		pr[i] = 1 / float64(pages)
+	}
+	fresh := func(policy string) float64 {
+		r := rand.New(rand.NewPCG(5, 6)) // the same changes for every policy
+		last := make([]uint32, pages)
+		stale := make([]bool, pages)
+		for i := range last {
+			last[i] = 1
+		}
+		var sum float64
+		for n := uint32(2); n < cycles; n++ {
+			for i := range stale {
+				if r.Float64() < -math.Expm1(-rate[i]) {
+					stale[i] = true
+				}
+			}
+			order, err := refreshList(policy, ids, last, n, pr, rate, budget)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, id := range order[:budget] {
+				stale[id], last[id] = false, n
+			}
+			if n >= 10 { // past the start, when every copy is fresh
+				for _, s := range stale {
+					if !s {
+						sum++
+					}
+				}
+			}
+		}
+		return sum / float64(pages*(cycles-10))
+	}
+	count := fresh(RefreshCount)
+	for _, other := range []string{RefreshUniform, RefreshImportance, RefreshOptimal} {
+		if f := fresh(other); !(count > f+0.005) {
+			t.Errorf("count keeps %.4f of the pages fresh, %s %.4f: want more by 0.005", count, other, f)
+		} else {
+			t.Logf("count %.4f, %s %.4f", count, other, f)
 		}
 	}
 }
