@@ -63,7 +63,12 @@
 // A job for a page fetched in an earlier cycle is refetched when the
 // RevisitPolicy says it is due (or a sitemap's lastmod says it changed),
 // it is in the refetch head (RefetchHead) and the refresh cap (MaxRefresh)
-// is not reached; otherwise it is traversed from storage. A page already
+// is not reached; otherwise it is traversed from storage. A seed of the
+// cycle is refetched whatever the RevisitPolicy says (a paced cycle
+// refetches it first, ahead of the rate): the cycle starts from a seed for
+// the links it has now, and traversed from storage it would hand on only
+// those of its stored copy, hiding the new links a selector chose it for.
+// A page already
 // fetched in this cycle that comes back (an injected seed) is traversed.
 // With Lazy, a known page or a URL an earlier cycle left pending is queued
 // when a link of this cycle reaches it, once per cycle (a bitmap of the

@@ -95,9 +95,6 @@ type pacer struct {
 	owing    map[uint64]bool
 	released map[uint64]bool // queued again: the next job for it is the refetch
 	held     int             // owed pages held in the frontier
-	// seeds are the seeds a new cycle starts from (read only once the
-	// crawl runs): refetched when first handed out, ahead of the rate.
-	seeds map[uint64]bool
 	// heldPops counts held pages handed out since the fetch count was
 	// heldPopsAt.
 	heldPops, heldPopsAt uint64
