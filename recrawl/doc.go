@@ -199,8 +199,11 @@
 // cycle waited behind them. A candidate ahead of the rate is traversed
 // from storage at once (the scheduler's order of discovery is unchanged)
 // and its refetch owed; after each fetch owed pages are released at the
-// rate, in the order they were owed, queued again (crawler.Loop.Credit)
-// at their stored PageRank so they come out promptly, and the others are
+// rate, largest stored PageRank first (in the order owed, the first
+// refetches followed the neighbourhood of the seeds, and a reseeded cycle
+// refetched minor pages early instead of the hubs where new links
+// appear), queued again (crawler.Loop.Credit) at their stored PageRank so
+// they come out promptly, and the others are
 // held in the frontier at priority 0 so the crawl cannot run dry while
 // refetches are owed. Held pages that come out one after another, with
 // no refetch under way and no fetch between them, mean nothing else is
