@@ -35,6 +35,9 @@ type Cycle struct {
 	seedSet   map[uint64]bool // the cycle's seeds (disposer only)
 	// refetchSet holds CycleOptions.Refresh[:RefetchHead] (read only).
 	refetchSet map[uint64]bool
+	// seeds holds the seeds the cycle starts from, read by the workers
+	// (Refresh): set before the crawl runs, never written again.
+	seeds map[uint64]bool
 	// inCycle is a bitmap of the ids queued in this cycle (CycleOptions.Lazy;
 	// disposer only).
 	inCycle []uint64
@@ -90,6 +93,7 @@ func (cy *Cycle) Start(l crawler.Loop, seeds []string) (int, error) {
 	for _, s := range cy.rc.Cycle.Seeds {
 		cy.seedSet[s.ID] = true
 	}
+	cy.seeds = maps.Clone(cy.seedSet)
 	return len(ids), nil
 }
 
@@ -266,10 +270,8 @@ func (cy *Cycle) startCycle() (int, error) {
 	for _, s := range rc.Cycle.Seeds {
 		cy.seedSet[s.ID] = true
 	}
-	if cy.pace != nil {
-		// Read by the workers from now on: never written again.
-		cy.pace.seeds = maps.Clone(cy.seedSet)
-	}
+	// Read by the workers from now on: never written again.
+	cy.seeds = maps.Clone(cy.seedSet)
 	for _, e := range snap.Entries {
 		cy.Queued(e.ID)
 	}
@@ -299,10 +301,15 @@ func (cy *Cycle) Refresh(job uint64, prev *storage.Page, uncommitted bool) (stri
 	if prev.Cycle >= rc.Cycle.N || uncommitted {
 		return refreshSeen, false
 	}
-	if rc.Policy != nil && !rc.Policy.Due(prev, time.Now()) && !cy.l.SitemapChanged(job, prev) {
+	// A seed is refetched whatever its revisit interval says: the cycle
+	// starts from it for the links it has now, and traversed from storage
+	// it would hand on only the links of its stored copy (a selector picks
+	// seeds for the new links they gained). Seeds are few (k).
+	seed := cy.seeds[job]
+	if !seed && rc.Policy != nil && !rc.Policy.Due(prev, time.Now()) && !cy.l.SitemapChanged(job, prev) {
 		return refreshNotDue, false
 	}
-	if cy.pace != nil && cy.pace.seeds[job] {
+	if seed && cy.pace != nil {
 		return cy.pace.seed(job, &cy.refreshed)
 	}
 	if rc.RefetchHead > 0 && !cy.refetchSet[job] {

@@ -118,8 +118,10 @@ func TestRecrawlTraversesPagesNotRefetched(t *testing.T) {
 	}{
 		{"everything due", duePolicy{}, 0, []string{pa, pb, pc, pd},
 			map[string]uint64{"fetched": 4, "queued": 3}},
-		{"nothing due", duePolicy{due: map[string]bool{pa: false, pb: false, pc: false, pd: false}}, 0, nil,
-			map[string]uint64{"not-due": 4, "queued": 3}},
+		// The seed a is refetched although not due: a cycle starts from
+		// its links as they are now.
+		{"nothing due", duePolicy{due: map[string]bool{pa: false, pb: false, pc: false, pd: false}}, 0, []string{pa},
+			map[string]uint64{"fetched": 1, "not-due": 3, "queued": 3}},
 		{"b not due", duePolicy{due: map[string]bool{pb: false}}, 0, []string{pa, pc, pd},
 			map[string]uint64{"fetched": 3, "not-due": 1, "queued": 3}},
 		{"refresh share of 2", nil, 2, []string{pa, pb},
@@ -376,7 +378,8 @@ func TestSitemapsRecrawl(t *testing.T) {
 	}
 
 	// Cycle 2: nothing is due by the policy, but the sitemap says both
-	// listed pages changed after their fetch.
+	// listed pages changed after their fetch; the seed is refetched as
+	// every seed is.
 	r.reopen()
 	r.opts.Settings.Sitemaps = true
 	r.opts.Sitemaps = sitemap.NewCrawl(nil)
@@ -385,7 +388,7 @@ func TestSitemapsRecrawl(t *testing.T) {
 	notDue := duePolicy{due: map[string]bool{pa: false, pb: false, only: false}}
 	r.mustCycle(CycleOptions{Cycle: storage.Cycle{N: 2}, Start: true, Seeds: []Pick{{URL: pa}}, Refresh: r.ids(pb, only), Policy: notDue})
 	all, _ := r.web.RequestsSince(before)
-	if got, want := sortedCopy(all), sortedCopy([]string{pb, sm, only}); !reflect.DeepEqual(got, want) {
-		t.Errorf("cycle 2 requested %v, want %v (the sitemap once, the pages it says changed)", got, want)
+	if got, want := sortedCopy(all), sortedCopy([]string{pa, pb, sm, only}); !reflect.DeepEqual(got, want) {
+		t.Errorf("cycle 2 requested %v, want %v (the seed, the sitemap once, the pages it says changed)", got, want)
 	}
 }

@@ -63,7 +63,12 @@
 // A job for a page fetched in an earlier cycle is refetched when the
 // RevisitPolicy says it is due (or a sitemap's lastmod says it changed),
 // it is in the refetch head (RefetchHead) and the refresh cap (MaxRefresh)
-// is not reached; otherwise it is traversed from storage. A page already
+// is not reached; otherwise it is traversed from storage. A seed of the
+// cycle is refetched whatever the RevisitPolicy says (a paced cycle
+// refetches it first, ahead of the rate): the cycle starts from a seed for
+// the links it has now, and traversed from storage it would hand on only
+// those of its stored copy, hiding the new links a selector chose it for.
+// A page already
 // fetched in this cycle that comes back (an injected seed) is traversed.
 // With Lazy, a known page or a URL an earlier cycle left pending is queued
 // when a link of this cycle reaches it, once per cycle (a bitmap of the
@@ -201,8 +206,11 @@
 // cycle waited behind them. A candidate ahead of the rate is traversed
 // from storage at once (the scheduler's order of discovery is unchanged)
 // and its refetch owed; after each fetch owed pages are released at the
-// rate, in the order they were owed, queued again (crawler.Loop.Credit)
-// at their stored PageRank so they come out promptly, and the others are
+// rate, largest stored PageRank first (in the order owed, the first
+// refetches followed the neighbourhood of the seeds, and a reseeded cycle
+// refetched minor pages early instead of the hubs where new links
+// appear), queued again (crawler.Loop.Credit) at their stored PageRank so
+// they come out promptly, and the others are
 // held in the frontier at priority 0 so the crawl cannot run dry while
 // refetches are owed. Held pages that come out one after another, with
 // no refetch under way and no fetch between them, mean nothing else is

@@ -1,6 +1,7 @@
 package recrawl
 
 import (
+	"container/heap"
 	"math"
 	"sync"
 	"sync/atomic"
@@ -27,14 +28,20 @@ import (
 // A refetch candidate the scheduler hands out ahead of that rate is
 // traversed from storage at once (its stored links go on in the
 // scheduler's order, as for any known page not refetched) and its refetch
-// is owed: kept in a queue, in the order the scheduler handed the pages
-// out, so the scheduler still decides which refetches come first. After
-// each fetch the cycle queues owed refetches again while the rate allows
-// (crawler.Loop.Credit), at the page's stored PageRank (the previous
-// cycle's, on the schedulers' scale: the history schedulers' prior, and
-// about what fpr gives a page once its in-links are downloaded), so they
-// come out promptly; one is then refetched like any due page, and hands
-// on the links it gained to the scheduler like a download. At most
+// is owed: kept in a queue by the page's stored PageRank, largest first
+// (ties in the order the scheduler handed the pages out). After each
+// fetch the cycle queues owed refetches again while the rate allows
+// (crawler.Loop.Credit), largest PageRank first, at that PageRank (the
+// previous cycle's, on the schedulers' scale: the history schedulers'
+// prior, and about what fpr gives a page once its in-links are
+// downloaded), so they come out promptly; one is then refetched like any
+// due page, and hands on the links it gained to the scheduler like a
+// download. Released in the order owed, the first refetches were the
+// neighbourhood of whatever the crawl started from: a cycle reseeded away
+// from the sites' home pages refetched minor pages first and missed the
+// new links of the hubs, which is where most new pages of a cycle's first
+// tenth are found; by PageRank, the first refetches are the most important
+// pages the crawl has reached, whatever its seeds. At most
 // MaxRefresh refetches are granted or owed, so the queue is bounded by the
 // cycle's budget.
 //
@@ -77,7 +84,43 @@ type owedPage struct {
 	id    uint64
 	host  string
 	depth int
-	held  bool // queued in the frontier at priority 0
+	held  bool    // queued in the frontier at priority 0
+	w     float64 // stored PageRank (CycleOptions.Weight): the queue's order
+	seq   uint64  // order owed: ties
+}
+
+// owedQueue is a max-heap of owed pages by stored PageRank (container/heap),
+// with each page's position: a known page the cycle hands out is looked
+// up in it (popped), and a scan for each of them cost O(known pages ×
+// owed) per cycle, with owed up to MaxRefresh.
+type owedQueue struct {
+	items []owedPage
+	at    map[uint64]int
+}
+
+func (q *owedQueue) Len() int { return len(q.items) }
+func (q *owedQueue) Less(i, j int) bool {
+	a, b := &q.items[i], &q.items[j]
+	if a.w != b.w {
+		return a.w > b.w
+	}
+	return a.seq < b.seq
+}
+func (q *owedQueue) Swap(i, j int) {
+	q.items[i], q.items[j] = q.items[j], q.items[i]
+	q.at[q.items[i].id], q.at[q.items[j].id] = i, j
+}
+func (q *owedQueue) Push(x any) {
+	o := x.(owedPage)
+	q.at[o.id] = len(q.items)
+	q.items = append(q.items, o)
+}
+func (q *owedQueue) Pop() any {
+	o := q.items[len(q.items)-1]
+	q.items[len(q.items)-1] = owedPage{}
+	q.items = q.items[:len(q.items)-1]
+	delete(q.at, o.id)
+	return o
 }
 
 // pacer holds a paced cycle's owed refetches. Refresh runs on the workers,
@@ -88,16 +131,15 @@ type pacer struct {
 	max    int64 // refetches of the cycle (CycleOptions.MaxRefresh)
 	burst  int64
 	weight func(id uint64) float64
-	owed   []owedPage // waiting, first owed first
-	// owing holds the ids in owed: popped is asked about every known page
-	// the cycle hands out, and a scan of owed for each of them cost
-	// O(known pages × owed) per cycle, with owed up to MaxRefresh.
-	owing    map[uint64]bool
+	owed   owedQueue // waiting, largest stored PageRank first
+	seq    uint64    // pages owed so far
+	// unheld holds the ids of owed pages not held in the frontier yet,
+	// first owed first: release holds them without walking the whole
+	// queue after every fetch (O(fetches × owed) per cycle on the
+	// disposer). Ids no longer owed are dropped as they are met.
+	unheld   []uint64
 	released map[uint64]bool // queued again: the next job for it is the refetch
 	held     int             // owed pages held in the frontier
-	// seeds are the seeds a new cycle starts from (read only once the
-	// crawl runs): refetched when first handed out, ahead of the rate.
-	seeds map[uint64]bool
 	// heldPops counts held pages handed out since the fetch count was
 	// heldPopsAt.
 	heldPops, heldPopsAt uint64
@@ -119,7 +161,7 @@ func newPacer(rc *CycleOptions) *pacer {
 		return nil
 	}
 	return &pacer{budget: rc.Budget, max: rc.MaxRefresh, burst: 1 + rc.MaxRefresh/100, weight: rc.Weight,
-		released: map[uint64]bool{}, flying: map[uint64]bool{}, owing: map[uint64]bool{}}
+		released: map[uint64]bool{}, flying: map[uint64]bool{}, owed: owedQueue{at: map[uint64]int{}}}
 }
 
 // allowed is the number of refetches the rate allows after fetches.
@@ -139,6 +181,16 @@ func (p *pacer) take(id uint64) bool {
 	return true
 }
 
+// mass is the priority an owed page is queued again with: its stored
+// PageRank, or the smallest positive priority (a priority of 0 would leave
+// it held).
+func mass(w float64) float64 {
+	if !(w > 0) || math.IsInf(w, 0) {
+		return math.SmallestNonzeroFloat64
+	}
+	return w
+}
+
 // decide handles a known page that may be refetched (due, in the refetch
 // head): granted now (refreshFetched, true; granted counted), owed
 // (refreshPaced, false) or over the share (refreshOverShare, false).
@@ -149,7 +201,7 @@ func (p *pacer) decide(prev *storage.Page, fetches uint64, granted *atomic.Int64
 	defer p.mu.Unlock()
 	p.noteKnown(fetches)
 	g := granted.Load()
-	waiting := int64(len(p.owed))
+	waiting := int64(p.owed.Len())
 	switch {
 	case g+waiting >= p.max:
 		return refreshOverShare, false
@@ -161,8 +213,9 @@ func (p *pacer) decide(prev *storage.Page, fetches uint64, granted *atomic.Int64
 		p.flying[prev.ID] = true
 		return refreshFetched, true
 	}
-	p.owed = append(p.owed, owedPage{id: prev.ID, host: prev.Host(), depth: int(prev.Depth)})
-	p.owing[prev.ID] = true
+	heap.Push(&p.owed, owedPage{id: prev.ID, host: prev.Host(), depth: int(prev.Depth), w: mass(p.weight(prev.ID)), seq: p.seq})
+	p.seq++
+	p.unheld = append(p.unheld, prev.ID)
 	return refreshPaced, false
 }
 
@@ -174,7 +227,7 @@ func (p *pacer) decide(prev *storage.Page, fetches uint64, granted *atomic.Int64
 func (p *pacer) seed(id uint64, granted *atomic.Int64) (string, bool) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if granted.Load()+int64(len(p.owed)) >= p.max {
+	if granted.Load()+int64(p.owed.Len()) >= p.max {
 		return refreshOverShare, false
 	}
 	granted.Add(1)
@@ -194,69 +247,56 @@ func (p *pacer) noteKnown(fetches uint64) {
 	}
 }
 
-// release queues owed refetches again after the fetch of page id, through credit
-// (crawler.Loop.Credit of one target, returning how many it enqueued):
-// those the rate allows (all of them once the cycle is dry) are granted and
-// queued at their Weight; every other owed page not yet in the frontier is
-// held there at priority 0, after every URL with a priority, so that the
-// crawl cannot run out of URLs while refetches are owed. Raising a held
-// page's priority (Credit adds Mass) releases it. A page whose traversal
-// is still in flight cannot be queued yet: it stays owed as it was until a
-// later fetch.
+// release queues owed refetches again after the fetch of page id, through
+// credit (crawler.Loop.Credit of one target, returning how many it
+// enqueued): those the rate allows (all of them once the cycle is dry),
+// largest stored PageRank first, are granted and queued at their Weight;
+// every other owed page not yet in the frontier is held there at priority
+// 0, after every URL with a priority, so that the crawl cannot run out of
+// URLs while refetches are owed. Raising a held page's priority (Credit
+// adds Mass) releases it. A page whose traversal is still in flight cannot
+// be queued yet: it stays owed as it was until a later fetch. The cost is
+// that of the pages granted and newly held (log owed each), not of the
+// queue.
 func (p *pacer) release(id uint64, fetches uint64, granted *atomic.Int64, credit func(frontier.Target) int) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	delete(p.flying, id)
 	allowed := p.allowed(fetches)
-	// unheld counts the owed pages from i on not yet held: once the rate
-	// grants no more and none is left to hold, the rest of the queue
-	// stays as it is and the loop stops. This runs after every fetch,
-	// and walking a queue of up to MaxRefresh held pages each time cost
-	// O(fetches × owed) per cycle on the disposer.
-	unheld := len(p.owed) - p.held
-	kept := p.owed[:0]
-	for i := range p.owed {
-		o := p.owed[i]
-		grant := p.dry || granted.Load() < allowed
-		if !grant && unheld == 0 {
-			// Keep the kept pages, in order, just before the untouched
-			// rest: a copy of the kept ones only.
-			start := i - len(kept)
-			copy(p.owed[start:i], kept)
-			clear(p.owed[:start])
-			p.owed = p.owed[start:]
-			return
-		}
-		if !o.held {
-			unheld--
-		}
-		t := frontier.Target{ID: o.id, Host: o.host, Depth: o.depth, New: !o.held}
-		if grant {
-			t.Mass = p.weight(o.id)
-			if !(t.Mass > 0) || math.IsInf(t.Mass, 0) {
-				t.Mass = math.SmallestNonzeroFloat64
-			}
-			if credit(t) == 0 && !o.held {
-				kept = append(kept, o) // in flight still
-				continue
-			}
-			granted.Add(1)
-			delete(p.owing, o.id)
-			p.released[o.id] = true
-			p.flying[o.id] = true
-			if o.held {
-				p.held--
-			}
+	var busy []owedPage // in flight still: back into the queue after the loop
+	for p.owed.Len() > 0 && (p.dry || granted.Load() < allowed) {
+		o := heap.Pop(&p.owed).(owedPage)
+		t := frontier.Target{ID: o.id, Host: o.host, Depth: o.depth, New: !o.held, Mass: o.w}
+		if credit(t) == 0 && !o.held {
+			busy = append(busy, o)
 			continue
 		}
-		if !o.held && credit(t) == 1 {
+		granted.Add(1)
+		p.released[o.id] = true
+		p.flying[o.id] = true
+		if o.held {
+			p.held--
+		}
+	}
+	for _, o := range busy {
+		heap.Push(&p.owed, o)
+	}
+	kept := p.unheld[:0]
+	for _, x := range p.unheld {
+		i, ok := p.owed.at[x]
+		if !ok || p.owed.items[i].held {
+			continue // granted, or refetched when popped
+		}
+		o := &p.owed.items[i]
+		if credit(frontier.Target{ID: o.id, Host: o.host, Depth: o.depth, New: true}) == 1 {
 			o.held = true
 			p.held++
+			continue
 		}
-		kept = append(kept, o)
+		kept = append(kept, x)
 	}
-	clear(p.owed[len(kept):])
-	p.owed = kept
+	clear(p.unheld[len(kept):])
+	p.unheld = kept
 }
 
 // popped handles an owed page handed out before its release: held at
@@ -268,43 +308,36 @@ func (p *pacer) release(id uint64, fetches uint64, granted *atomic.Int64, credit
 func (p *pacer) popped(id uint64, fetches uint64, granted *atomic.Int64) (owed, fetch bool) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if !p.owing[id] {
+	i, ok := p.owed.at[id]
+	if !ok {
 		return false, false
 	}
-	for i := range p.owed {
-		o := &p.owed[i]
-		if o.id != id {
-			continue
+	o := &p.owed.items[i]
+	if o.held {
+		o.held = false
+		p.held--
+		p.unheld = append(p.unheld, id)
+		if fetches != p.heldPopsAt {
+			p.heldPopsAt, p.heldPops = fetches, 0
 		}
-		if o.held {
-			o.held = false
-			p.held--
-			if fetches != p.heldPopsAt {
-				p.heldPopsAt, p.heldPops = fetches, 0
-			}
-			p.heldPops++
-			if len(p.flying) == 0 && (p.held == 0 || p.heldPops >= dryHeldPops) {
-				// No refetch under way, and held pages come out one
-				// after another without a fetch between them (or the
-				// last one did): nothing with a priority is left, and
-				// no fetch would come to release them. One held page
-				// coming out alone is one a link raised.
-				p.dry = true
-			}
+		p.heldPops++
+		if len(p.flying) == 0 && (p.held == 0 || p.heldPops >= dryHeldPops) {
+			// No refetch under way, and held pages come out one after
+			// another without a fetch between them (or the last one
+			// did): nothing with a priority is left, and no fetch would
+			// come to release them. One held page coming out alone is
+			// one a link raised.
+			p.dry = true
 		}
-		if !p.dry && granted.Load() >= p.allowed(fetches) {
-			return true, false
-		}
-		// Owed pages are at most the refresh share; a linear scan on an
-		// early pop keeps the queue a plain slice.
-		p.owed = append(p.owed[:i], p.owed[i+1:]...)
-		delete(p.owing, id)
-		if granted.Load() >= p.max {
-			return true, false
-		}
-		granted.Add(1)
-		p.flying[id] = true
-		return true, true
 	}
-	return false, false
+	if !p.dry && granted.Load() >= p.allowed(fetches) {
+		return true, false
+	}
+	heap.Remove(&p.owed, i)
+	if granted.Load() >= p.max {
+		return true, false
+	}
+	granted.Add(1)
+	p.flying[id] = true
+	return true, true
 }

@@ -1,7 +1,10 @@
 package recrawl
 
 import (
+	"container/heap"
 	"fmt"
+	"maps"
+	"slices"
 	"sync/atomic"
 	"testing"
 
@@ -35,8 +38,8 @@ func (f *paceFrontier) credit(t frontier.Target) int {
 // TestPacerSpreadsRefetches: with 10 refetches in a budget of 100 fetches,
 // the candidates the scheduler hands out at the start are granted up to
 // the burst, the rest owed (held in the frontier at priority 0 after the
-// next fetch), and released at the share's rate as fetches come, in the
-// order they were owed, at their weight.
+// next fetch), and released at the share's rate as fetches come, largest
+// weight (stored PageRank) first, not in the order owed, at their weight.
 func TestPacerSpreadsRefetches(t *testing.T) {
 	rc := &CycleOptions{Paced: true, MaxRefresh: 10, Budget: 100,
 		Weight: func(id uint64) float64 { return float64(id) / 100 }}
@@ -69,32 +72,31 @@ func TestPacerSpreadsRefetches(t *testing.T) {
 	}
 	delete(fr.inFlight, 5)
 	// Event 3: 9 more fetches (10 in all): the rate allows 1 + 10·10/100 = 2
-	// refetches, so one owed page is released, the first owed: 2, at its
-	// weight. 5 is held now.
+	// refetches, so one owed page is released, the largest weight: 5 (owed
+	// last), at its weight; 2 stays held.
 	p.release(99, 10, &granted, fr.credit)
-	if granted.Load() != 2 || fr.queued[2] != 0.02 || fr.queued[5] != 0 || !p.released[2] {
-		t.Fatalf("after 10 fetches: queued %v, granted %d; want page 2 released at 0.02, 5 held", fr.queued, granted.Load())
+	if granted.Load() != 2 || fr.queued[5] != 0.05 || fr.queued[2] != 0 || !p.released[5] || p.released[2] {
+		t.Fatalf("after 10 fetches: queued %v, granted %d; want page 5 released at 0.05, 2 held", fr.queued, granted.Load())
 	}
-	// Event 4: page 2 comes out: it is the owed refetch, fetched.
-	delete(fr.queued, 2)
-	if !p.take(2) || p.take(2) {
-		t.Fatal("released page 2 is not taken once")
+	// Event 4: page 5 comes out: it is the owed refetch, fetched.
+	delete(fr.queued, 5)
+	if !p.take(5) || p.take(5) {
+		t.Fatal("released page 5 is not taken once")
 	}
 	// Event 5: page 3 comes out before its release (a link raised it)
-	// while page 2's refetch is under way: traversed again, still owed.
+	// while page 5's refetch is under way: traversed again, still owed.
 	delete(fr.queued, 3) // handed out
 	if owed, fetch := p.popped(3, 10, &granted); !owed || fetch {
 		t.Fatalf("page 3 popped early: owed %v fetch %v; want owed, not fetched", owed, fetch)
 	}
-	// Event 6: 40 fetches: the rate allows 5; 3 more released in the
-	// order owed (3, 4, 5).
-	p.release(2, 40, &granted, fr.credit)
-	for _, id := range []uint64{3, 4, 5} {
+	// Event 6: 40 fetches: the rate allows 5; the 3 others are released.
+	p.release(5, 40, &granted, fr.credit)
+	for _, id := range []uint64{2, 3, 4} {
 		if !p.released[id] {
 			t.Errorf("page %d not released after 40 fetches (granted %d)", id, granted.Load())
 		}
 	}
-	if granted.Load() != 5 || len(p.owed) != 0 {
+	if granted.Load() != 5 || p.owed.Len() != 0 {
 		t.Errorf("granted %d, owed %v; want 5 granted, none owed", granted.Load(), p.owed)
 	}
 	// Event 7: candidates beyond the cap are over the share.
@@ -138,7 +140,7 @@ func TestPacerDryCycleRefetchesOwed(t *testing.T) {
 		t.Error("cycle not dry after a held page came out with no refetch under way")
 	}
 	p.release(2, 2, &granted, fr.credit)
-	if len(p.owed) != 0 {
+	if p.owed.Len() != 0 {
 		t.Errorf("owed %v after a fetch in a dry cycle; want every owed page released", p.owed)
 	}
 }
@@ -173,8 +175,8 @@ func BenchmarkPacerPoppedKnown(b *testing.B) {
 				// a fetch between each: the cycle is not dry
 				p.decide(&storage.Page{ID: id, URL: "https://a.test/p"}, id, &granted)
 			}
-			if len(p.owed) < owed/2 {
-				b.Fatalf("%d owed, want at least %d", len(p.owed), owed/2)
+			if p.owed.Len() < owed/2 {
+				b.Fatalf("%d owed, want at least %d", p.owed.Len(), owed/2)
 			}
 			b.ResetTimer()
 			for i := range b.N {
@@ -202,7 +204,7 @@ func BenchmarkPacerRelease(b *testing.B) {
 				p.decide(&storage.Page{ID: id, URL: "https://a.test/p"}, id, &granted)
 			}
 			p.release(0, uint64(owed), &granted, fr.credit) // holds them all
-			n, g := len(p.owed), granted.Load()
+			n, g := p.owed.Len(), granted.Load()
 			if n < owed/2 || p.held != n {
 				b.Fatalf("%d owed, %d held; want at least %d, all held", n, p.held, owed/2)
 			}
@@ -211,8 +213,8 @@ func BenchmarkPacerRelease(b *testing.B) {
 				p.release(0, uint64(owed), &granted, fr.credit)
 			}
 			b.StopTimer()
-			if len(p.owed) != n || granted.Load() != g {
-				b.Fatalf("releases at an unchanged fetch count: %d owed, %d granted; want %d, %d", len(p.owed), granted.Load(), n, g)
+			if p.owed.Len() != n || granted.Load() != g {
+				b.Fatalf("releases at an unchanged fetch count: %d owed, %d granted; want %d, %d", p.owed.Len(), granted.Load(), n, g)
 			}
 		})
 	}
@@ -220,7 +222,8 @@ func BenchmarkPacerRelease(b *testing.B) {
 
 // TestPacerReleaseKeepsQueue: a release that grants the rate's refetches
 // and stops early (the rest all held) keeps an owed page whose traversal
-// is in flight, and the held rest, in the order they were owed.
+// is in flight, and the held rest, in the order they were owed (equal
+// weights).
 func TestPacerReleaseKeepsQueue(t *testing.T) {
 	p := newPacer(&CycleOptions{Paced: true, MaxRefresh: 10, Budget: 100, Weight: func(uint64) float64 { return 1 }})
 	var granted atomic.Int64
@@ -230,16 +233,13 @@ func TestPacerReleaseKeepsQueue(t *testing.T) {
 	}
 	// Event 1: page 1's fetch ends: 3-5 are held, 2 is in flight.
 	p.release(1, 1, &granted, fr.credit)
-	if p.held != 3 || len(p.owed) != 4 {
-		t.Fatalf("after the first fetch: %d held of %d owed, want 3 of 4", p.held, len(p.owed))
+	if p.held != 3 || p.owed.Len() != 4 {
+		t.Fatalf("after the first fetch: %d held of %d owed, want 3 of 4", p.held, p.owed.Len())
 	}
 	// Event 2: at 10 fetches one refetch more is allowed: 2 is still in
 	// flight, so 3 is released; 2, 4 and 5 stay owed in that order.
 	p.release(99, 10, &granted, fr.credit)
-	var ids []uint64
-	for _, o := range p.owed {
-		ids = append(ids, o.id)
-	}
+	ids := owedIDs(p)
 	if fmt.Sprint(ids) != "[2 4 5]" || !p.released[3] || p.held != 2 || granted.Load() != 2 {
 		t.Fatalf("after 10 fetches: owed %v, released %v, %d held, %d granted; want [2 4 5], 3, 2, 2", ids, p.released, p.held, granted.Load())
 	}
@@ -247,7 +247,18 @@ func TestPacerReleaseKeepsQueue(t *testing.T) {
 	// released, then held pages in order.
 	delete(fr.inFlight, 2)
 	p.release(99, 20, &granted, fr.credit)
-	if !p.released[2] || len(p.owed) != 2 || p.owed[0].id != 4 {
+	if !p.released[2] || p.owed.Len() != 2 || owedIDs(p)[0] != 4 {
 		t.Fatalf("after 20 fetches: owed %v, released %v; want 2 released, 4 first owed", p.owed, p.released)
 	}
+}
+
+// owedIDs returns the ids of p's owed pages in the order they would be
+// released.
+func owedIDs(p *pacer) []uint64 {
+	q := owedQueue{items: slices.Clone(p.owed.items), at: maps.Clone(p.owed.at)}
+	var ids []uint64
+	for q.Len() > 0 {
+		ids = append(ids, heap.Pop(&q).(owedPage).id)
+	}
+	return ids
 }

@@ -28,6 +28,19 @@ type recrawlDiag struct {
 	// SeedNew is the number of the epoch's new pages the cycle's seeds
 	// link to in the truth: what refetching the seeds can reveal.
 	SeedNew int
+	// The first 10% split by what each request was: Refetch10 pages
+	// fetched in an earlier cycle, Old10 first fetches of URLs an earlier
+	// cycle found and left unfetched (not new in the epoch), Other10 the
+	// rest (first fetches of pages new in the epoch, or older pages the
+	// crawl first found in this cycle).
+	Refetch10, Old10, Other10 int
+	// SeedNew10 is the number of SeedNew requested in the first 10%,
+	// SeedNewAsked of them in the whole cycle, SeedNewFound of them the
+	// cycle found on a seed (their first-found-on page is a seed).
+	SeedNew10, SeedNewAsked, SeedNewFound int
+	// SeedsChanged counts the seeds whose request in the cycle got a 200
+	// (a fresh copy, its links read), SeedsNotModified a 304.
+	SeedsChanged, SeedsNotModified int
 }
 
 // diagnoseRecrawlCycle reads cycle n's record from the db it left and
@@ -43,6 +56,7 @@ func diagnoseRecrawlCycle(log []testweb.Entry, t *testweb.Truth, path string, n 
 	// pos is the position of a page's first request of the cycle, by the
 	// truth's node id (the log's URLs and the db's are both the web's).
 	pos := map[uint32]int{}
+	status := map[uint32]int{}
 	k := 0
 	for _, e := range log {
 		if e.Target == "/robots.txt" {
@@ -51,9 +65,21 @@ func diagnoseRecrawlCycle(log []testweb.Entry, t *testweb.Truth, path string, n 
 		if id, ok := t.ID(e.URL()); ok {
 			if _, seen := pos[id]; !seen {
 				pos[id] = k
+				status[id] = e.Status
 			}
 		}
 		k++
+	}
+	// before holds the pages fetched in an earlier cycle.
+	before := map[uint64]bool{}
+	for c := uint32(1); c < n; c++ {
+		err := db.EachFetch(c, func(r storage.FetchRecord) error {
+			before[r.ID] = true
+			return nil
+		})
+		if err != nil {
+			return d, fmt.Errorf("fetches of cycle %d in %s: %w", c, path, err)
+		}
 	}
 	early := int(0.10 * float64(budget))
 	isNew := map[uint32]bool{}
@@ -92,11 +118,27 @@ func diagnoseRecrawlCycle(log []testweb.Entry, t *testweb.Truth, path string, n 
 		if at, asked := pos[id]; asked && p.FirstCycle < n && p.Fetches > 0 && at < early {
 			d.Known10++
 		}
+		if at, asked := pos[id]; asked && at < early {
+			switch {
+			case before[p.ID]:
+				d.Refetch10++
+			case p.FirstCycle < n && !isNew[id]:
+				d.Old10++
+			default:
+				d.Other10++
+			}
+		}
 		if seedIDs[p.ID] {
 			if at, asked := pos[id]; asked {
 				d.SeedsAsked++
 				if at < early {
 					d.SeedsAsked10++
+				}
+				switch status[id] {
+				case 200:
+					d.SeedsChanged++
+				case 304:
+					d.SeedsNotModified++
 				}
 			}
 		}
@@ -116,6 +158,19 @@ func diagnoseRecrawlCycle(log []testweb.Entry, t *testweb.Truth, path string, n 
 		}
 	}
 	d.SeedNew = len(seedNew)
+	for w := range seedNew {
+		if at, asked := pos[w]; asked {
+			d.SeedNewAsked++
+			if at < early {
+				d.SeedNew10++
+			}
+		}
+	}
+	for _, r := range recs {
+		if seedNew[r.id] && r.first == n && seedIDs[r.from] {
+			d.SeedNewFound++
+		}
+	}
 	for _, r := range recs {
 		if !isNew[r.id] || r.first != n || r.from == storage.NoPage {
 			continue
@@ -132,14 +187,16 @@ func diagnoseRecrawlCycle(log []testweb.Entry, t *testweb.Truth, path string, n 
 // writeRecrawlDiag prints the diagnostics of cycles 2.., per cycle.
 func writeRecrawlDiag(w io.Writer, curves []recrawlCurve, budget int64) {
 	fmt.Fprintf(w, "why (first 10%% = %d fetches): seeds requested, refetches of known pages, new pages discovered vs fetched\n", budget/10)
-	fmt.Fprintf(w, "%-34s %5s %6s %7s %8s %8s %8s %8s %8s %8s\n", "scheduler / seeds / refresh", "cycle", "seeds", "asked", "asked10", "known10",
-		"found10", "fetch10", "newpages", "seednew")
+	fmt.Fprintf(w, "%-34s %5s %6s %7s %8s %8s %8s %8s %8s %8s %6s %6s %6s %7s %6s %6s %6s %6s\n", "scheduler / seeds / refresh", "cycle", "seeds", "asked", "asked10", "known10",
+		"found10", "fetch10", "newpages", "seednew", "sn10", "snask", "snfnd", "seed200", "s304", "ref10", "old10", "oth10")
 	for i := range curves {
 		c := &curves[i]
 		if c.Cycle < 2 {
 			continue
 		}
-		fmt.Fprintf(w, "%-34s %5d %6d %7d %8d %8d %8d %8.0f %8d %8d\n", recrawlKey(c), c.Cycle, c.Diag.Seeds, c.Diag.SeedsAsked,
-			c.Diag.SeedsAsked10, c.Diag.Known10, c.Diag.Found10, c.New[1]*float64(c.NewPages), c.NewPages, c.Diag.SeedNew)
+		fmt.Fprintf(w, "%-34s %5d %6d %7d %8d %8d %8d %8.0f %8d %8d %6d %6d %6d %7d %6d %6d %6d %6d\n", recrawlKey(c), c.Cycle, c.Diag.Seeds, c.Diag.SeedsAsked,
+			c.Diag.SeedsAsked10, c.Diag.Known10, c.Diag.Found10, c.New[1]*float64(c.NewPages), c.NewPages, c.Diag.SeedNew,
+			c.Diag.SeedNew10, c.Diag.SeedNewAsked, c.Diag.SeedNewFound, c.Diag.SeedsChanged, c.Diag.SeedsNotModified,
+			c.Diag.Refetch10, c.Diag.Old10, c.Diag.Other10)
 	}
 }
