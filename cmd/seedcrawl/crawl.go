@@ -87,8 +87,14 @@ func runCrawl(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err := sess.closeObserver(); err != nil {
 		return err
 	}
-	if sum.Stopped == crawler.StopExhausted && sum.Pages == 0 && !*refetch {
+	switch {
+	case sum.Stopped == crawler.StopExhausted && sum.Pages == 0 && !*refetch:
 		fmt.Fprintf(stderr, "seedcrawl crawl: nothing fetched, the crawl in %s is finished; %s\n", cfg.DB, crawlFinishedHint(sess.db, cfg.DB))
+	case sum.Stopped != crawler.StopExhausted && sum.Pending > 0:
+		// Stopped early (Ctrl-C, --max-pages, --max-duration): say how to
+		// go on, as run does.
+		fmt.Fprintf(stderr, "seedcrawl crawl: stopped (%s) with %d URLs pending in %s; rerun the same command to go on\n",
+			sum.Stopped, sum.Pending, cfg.DB)
 	}
 	return crawlPrintSummary(stdout, cfg.DB, sum, *jsonOut)
 }
