@@ -386,6 +386,15 @@ func openCrawlBase(cfg config.Config, x crawlExtras) (*crawlSession, error) {
 	if _, err := crawlScheduler(cfg.Scheduler); err != nil {
 		return nil, err
 	}
+	if cfg.CAFile != "" {
+		// Read before the db is opened, so a bad file creates no db; the
+		// transport the crawl uses is built once the db gives the seeds.
+		// With no other option set, any error is the file's (unreadable,
+		// or no PEM certificate in it).
+		if _, err := fetch.NewTransport(fetch.Options{CAFile: cfg.CAFile}); err != nil {
+			return nil, fmt.Errorf("%w: %w", errUsage, &config.KeyError{Key: "ca-file", Err: fmt.Errorf("%w: %w", config.ErrBadValue, err)})
+		}
+	}
 	db, err := storage.Open(cfg.DB, &storage.Options{NoSync: x.noSync})
 	if err != nil {
 		return nil, fmt.Errorf("open db: %w", err) // storage's ErrLocked text already says what to do
