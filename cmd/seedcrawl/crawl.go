@@ -395,6 +395,13 @@ func openCrawlBase(cfg config.Config, x crawlExtras) (*crawlSession, error) {
 			return nil, fmt.Errorf("%w: %w", errUsage, &config.KeyError{Key: "ca-file", Err: fmt.Errorf("%w: %w", config.ErrBadValue, err)})
 		}
 	}
+	if cfg.WARC != "" {
+		// The WARC directory is made before the db, so one that cannot be
+		// made creates no db.
+		if err := os.MkdirAll(cfg.WARC, 0o755); err != nil {
+			return nil, fmt.Errorf("open warc: %w", err)
+		}
+	}
 	db, err := storage.Open(cfg.DB, &storage.Options{NoSync: x.noSync})
 	if err != nil {
 		return nil, fmt.Errorf("open db: %w", err) // storage's ErrLocked text already says what to do
