@@ -118,7 +118,7 @@ func (s *clockSite) serve(w http.ResponseWriter, r *http.Request) {
 	switch p := r.URL.Path; {
 	case p == "/":
 		w.Header().Set("Content-Type", "text/html")
-		fmt.Fprint(w, `<p><a href="/a">a</a> <a href="/b">b</a> <a href="/c">c</a> <a href="/d">d</a> <a href="/e">e</a>`)
+		fmt.Fprint(w, `<p><a href="/a">a</a> <a href="/b">b</a> <a href="/c">c</a> <a href="/d">d</a> <a href="/e">e</a> <a href="/f">f</a>`)
 	case p == "/sitemap.xml":
 		w.Header().Set("Content-Type", "application/xml")
 		fmt.Fprint(w, `<?xml version="1.0" encoding="UTF-8"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">`)
@@ -159,6 +159,7 @@ func TestRunSitemapFutureLastMod(t *testing.T) {
 	s.setLastMod("/b", time.Date(2200, 1, 1, 0, 0, 0, 0, time.UTC))
 	s.setLastMod("/c", s.now().Add(-time.Hour))
 	s.setLastMod("/d", s.now().Add(24*time.Hour))
+	s.setLastMod("/f", time.Date(1000, 1, 1, 0, 0, 0, 0, time.UTC)) // stored as nanoseconds since 1970, it would read back as 2169
 	s.setLastMod("/e", time.Date(2100, 1, 1, 0, 0, 0, 0, time.UTC))
 	runClockSite(t, s, func(c int, path string) {
 		if c != 2 {
@@ -181,7 +182,7 @@ func TestRunSitemapFutureLastMod(t *testing.T) {
 			t.Fatal(err)
 		}
 	})
-	for _, p := range []string{"/a", "/b", "/c", "/d"} {
+	for _, p := range []string{"/a", "/b", "/c", "/d", "/f"} {
 		if n := s.count(p); n != 1 {
 			t.Errorf("%s (lastmod %v) fetched %d times in 3 cycles; want once", p, s.lastmod[p], n)
 		}
