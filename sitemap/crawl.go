@@ -264,7 +264,8 @@ type lastModStore interface {
 // lastmod as listed, the fetch as the Date its answer carried (kept in the
 // fetch history), so a server whose clock is hours off the crawler's does
 // not make all its pages due, or none. A fetch without a Date (no answer,
-// or a server that sends none) is taken at the crawler's clock.
+// or a server that sends none), or with one more than 30 days from the
+// crawler's clock (a lie, see ServerTime), is taken at the crawler's clock.
 func (c *Crawl) Changed(id uint64, prev *storage.Page) bool {
 	st, ok := c.l.Store().(lastModStore)
 	if !ok || prev.FetchedAt.IsZero() {
@@ -282,7 +283,7 @@ func (c *Crawl) Changed(id uint64, prev *storage.Page) bool {
 	switch r, ok, err := st.FetchIn(prev.Cycle, id); {
 	case err != nil:
 		c.l.Logger().Warn("sitemap lastmod: last fetch", "page", id, "err", err)
-	case ok && !r.Date.IsZero():
+	case ok && !r.Date.IsZero() && r.Date.Sub(prev.FetchedAt).Abs() <= maxClockSkew:
 		fetched = r.Date
 	}
 	return lm.After(fetched)

@@ -40,11 +40,18 @@ func ParseLastMod(v string) (time.Time, bool) {
 	return time.Time{}, false
 }
 
+// maxClockSkew is how far a server's Date may lie from the crawler's
+// clock and still be taken as the server's clock (ServerTime). Clocks off
+// by hours are common; a Date years away is a lie (a server that sends
+// the year 9000 would otherwise let every lastmod up to it count).
+const maxClockSkew = 30 * 24 * time.Hour
+
 // ServerTime is the time on the server's clock when it answered: its
 // Date header (RFC 9110's HTTP-date), else fetchedAt, the crawler's clock
-// at the fetch, for a server that sent none or a malformed one.
+// at the fetch, for a server that sent none, a malformed one, or one more
+// than 30 days from fetchedAt (maxClockSkew).
 func ServerTime(date string, fetchedAt time.Time) time.Time {
-	if t, err := http.ParseTime(date); err == nil {
+	if t, err := http.ParseTime(date); err == nil && t.Sub(fetchedAt).Abs() <= maxClockSkew {
 		return t.UTC()
 	}
 	return fetchedAt.UTC()

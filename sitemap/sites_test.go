@@ -254,7 +254,8 @@ func TestSitesMissingSitemap(t *testing.T) {
 // value after it by more than the Date header's second is dropped and
 // flagged, one within the second becomes the server's time, one before
 // 1990 is dropped too (the year 1000 would be stored as 2169), earlier
-// ones and missing ones stay. The server's time is its Date, else the fetch.
+// ones and missing ones stay. The server's time is its Date, else the
+// fetch (also when the Date lies more than 30 days from it).
 func TestClampLastMod(t *testing.T) {
 	fetched := time.Date(2026, 5, 1, 12, 0, 0, 500, time.UTC)
 	for _, tc := range []struct {
@@ -264,6 +265,9 @@ func TestClampLastMod(t *testing.T) {
 		{"Date", "Fri, 01 May 2026 18:00:00 GMT", time.Date(2026, 5, 1, 18, 0, 0, 0, time.UTC)},
 		{"no Date", "", fetched},
 		{"malformed Date", "tomorrow", fetched},
+		{"Date 29 days ahead", "Sat, 30 May 2026 12:00:00 GMT", time.Date(2026, 5, 30, 12, 0, 0, 0, time.UTC)},
+		{"Date 31 days behind", "Tue, 31 Mar 2026 12:00:00 GMT", fetched},
+		{"Date in the year 9000", "Mon, 01 Jan 9000 00:00:00 GMT", fetched},
 	} {
 		if got := ServerTime(tc.date, fetched); !got.Equal(tc.want) {
 			t.Errorf("ServerTime(%q) = %v, want %v", tc.name, got, tc.want)

@@ -86,10 +86,11 @@ type clockSite struct {
 	skew    time.Duration
 	lastmod map[string]time.Time // path → lastmod listed, on the site's clock
 	asked   map[string]int
+	date    map[string]string // path → a Date header sent instead of the site's clock
 }
 
 func newClockSite(t *testing.T, skew time.Duration) *clockSite {
-	s := &clockSite{skew: skew, lastmod: map[string]time.Time{}, asked: map[string]int{}}
+	s := &clockSite{skew: skew, lastmod: map[string]time.Time{}, asked: map[string]int{}, date: map[string]string{}}
 	s.srv = httptest.NewServer(http.HandlerFunc(s.serve))
 	t.Cleanup(s.srv.Close)
 	return s
@@ -115,6 +116,9 @@ func (s *clockSite) serve(w http.ResponseWriter, r *http.Request) {
 	defer s.mu.Unlock()
 	s.asked[r.URL.Path]++
 	w.Header().Set("Date", s.now().UTC().Format(http.TimeFormat))
+	if d, ok := s.date[r.URL.Path]; ok {
+		w.Header().Set("Date", d)
+	}
 	switch p := r.URL.Path; {
 	case p == "/":
 		w.Header().Set("Content-Type", "text/html")
@@ -219,5 +223,25 @@ func TestRunSitemapServerClock(t *testing.T) {
 				t.Errorf("fetches in 3 cycles: /c %d, want 1 (unchanged); /d %d, want 2 (changed once)", c, d)
 			}
 		})
+	}
+}
+
+// TestRunSitemapLyingDate runs against a site whose Date headers lie by
+// years: its sitemap says it is the year 9000, so a lastmod a day ahead of
+// the crawler's clock would pass as past; /c says it is 1999, so any
+// lastmod would look later than its fetch. A Date more than 30 days off
+// the crawler's clock is not taken as the site's clock: each page is
+// fetched once.
+func TestRunSitemapLyingDate(t *testing.T) {
+	s := newClockSite(t, 0)
+	s.date["/sitemap.xml"] = "Mon, 01 Jan 9000 00:00:00 GMT"
+	s.date["/c"] = "Fri, 01 Jan 1999 00:00:00 GMT"
+	s.setLastMod("/a", s.now().Add(24*time.Hour))
+	s.setLastMod("/c", s.now().Add(-time.Hour))
+	runClockSite(t, s, func(int, string) {})
+	for _, p := range []string{"/a", "/c"} {
+		if n := s.count(p); n != 1 {
+			t.Errorf("%s fetched %d times in 3 cycles; want once", p, n)
+		}
 	}
 }
