@@ -98,7 +98,7 @@ func (c *Crawl) Job(id uint64) (any, bool) {
 // its child sitemaps to keepChild, which keep those that pass the crawl's
 // checks; listed URLs that do not normalize are reported as rejected.
 // Lastmod values later than the server's clock (date, the response's
-// Date, else fetchedAt) are dropped (FileRead.ClampLastMod).
+// Date, else fetchedAt), or before 1990, are dropped (FileRead.ClampLastMod).
 func (c *Crawl) Read(ctx context.Context, read any, u string, body []byte, truncated bool, date string, fetchedAt time.Time,
 	keepURL, keepChild func(string) bool, reject func(reason string)) any {
 	r := c.sites.Read(ctx, body, u, read.(*FileRead).File, truncated)
@@ -129,7 +129,7 @@ func (c *Crawl) Bound(id uint64, read any) (keep int, reason string) {
 // recorded in this run; for a sitemap, the lastmod of its listed URLs
 // (links[i] is listed URL i) is stored, it is counted, and its child
 // sitemaps are queued and returned as its links. A lastmod the file gave
-// after the server's clock clears the one stored for the URL.
+// that ClampLastMod dropped clears the one stored for the URL.
 func (c *Crawl) Recorded(job frontier.Job, pageURL string, status storage.Status, links []storage.Link, read any) ([]storage.Link, error) {
 	if read == nil {
 		return nil, c.plan(job, pageURL)
@@ -139,7 +139,7 @@ func (c *Crawl) Recorded(job frontier.Job, pageURL string, status storage.Status
 	for i, l := range r.URLs {
 		switch {
 		case i >= len(links):
-		case l.FutureLastMod:
+		case l.DroppedLastMod:
 			b.SetLastMod(links[i].To, time.Time{}) // forget what an earlier read stored
 		case !l.LastMod.IsZero():
 			b.SetLastMod(links[i].To, l.LastMod)
@@ -264,7 +264,8 @@ type lastModStore interface {
 // lastmod as listed, the fetch as the Date its answer carried (kept in the
 // fetch history), so a server whose clock is hours off the crawler's does
 // not make all its pages due, or none. A fetch without a Date (no answer,
-// or a server that sends none) is taken at the crawler's clock.
+// or a server that sends none), or with one more than 30 days from the
+// crawler's clock (a lie, see ServerTime), is taken at the crawler's clock.
 func (c *Crawl) Changed(id uint64, prev *storage.Page) bool {
 	st, ok := c.l.Store().(lastModStore)
 	if !ok || prev.FetchedAt.IsZero() {
@@ -282,7 +283,7 @@ func (c *Crawl) Changed(id uint64, prev *storage.Page) bool {
 	switch r, ok, err := st.FetchIn(prev.Cycle, id); {
 	case err != nil:
 		c.l.Logger().Warn("sitemap lastmod: last fetch", "page", id, "err", err)
-	case ok && !r.Date.IsZero():
+	case ok && !r.Date.IsZero() && r.Date.Sub(prev.FetchedAt).Abs() <= maxClockSkew:
 		fetched = r.Date
 	}
 	return lm.After(fetched)

@@ -40,11 +40,18 @@ func ParseLastMod(v string) (time.Time, bool) {
 	return time.Time{}, false
 }
 
+// maxClockSkew is how far a server's Date may lie from the crawler's
+// clock and still be taken as the server's clock (ServerTime). Clocks off
+// by hours are common; a Date years away is a lie (a server that sends
+// the year 9000 would otherwise let every lastmod up to it count).
+const maxClockSkew = 30 * 24 * time.Hour
+
 // ServerTime is the time on the server's clock when it answered: its
 // Date header (RFC 9110's HTTP-date), else fetchedAt, the crawler's clock
-// at the fetch, for a server that sent none or a malformed one.
+// at the fetch, for a server that sent none, a malformed one, or one more
+// than 30 days from fetchedAt (maxClockSkew).
 func ServerTime(date string, fetchedAt time.Time) time.Time {
-	if t, err := http.ParseTime(date); err == nil {
+	if t, err := http.ParseTime(date); err == nil && t.Sub(fetchedAt).Abs() <= maxClockSkew {
 		return t.UTC()
 	}
 	return fetchedAt.UTC()
@@ -55,28 +62,42 @@ func ServerTime(date string, fetchedAt time.Time) time.Time {
 // second with a fraction sorts after it.
 const lastModSlack = time.Second
 
-// ClampLastMod holds the lastmod values of r to now, the server's clock
-// when it sent the file (ServerTime): a value later than now (by more
-// than a second, the Date header's resolution) says nothing a crawl can
-// use (a page changed in the future, often a template's placeholder or
-// a misset clock; kept, it would make the page look changed after every
-// fetch, due in every cycle), so it is dropped, as if the file gave
-// none, and counted (FutureLastMods); one within the second becomes now.
-// It returns how many it dropped.
+// firstLastMod is the earliest lastmod ClampLastMod keeps: 1990, before the
+// Web. Earlier values are placeholders ("0001-01-01") or mistakes, and the
+// years before 1678 do not even fit a time in nanoseconds since 1970, how
+// storage keeps a lastmod: stored, they would read back in the future.
+func firstLastMod() time.Time { return time.Date(1990, 1, 1, 0, 0, 0, 0, time.UTC) }
+
+// ClampLastMod holds the lastmod values of r to what a crawl can use,
+// given now, the server's clock when it sent the file (ServerTime). A
+// value later than now by more than a second (the Date header's
+// resolution) says a page changed in the future, often a template's
+// placeholder or a misset clock: kept, it would make the page look changed
+// after every fetch, due in every cycle. A value before 1990 is no date a
+// page changed (firstLastMod). Both are dropped, as if the file gave none,
+// flagged (Listed.DroppedLastMod) and counted (FutureLastMods,
+// PastLastMods); a value within the second after now becomes now. It
+// returns how many it dropped.
 func (r *FileRead) ClampLastMod(now time.Time) int {
+	first := firstLastMod()
 	n := 0
 	for i := range r.URLs {
-		lm := &r.URLs[i].LastMod
-		switch {
-		case lm.IsZero() || !lm.After(now):
+		l := &r.URLs[i]
+		switch lm := l.LastMod; {
+		case lm.IsZero():
+			continue
 		case lm.After(now.Add(lastModSlack)):
-			*lm = time.Time{}
-			r.URLs[i].FutureLastMod = true
-			n++
+			r.FutureLastMods++
+		case lm.Before(first):
+			r.PastLastMods++
+		case lm.After(now):
+			l.LastMod = now
+			continue
 		default:
-			*lm = now
+			continue
 		}
+		l.LastMod, l.DroppedLastMod = time.Time{}, true
+		n++
 	}
-	r.FutureLastMods += n
 	return n
 }

@@ -236,10 +236,10 @@ func (s *Sites) Take(origin string, id uint64, file storage.SitemapFile) bool {
 type Listed struct {
 	URL     string
 	LastMod time.Time
-	// FutureLastMod: the file gave a lastmod later than the server's
-	// clock, dropped (ClampLastMod); a value stored for the page by an
-	// earlier read is forgotten too.
-	FutureLastMod bool
+	// DroppedLastMod: the file gave a lastmod ClampLastMod dropped (later
+	// than the server's clock, or before 1990); a value stored for the
+	// page by an earlier read is forgotten too.
+	DroppedLastMod bool
 }
 
 // FileRead is what a crawl read from one sitemap file.
@@ -254,9 +254,9 @@ type FileRead struct {
 	Children []string
 	// BadURLs counts listed URLs (and children) that do not normalize.
 	BadURLs int
-	// FutureLastMods counts lastmod values dropped for lying after the
-	// server's clock (ClampLastMod).
-	FutureLastMods int
+	// FutureLastMods and PastLastMods count lastmod values dropped for
+	// lying after the server's clock or before 1990 (ClampLastMod).
+	FutureLastMods, PastLastMods int
 	// Cut says why reading stopped early, "" if it did not; Skipped why
 	// child sitemaps were not followed; Err why the file could not be read
 	// (not a sitemap, malformed, bad charset).
@@ -391,7 +391,8 @@ func (r *FileRead) Reason() string {
 
 // Counts calls count with the counters of a file's read, named as a crawl
 // stores them below "sitemap/": "files" and "urls" for a file read
-// (fetched: it answered 2xx), "lastmod-future" (ClampLastMod), "invalid",
+// (fetched: it answered 2xx), "lastmod-future" and "lastmod-past"
+// (ClampLastMod), "invalid",
 // "cut/<bound>", "skip/<bound>".
 func (r *FileRead) Counts(fetched bool, count func(name string, n uint64)) {
 	if fetched {
@@ -400,6 +401,9 @@ func (r *FileRead) Counts(fetched bool, count func(name string, n uint64)) {
 	}
 	if r.FutureLastMods > 0 {
 		count("lastmod-future", uint64(r.FutureLastMods))
+	}
+	if r.PastLastMods > 0 {
+		count("lastmod-past", uint64(r.PastLastMods))
 	}
 	if r.Err != nil {
 		count("invalid", 1)

@@ -252,8 +252,10 @@ func TestSitesMissingSitemap(t *testing.T) {
 
 // TestClampLastMod holds listed lastmod values to the server's clock: a
 // value after it by more than the Date header's second is dropped and
-// flagged, one within the second becomes the server's time, earlier ones
-// and missing ones stay. The server's time is its Date, else the fetch.
+// flagged, one within the second becomes the server's time, one before
+// 1990 is dropped too (the year 1000 would be stored as 2169), earlier
+// ones and missing ones stay. The server's time is its Date, else the
+// fetch (also when the Date lies more than 30 days from it).
 func TestClampLastMod(t *testing.T) {
 	fetched := time.Date(2026, 5, 1, 12, 0, 0, 500, time.UTC)
 	for _, tc := range []struct {
@@ -263,6 +265,9 @@ func TestClampLastMod(t *testing.T) {
 		{"Date", "Fri, 01 May 2026 18:00:00 GMT", time.Date(2026, 5, 1, 18, 0, 0, 0, time.UTC)},
 		{"no Date", "", fetched},
 		{"malformed Date", "tomorrow", fetched},
+		{"Date 29 days ahead", "Sat, 30 May 2026 12:00:00 GMT", time.Date(2026, 5, 30, 12, 0, 0, 0, time.UTC)},
+		{"Date 31 days behind", "Tue, 31 Mar 2026 12:00:00 GMT", fetched},
+		{"Date in the year 9000", "Mon, 01 Jan 9000 00:00:00 GMT", fetched},
 	} {
 		if got := ServerTime(tc.date, fetched); !got.Equal(tc.want) {
 			t.Errorf("ServerTime(%q) = %v, want %v", tc.name, got, tc.want)
@@ -276,24 +281,30 @@ func TestClampLastMod(t *testing.T) {
 		{URL: "http://a.test/same-second", LastMod: now.Add(300 * time.Millisecond)},
 		{URL: "http://a.test/next-day", LastMod: now.Add(24 * time.Hour)},
 		{URL: "http://a.test/2999", LastMod: time.Date(2999, 1, 1, 0, 0, 0, 0, time.UTC)},
+		{URL: "http://a.test/1990", LastMod: time.Date(1990, 1, 1, 0, 0, 0, 0, time.UTC)},
+		{URL: "http://a.test/1989", LastMod: time.Date(1989, 12, 31, 0, 0, 0, 0, time.UTC)},
+		{URL: "http://a.test/year-1000", LastMod: time.Date(1000, 1, 1, 0, 0, 0, 0, time.UTC)},
 	}}
-	if n := r.ClampLastMod(now); n != 2 {
-		t.Errorf("ClampLastMod dropped %d, want 2", n)
+	if n := r.ClampLastMod(now); n != 4 {
+		t.Errorf("ClampLastMod dropped %d, want 4", n)
 	}
 	want := []Listed{
 		{URL: "http://a.test/past", LastMod: now.Add(-time.Hour)},
 		{URL: "http://a.test/none"},
 		{URL: "http://a.test/now", LastMod: now},
 		{URL: "http://a.test/same-second", LastMod: now},
-		{URL: "http://a.test/next-day", FutureLastMod: true},
-		{URL: "http://a.test/2999", FutureLastMod: true},
+		{URL: "http://a.test/next-day", DroppedLastMod: true},
+		{URL: "http://a.test/2999", DroppedLastMod: true},
+		{URL: "http://a.test/1990", LastMod: time.Date(1990, 1, 1, 0, 0, 0, 0, time.UTC)},
+		{URL: "http://a.test/1989", DroppedLastMod: true},
+		{URL: "http://a.test/year-1000", DroppedLastMod: true},
 	}
 	if !reflect.DeepEqual(r.URLs, want) {
 		t.Errorf("URLs = %+v, want %+v", r.URLs, want)
 	}
 	counts := map[string]uint64{}
 	r.Counts(false, func(k string, n uint64) { counts[k] += n })
-	if counts["lastmod-future"] != 2 {
-		t.Errorf("Counts = %v, want lastmod-future 2", counts)
+	if counts["lastmod-future"] != 2 || counts["lastmod-past"] != 2 {
+		t.Errorf("Counts = %v, want lastmod-future 2, lastmod-past 2", counts)
 	}
 }

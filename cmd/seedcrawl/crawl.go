@@ -87,8 +87,14 @@ func runCrawl(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err := sess.closeObserver(); err != nil {
 		return err
 	}
-	if sum.Stopped == crawler.StopExhausted && sum.Pages == 0 && !*refetch {
+	switch {
+	case sum.Stopped == crawler.StopExhausted && sum.Pages == 0 && !*refetch:
 		fmt.Fprintf(stderr, "seedcrawl crawl: nothing fetched, the crawl in %s is finished; %s\n", cfg.DB, crawlFinishedHint(sess.db, cfg.DB))
+	case sum.Stopped != crawler.StopExhausted && sum.Pending > 0:
+		// Stopped early (Ctrl-C, --max-pages, --max-duration): say how to
+		// go on, as run does.
+		fmt.Fprintf(stderr, "seedcrawl crawl: stopped (%s) with %d URLs pending in %s; rerun the same command to go on\n",
+			sum.Stopped, sum.Pending, cfg.DB)
 	}
 	return crawlPrintSummary(stdout, cfg.DB, sum, *jsonOut)
 }
@@ -379,6 +385,22 @@ func openCrawlBase(cfg config.Config, x crawlExtras) (*crawlSession, error) {
 	}
 	if _, err := crawlScheduler(cfg.Scheduler); err != nil {
 		return nil, err
+	}
+	if cfg.CAFile != "" {
+		// Read before the db is opened, so a bad file creates no db; the
+		// transport the crawl uses is built once the db gives the seeds.
+		// With no other option set, any error is the file's (unreadable,
+		// or no PEM certificate in it).
+		if _, err := fetch.NewTransport(fetch.Options{CAFile: cfg.CAFile}); err != nil {
+			return nil, fmt.Errorf("%w: %w", errUsage, &config.KeyError{Key: "ca-file", Err: fmt.Errorf("%w: %w", config.ErrBadValue, err)})
+		}
+	}
+	if cfg.WARC != "" {
+		// The WARC directory is made before the db, so one that cannot be
+		// made creates no db.
+		if err := os.MkdirAll(cfg.WARC, 0o755); err != nil {
+			return nil, fmt.Errorf("open warc: %w", err)
+		}
 	}
 	db, err := storage.Open(cfg.DB, &storage.Options{NoSync: x.noSync})
 	if err != nil {

@@ -13,7 +13,8 @@ import (
 // TestCrawlStopDuringFetchPending stops a crawl (as Ctrl-C does) while
 // its only fetch hangs in the body: the URL stays in the stored frontier
 // for the next run, and the summary counts it as pending, as stats does,
-// where it said 0 pending and the crawl looked finished.
+// where it said 0 pending and the crawl looked finished; stderr says how
+// to go on.
 func TestCrawlStopDuringFetchPending(t *testing.T) {
 	arrived, release := make(chan struct{}), make(chan struct{})
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -58,4 +59,5 @@ func TestCrawlStopDuringFetchPending(t *testing.T) {
 	if sum.Pending != 1 || st.Frontier != 1 {
 		t.Errorf("stopped %q: summary says %d pending, the db holds %d; want 1 and 1", sum.Stopped, sum.Pending, st.Frontier)
 	}
+	checkContains(t, "stderr", stderr.String(), "seedcrawl crawl: stopped (interrupted) with 1 URLs pending in "+db+"; rerun the same command to go on")
 }

@@ -86,10 +86,11 @@ type clockSite struct {
 	skew    time.Duration
 	lastmod map[string]time.Time // path → lastmod listed, on the site's clock
 	asked   map[string]int
+	date    map[string]string // path → a Date header sent instead of the site's clock
 }
 
 func newClockSite(t *testing.T, skew time.Duration) *clockSite {
-	s := &clockSite{skew: skew, lastmod: map[string]time.Time{}, asked: map[string]int{}}
+	s := &clockSite{skew: skew, lastmod: map[string]time.Time{}, asked: map[string]int{}, date: map[string]string{}}
 	s.srv = httptest.NewServer(http.HandlerFunc(s.serve))
 	t.Cleanup(s.srv.Close)
 	return s
@@ -115,10 +116,13 @@ func (s *clockSite) serve(w http.ResponseWriter, r *http.Request) {
 	defer s.mu.Unlock()
 	s.asked[r.URL.Path]++
 	w.Header().Set("Date", s.now().UTC().Format(http.TimeFormat))
+	if d, ok := s.date[r.URL.Path]; ok {
+		w.Header().Set("Date", d)
+	}
 	switch p := r.URL.Path; {
 	case p == "/":
 		w.Header().Set("Content-Type", "text/html")
-		fmt.Fprint(w, `<p><a href="/a">a</a> <a href="/b">b</a> <a href="/c">c</a> <a href="/d">d</a> <a href="/e">e</a>`)
+		fmt.Fprint(w, `<p><a href="/a">a</a> <a href="/b">b</a> <a href="/c">c</a> <a href="/d">d</a> <a href="/e">e</a> <a href="/f">f</a>`)
 	case p == "/sitemap.xml":
 		w.Header().Set("Content-Type", "application/xml")
 		fmt.Fprint(w, `<?xml version="1.0" encoding="UTF-8"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">`)
@@ -159,6 +163,7 @@ func TestRunSitemapFutureLastMod(t *testing.T) {
 	s.setLastMod("/b", time.Date(2200, 1, 1, 0, 0, 0, 0, time.UTC))
 	s.setLastMod("/c", s.now().Add(-time.Hour))
 	s.setLastMod("/d", s.now().Add(24*time.Hour))
+	s.setLastMod("/f", time.Date(1000, 1, 1, 0, 0, 0, 0, time.UTC)) // stored as nanoseconds since 1970, it would read back as 2169
 	s.setLastMod("/e", time.Date(2100, 1, 1, 0, 0, 0, 0, time.UTC))
 	runClockSite(t, s, func(c int, path string) {
 		if c != 2 {
@@ -181,7 +186,7 @@ func TestRunSitemapFutureLastMod(t *testing.T) {
 			t.Fatal(err)
 		}
 	})
-	for _, p := range []string{"/a", "/b", "/c", "/d"} {
+	for _, p := range []string{"/a", "/b", "/c", "/d", "/f"} {
 		if n := s.count(p); n != 1 {
 			t.Errorf("%s (lastmod %v) fetched %d times in 3 cycles; want once", p, s.lastmod[p], n)
 		}
@@ -218,5 +223,25 @@ func TestRunSitemapServerClock(t *testing.T) {
 				t.Errorf("fetches in 3 cycles: /c %d, want 1 (unchanged); /d %d, want 2 (changed once)", c, d)
 			}
 		})
+	}
+}
+
+// TestRunSitemapLyingDate runs against a site whose Date headers lie by
+// years: its sitemap says it is the year 9000, so a lastmod a day ahead of
+// the crawler's clock would pass as past; /c says it is 1999, so any
+// lastmod would look later than its fetch. A Date more than 30 days off
+// the crawler's clock is not taken as the site's clock: each page is
+// fetched once.
+func TestRunSitemapLyingDate(t *testing.T) {
+	s := newClockSite(t, 0)
+	s.date["/sitemap.xml"] = "Mon, 01 Jan 9000 00:00:00 GMT"
+	s.date["/c"] = "Fri, 01 Jan 1999 00:00:00 GMT"
+	s.setLastMod("/a", s.now().Add(24*time.Hour))
+	s.setLastMod("/c", s.now().Add(-time.Hour))
+	runClockSite(t, s, func(int, string) {})
+	for _, p := range []string{"/a", "/c"} {
+		if n := s.count(p); n != 1 {
+			t.Errorf("%s fetched %d times in 3 cycles; want once", p, n)
+		}
 	}
 }
