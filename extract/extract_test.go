@@ -4,8 +4,10 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
+	"unsafe"
 
 	"github.com/seedcrawl/seedcrawl/urlnorm"
 )
@@ -306,4 +308,15 @@ func linkSet(p Page) []string {
 	}
 	slices.Sort(s)
 	return s
+}
+
+// A Link's one-byte fields sit together after its strings, so a page's
+// links cost 56 bytes each on 64-bit platforms rather than 64.
+func TestLinkSize(t *testing.T) {
+	if strconv.IntSize != 64 {
+		t.Skip("sizes are for 64-bit platforms")
+	}
+	if got := unsafe.Sizeof(Link{}); got != 56 {
+		t.Fatalf("Link is %d bytes, want 56", got)
+	}
 }
