@@ -122,7 +122,8 @@
 // Garcia-Molina's optimal frequency for copies judged at each cycle's end
 // (changerate.OptimalCycles) and orders by what pages owe, as below. Both
 // plan no refetch for a URL whose last answer left no copy (a redirect,
-// 404/410, another HTTP error, robots-denied). RefreshImportance and
+// 404/410, robots-denied) before Revisit.GoneCycles have passed, when the
+// revisit policy would not make it. RefreshImportance and
 // RefreshUniform allocate frequencies (in proportion to PageRank, equal);
 // a page with frequency f last fetched in cycle c owes f·(n−c) refetches,
 // and their list is ordered by what pages owe, so a capped share

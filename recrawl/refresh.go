@@ -102,18 +102,20 @@ type pageHist struct {
 	spanCycles uint32
 	// wall is the crawler's clock at the last dated fetch (Unix seconds).
 	wall float64
-	// noCopy is set when the last answer left no copy to refresh: a
-	// redirect, a 404, 410 or other HTTP error, or robots.txt denying it.
-	noCopy bool
+	// noCopy is the cycle of the last answer if it left no copy to
+	// refresh and is one Revisit.GoneCycles spaces out (a redirect, a 404
+	// or 410, robots.txt denying it); 0 otherwise.
+	noCopy uint32
 }
 
 // add adds fetch record r, the next of the page in cycle order.
 func (h *pageHist) add(r storage.FetchRecord) {
-	switch r.Status {
-	case storage.StatusFetched, storage.StatusNotModified:
-		h.noCopy = false
-	case storage.StatusRedirect, storage.StatusHTTPError, storage.StatusGone, storage.StatusRobotsDenied:
-		h.noCopy = true
+	switch {
+	case r.Status == storage.StatusRedirect || r.Status == storage.StatusGone || r.Status == storage.StatusRobotsDenied ||
+		r.Status == storage.StatusHTTPError && (r.Code == 404 || r.Code == 410):
+		h.noCopy = r.Cycle
+	case r.Status.Fetched() || r.Status == storage.StatusHTTPError:
+		h.noCopy = 0
 	}
 	switch r.Change {
 	case storage.ChangeChanged, storage.ChangeUnchanged:
@@ -196,13 +198,6 @@ const lmPriorShape = 2
 // changerate.Unseen so that "no change seen yet" never becomes "never
 // changes". A page refetched never takes its host's rate (else the rate of
 // all pages pooled, else defaultRate).
-//
-// A page whose last answer left no copy (pageHist.noCopy: a redirect, a
-// 404 or 410, another HTTP error, robots.txt denying it) gets 0: there is
-// no copy to keep fresh, and the revisit policy refetches such URLs on its
-// own, longer schedule (Revisit.GoneCycles), so a refetch planned for one
-// would not be made and its share of the budget would go unspent. Its
-// history still counts towards its host's prior.
 func rates(hosts []string, hs []pageHist, now float64) []float64 {
 	out := make([]float64, len(hosts))
 	byHost := map[string][]changerate.Counts{}
@@ -273,9 +268,6 @@ func rates(hosts []string, hs []pageHist, now float64) []float64 {
 	}
 	for i, h := range hosts {
 		hp := &hs[i]
-		if hp.noCopy {
-			continue
-		}
 		if hp.dated() {
 			g, ok := lmPriors[h]
 			if !ok {
@@ -316,6 +308,22 @@ func rates(hosts []string, hs []pageHist, now float64) []float64 {
 		out[i] = lam
 	}
 	return out
+}
+
+// holdGone sets to 0 the rate of each page (hs, indexed like rate) whose
+// last answer left no copy (pageHist.noCopy: a redirect, a 404 or 410,
+// robots.txt denying it) fewer than goneCycles cycles before cycle n: the
+// revisit policy refetches such URLs only every goneCycles cycles
+// (Revisit.GoneCycles), so a refetch planned for one before then would
+// not be made and its share of the budget would go unspent; and there is
+// no copy to keep fresh. Once due, the page keeps its estimated rate and
+// competes for a refetch like any other.
+func holdGone(rate []float64, hs []pageHist, n, goneCycles uint32) {
+	for i := range rate {
+		if at := hs[i].noCopy; at > 0 && n < at+goneCycles {
+			rate[i] = 0
+		}
+	}
 }
 
 // defaultCycleSeconds is the length of a cycle on the servers' clocks

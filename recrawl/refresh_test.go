@@ -286,8 +286,9 @@ func TestChangeRatesDateLiar(t *testing.T) {
 func TestRefreshCountOrder(t *testing.T) {
 	// Page 0 changes 5 times a cycle and was fetched in cycle 5; pages
 	// 1..3 change 0.1 times a cycle, page 1 fetched in cycle 1 and pages
-	// 2, 3 in cycle 5; page 4 (rate 0: its last answer was a 404) was
-	// fetched in cycle 1. Cycle 6, one refetch, equal PageRank.
+	// 2, 3 in cycle 5; page 4 has rate 0 (a 404 that holdGone holds back
+	// until it is due) and was fetched in cycle 1. Cycle 6, one refetch,
+	// equal PageRank.
 	ids := []uint64{0, 1, 2, 3, 4}
 	last := []uint32{5, 1, 5, 5, 1}
 	pr := []float64{0.2, 0.2, 0.2, 0.2, 0.2}
@@ -368,5 +369,43 @@ func TestRefreshCountKeepsMoreFresh(t *testing.T) {
 		} else {
 			t.Logf("count %.4f, %s %.4f", count, other, f)
 		}
+	}
+}
+
+// TestHoldGone: a URL whose last answer was a redirect, 404/410 or
+// robots-denied gets no refetch planned until the revisit policy's
+// GoneCycles have passed; other answers (a 5xx, a page back with content)
+// hold nothing.
+func TestHoldGone(t *testing.T) {
+	rec := func(c uint32, st storage.Status, code int) storage.FetchRecord {
+		return storage.FetchRecord{Cycle: c, Status: st, Code: code}
+	}
+	for _, tc := range []struct {
+		name string
+		recs []storage.FetchRecord
+		n    uint32
+		want float64 // rate after holdGone, from 0.3
+	}{
+		{"live page", []storage.FetchRecord{rec(1, storage.StatusFetched, 200)}, 3, 0.3},
+		{"404 one cycle ago", []storage.FetchRecord{rec(1, storage.StatusFetched, 200), rec(2, storage.StatusGone, 404)}, 3, 0},
+		{"404 due again", []storage.FetchRecord{rec(1, storage.StatusFetched, 200), rec(2, storage.StatusGone, 404)}, 6, 0.3},
+		{"410 as an HTTP error", []storage.FetchRecord{rec(2, storage.StatusHTTPError, 410)}, 5, 0},
+		{"redirect", []storage.FetchRecord{rec(1, storage.StatusRedirect, 301)}, 2, 0},
+		{"robots-denied", []storage.FetchRecord{rec(1, storage.StatusRobotsDenied, 0)}, 4, 0},
+		{"503 is not gone", []storage.FetchRecord{rec(1, storage.StatusHTTPError, 503)}, 2, 0.3},
+		{"back after a 404", []storage.FetchRecord{rec(1, storage.StatusGone, 404), rec(2, storage.StatusFetched, 200)}, 3, 0.3},
+		{"fetch error keeps the 404", []storage.FetchRecord{rec(1, storage.StatusGone, 404), rec(2, storage.StatusFetchError, 0)}, 3, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			hs := make([]pageHist, 1)
+			for _, r := range tc.recs {
+				hs[0].add(r)
+			}
+			rate := []float64{0.3}
+			holdGone(rate, hs, tc.n, 4)
+			if rate[0] != tc.want {
+				t.Errorf("rate %g in cycle %d, want %g", rate[0], tc.n, tc.want)
+			}
+		})
 	}
 }
