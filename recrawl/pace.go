@@ -52,7 +52,10 @@ import (
 // that never come: once dryHeldPops held pages come out in a row with no
 // fetch between them and no refetch under way (or dryAfter known pages
 // without a fetch), the cycle is dry: every owed refetch is released and
-// later ones are granted at once, as without pacing.
+// later ones are granted at once, as without pacing, until a fetch that
+// is not a refetch ends: held pages also come out in a row when every
+// host with other URLs is busy, so such a fetch shows the cycle was not
+// dry after all, and pacing resumes.
 //
 // Pacing lives in the running crawl only: a resumed cycle starts without
 // the owed queue (those pages were traversed; their refetch waits for a
@@ -261,6 +264,15 @@ func (p *pacer) noteKnown(fetches uint64) {
 func (p *pacer) release(id uint64, fetches uint64, granted *atomic.Int64, credit func(frontier.Target) int) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	if !p.flying[id] && p.dry {
+		// A fetch that is not a refetch: the cycle still had URLs to
+		// fetch, so it was not dry. Held pages also come out in a row
+		// when every host with other URLs is busy (the frontier hands
+		// out the best URL of a ready host), and that made paced cycles
+		// dry after 81 to 685 fetches with hundreds of owed pages held.
+		p.dry = false
+		p.known, p.heldPops = 0, 0
+	}
 	delete(p.flying, id)
 	allowed := p.allowed(fetches)
 	var busy []owedPage // in flight still: back into the queue after the loop

@@ -139,9 +139,49 @@ func TestPacerDryCycleRefetchesOwed(t *testing.T) {
 	if !p.dry {
 		t.Error("cycle not dry after a held page came out with no refetch under way")
 	}
-	p.release(2, 2, &granted, fr.credit)
+	// The refetch of 5 ends (in a dry cycle every fetch is a refetch):
+	// every owed page is released.
+	p.release(5, 2, &granted, fr.credit)
 	if p.owed.Len() != 0 {
 		t.Errorf("owed %v after a fetch in a dry cycle; want every owed page released", p.owed)
+	}
+}
+
+// TestPacerNotDryAfterAFetch: held pages also come out in a row while
+// every host with other URLs is busy. The cycle looks dry, but the fetch
+// of a URL that is not a refetch then ends: pacing resumes, and owed
+// pages wait for the rate again instead of all being released.
+func TestPacerNotDryAfterAFetch(t *testing.T) {
+	rc := &CycleOptions{Paced: true, MaxRefresh: 50, Budget: 100, Weight: func(uint64) float64 { return 0.01 }}
+	p := newPacer(rc)
+	var granted atomic.Int64
+	fr := &paceFrontier{queued: map[uint64]float64{}, inFlight: map[uint64]bool{}}
+	for id := uint64(1); id <= 10; id++ {
+		p.decide(&storage.Page{ID: id, URL: "https://a.test/"}, 0, &granted)
+	}
+	// Event 1: the burst refetch (1) ends; 2-10 are held.
+	p.release(1, 1, &granted, fr.credit)
+	// Event 2: four held pages come out in a row, no fetch between them,
+	// no refetch under way: the cycle looks dry, the fourth is refetched.
+	for _, id := range []uint64{2, 3, 4, 5} {
+		delete(fr.queued, id)
+		p.popped(id, 1, &granted)
+	}
+	if !p.dry {
+		t.Fatal("not dry after four held pages in a row")
+	}
+	// Event 3: the fetch of a URL never fetched before (id 100) ends:
+	// not dry. Granted so far: 1 and 5; the rate after 2 fetches allows
+	// 1 + 1 = 2, so nothing more is released and 6-10 stay owed.
+	g := granted.Load()
+	p.release(100, 2, &granted, fr.credit)
+	if p.dry || granted.Load() != g || p.owed.Len() != 8 {
+		t.Errorf("after a fetch that is not a refetch: dry %v, granted %d (was %d), %d owed; want not dry, nothing released, 8 owed",
+			p.dry, granted.Load(), g, p.owed.Len())
+	}
+	// Event 4: a new candidate is owed, not granted at once.
+	if why, fetch := p.decide(&storage.Page{ID: 11, URL: "https://a.test/"}, 2, &granted); why != refreshPaced || fetch {
+		t.Errorf("candidate after pacing resumed: %s %v; want paced", why, fetch)
 	}
 }
 

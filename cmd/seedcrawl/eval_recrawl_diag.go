@@ -3,7 +3,9 @@ package main
 import (
 	"fmt"
 	"io"
+	"strconv"
 
+	"github.com/seedcrawl/seedcrawl/recrawl"
 	"github.com/seedcrawl/seedcrawl/storage"
 	"github.com/seedcrawl/seedcrawl/testweb"
 )
@@ -41,6 +43,11 @@ type recrawlDiag struct {
 	// SeedsChanged counts the seeds whose request in the cycle got a 200
 	// (a fresh copy, its links read), SeedsNotModified a 304.
 	SeedsChanged, SeedsNotModified int
+	// seedNew lists SeedNew's pages (truth ids) and new10 the epoch's new
+	// pages fetched in the first 10%: writeRecrawlDiag compares a
+	// selector's seeds against what the given seeds' cycle fetched early.
+	seedNew []uint32
+	new10   map[uint32]bool
 }
 
 // diagnoseRecrawlCycle reads cycle n's record from the db it left and
@@ -158,7 +165,14 @@ func diagnoseRecrawlCycle(log []testweb.Entry, t *testweb.Truth, path string, n 
 		}
 	}
 	d.SeedNew = len(seedNew)
+	d.new10 = map[uint32]bool{}
+	for v, at := range pos {
+		if at < early && isNew[v] {
+			d.new10[v] = true
+		}
+	}
 	for w := range seedNew {
+		d.seedNew = append(d.seedNew, w)
 		if at, asked := pos[w]; asked {
 			d.SeedNewAsked++
 			if at < early {
@@ -187,16 +201,31 @@ func diagnoseRecrawlCycle(log []testweb.Entry, t *testweb.Truth, path string, n 
 // writeRecrawlDiag prints the diagnostics of cycles 2.., per cycle.
 func writeRecrawlDiag(w io.Writer, curves []recrawlCurve, budget int64) {
 	fmt.Fprintf(w, "why (first 10%% = %d fetches): seeds requested, refetches of known pages, new pages discovered vs fetched\n", budget/10)
-	fmt.Fprintf(w, "%-34s %5s %6s %7s %8s %8s %8s %8s %8s %8s %6s %6s %6s %7s %6s %6s %6s %6s\n", "scheduler / seeds / refresh", "cycle", "seeds", "asked", "asked10", "known10",
-		"found10", "fetch10", "newpages", "seednew", "sn10", "snask", "snfnd", "seed200", "s304", "ref10", "old10", "oth10")
+	fmt.Fprintf(w, "%-34s %5s %6s %7s %8s %8s %8s %8s %8s %8s %6s %6s %6s %7s %6s %6s %6s %6s %7s\n", "scheduler / seeds / refresh", "cycle", "seeds", "asked", "asked10", "known10",
+		"found10", "fetch10", "newpages", "seednew", "sn10", "snask", "snfnd", "seed200", "s304", "ref10", "old10", "oth10", "snGiv10")
 	for i := range curves {
 		c := &curves[i]
 		if c.Cycle < 2 {
 			continue
 		}
-		fmt.Fprintf(w, "%-34s %5d %6d %7d %8d %8d %8d %8.0f %8d %8d %6d %6d %6d %7d %6d %6d %6d %6d\n", recrawlKey(c), c.Cycle, c.Diag.Seeds, c.Diag.SeedsAsked,
+		// snGiv10: the seeds' new out-links that the cycle started from
+		// the given seeds fetched in its first 10% anyway.
+		snGiv := "-"
+		for j := range curves {
+			g := &curves[j]
+			if g.SeedAlgo == recrawl.AlgoGiven && g.Scheduler == c.Scheduler && g.Refresh == c.Refresh && g.Cycle == c.Cycle {
+				n := 0
+				for _, v := range c.Diag.seedNew {
+					if g.Diag.new10[v] {
+						n++
+					}
+				}
+				snGiv = strconv.Itoa(n)
+			}
+		}
+		fmt.Fprintf(w, "%-34s %5d %6d %7d %8d %8d %8d %8.0f %8d %8d %6d %6d %6d %7d %6d %6d %6d %6d %7s\n", recrawlKey(c), c.Cycle, c.Diag.Seeds, c.Diag.SeedsAsked,
 			c.Diag.SeedsAsked10, c.Diag.Known10, c.Diag.Found10, c.New[1]*float64(c.NewPages), c.NewPages, c.Diag.SeedNew,
 			c.Diag.SeedNew10, c.Diag.SeedNewAsked, c.Diag.SeedNewFound, c.Diag.SeedsChanged, c.Diag.SeedsNotModified,
-			c.Diag.Refetch10, c.Diag.Old10, c.Diag.Other10)
+			c.Diag.Refetch10, c.Diag.Old10, c.Diag.Other10, snGiv)
 	}
 }
