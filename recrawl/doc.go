@@ -213,12 +213,12 @@
 // appear), queued again (crawler.Loop.Credit) at their stored PageRank so
 // they come out promptly, and the others are
 // held in the frontier at priority 0 so the crawl cannot run dry while
-// refetches are owed. Held pages that come out one after another, with
-// no refetch under way and no fetch between them, mean nothing else is
-// left: the cycle is then dry and every owed refetch is made at once, until
-// a fetch of a page that is not a refetch shows that URLs were left (held
-// pages also come out while every host with other URLs is busy). See
-// pace.go.
+// refetches are owed. The last held page coming out with no refetch under
+// way means nothing else is left: the cycle is then dry and every owed
+// refetch is made at once, until a fetch of a page that is not a refetch
+// shows that URLs were left. A few held pages in a row mean less: a host
+// with nothing but held pages is ready while the hosts with other URLs
+// are busy. See pace.go.
 //
 // PagesPerCycle bounds the fetches of a cycle. DiscoveryShare keeps a share
 // of it from refetches: at most (1 − DiscoveryShare) × PagesPerCycle known

@@ -49,13 +49,11 @@ import (
 // each fetch, so the crawl cannot run out of URLs while refetches are
 // owed. When the cycle runs out of URLs to fetch other than refetches (a
 // site known by heart), the rate would hold refetches back for fetches
-// that never come: once dryHeldPops held pages come out in a row with no
-// fetch between them and no refetch under way (or dryAfter known pages
-// without a fetch), the cycle is dry: every owed refetch is released and
+// that never come: once the last held page came out with no refetch
+// under way (or dryAfter known pages without a fetch), the cycle is dry: every owed refetch is released and
 // later ones are granted at once, as without pacing, until a fetch that
-// is not a refetch ends: held pages also come out in a row when every
-// host with other URLs is busy, so such a fetch shows the cycle was not
-// dry after all, and pacing resumes.
+// is not a refetch ends: such a fetch shows the cycle was not dry after
+// all, and pacing resumes.
 //
 // Pacing lives in the running crawl only: a resumed cycle starts without
 // the owed queue (those pages were traversed; their refetch waits for a
@@ -76,11 +74,6 @@ func RefreshPaces() []string { return []string{PaceEven, PaceFront} }
 // between after which a paced cycle counts as having nothing left to fetch
 // but refetches.
 const dryAfter = 2048
-
-// dryHeldPops is the number of held pages handed out without a fetch in
-// between after which a paced cycle with no refetch under way counts as
-// dry.
-const dryHeldPops = 4
 
 // owedPage is a refetch owed to a page traversed ahead of the pace.
 type owedPage struct {
@@ -143,9 +136,6 @@ type pacer struct {
 	unheld   []uint64
 	released map[uint64]bool // queued again: the next job for it is the refetch
 	held     int             // owed pages held in the frontier
-	// heldPops counts held pages handed out since the fetch count was
-	// heldPopsAt.
-	heldPops, heldPopsAt uint64
 	// flying holds the refetches granted and not yet fetched: their end
 	// (Cycle.Fetched) queues owed pages. One that ends without a fetch
 	// (NotFetched names no page) stays; that only delays the guard below.
@@ -266,12 +256,9 @@ func (p *pacer) release(id uint64, fetches uint64, granted *atomic.Int64, credit
 	defer p.mu.Unlock()
 	if !p.flying[id] && p.dry {
 		// A fetch that is not a refetch: the cycle still had URLs to
-		// fetch, so it was not dry. Held pages also come out in a row
-		// when every host with other URLs is busy (the frontier hands
-		// out the best URL of a ready host), and that made paced cycles
-		// dry after 81 to 685 fetches with hundreds of owed pages held.
+		// fetch, so it was not dry.
 		p.dry = false
-		p.known, p.heldPops = 0, 0
+		p.known = 0
 	}
 	delete(p.flying, id)
 	allowed := p.allowed(fetches)
@@ -329,16 +316,15 @@ func (p *pacer) popped(id uint64, fetches uint64, granted *atomic.Int64) (owed, 
 		o.held = false
 		p.held--
 		p.unheld = append(p.unheld, id)
-		if fetches != p.heldPopsAt {
-			p.heldPopsAt, p.heldPops = fetches, 0
-		}
-		p.heldPops++
-		if len(p.flying) == 0 && (p.held == 0 || p.heldPops >= dryHeldPops) {
-			// No refetch under way, and held pages come out one after
-			// another without a fetch between them (or the last one
-			// did): nothing with a priority is left, and no fetch would
-			// come to release them. One held page coming out alone is
-			// one a link raised.
+		if len(p.flying) == 0 && p.held == 0 {
+			// No refetch under way and the last held page came out:
+			// nothing with a priority is left, and no fetch would come
+			// to hold the owed pages again. A few held pages in a row
+			// mean less: the frontier hands out the best URL of a ready
+			// host, and a host with nothing but held pages is ready
+			// while the hosts with other URLs are busy; taking four in
+			// a row for dry released hundreds of owed refetches at once
+			// into a cycle's first tenth.
 			p.dry = true
 		}
 	}

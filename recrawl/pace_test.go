@@ -109,9 +109,9 @@ func TestPacerSpreadsRefetches(t *testing.T) {
 }
 
 // TestPacerDryCycleRefetchesOwed: a cycle with nothing left to fetch but
-// refetches (every URL known) does not strand owed refetches: held pages
-// that come out one after another while no refetch is under way make the
-// cycle dry, and from then on owed pages are refetched at once.
+// refetches (every URL known) does not strand owed refetches: once the
+// last held page comes out while no refetch is under way the cycle is
+// dry, and from then on owed pages are refetched at once.
 func TestPacerDryCycleRefetchesOwed(t *testing.T) {
 	rc := &CycleOptions{Paced: true, MaxRefresh: 20, Budget: 40, Weight: func(uint64) float64 { return 0.01 }}
 	p := newPacer(rc)
@@ -127,30 +127,32 @@ func TestPacerDryCycleRefetchesOwed(t *testing.T) {
 	}
 	// Nothing else is queued: held pages come out one after another, no
 	// refetch under way, no fetch between them. The first ones are taken
-	// for pages a link raised and traversed again; the fourth makes the
+	// for pages a link raised and traversed again; the last makes the
 	// cycle dry and is refetched.
-	for i, id := range []uint64{2, 3, 4, 5} {
+	for i, id := range []uint64{2, 3, 4, 5, 6} {
 		delete(fr.queued, id)
 		owed, fetch := p.popped(id, 1, &granted)
-		if want := i == 3; !owed || fetch != want {
+		if want := i == 4; !owed || fetch != want {
 			t.Fatalf("held page %d, %d-th in a row in a dry cycle: owed %v fetch %v; want fetch %v", id, i+1, owed, fetch, want)
 		}
 	}
 	if !p.dry {
 		t.Error("cycle not dry after a held page came out with no refetch under way")
 	}
-	// The refetch of 5 ends (in a dry cycle every fetch is a refetch):
+	// The refetch of 6 ends (in a dry cycle every fetch is a refetch):
 	// every owed page is released.
-	p.release(5, 2, &granted, fr.credit)
+	p.release(6, 2, &granted, fr.credit)
 	if p.owed.Len() != 0 {
 		t.Errorf("owed %v after a fetch in a dry cycle; want every owed page released", p.owed)
 	}
 }
 
 // TestPacerNotDryAfterAFetch: held pages also come out in a row while
-// every host with other URLs is busy. The cycle looks dry, but the fetch
-// of a URL that is not a refetch then ends: pacing resumes, and owed
-// pages wait for the rate again instead of all being released.
+// every host with other URLs is busy (the frontier hands out the best URL
+// of a ready host): a few in a row do not make the cycle dry. When all
+// of them came out it looks dry, but the fetch of a URL that is not a
+// refetch then ends: pacing resumes, and owed pages wait for the rate
+// again instead of all being released.
 func TestPacerNotDryAfterAFetch(t *testing.T) {
 	rc := &CycleOptions{Paced: true, MaxRefresh: 50, Budget: 100, Weight: func(uint64) float64 { return 0.01 }}
 	p := newPacer(rc)
@@ -162,16 +164,24 @@ func TestPacerNotDryAfterAFetch(t *testing.T) {
 	// Event 1: the burst refetch (1) ends; 2-10 are held.
 	p.release(1, 1, &granted, fr.credit)
 	// Event 2: four held pages come out in a row, no fetch between them,
-	// no refetch under way: the cycle looks dry, the fourth is refetched.
+	// no refetch under way: traversed again, still owed, not dry.
 	for _, id := range []uint64{2, 3, 4, 5} {
+		delete(fr.queued, id)
+		if owed, fetch := p.popped(id, 1, &granted); !owed || fetch || p.dry {
+			t.Fatalf("held page %d in a row of four: owed %v fetch %v dry %v; want owed, traversed, not dry", id, owed, fetch, p.dry)
+		}
+	}
+	// Event 3: the other held pages come out too: the last makes the
+	// cycle look dry and is refetched.
+	for _, id := range []uint64{6, 7, 8, 9, 10} {
 		delete(fr.queued, id)
 		p.popped(id, 1, &granted)
 	}
 	if !p.dry {
-		t.Fatal("not dry after four held pages in a row")
+		t.Fatal("not dry after every held page came out")
 	}
-	// Event 3: the fetch of a URL never fetched before (id 100) ends:
-	// not dry. Granted so far: 1 and 5; the rate after 2 fetches allows
+	// Event 4: the fetch of a URL never fetched before (id 100) ends:
+	// not dry. Granted so far: 1 and 10; the rate after 2 fetches allows
 	// 1 + 1 = 2, so nothing more is released and 6-10 stay owed.
 	g := granted.Load()
 	p.release(100, 2, &granted, fr.credit)
@@ -179,7 +189,7 @@ func TestPacerNotDryAfterAFetch(t *testing.T) {
 		t.Errorf("after a fetch that is not a refetch: dry %v, granted %d (was %d), %d owed; want not dry, nothing released, 8 owed",
 			p.dry, granted.Load(), g, p.owed.Len())
 	}
-	// Event 4: a new candidate is owed, not granted at once.
+	// Event 5: a new candidate is owed, not granted at once.
 	if why, fetch := p.decide(&storage.Page{ID: 11, URL: "https://a.test/"}, 2, &granted); why != refreshPaced || fetch {
 		t.Errorf("candidate after pacing resumed: %s %v; want paced", why, fetch)
 	}
