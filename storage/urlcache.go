@@ -34,7 +34,7 @@ type urlCache struct {
 	// answering fewer than half of them does not pay). A window of
 	// cacheWindow lookups with fewer than 1 in 2 hits turns it off for
 	// the next cacheBypass lookups, after which a window tries again;
-	// unless the cache is still filling (not full, and at least 1 in 64
+	// unless the cache is still filling (not full, and at least 1 in 16
 	// lookups of the window added a URL), and never in the first
 	// cacheWarm windows: at the start of a crawl nothing is committed yet.
 	puts, windowPuts, lookups, hits, windows int
@@ -78,7 +78,7 @@ func (c *urlCache) count(hit bool) {
 		c.hits++
 	}
 	if c.lookups == cacheWindow {
-		filling := c.puts < len(c.sets)*cacheWays && c.windowPuts*64 >= c.lookups
+		filling := c.puts < len(c.sets)*cacheWays && c.windowPuts*16 >= c.lookups
 		c.windows++
 		if c.hits*2 < c.lookups && !filling && c.windows > cacheWarm {
 			c.bypass = cacheBypass
