@@ -164,16 +164,19 @@ func (db *DB) URL(id uint64) (string, error) {
 // Only committed URLs are cached (see urlCache), so the id is one a crash
 // cannot take back.
 func (db *DB) cached(u string) (uint64, bool) {
-	if db.recent == nil {
+	c := db.recent
+	if c == nil || c.skip() {
 		return 0, false
 	}
-	return db.recent.get(u, db.recent.hash(u))
+	id, ok := c.get(u, c.hash(u))
+	c.count(ok)
+	return id, ok
 }
 
 // remember caches id for u, which a read transaction found committed, if
 // it found it before (urlCache.admit); db.mu held.
 func (db *DB) remember(u string, id uint64) {
-	if db.recent == nil {
+	if db.recent == nil || db.recent.bypass > 0 {
 		return
 	}
 	if h := db.recent.hash(u); db.recent.admit(h) {

@@ -28,6 +28,17 @@ type urlCache struct {
 	seed maphash.Seed
 	sets []cacheSet
 	mask uint64 // len(sets)-1, a power of two minus one
+	// A cache smaller than the set of repeated URLs (thousands of hosts'
+	// navigation crawled in rotation) only adds its own misses to bbolt's
+	// lookups (a miss costs about a third of a bbolt lookup, so a cache
+	// answering fewer than half of them does not pay). A window of
+	// cacheWindow lookups with fewer than 1 in 2 hits turns it off for
+	// the next cacheBypass lookups, after which a window tries again;
+	// unless the cache is still filling (not full, and at least 1 in 16
+	// lookups of the window added a URL), and never in the first
+	// cacheWarm windows: at the start of a crawl nothing is committed yet.
+	puts, windowPuts, lookups, hits, windows int
+	bypass                                   int // lookups left to send straight to bbolt
 	// door holds the hashes of URLs found committed once, direct-mapped:
 	// a URL is cached the second time a lookup finds it committed, so URLs
 	// linked once or twice (most of a crawl's) cost neither a copy nor a
@@ -42,6 +53,38 @@ type cacheSet struct {
 	hash [cacheWays]uint64 // 0: empty (a URL hashing to 0 is stored as 1)
 	id   [cacheWays]uint64 // the id, with refBit set when hit since the last eviction pass
 	url  [cacheWays]string
+}
+
+// Adaptive bypass: window and length (see urlCache).
+const (
+	cacheWindow = 4096
+	cacheBypass = 4 * cacheWindow
+	cacheWarm   = 4
+)
+
+// skip reports whether the cache is bypassed for this lookup.
+func (c *urlCache) skip() bool {
+	if c.bypass > 0 {
+		c.bypass--
+		return true
+	}
+	return false
+}
+
+// count records a lookup's outcome and decides on the bypass.
+func (c *urlCache) count(hit bool) {
+	c.lookups++
+	if hit {
+		c.hits++
+	}
+	if c.lookups == cacheWindow {
+		filling := c.puts < len(c.sets)*cacheWays && c.windowPuts*16 >= c.lookups
+		c.windows++
+		if c.hits*2 < c.lookups && !filling && c.windows > cacheWarm {
+			c.bypass = cacheBypass
+		}
+		c.lookups, c.hits, c.windowPuts = 0, 0, 0
+	}
 }
 
 // refBit marks a slot hit since the CLOCK hand last passed; ids are dense
@@ -139,6 +182,8 @@ func (c *urlCache) put(u string, h uint64, id uint64) {
 		victim = int(h>>32) % cacheWays
 	}
 	s.hash[victim], s.id[victim], s.url[victim] = h, id, strings.Clone(u)
+	c.puts++
+	c.windowPuts++
 }
 
 // len returns the number of cached URLs (for tests).

@@ -134,3 +134,55 @@ func TestURLCacheKeepsHotURLs(t *testing.T) {
 		t.Fatalf("a URL over %d bytes was cached", maxCachedURL)
 	}
 }
+
+// A cache too small for the URLs repeated in rotation turns itself off
+// for a while, and one whose URLs repeat keeps answering: both answer
+// what the file says.
+func TestURLCacheBypass(t *testing.T) {
+	for _, tc := range []struct {
+		name       string
+		cache      int
+		distinct   int // URLs looked up in rotation, all committed
+		wantBypass bool
+	}{
+		{"repeated URLs fit", 1024, 40, false},
+		{"rotation larger than the cache", 64, 5000, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			db := openCacheTest(t, tc.cache)
+			urls := make([]string, tc.distinct)
+			for i := range urls {
+				urls[i] = fmt.Sprintf("http://h%d.test/nav/%d", i%7, i)
+			}
+			ids, err := db.Intern(urls, NoPage, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := db.Commit(nil); err != nil {
+				t.Fatal(err)
+			}
+			bypassed := false
+			for round := 0; round < (cacheWarm+3)*cacheWindow; round += 20 {
+				batch := make([]string, 20)
+				for i := range batch {
+					batch[i] = urls[(round+i)%len(urls)]
+				}
+				res, err := db.Intern(batch, NoPage, 0)
+				if err != nil {
+					t.Fatal(err)
+				}
+				for i, r := range res {
+					if want := ids[(round+i)%len(urls)].ID; r.ID != want || r.New {
+						t.Fatalf("%s = %+v, want id %d", batch[i], r, want)
+					}
+				}
+				db.mu.Lock()
+				bypassed = bypassed || db.recent.bypass > 0
+				db.mu.Unlock()
+			}
+			if bypassed != tc.wantBypass {
+				t.Fatalf("bypassed %v, want %v", bypassed, tc.wantBypass)
+			}
+		})
+	}
+}
