@@ -346,8 +346,7 @@ func (c *Crawler) restore(index bool) ([]frontier.Entry, error) {
 	var snap frontier.Snapshot
 	perHost := map[string]int64{}
 	err := c.opts.Store.LoadFrontier(func(e storage.Entry) error {
-		snap.Entries = append(snap.Entries, frontier.Entry{ID: e.ID, Host: e.Host, Prio: e.Prio, Seq: e.Seq,
-			Depth: int(e.Depth), Attempt: int(e.Attempt)})
+		snap.Entries = append(snap.Entries, e)
 		perHost[e.Host]++
 		return nil
 	})

@@ -127,8 +127,7 @@ func (c *Crawler) wakeWorkers() {
 func (c *Crawler) flushChanges() {
 	ch := &c.changes
 	for _, e := range ch.Put {
-		c.batch.PutFrontier(storage.Entry{ID: e.ID, Host: e.Host, Prio: e.Prio, Seq: e.Seq,
-			Depth: uint32(max(e.Depth, 0)), Attempt: uint32(max(e.Attempt, 0))})
+		c.batch.PutFrontier(e)
 	}
 	for _, id := range ch.Delete {
 		c.batch.DeleteFrontier(id)

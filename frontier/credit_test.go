@@ -72,7 +72,7 @@ func TestCredit(t *testing.T) {
 		}
 		if len(ch.Put) > 0 {
 			e := ch.Put[len(ch.Put)-1]
-			if e.ID != 1 || e.Prio != s.prio || e.Depth != s.depth {
+			if e.ID != 1 || e.Prio != s.prio || int(e.Depth) != s.depth {
 				t.Fatalf("%s: stored entry %+v, want id 1 at %v, depth %d", s.name, e, s.prio, s.depth)
 			}
 		}

@@ -334,7 +334,7 @@ func (f *Frontier) enqueue(t *Target, prio float64, ch *Changes) {
 	f.seq++
 	f.add(hi, qitem{id: t.ID, prio: prio, seq: seq}, depth)
 	if ch != nil {
-		ch.Put = append(ch.Put, Entry{ID: t.ID, Host: f.hosts[hi].name, Prio: prio, Seq: seq, Depth: int(depth)})
+		ch.Put = append(ch.Put, Entry{ID: t.ID, Host: f.hosts[hi].name, Prio: prio, Seq: seq, Depth: depth})
 	}
 }
 
@@ -389,7 +389,7 @@ func (f *Frontier) record(id uint64, ch *Changes) {
 	if len(f.retries) != 0 {
 		attempt = f.retries[id]
 	}
-	ch.Put = append(ch.Put, Entry{ID: id, Host: h.name, Prio: it.prio, Seq: it.seq, Depth: int(sl.depth), Attempt: int(attempt)})
+	ch.Put = append(ch.Put, Entry{ID: id, Host: h.name, Prio: it.prio, Seq: it.seq, Depth: sl.depth, Attempt: uint32(attempt)})
 }
 
 // saveState records the scheduler's state when it is Stateful.

@@ -28,7 +28,7 @@ func (f *Frontier) requeue(job Job, after time.Duration, ch *Changes) error {
 	f.retries[job.ID] = attempt
 	f.add(hi, qitem{id: job.ID, prio: job.Prio, seq: job.Seq}, depth)
 	if ch != nil {
-		ch.Put = append(ch.Put, Entry{ID: job.ID, Host: f.hosts[hi].name, Prio: job.Prio, Seq: job.Seq, Depth: int(depth), Attempt: int(attempt)})
+		ch.Put = append(ch.Put, Entry{ID: job.ID, Host: f.hosts[hi].name, Prio: job.Prio, Seq: job.Seq, Depth: depth, Attempt: uint32(attempt)})
 	}
 	now := f.clock.Now().UnixNano()
 	f.delayHost(hi, now+int64(after), "", ch)
@@ -129,7 +129,7 @@ func (f *Frontier) Restore(s Snapshot) error {
 		if f.queued(e.ID) {
 			return fmt.Errorf("frontier: restore entry %d: stored twice", e.ID)
 		}
-		f.add(f.intern(e.Host), qitem{id: e.ID, prio: e.Prio, seq: e.Seq}, clampDepth(e.Depth))
+		f.add(f.intern(e.Host), qitem{id: e.ID, prio: e.Prio, seq: e.Seq}, e.Depth)
 		if e.Attempt > 0 {
 			f.retries[e.ID] = int32(min(e.Attempt, math.MaxInt32))
 		}

@@ -5,6 +5,7 @@ import (
 
 	"github.com/seedcrawl/seedcrawl/config"
 	"github.com/seedcrawl/seedcrawl/scheduler"
+	"github.com/seedcrawl/seedcrawl/storage"
 )
 
 // Options configures a Frontier. The zero value of every field but
@@ -126,15 +127,10 @@ type Outcome struct {
 }
 
 // Entry is the persisted form of one pending URL: what the crawl loop
-// stores in the frontier bucket and passes back to Restore on resume.
-type Entry struct {
-	ID      uint64
-	Host    string
-	Prio    float64
-	Seq     uint64
-	Depth   int
-	Attempt int
-}
+// stores in the frontier bucket (Changes.Put) and passes back to Restore on
+// resume. It is storage's record itself, so the frontier's changes are
+// stored and read back without a conversion; the frontier ignores its URL.
+type Entry = storage.Entry
 
 // HostState is the persisted politeness state of one host: the earliest
 // time its next request may start and why, when a Defer set it.

@@ -231,7 +231,7 @@ func (cy *Cycle) startCycle() (int, error) {
 	}
 	for _, e := range stored {
 		if !in[e.ID] {
-			add(frontier.Entry{ID: e.ID, Host: e.Host, Depth: int(e.Depth), Attempt: int(e.Attempt)})
+			add(frontier.Entry{ID: e.ID, Host: e.Host, Depth: e.Depth, Attempt: e.Attempt})
 		}
 	}
 	for _, id := range rc.Refresh {
@@ -244,13 +244,13 @@ func (cy *Cycle) startCycle() (int, error) {
 			if err != nil {
 				return 0, fmt.Errorf("recrawl: refresh page %d: %w", id, err)
 			}
-			add(frontier.Entry{ID: id, Host: urlnorm.Authority(p.URL), Depth: int(p.Depth)})
+			add(frontier.Entry{ID: id, Host: urlnorm.Authority(p.URL), Depth: p.Depth})
 			continue
 		}
 		if id >= uint64(len(tab.host)) {
 			continue
 		}
-		add(frontier.Entry{ID: id, Host: tab.names[tab.host[id]], Depth: int(tab.depth[id])})
+		add(frontier.Entry{ID: id, Host: tab.names[tab.host[id]], Depth: tab.depth[id]})
 	}
 	if err := l.Restore(snap); err != nil {
 		return 0, fmt.Errorf("recrawl: start cycle %d: %w", rc.Cycle.N, err)
@@ -261,7 +261,7 @@ func (cy *Cycle) startCycle() (int, error) {
 	b := l.Batch()
 	b.PutCycle(rc.Cycle)
 	for _, e := range snap.Entries {
-		b.PutFrontier(storage.Entry{ID: e.ID, Host: e.Host, Prio: e.Prio, Seq: e.Seq, Depth: uint32(e.Depth), Attempt: uint32(e.Attempt)})
+		b.PutFrontier(e)
 	}
 	b.SetSchedulerState(nil)
 	if err := l.Seed(targets); err != nil {
