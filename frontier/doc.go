@@ -108,7 +108,8 @@
 //
 // # Persistence
 //
-// The frontier owns no storage. Every mutating method appends what must be
+// The frontier owns no storage; its Entry is storage's record of a pending
+// URL, so what it appends is stored as is. Every mutating method appends what must be
 // persisted to a *Changes (nil discards it): Put for new URLs, priority and
 // attempt updates, Delete for URLs completed or dropped, Hosts for ready
 // times, SchedState for a scheduler.Stateful. Next appends nothing: a URL in
