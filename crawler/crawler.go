@@ -343,18 +343,9 @@ func normalizeSeeds(seeds []string) ([]string, error) {
 // fetches of earlier cycles), else from the page records when a host
 // budget is set. It returns the pending URLs restored.
 func (c *Crawler) restore(index bool) ([]frontier.Entry, error) {
-	var snap frontier.Snapshot
-	perHost := map[string]int64{}
-	err := c.opts.Store.LoadFrontier(func(e storage.Entry) error {
-		snap.Entries = append(snap.Entries, e)
-		perHost[e.Host]++
-		return nil
-	})
+	snap, err := frontier.LoadSnapshot(c.opts.Store, c.admitted)
 	if err != nil {
-		return nil, fmt.Errorf("crawler: restore frontier: %w", err)
-	}
-	if err := c.restoreHosts(&snap, perHost); err != nil {
-		return nil, err
+		return nil, fmt.Errorf("crawler: restore: %w", err)
 	}
 	switch {
 	case index:
@@ -369,9 +360,6 @@ func (c *Crawler) restore(index bool) ([]frontier.Entry, error) {
 			return nil, err
 		}
 	}
-	if snap.SchedState, err = c.opts.Store.SchedulerState(); err != nil {
-		return nil, fmt.Errorf("crawler: restore scheduler state: %w", err)
-	}
 	if len(snap.Entries) == 0 && len(snap.Hosts) == 0 && snap.SchedState == nil && len(snap.Admitted) == 0 {
 		return nil, nil
 	}
@@ -379,31 +367,6 @@ func (c *Crawler) restore(index bool) ([]frontier.Entry, error) {
 		return nil, fmt.Errorf("crawler: restore frontier: %w", err)
 	}
 	return snap.Entries, nil
-}
-
-// restoreHosts adds the stored host states to snap (the frontier decides,
-// on its clock, what a ready time or a reason still means), and sets the
-// per-host URL counts of the host budget from the hosts' fetches plus
-// perHost (pending URLs per host). snap.Admitted is c.admitted itself, so
-// the recounts made before the frontier is restored (countAdmitted,
-// scanPages) reach it.
-func (c *Crawler) restoreHosts(snap *frontier.Snapshot, perHost map[string]int64) error {
-	snap.Admitted = c.admitted
-	err := c.opts.Store.EachHost(func(h storage.Host) error {
-		c.admitted[h.Name] = int64(h.Fetches) + perHost[h.Name]
-		delete(perHost, h.Name)
-		if !h.ReadyAt.IsZero() || h.Reason != "" {
-			snap.Hosts = append(snap.Hosts, frontier.HostState{Host: h.Name, ReadyAt: h.ReadyAt, Reason: h.Reason})
-		}
-		return nil
-	})
-	if err != nil {
-		return fmt.Errorf("crawler: restore hosts: %w", err)
-	}
-	for h, n := range perHost {
-		c.admitted[h] = n
-	}
-	return nil
 }
 
 // seed interns the seeds and queues the new ones (all of them with

@@ -102,7 +102,8 @@ func (l Loop) Seed(targets []frontier.Target) error {
 // (the URLs of a host ever queued or fetched; refetches do not count).
 // Counts added to snap.Admitted before Restore reach the frontier.
 func (l Loop) Hosts(snap *frontier.Snapshot) error {
-	if err := l.c.restoreHosts(snap, nil); err != nil {
+	snap.Admitted = l.c.admitted
+	if err := frontier.LoadHosts(l.c.opts.Store, snap, nil); err != nil {
 		return err
 	}
 	return l.c.loadAdmitted()
