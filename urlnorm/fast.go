@@ -337,7 +337,7 @@ func writePath(sb *strings.Builder, dir, ref string) {
 }
 
 // hasScheme reports whether ref starts with a URL scheme and ':'.
-func hasScheme(ref string) bool {
+func hasScheme[S string | []byte](ref S) bool {
 	for i := 0; i < len(ref); i++ {
 		c := ref[i]
 		switch {

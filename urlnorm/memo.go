@@ -86,7 +86,7 @@ const (
 // resolution depends on.
 func refKind(fb *fastBase, ref []byte) (byte, string) {
 	switch {
-	case hasSchemeBytes(ref):
+	case hasScheme(ref):
 		return refAbsolute, ""
 	case len(ref) >= 2 && ref[0] == '/' && ref[1] == '/':
 		return refNetwork, fb.scheme
@@ -96,23 +96,6 @@ func refKind(fb *fastBase, ref []byte) (byte, string) {
 		return refNoPath, fb.s
 	}
 	return refRelative, fb.s[:fb.dirEnd]
-}
-
-func hasSchemeBytes(ref []byte) bool {
-	for i, c := range ref {
-		switch {
-		case 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z':
-		case '0' <= c && c <= '9' || c == '+' || c == '-' || c == '.':
-			if i == 0 {
-				return false
-			}
-		case c == ':':
-			return i > 0
-		default:
-			return false
-		}
-	}
-	return false
 }
 
 func (m *Memo) hash(kind byte, ctx string, ref []byte) uint64 {
