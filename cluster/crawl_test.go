@@ -7,7 +7,6 @@ import (
 	"context"
 	"errors"
 	"math"
-	"net/url"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -16,78 +15,35 @@ import (
 	"testing"
 	"time"
 
-	"github.com/seedcrawl/seedcrawl/config"
 	"github.com/seedcrawl/seedcrawl/crawler"
 	"github.com/seedcrawl/seedcrawl/fetch"
 	"github.com/seedcrawl/seedcrawl/frontier"
+	"github.com/seedcrawl/seedcrawl/internal/crawltest"
 	"github.com/seedcrawl/seedcrawl/internal/fakeweb"
 	"github.com/seedcrawl/seedcrawl/monitor"
-	"github.com/seedcrawl/seedcrawl/robots"
 	"github.com/seedcrawl/seedcrawl/scheduler"
 	"github.com/seedcrawl/seedcrawl/storage"
 	"github.com/seedcrawl/seedcrawl/urlnorm"
 )
-
-// allowAll is a robots.txt source that allows everything.
-type allowAll struct{}
-
-func (allowAll) Check(context.Context, *url.URL) (robots.Decision, error) {
-	return robots.Decision{Allowed: true}, nil
-}
-
-// spyFrontier is a real frontier that calls onDone, when set, after each
-// Done (on the disposer).
-type spyFrontier struct {
-	*frontier.Frontier
-	onDone func(job frontier.Job)
-}
-
-func (s *spyFrontier) Done(job frontier.Job, r frontier.Result, ch *frontier.Changes) (bool, error) {
-	retried, err := s.Frontier.Done(job, r, ch)
-	if s.onDone != nil {
-		s.onDone(job)
-	}
-	return retried, err
-}
 
 // crawlRig is a crawler wired to fakes at the seams and a real bbolt file.
 type crawlRig struct {
 	t     *testing.T
 	web   *fakeweb.Web
 	db    *storage.DB
-	fr    *spyFrontier
+	fr    *crawltest.Spy
 	sched scheduler.Scheduler
 	opts  crawler.Options
 }
 
 func newCrawlRig(t *testing.T) *crawlRig {
 	t.Helper()
-	db, err := storage.Open(filepath.Join(t.TempDir(), "crawl.db"), &storage.Options{NoSync: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
-	sched, err := scheduler.ByName("bfs", scheduler.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	db := crawltest.OpenDB(t, filepath.Join(t.TempDir(), "crawl.db"))
 	web := fakeweb.New()
-	return &crawlRig{t: t, web: web, db: db, sched: sched, opts: crawler.Options{
+	return &crawlRig{t: t, web: web, db: db, sched: crawltest.Scheduler(t, "bfs"), opts: crawler.Options{
 		Store:    db,
 		Fetchers: []crawler.Fetcher{web, web, web},
-		Settings: config.Config{
-			MaxDepth:        -1,
-			MaxRedirects:    3,
-			RespectNofollow: true,
-			RespectNoindex:  true,
-			CommitInterval:  20 * time.Millisecond,
-			CommitPages:     4,
-			Politeness: config.Politeness{
-				MaxRetries: 2,
-				Backoff:    time.Millisecond,
-				MaxBackoff: 5 * time.Millisecond,
-			},
-		},
+		Settings: crawltest.Settings(),
 	}}
 }
 
@@ -96,12 +52,7 @@ func newCrawlRig(t *testing.T) *crawlRig {
 func (r *crawlRig) withFrontier(o crawler.Options) crawler.Options {
 	r.t.Helper()
 	if r.fr == nil {
-		fr, err := frontier.New(frontier.Options{Scheduler: r.sched, Politeness: o.Settings.Politeness,
-			Robots: robots.Gate{Robots: allowAll{}, URLs: r.db}})
-		if err != nil {
-			r.t.Fatal(err)
-		}
-		r.fr = &spyFrontier{Frontier: fr}
+		r.fr = crawltest.NewFrontier(r.t, r.db, r.sched, o.Settings, nil)
 	}
 	o.Frontier = r.fr
 	return o
@@ -110,38 +61,7 @@ func (r *crawlRig) withFrontier(o crawler.Options) crawler.Options {
 // page returns the stored record of URL u.
 func (r *crawlRig) page(u string) storage.Page {
 	r.t.Helper()
-	p, err := r.db.PageByURL(u)
-	if err != nil {
-		r.t.Fatalf("page %s: %v", u, err)
-	}
-	return p
-}
-
-// links returns the stored out-links of u as "kind URL" strings.
-func (r *crawlRig) links(u string) []string {
-	r.t.Helper()
-	ls, err := r.db.Links(r.page(u).ID)
-	if err != nil {
-		r.t.Fatal(err)
-	}
-	var out []string
-	for _, l := range ls {
-		p, err := r.db.Page(l.To)
-		if err != nil {
-			r.t.Fatal(err)
-		}
-		out = append(out, l.Kind.String()+" "+p.URL)
-	}
-	return out
-}
-
-func (r *crawlRig) frontierLen() int {
-	r.t.Helper()
-	n := 0
-	if err := r.db.LoadFrontier(func(storage.Entry) error { n++; return nil }); err != nil {
-		r.t.Fatal(err)
-	}
-	return n
+	return crawltest.Page(r.t, r.db, u)
 }
 
 // fakeCluster owns the hosts in own; it records handoffs and checks at
@@ -246,11 +166,7 @@ func waitIdle(t *testing.T, c *Crawl) {
 // when the cluster is done.
 func TestClusterHook(t *testing.T) {
 	r := newCrawlRig(t)
-	sched, err := scheduler.ByName("fpr", scheduler.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	r.sched = sched
+	r.sched = crawltest.Scheduler(t, "fpr")
 	r.web.HTML("http://a.test/", "/x", "http://b.test/1", "http://b.test/2")
 	r.web.HTML("http://a.test/x", "http://b.test/1", "/")
 	r.web.HTML("http://a.test/y")
@@ -258,6 +174,7 @@ func TestClusterHook(t *testing.T) {
 	o := r.opts
 	cr := NewCrawl(fc)
 	o.Feed = cr
+	var err error
 	if o.Scope, err = urlnorm.ParseScopeSpec("hosts:.test", nil); err != nil {
 		t.Fatal(err)
 	}
@@ -267,7 +184,7 @@ func TestClusterHook(t *testing.T) {
 	}
 	var mu sync.Mutex
 	jobs := map[string]frontier.Job{}
-	r.fr.onDone = func(j frontier.Job) {
+	r.fr.OnDone = func(j frontier.Job) {
 		u, _ := r.db.URL(j.ID)
 		mu.Lock()
 		jobs[u] = j
@@ -311,10 +228,10 @@ func TestClusterHook(t *testing.T) {
 	if got[0].from != got[1].from || got[0].from == got[2].from {
 		t.Errorf("contribution names %q %q %q: want one per discovering page", got[0].from, got[1].from, got[2].from)
 	}
-	if got, want := r.links("http://a.test/"), []string{"a http://a.test/x", "a http://b.test/1", "a http://b.test/2"}; !slices.Equal(got, want) {
+	if got, want := crawltest.Links(t, r.db, "http://a.test/"), []string{"a http://a.test/x", "a http://b.test/1", "a http://b.test/2"}; !slices.Equal(got, want) {
 		t.Errorf("links of / = %v, want %v (handed-off targets are links too)", got, want)
 	}
-	if n := r.frontierLen(); n != 0 {
+	if n := crawltest.FrontierLen(t, r.db); n != 0 {
 		t.Errorf("%d URLs in the stored frontier while idle, want 0", n)
 	}
 
@@ -509,7 +426,7 @@ func startClusterCrawl(t *testing.T, r *crawlRig, own []string, maxDepth int, re
 	if cc.c, err = crawler.New(r.withFrontier(o)); err != nil {
 		t.Fatal(err)
 	}
-	r.fr.onDone = func(j frontier.Job) {
+	r.fr.OnDone = func(j frontier.Job) {
 		if u, _ := r.db.URL(j.ID); u == reachedURL {
 			close(cc.reached)
 		}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/seedcrawl/seedcrawl/config"
 	"github.com/seedcrawl/seedcrawl/frontier"
+	"github.com/seedcrawl/seedcrawl/internal/crawltest"
 	"github.com/seedcrawl/seedcrawl/internal/fakeweb"
 	"github.com/seedcrawl/seedcrawl/robots"
 	"github.com/seedcrawl/seedcrawl/scheduler"
@@ -57,7 +58,7 @@ func BenchmarkLoop(b *testing.B) {
 				}
 				sched, _ := scheduler.ByName("bfs", scheduler.Options{})
 				fr, _ := frontier.New(frontier.Options{Scheduler: sched, Politeness: config.Politeness{HostConcurrency: 2},
-					Robots: robots.Gate{Robots: &fakeRobots{}, URLs: db}})
+					Robots: robots.Gate{Robots: &crawltest.Robots{}, URLs: db}})
 				sc, _ := urlnorm.ParseScopeSpec("all", nil)
 				c, err := New(Options{Frontier: fr, Store: db, Scope: sc, Settings: config.Config{MaxDepth: -1},
 					Fetchers: []Fetcher{web, web, web, web}})

@@ -14,6 +14,7 @@ import (
 	"github.com/seedcrawl/seedcrawl/config"
 	"github.com/seedcrawl/seedcrawl/fetch"
 	"github.com/seedcrawl/seedcrawl/frontier"
+	"github.com/seedcrawl/seedcrawl/internal/crawltest"
 	"github.com/seedcrawl/seedcrawl/internal/fakeweb"
 	"github.com/seedcrawl/seedcrawl/robots"
 	"github.com/seedcrawl/seedcrawl/storage"
@@ -80,7 +81,7 @@ func TestRobotsDecisions(t *testing.T) {
 	r.web.HTML("http://a.test/private/x")
 	r.web.HTML("http://b.test/")
 	r.web.HTML("http://c.test/")
-	r.robots.decide = func(u *url.URL) robots.Decision {
+	r.robots.Decide = func(u *url.URL) robots.Decision {
 		switch {
 		case strings.HasPrefix(u.Path, "/private/"):
 			return robots.Decision{Reason: robots.ReasonDisallowed}
@@ -121,7 +122,7 @@ func TestRobotsDecisions(t *testing.T) {
 		t.Errorf("host c.test = %+v, %v, %v; want deferred with the reason", h, ok, err)
 	}
 	// The Crawl-delay of a.test (10ms) is part of its politeness delay.
-	for _, d := range r.fr.waits[r.page("http://a.test/ok").ID] {
+	for _, d := range r.fr.Waits[r.page("http://a.test/ok").ID] {
 		if d < 10*time.Millisecond {
 			t.Errorf("a.test delay %v, want ≥ its Crawl-delay 10ms", d)
 		}
@@ -136,7 +137,7 @@ func TestDelayPassedToFrontier(t *testing.T) {
 	r.opts.Settings.DelayFactor = 2
 	r.mustRun("http://a.test/")
 	id := r.page("http://a.test/").ID
-	outs, waits := r.fr.results[id], r.fr.waits[id]
+	outs, waits := r.fr.Results[id], r.fr.Waits[id]
 	if len(outs) != 1 || outs[0].Duration != 40*time.Millisecond || !outs[0].Downloaded || !outs[0].Requested {
 		t.Fatalf("results = %+v, want one download that took 40ms", outs)
 	}
@@ -168,7 +169,7 @@ func TestRetryAfterAndRetries(t *testing.T) {
 	if lim.Status != storage.StatusFetched || r.web.Requests("http://a.test/limited") != 2 {
 		t.Errorf("limited: %v after %d requests, want fetched after 2", lim.Status, r.web.Requests("http://a.test/limited"))
 	}
-	if rq := r.fr.requeues[lim.ID]; len(rq) != 1 || rq[0] < 30*time.Millisecond {
+	if rq := r.fr.Requeues[lim.ID]; len(rq) != 1 || rq[0] < 30*time.Millisecond {
 		t.Errorf("limited requeued after %v, want once after ≥ Retry-After 30ms", rq)
 	}
 	br := r.page("http://a.test/broken")
@@ -379,7 +380,7 @@ func TestRobotsFetchKeepsGap(t *testing.T) {
 	}
 	r.opts.Settings.Delay = 20 * time.Millisecond
 	first := true
-	r.robots.decide = func(u *url.URL) robots.Decision {
+	r.robots.Decide = func(u *url.URL) robots.Decision {
 		d := robots.Decision{Allowed: true}
 		if first { // the robots cache fetches robots.txt on the first check
 			first = false
@@ -542,9 +543,9 @@ func TestCommitFailureIsFatal(t *testing.T) {
 func TestNewValidates(t *testing.T) {
 	for _, o := range []Options{
 		{},
-		{Frontier: &spyFrontier{}, Store: &storage.DB{}},
-		{Frontier: &spyFrontier{}, Store: &storage.DB{}, Fetchers: []Fetcher{nil}},
-		{Frontier: &spyFrontier{}, Store: &storage.DB{}, Fetchers: []Fetcher{fakeweb.New()}, Settings: config.Config{MaxPages: -1}},
+		{Frontier: &crawltest.Spy{}, Store: &storage.DB{}},
+		{Frontier: &crawltest.Spy{}, Store: &storage.DB{}, Fetchers: []Fetcher{nil}},
+		{Frontier: &crawltest.Spy{}, Store: &storage.DB{}, Fetchers: []Fetcher{fakeweb.New()}, Settings: config.Config{MaxPages: -1}},
 	} {
 		if _, err := New(o); !errors.Is(err, ErrOptions) {
 			t.Errorf("New(%+v) = %v, want ErrOptions", o, err)
@@ -577,7 +578,7 @@ func TestTooDeepURLQueuedWhenFoundShallower(t *testing.T) {
 		return fetch.Response{Code: 200, ContentType: "text/html", Body: []byte(`<a href="http://x.test/">x</a>`)}
 	}
 	r.web.HTML("http://x.test/")
-	r.withFrontier(r.opts).Frontier.(*spyFrontier).onDone = func(j frontier.Job) {
+	r.withFrontier(r.opts).Frontier.(*crawltest.Spy).OnDone = func(j frontier.Job) {
 		if u, _ := r.db.URL(j.ID); u == "http://a.test/a" {
 			close(aDone)
 		}

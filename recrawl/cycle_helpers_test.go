@@ -2,19 +2,14 @@ package recrawl
 
 import (
 	"context"
-	"net/url"
 	"path/filepath"
 	"slices"
-	"sync"
 	"testing"
-	"time"
 
-	"github.com/seedcrawl/seedcrawl/config"
 	"github.com/seedcrawl/seedcrawl/crawler"
-	"github.com/seedcrawl/seedcrawl/frontier"
+	"github.com/seedcrawl/seedcrawl/internal/crawltest"
 	"github.com/seedcrawl/seedcrawl/internal/fakeweb"
 	"github.com/seedcrawl/seedcrawl/monitor"
-	"github.com/seedcrawl/seedcrawl/robots"
 	"github.com/seedcrawl/seedcrawl/scheduler"
 	"github.com/seedcrawl/seedcrawl/storage"
 	"github.com/seedcrawl/seedcrawl/urlnorm"
@@ -24,37 +19,13 @@ import (
 // at its seams (a fake fetcher, a fake robots.txt source) and a real bbolt
 // file.
 
-// allowAll is a robots.txt source that allows everything. The frontier
-// asks it through a robots.Gate.
-type allowAll struct{}
-
-func (allowAll) Check(context.Context, *url.URL) (robots.Decision, error) {
-	return robots.Decision{Allowed: true}, nil
-}
-
-// spyFrontier is a real frontier that records, per URL, the results it is
-// given.
-type spyFrontier struct {
-	*frontier.Frontier
-	mu      sync.Mutex
-	results map[uint64][]frontier.Result
-}
-
-func (s *spyFrontier) Done(job frontier.Job, r frontier.Result, ch *frontier.Changes) (bool, error) {
-	retried, err := s.Frontier.Done(job, r, ch)
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.results[job.ID] = append(s.results[job.ID], r)
-	return retried, err
-}
-
 // rig is a crawler wired to fakes at the seams and a real bbolt file.
 type rig struct {
 	t     *testing.T
 	web   *fakeweb.Web
 	db    *storage.DB
 	path  string
-	fr    *spyFrontier
+	fr    *crawltest.Spy
 	sched scheduler.Scheduler
 	opts  crawler.Options
 }
@@ -70,35 +41,10 @@ func newRig(t *testing.T) *rig {
 // open opens the db and a fresh frontier (a new process, as after a crash).
 func (r *rig) open() {
 	r.t.Helper()
-	db, err := storage.Open(r.path, &storage.Options{NoSync: true})
-	if err != nil {
-		r.t.Fatal(err)
-	}
-	r.t.Cleanup(func() { db.Close() })
-	r.db = db
-	sched, err := scheduler.ByName("bfs", scheduler.Options{})
-	if err != nil {
-		r.t.Fatal(err)
-	}
+	r.db = crawltest.OpenDB(r.t, r.path)
 	r.fr = nil // built by cycle, from the settings the test chose
-	r.sched = sched
-	r.opts = crawler.Options{
-		Store:    db,
-		Fetchers: []crawler.Fetcher{r.web, r.web, r.web},
-		Settings: config.Config{
-			MaxDepth:        -1,
-			MaxRedirects:    3,
-			RespectNofollow: true,
-			RespectNoindex:  true,
-			CommitInterval:  20 * time.Millisecond,
-			CommitPages:     4,
-			Politeness: config.Politeness{
-				MaxRetries: 2,
-				Backoff:    time.Millisecond,
-				MaxBackoff: 5 * time.Millisecond,
-			},
-		},
-	}
+	r.sched = crawltest.Scheduler(r.t, "bfs")
+	r.opts = crawler.Options{Store: r.db, Fetchers: []crawler.Fetcher{r.web, r.web, r.web}, Settings: crawltest.Settings()}
 }
 
 // reopen closes the db and opens it again with a fresh frontier.
@@ -115,12 +61,7 @@ func (r *rig) reopen() {
 func (r *rig) withFrontier(o crawler.Options) crawler.Options {
 	r.t.Helper()
 	if r.fr == nil {
-		fr, err := frontier.New(frontier.Options{Scheduler: r.sched, Politeness: o.Settings.Politeness, HostMaxPages: o.Settings.HostMaxPages,
-			Robots: robots.Gate{Robots: allowAll{}, URLs: r.db}, DropFor: o.Settings.RobotsTTL})
-		if err != nil {
-			r.t.Fatal(err)
-		}
-		r.fr = &spyFrontier{Frontier: fr, results: map[uint64][]frontier.Result{}}
+		r.fr = crawltest.NewFrontier(r.t, r.db, r.sched, o.Settings, nil)
 	}
 	o.Frontier = r.fr
 	return o
@@ -159,11 +100,7 @@ func (r *rig) mustCycle(rc CycleOptions) monitor.Summary {
 // page returns the stored record of URL u.
 func (r *rig) page(u string) storage.Page {
 	r.t.Helper()
-	p, err := r.db.PageByURL(u)
-	if err != nil {
-		r.t.Fatalf("page %s: %v", u, err)
-	}
-	return p
+	return crawltest.Page(r.t, r.db, u)
 }
 
 // ids returns the page ids of urls.
@@ -208,11 +145,7 @@ func (r *rig) fetchesOf(n uint32) map[string]storage.FetchRecord {
 
 func (r *rig) frontierLen() int {
 	r.t.Helper()
-	n := 0
-	if err := r.db.LoadFrontier(func(storage.Entry) error { n++; return nil }); err != nil {
-		r.t.Fatal(err)
-	}
-	return n
+	return crawltest.FrontierLen(r.t, r.db)
 }
 
 func sortedCopy(s []string) []string {

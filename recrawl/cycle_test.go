@@ -79,7 +79,7 @@ func TestRecrawlCycleRefreshesAndDiscovers(t *testing.T) {
 	}
 	// The 304 of a handed its stored links on: b and c were downloaded as
 	// its out-links, with a's priority flowing to them.
-	if out := r.fr.results[r.page(pa).ID]; len(out) != 1 || len(out[0].Links) != 2 {
+	if out := r.fr.Results[r.page(pa).ID]; len(out) != 1 || len(out[0].Links) != 2 {
 		t.Errorf("outcome of the 304 seed: %+v, want its 2 stored links", out)
 	}
 	if n := r.frontierLen(); n != 0 {
@@ -146,7 +146,7 @@ func TestRecrawlTraversesPagesNotRefetched(t *testing.T) {
 				t.Errorf("refresh counts %v, want %v", s.Refresh, tc.counts)
 			}
 			// Traversed or not, b handed its stored link to d on.
-			if out := r.fr.results[r.page(pb).ID]; len(out) != 1 || !out[0].Downloaded || len(out[0].Links) != 1 || out[0].Links[0].ID != r.page(pd).ID {
+			if out := r.fr.Results[r.page(pb).ID]; len(out) != 1 || !out[0].Downloaded || len(out[0].Links) != 1 || out[0].Links[0].ID != r.page(pd).ID {
 				t.Errorf("outcome of b: %+v", out)
 			}
 			if st := r.cycleRecord(2).Stats; st.Fetches != uint64(len(tc.fetched)) {
