@@ -81,10 +81,6 @@ type admission struct {
 	scopeHosts map[string]bool     // hosts brought into scope by seed redirects
 	soft       map[uint64]struct{} // URLs not queued for a reason a later link may lift
 	hops       map[uint64]int      // redirect hops of queued redirect targets
-	// admitted are the per-host counts of the host page budget, rebuilt
-	// from the stored records while Run starts and handed to the frontier
-	// in Snapshot.Admitted; nil once the frontier counts (Frontier.Admit).
-	admitted map[string]int64
 }
 
 // pending is the batch the disposer builds and commits (touched only by
@@ -134,7 +130,7 @@ func New(opts Options) (*Crawler, error) {
 		guard:      opts.guard(),
 		in:         make(chan outcome, 2*len(opts.Fetchers)),
 		tally:      tally{counts: map[string]uint64{}},
-		admission:  admission{scopeHosts: map[string]bool{}, admitted: map[string]int64{}, soft: map[uint64]struct{}{}, hops: map[uint64]int{}},
+		admission:  admission{scopeHosts: map[string]bool{}, soft: map[uint64]struct{}{}, hops: map[uint64]int{}},
 		cycleState: cycleState{cyc: opts.Cycle, recent: map[uint64]struct{}{}},
 	}
 	c.cluster, _ = opts.Feed.(Cluster)
@@ -234,7 +230,6 @@ func (c *Crawler) Run(ctx context.Context, seeds []string) (monitor.Summary, err
 	if err != nil {
 		return monitor.Summary{}, err
 	}
-	c.admitted = nil // the frontier counts from here
 	if c.sm != nil {
 		c.sm.Start(Loop{c})
 	}
@@ -337,28 +332,22 @@ func normalizeSeeds(seeds []string) ([]string, error) {
 	return out, nil
 }
 
-// restore loads the stored frontier, host ready times and scheduler state
-// into the (fresh) frontier, and the per-host budgets: from storage's
-// admitted index with index (a recrawl: host budgets count URLs, not the
-// fetches of earlier cycles), else from the page records when a host
-// budget is set. It returns the pending URLs restored.
+// restore loads the stored frontier, host ready times, scheduler state
+// and per-host budgets into the (fresh) frontier: the budgets from
+// storage's admitted index with index (a recrawl: host budgets count URLs,
+// not the fetches of earlier cycles), else from the page records when a
+// host budget is set. It returns the pending URLs restored.
 func (c *Crawler) restore(index bool) ([]frontier.Entry, error) {
-	snap, err := frontier.LoadSnapshot(c.opts.Store, c.admitted)
-	if err != nil {
-		return nil, fmt.Errorf("crawler: restore: %w", err)
-	}
+	count := frontier.CountHosts
 	switch {
 	case index:
-		if err := c.loadAdmitted(); err != nil {
-			return nil, err
-		}
+		count = frontier.CountIndex
 	case c.opts.Settings.HostMaxPages > 0:
-		// The host records count fetch attempts, retries included, and not
-		// the URLs admitted but never requested (robots-denied, deferred):
-		// the budget is the admitted URLs, so count them.
-		if err := c.countAdmitted(); err != nil {
-			return nil, err
-		}
+		count = frontier.CountPages
+	}
+	snap, err := frontier.LoadSnapshot(c.opts.Store, count)
+	if err != nil {
+		return nil, fmt.Errorf("crawler: restore: %w", err)
 	}
 	if len(snap.Entries) == 0 && len(snap.Hosts) == 0 && snap.SchedState == nil && len(snap.Admitted) == 0 {
 		return nil, nil

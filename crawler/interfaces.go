@@ -36,22 +36,16 @@ type Frontier interface {
 }
 
 // Store is what the crawl loop needs from the database; *storage.DB
-// implements it. Intern and Commit are called by the disposer only.
+// implements it. Intern and Commit are called by the disposer only. A
+// resumed crawl hands it to frontier.LoadSnapshot.
 type Store interface {
+	frontier.Stored
 	Intern(urls []string, from uint64, depth uint32) ([]storage.Interned, error)
 	Commit(b *storage.Batch) error
 	// URL returns the URL of an id, committed or only interned.
 	URL(id uint64) (string, error)
 	Page(id uint64) (storage.Page, error)
 	Links(src uint64) ([]storage.Link, error)
-	EachPage(fn func(p *storage.Page) error) error
-	// AdmittedByHost returns the pages ever queued or fetched per host key,
-	// an index storage keeps: a recrawl's host budgets without a pass over
-	// the pages.
-	AdmittedByHost() (map[string]int64, error)
-	LoadFrontier(fn func(e storage.Entry) error) error
-	SchedulerState() ([]byte, error)
-	EachHost(fn func(h storage.Host) error) error
 	StartRun(start time.Time, command, config string) (storage.Run, error)
 }
 

@@ -102,11 +102,10 @@ func (l Loop) Seed(targets []frontier.Target) error {
 // (the URLs of a host ever queued or fetched; refetches do not count).
 // Counts added to snap.Admitted before Restore reach the frontier.
 func (l Loop) Hosts(snap *frontier.Snapshot) error {
-	snap.Admitted = l.c.admitted
 	if err := frontier.LoadHosts(l.c.opts.Store, snap, nil); err != nil {
 		return err
 	}
-	return l.c.loadAdmitted()
+	return frontier.LoadBudgets(l.c.opts.Store, snap, frontier.CountIndex)
 }
 
 // SitemapChanged reports whether a sitemap says page id changed after its

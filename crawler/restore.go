@@ -2,47 +2,7 @@ package crawler
 
 import (
 	"fmt"
-	"maps"
-
-	"github.com/seedcrawl/seedcrawl/storage"
-	"github.com/seedcrawl/seedcrawl/urlnorm"
 )
-
-// countAdmitted sets the per-host URL counts of a resumed crawl from the
-// page records: every URL that was queued, whatever became of it (fetched,
-// failed, robots-denied, deferred), counts against --host-max-pages; URLs
-// only discovered, out of scope or rejected by a guard or budget do not.
-// One cursor pass over the page records.
-func (c *Crawler) countAdmitted() error {
-	clear(c.admitted)
-	err := c.opts.Store.EachPage(func(p *storage.Page) error {
-		switch p.Status {
-		case storage.StatusDiscovered, storage.StatusOutOfScope, storage.StatusRejected:
-		default:
-			c.admitted[urlnorm.Authority(p.URL)]++
-		}
-		return nil
-	})
-	if err != nil {
-		return fmt.Errorf("crawler: count admitted URLs: %w", err)
-	}
-	return nil
-}
-
-// loadAdmitted sets the per-host URL counts of a recrawl (c.admitted: the
-// URLs of the host that were ever queued or fetched; refetches do not
-// count against --host-max-pages) from storage's admitted index, which
-// Commit keeps with the pages: no pass over the page records, so a cycle's
-// start does not grow with the db.
-func (c *Crawler) loadAdmitted() error {
-	m, err := c.opts.Store.AdmittedByHost()
-	if err != nil {
-		return fmt.Errorf("crawler: per-host URL counts: %w", err)
-	}
-	clear(c.admitted)
-	maps.Copy(c.admitted, m)
-	return nil
-}
 
 // storedLinks returns the stored out-links of page id as candidates, for a
 // page answering 304 or traversed from storage.

@@ -85,7 +85,9 @@
 // admitted per host over the life of the database, a trap guard) is
 // counted here: the crawl loop asks HostFull before it queues a new URL
 // and calls Admit for each URL it queues as a page; a resumed crawl hands
-// the counts it rebuilt from its records back in Snapshot.Admitted. A URL
+// the counts back in Snapshot.Admitted, which LoadSnapshot rebuilds from
+// storage as a Count says (host records, storage's admitted index, or a
+// pass over the page records when the budget must be exact). A URL
 // refused for its host's budget is passed as a Skip target, so the
 // scheduler still sees every out-link. The retry budget (MaxRetries) and
 // the Crawl-delay cap are the frontier's too. The run's budgets
@@ -117,7 +119,8 @@
 // Delete in the same bbolt transaction as the page result (ARCHITECTURE.md,
 // crash consistency). After kill -9, the stored entries, including those in
 // flight at the crash, go back through Restore(Snapshot) into a fresh
-// frontier, and sequence numbers continue after the largest stored one.
+// frontier (LoadSnapshot reads them from storage), and sequence numbers
+// continue after the largest stored one.
 //
 // Changes must reach storage in the order the frontier made them, because a
 // later Put of an id supersedes an earlier one. The simplest protocol: the

@@ -154,9 +154,9 @@ type Snapshot struct {
 	SchedState []byte
 	// Admitted are the per-host counts of the host page budget
 	// (Options.HostMaxPages) of the crawl being resumed: how many URLs of
-	// each host were admitted before. The crawl loop rebuilds them from
-	// its stored records (they are not part of Changes); Restore copies
-	// them. Ignored without a budget.
+	// each host were admitted before. LoadSnapshot rebuilds them from
+	// storage (they are not part of Changes); Restore copies them.
+	// Ignored without a budget.
 	Admitted map[string]int64
 }
 
