@@ -57,13 +57,18 @@ func TestRevisitInterval(t *testing.T) {
 		want bool
 	}{
 		{storage.Page{}, true},
-		{storage.Page{FetchedAt: now.Add(-h), Interval: 0}, true},
+		// No stored interval (a plain crawl's page): Initial applies.
+		{storage.Page{FetchedAt: now.Add(-h), Interval: 0}, false},
+		{storage.Page{FetchedAt: now.Add(-11 * h), Interval: 0}, true},
 		{storage.Page{FetchedAt: now.Add(-h), Interval: h}, true},
 		{storage.Page{FetchedAt: now.Add(-h), Interval: 2 * h}, false},
 	} {
 		if got := v.Due(&c.p, now); got != c.want {
 			t.Errorf("Due(fetched %v ago, interval %v) = %v", now.Sub(c.p.FetchedAt), c.p.Interval, got)
 		}
+	}
+	if !(Revisit{}).Due(&storage.Page{FetchedAt: now.Add(-h)}, now) {
+		t.Error("Due without any interval = false, want true (every known page due every cycle)")
 	}
 	for _, bad := range []Revisit{{Initial: -1}, {Min: 2 * h, Max: h}, {DecRate: 1}, {IncRate: -1}, {IncRate: math.NaN()}, {DecRate: math.NaN()}} {
 		if err := bad.Validate(); !errors.Is(err, ErrOptions) {

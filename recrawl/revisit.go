@@ -106,16 +106,23 @@ func (v Revisit) withDefaults() Revisit {
 }
 
 // Due reports whether p is due at now: its interval has passed since its
-// last fetch (always, when it has no interval); a gone-like page (see
-// GoneCycles) once GoneCycles cycles have passed since its last fetch.
+// last fetch; a gone-like page (see GoneCycles) once GoneCycles cycles have
+// passed since its last fetch. A page stored without an interval (fetched
+// by a plain crawl, or by cycles run without one) has Initial as its
+// interval, so turning intervals on takes effect for the pages already
+// known, not only for new ones; with no Initial either, it is always due.
 func (v Revisit) Due(p *storage.Page, now time.Time) bool {
 	if v.GoneCycles > 0 && v.cycle > 0 && goneLike(p) {
 		return v.cycle >= p.Cycle+v.GoneCycles
 	}
-	if p.Interval <= 0 || p.FetchedAt.IsZero() {
+	iv := p.Interval
+	if iv <= 0 {
+		iv = v.Initial
+	}
+	if iv <= 0 || p.FetchedAt.IsZero() {
 		return true
 	}
-	return !now.Before(p.FetchedAt.Add(p.Interval))
+	return !now.Before(p.FetchedAt.Add(iv))
 }
 
 // Interval returns the interval to store with fetch f of the page whose
