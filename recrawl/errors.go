@@ -11,3 +11,7 @@ var (
 
 // ErrCorrupt reports a stored recrawl state that cannot be decoded.
 var ErrCorrupt = errors.New("recrawl: corrupt stored state")
+
+// errFrontierHasEntry stops LoadFrontier at its first entry (Runner.crawlPlan
+// only asks whether the frontier is empty).
+var errFrontierHasEntry = errors.New("recrawl: frontier has an entry")

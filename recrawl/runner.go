@@ -2,6 +2,7 @@ package recrawl
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"slices"
@@ -190,7 +191,16 @@ func (r *Runner) Run(ctx context.Context) error {
 			if p, err = r.resumePlan(last); err != nil {
 				return err
 			}
-		default:
+		case (last == nil || (!recorded(last) && last.N == 1 && len(cycles) == 1)) && r.o.Store.NextID() > 0:
+			// A db of seedcrawl crawl alone: its crawl is cycle 1. With
+			// URLs left in its frontier that crawl was interrupted (or
+			// stopped by a limit), so cycle 1 is finished from that
+			// frontier before cycle 2 is planned.
+			if p, err = r.crawlPlan(last); err != nil {
+				return err
+			}
+		}
+		if p == nil {
 			n := uint32(1)
 			switch {
 			case last != nil && recorded(last):
@@ -224,6 +234,39 @@ func (r *Runner) Run(ctx context.Context) error {
 		}
 	}
 	return nil
+}
+
+// crawlPlan returns the plan that finishes the implicit cycle 1 of a db of
+// seedcrawl crawl (last: its statistics, or nil) when its frontier still
+// holds URLs, after storing a record of cycle 1 so that the cycle is
+// resumed like any other if this run is interrupted too; nil plan and nil
+// error when the crawl left nothing to fetch (it is complete). Only the
+// frontier's first entry is read.
+func (r *Runner) crawlPlan(last *storage.Cycle) (*Plan, error) {
+	err := r.o.Store.LoadFrontier(func(storage.Entry) error { return errFrontierHasEntry })
+	switch {
+	case err == nil:
+		return nil, nil
+	case !errors.Is(err, errFrontierHasEntry):
+		return nil, fmt.Errorf("recrawl: read the frontier of cycle 1: %w", err)
+	}
+	rec := storage.Cycle{N: 1, Start: r.o.Now(), Info: `{"resumed":"seedcrawl crawl"}`}
+	if last != nil {
+		rec.Stats = last.Stats
+	}
+	var b storage.Batch
+	b.PutCycle(rec)
+	if err := r.o.Store.Commit(&b); err != nil {
+		return nil, fmt.Errorf("recrawl: record cycle 1 of the crawl: %w", err)
+	}
+	cycles, err := r.o.Store.Cycles()
+	if err != nil {
+		return nil, fmt.Errorf("recrawl: read cycles: %w", err)
+	}
+	if len(cycles) > 0 {
+		rec = cycles[len(cycles)-1]
+	}
+	return r.resumePlan(&rec)
 }
 
 // recorded reports whether c has a stored record (an implicit cycle 1 of a
