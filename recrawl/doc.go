@@ -46,7 +46,11 @@
 // and is resumed by the next Run: its frontier, budget (what is left of
 // PagesPerCycle) and seeds come from the database, and the graph it plans
 // replacements on is again the one as of the previous cycle, so it
-// completes as an uninterrupted cycle would.
+// completes as an uninterrupted cycle would. A db of seedcrawl crawl alone
+// has cycle 1 without a record; if its frontier still holds URLs (the
+// crawl was interrupted or stopped by a limit), Run stores a record of
+// cycle 1 and resumes it from that frontier before planning cycle 2 (only
+// the frontier's first entry is read to tell).
 //
 // # The crawl of a cycle
 //
