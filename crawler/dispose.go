@@ -196,10 +196,10 @@ func (m *fetched) dispose(c *Crawler) error {
 	c.fetches.Add(1)
 	c.bytes.Add(uint64(rec.Length))
 	c.observeFetch(rec)
-	res := frontier.Result{Requested: true, Downloaded: true, Transient: m.transient, RetryAfter: m.retryAfter, Duration: m.serverTime}
+	res := frontier.Result{Requested: true, Downloaded: true, Transient: m.retry.Transient, RetryAfter: m.retry.After, Duration: m.serverTime}
 	var links []storage.Link
 	var skips []skip
-	if !m.transient {
+	if !m.retry.Transient {
 		// Only a transient failure may be retried, and it has no links:
 		// the URL's result is final, its per-URL state goes.
 		hops := c.hops[job.ID]

@@ -1,10 +1,8 @@
 package crawler
 
 import (
-	"cmp"
 	"errors"
 	"fmt"
-	"net/http"
 	"net/url"
 	"time"
 
@@ -32,16 +30,15 @@ type outcome interface {
 
 // fetched: a request was made (any response, or a network failure).
 type fetched struct {
-	job        frontier.Job
-	url        string
-	rec        storage.Fetch
-	links      []candidate
-	redirect   *candidate // 3xx target
-	transient  bool       // the failure may go away: the frontier retries or backs off
-	retryAfter time.Duration
-	rejects    []string // trap-guard and URL rejections, one reason per distinct link
-	nofollow   int      // links not followed (rel=nofollow, meta robots nofollow)
-	tooMany    int      // distinct links beyond --max-out-links
+	job      frontier.Job
+	url      string
+	rec      storage.Fetch
+	links    []candidate
+	redirect *candidate // 3xx target
+	retry    fetch.Retry
+	rejects  []string // trap-guard and URL rejections, one reason per distinct link
+	nofollow int      // links not followed (rel=nofollow, meta robots nofollow)
+	tooMany  int      // distinct links beyond --max-out-links
 	// serverTime is the server's time to first byte, for the adaptive
 	// per-host delay: the whole fetch time would include this process's
 	// own CPU starvation and slow the crawl down when the client is busy.
@@ -186,7 +183,7 @@ func (c *Crawler) process(f Fetcher, job frontier.Job) (o outcome, refresh bool)
 		refresh = true
 	}
 	if job.Skip != "" {
-		return &skipped{job: job, status: skipStatus(job.Skip), reason: job.Skip}, refresh
+		return &skipped{job: job, status: robots.SkipStatus(job.Skip), reason: job.Skip}, refresh
 	}
 	if _, err := url.Parse(u); err != nil {
 		return &skipped{job: job, status: storage.StatusRejected, reason: "bad-url"}, refresh
@@ -212,29 +209,9 @@ func (c *Crawler) process(f Fetcher, job frontier.Job) (o outcome, refresh bool)
 	if m.serverTime <= 0 {
 		m.serverTime = resp.Dur // no response arrived: the time spent trying
 	}
-	m.rec = storage.Fetch{
-		ID:           job.ID,
-		Host:         job.Host,
-		Code:         resp.Code,
-		ContentType:  resp.ContentType,
-		Length:       max(resp.Length, 0),
-		Truncated:    resp.Truncated,
-		ETag:         resp.ETag,
-		LastModified: resp.LastModified,
-		Date:         resp.Header.Get("Date"),
-		FetchedAt:    fetchedAt,
-		Duration:     resp.Dur,
-		Reason:       resp.Reason,
-	}
-	// Keep the validators of the fetch that had content; a 304 may renew
-	// them.
-	switch resp.Code {
-	case 0:
-		m.rec.ETag, m.rec.LastModified = prev.ETag, prev.LastModified
-	case http.StatusNotModified:
-		m.rec.ETag, m.rec.LastModified = cmp.Or(resp.ETag, prev.ETag), cmp.Or(resp.LastModified, prev.LastModified)
-	}
-	c.classify(m, resp, prev)
+	m.rec, m.retry = resp.Record(&prev, c.olderHashes)
+	m.rec.ID, m.rec.Host, m.rec.FetchedAt = job.ID, job.Host, fetchedAt
+	c.links(m, resp)
 	if r, ok := f.(bodyReleaser); ok && resp.Body != nil && !isSitemap {
 		// The body has been archived, hashed and parsed: m holds only
 		// copies (URLs are strings built from it), and resp does not
@@ -263,80 +240,23 @@ func (c *Crawler) process(f Fetcher, job frontier.Job) (o outcome, refresh bool)
 	return m, refresh
 }
 
-// skipStatus is the status recorded for a job the frontier handed out
-// with Skip set: robots.txt denied it, or the host is deferred (robots.txt
-// unreachable, Crawl-delay above the cap).
-func skipStatus(reason string) storage.Status {
-	switch reason {
-	case robots.ReasonDisallowed:
-		return storage.StatusRobotsDenied
-	case robots.ReasonPrivateAddress:
-		return storage.StatusRejected
-	}
-	return storage.StatusDeferred
-}
-
-// transientReason reports whether a fetch failure may go away on retry.
-func transientReason(r string) bool {
-	switch r {
-	case fetch.ReasonTimeout, fetch.ReasonRefused, fetch.ReasonConnLost, fetch.ReasonNetwork:
-		return true
-	}
-	return false
-}
-
-// classify sets the status of a fetch and, for HTML, its links.
-func (c *Crawler) classify(m *fetched, resp fetch.Response, prev storage.Page) {
-	rec := &m.rec
-	code := resp.Code
-	switch {
-	case code == 0 || resp.Err != nil && transientReason(resp.Reason):
-		// No response, or the body broke off (a dropped connection, a
-		// timeout mid-body): nothing usable arrived.
-		rec.Status = storage.StatusFetchError
-		m.transient = transientReason(resp.Reason)
-		if rec.Reason == "" {
-			rec.Reason = fetch.ReasonNetwork
-		}
-	case resp.Reason == fetch.ReasonBomb || resp.Reason == fetch.ReasonEncoding || resp.Reason == fetch.ReasonBadBody:
-		rec.Status = storage.StatusFetchError
-		rec.Truncated = false
-	case code == http.StatusNotModified:
-		rec.Status = storage.StatusNotModified
-	case code >= 300 && code < 400:
-		if resp.Location == "" {
-			rec.Status = storage.StatusHTTPError
-			rec.Reason = cmp.Or(resp.Reason, "no-location")
-			break
-		}
-		rec.Status = storage.StatusRedirect
+// links reads a fetch's links: a redirect's target, the links of an HTML
+// page, the URLs a sitemap lists.
+func (c *Crawler) links(m *fetched, resp fetch.Response) {
+	switch m.rec.Status {
+	case storage.StatusRedirect:
 		if cand, reason, ok := c.candidate(resp.Location, storage.LinkRedirect); ok {
 			m.redirect = &cand
 		} else {
 			m.rejects = append(m.rejects, reason)
 		}
-	case code == http.StatusTooManyRequests || code == http.StatusServiceUnavailable:
-		rec.Status = storage.StatusHTTPError
-		m.transient = true
-		m.retryAfter = resp.RetryAfter
-	case code >= 500:
-		rec.Status = storage.StatusHTTPError
-		m.transient = true
-	case code >= 200 && code < 300:
-		rec.Status = storage.StatusFetched
-		if resp.Body != nil {
-			rec.Hash, rec.OlderHash = storage.HashesOf(resp.Body, prev.Hash, c.olderHashes)
-		}
+	case storage.StatusFetched:
 		switch {
 		case m.sitemap != nil:
 			c.readSitemap(m, resp)
 		case fetch.IsHTML(resp.ContentType) && resp.Body != nil:
 			c.extractLinks(m, resp)
 		}
-	case (code == http.StatusNotFound || code == http.StatusGone) && (prev.Status.Fetched() || prev.Status == storage.StatusGone):
-		rec.Status = storage.StatusGone
-	default:
-		rec.Status = storage.StatusHTTPError
 	}
 }
 
