@@ -294,7 +294,12 @@ func (c *Crawler) extractLinks(m *fetched, resp fetch.Response) {
 			m.nofollow++
 			continue
 		}
-		cand, reason, ok := c.checked(l.URL, linkKind(l.Kind), l.Kept)
+		// extract names a link's kind as storage stores it.
+		kind, err := storage.ParseLinkKind(l.Kind.String())
+		if err != nil {
+			kind = storage.LinkOther
+		}
+		cand, reason, ok := c.checked(l.URL, kind, l.Kept)
 		if !ok {
 			m.rejects = append(m.rejects, reason)
 			continue
@@ -329,28 +334,6 @@ func (c *Crawler) inScope(u, host string) bool {
 	c.scopeMu.RLock()
 	defer c.scopeMu.RUnlock()
 	return c.scopeHosts[host]
-}
-
-func linkKind(k extract.Kind) storage.LinkKind {
-	switch k {
-	case extract.KindA:
-		return storage.LinkA
-	case extract.KindArea:
-		return storage.LinkArea
-	case extract.KindFrame:
-		return storage.LinkFrame
-	case extract.KindIframe:
-		return storage.LinkIFrame
-	case extract.KindCanonical:
-		return storage.LinkCanonical
-	case extract.KindAlternate:
-		return storage.LinkAlternate
-	case extract.KindNext:
-		return storage.LinkNext
-	case extract.KindPrev:
-		return storage.LinkPrev
-	}
-	return storage.LinkOther
 }
 
 // lookup returns the URL of page id and its stored record (zero for a URL
