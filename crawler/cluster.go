@@ -6,6 +6,7 @@ import (
 	"strconv"
 
 	"github.com/seedcrawl/seedcrawl/frontier"
+	"github.com/seedcrawl/seedcrawl/scope"
 )
 
 // Cluster is a Feed that shares the crawl's hosts with other nodes
@@ -47,8 +48,8 @@ func (c *Crawler) remoteHost(host string) bool {
 
 // route notes a link to another node's URL at index i of the page's
 // targets; handOff sends it after the frontier's Done.
-func (c *Crawler) route(id uint64, cd *candidate, depth int, isNew bool, i int) {
-	c.routed = append(c.routed, Remote{ID: id, URL: cd.url, Host: cd.host, Depth: depth, New: isNew})
+func (c *Crawler) route(id uint64, cd *scope.Link, depth int, isNew bool, i int) {
+	c.routed = append(c.routed, Remote{ID: id, URL: cd.URL, Host: cd.Host, Depth: depth, New: isNew})
 	c.routedAt = append(c.routedAt, i)
 }
 

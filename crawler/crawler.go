@@ -12,6 +12,7 @@ import (
 	"github.com/seedcrawl/seedcrawl/extract"
 	"github.com/seedcrawl/seedcrawl/frontier"
 	"github.com/seedcrawl/seedcrawl/monitor"
+	"github.com/seedcrawl/seedcrawl/scope"
 	"github.com/seedcrawl/seedcrawl/storage"
 	"github.com/seedcrawl/seedcrawl/urlnorm"
 )
@@ -21,7 +22,7 @@ import (
 // by who touches it.
 type Crawler struct {
 	opts      Options
-	guard     urlnorm.Guard
+	rules     *scope.Rules       // which links are followed
 	extractor *extract.Extractor // links of a page, capped while parsing
 	in        chan outcome       // workers → disposer
 	ran       atomic.Bool
@@ -74,13 +75,11 @@ type tally struct {
 	counts  map[string]uint64 // this run's counters (also stored)
 }
 
-// admission decides which links are queued: the disposer's, but for the
-// scope, which workers read.
+// admission is the disposer's state of the links it admits (rules
+// decide).
 type admission struct {
-	scopeMu    sync.RWMutex
-	scopeHosts map[string]bool     // hosts brought into scope by seed redirects
-	soft       map[uint64]struct{} // URLs not queued for a reason a later link may lift
-	hops       map[uint64]int      // redirect hops of queued redirect targets
+	soft map[uint64]struct{} // URLs not queued for a reason a later link may lift
+	hops map[uint64]int      // redirect hops of queued redirect targets
 }
 
 // pending is the batch the disposer builds and commits (touched only by
@@ -127,10 +126,10 @@ func New(opts Options) (*Crawler, error) {
 	}
 	c := &Crawler{
 		opts:       opts,
-		guard:      opts.guard(),
+		rules:      scope.New(scope.Options{Scope: opts.Scope, SeedRedirects: opts.SeedRedirects, Settings: opts.Settings, Hosts: opts.Frontier}),
 		in:         make(chan outcome, 2*len(opts.Fetchers)),
 		tally:      tally{counts: map[string]uint64{}},
-		admission:  admission{scopeHosts: map[string]bool{}, soft: map[uint64]struct{}{}, hops: map[uint64]int{}},
+		admission:  admission{soft: map[uint64]struct{}{}, hops: map[uint64]int{}},
 		cycleState: cycleState{cyc: opts.Cycle, recent: map[uint64]struct{}{}},
 	}
 	c.cluster, _ = opts.Feed.(Cluster)
@@ -141,7 +140,7 @@ func New(opts Options) (*Crawler, error) {
 	// the caps; out-of-scope links are recorded up to as many again.
 	ex, err := extract.New(extract.Options{
 		Token:        opts.Settings.RobotsToken,
-		Keep:         func(u string) bool { return c.inScope(u, urlnorm.Authority(u)) },
+		Keep:         c.rules.InScope,
 		MaxLinks:     opts.Settings.MaxOutLinks,
 		MaxOther:     opts.Settings.MaxOutLinks,
 		SkipNoFollow: opts.Settings.RespectNofollow,

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/seedcrawl/seedcrawl/frontier"
+	"github.com/seedcrawl/seedcrawl/scope"
 	"github.com/seedcrawl/seedcrawl/storage"
 )
 
@@ -262,7 +263,7 @@ func (m *fetched) dispose(c *Crawler) error {
 	}
 	r := &Recorded{ID: job.ID, URL: m.url, Fetch: rec, Status: rec.Status, Reason: rec.Reason, RedirectTo: storage.NoPage}
 	if m.redirect != nil {
-		r.Redirect = &Link{URL: m.redirect.url, InScope: m.redirect.inScope}
+		r.Redirect = &Link{URL: m.redirect.URL, InScope: m.redirect.InScope}
 		if n := len(links); n > 0 && links[n-1].Kind == storage.LinkRedirect {
 			r.RedirectTo = links[n-1].To
 		}
@@ -324,7 +325,7 @@ type skip struct {
 
 // targets interns a page's links (and its redirect target) and decides
 // which are queued.
-func (c *Crawler) targets(job frontier.Job, cands []candidate, redirect *candidate, hops int) ([]frontier.Target, []storage.Link, []skip, error) {
+func (c *Crawler) targets(job frontier.Job, cands []scope.Link, redirect *scope.Link, hops int) ([]frontier.Target, []storage.Link, []skip, error) {
 	var targets []frontier.Target
 	var links []storage.Link
 	var skipped []skip
@@ -334,13 +335,13 @@ func (c *Crawler) targets(job frontier.Job, cands []candidate, redirect *candida
 		targets = make([]frontier.Target, 0, n+1)
 		links = make([]storage.Link, 0, n+1)
 	}
-	add := func(cands []candidate, depth int, redirectHops int) error {
+	add := func(cands []scope.Link, depth int, redirectHops int) error {
 		if len(cands) == 0 {
 			return nil
 		}
 		urls := make([]string, len(cands))
 		for i := range cands {
-			urls[i] = cands[i].url
+			urls[i] = cands[i].URL
 		}
 		ints, err := c.opts.Store.Intern(urls, job.ID, uint32(depth))
 		if err != nil {
@@ -349,11 +350,11 @@ func (c *Crawler) targets(job frontier.Job, cands []candidate, redirect *candida
 		for i := range cands {
 			cd := &cands[i]
 			id, isNew := ints[i].ID, ints[i].New
-			links = append(links, storage.Link{To: id, Kind: cd.kind})
-			t := frontier.Target{ID: id, Host: cd.host, Depth: depth, New: isNew}
-			status, reason, soft, ok := c.admit(cd, depth, redirectHops)
+			links = append(links, storage.Link{To: id, Kind: cd.Kind})
+			t := frontier.Target{ID: id, Host: cd.Host, Depth: depth, New: isNew}
+			status, reason, soft, ok := c.rules.Admit(cd, depth, redirectHops)
 			_, wasSoft := c.soft[id]
-			if ok && !c.opts.FedOnly && c.remoteHost(cd.host) {
+			if ok && !c.opts.FedOnly && c.remoteHost(cd.Host) {
 				// Another node's URL: the scheduler gives it its share
 				// (frontier.Target.Remote), handOff sends it on.
 				c.route(id, cd, depth, isNew || wasSoft, len(targets))
@@ -406,16 +407,10 @@ func (c *Crawler) targets(job frontier.Job, cands []candidate, redirect *candida
 		return nil, nil, nil, err
 	}
 	if redirect != nil {
-		if c.opts.SeedRedirects && job.Depth == 0 && !redirect.inScope {
-			// A seed (or a seed's redirect target) moved: its target is a
-			// seed too.
-			redirect.inScope = true
-			c.scopeMu.Lock()
-			c.scopeHosts[redirect.host] = true
-			c.scopeMu.Unlock()
+		if c.rules.Redirect(redirect, job.Depth) {
 			c.count("scope/seed-redirect", 1)
 		}
-		if err := add([]candidate{*redirect}, job.Depth, hops+1); err != nil {
+		if err := add([]scope.Link{*redirect}, job.Depth, hops+1); err != nil {
 			return nil, nil, nil, err
 		}
 	}
@@ -424,36 +419,14 @@ func (c *Crawler) targets(job frontier.Job, cands []candidate, redirect *candida
 
 // queue notes a URL about to be queued: its host's budget, its URL for the
 // worker that will take it before the next commit, its redirect hops.
-func (c *Crawler) queue(id uint64, cd *candidate, redirectHops int) {
+func (c *Crawler) queue(id uint64, cd *scope.Link, redirectHops int) {
 	if c.cyc != nil {
 		c.cyc.Queued(id)
 	}
-	c.opts.Frontier.Admit(cd.host)
+	c.opts.Frontier.Admit(cd.Host)
 	if redirectHops > 0 {
 		c.hops[id] = redirectHops
 	}
-}
-
-// admit decides whether a target may be queued. When it may not, status
-// and reason say why, and soft reports that a later link may still queue it
-// (one found at a smaller depth).
-func (c *Crawler) admit(cd *candidate, depth, redirectHops int) (status storage.Status, reason string, soft, ok bool) {
-	switch {
-	case !cd.inScope:
-		return storage.StatusOutOfScope, "", false, false
-	case redirectHops > c.opts.Settings.MaxRedirects:
-		return storage.StatusRejected, "too-many-redirects", false, false
-	}
-	if r, dropped := c.opts.Frontier.Dropped(cd.host); dropped {
-		return storage.StatusDeferred, r, false, false
-	}
-	switch {
-	case c.opts.Settings.MaxDepth >= 0 && depth > c.opts.Settings.MaxDepth:
-		return storage.StatusRejected, "max-depth", true, false
-	case c.opts.Frontier.HostFull(cd.host):
-		return storage.StatusRejected, "host-max-pages", false, false
-	}
-	return 0, "", false, true
 }
 
 // count adds to a run counter and to the stored counters.

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"sync"
 
+	"github.com/seedcrawl/seedcrawl/scope"
 	"github.com/seedcrawl/seedcrawl/storage"
 )
 
@@ -48,10 +49,10 @@ type Link struct {
 }
 
 // toLinks converts candidates for a Recorded.
-func toLinks(cands []candidate) []Link {
+func toLinks(cands []scope.Link) []Link {
 	out := make([]Link, len(cands))
 	for i, c := range cands {
-		out[i] = Link{URL: c.url, InScope: c.inScope}
+		out[i] = Link{URL: c.URL, InScope: c.InScope}
 	}
 	return out
 }

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/seedcrawl/seedcrawl/frontier"
+	"github.com/seedcrawl/seedcrawl/scope"
 	"github.com/seedcrawl/seedcrawl/storage"
 	"github.com/seedcrawl/seedcrawl/urlnorm"
 )
@@ -149,13 +150,12 @@ func (l Loop) Err() error { return l.c.endErr }
 // queued: its scope, its host's state and page budget, MaxDepth. When it
 // may not, status and reason say why.
 func (l Loop) Check(u string, depth int) (status storage.Status, reason string, ok bool) {
-	host := urlnorm.Authority(u)
-	status, reason, _, ok = l.c.admit(&candidate{url: u, host: host, inScope: l.c.inScope(u, host)}, depth, 0)
+	status, reason, _, ok = l.c.rules.Admit(&scope.Link{URL: u, Host: urlnorm.Authority(u), InScope: l.c.rules.InScope(u)}, depth, 0)
 	return status, reason, ok
 }
 
 // InScope reports whether u (normalized) is in the crawl's scope.
-func (l Loop) InScope(u string) bool { return l.c.inScope(u, urlnorm.Authority(u)) }
+func (l Loop) InScope(u string) bool { return l.c.rules.InScope(u) }
 
 // Uncommitted reports that id's final outcome is recorded and awaits the
 // next commit (kept with a Cycle or a Feed).
@@ -169,8 +169,8 @@ func (l Loop) Uncommitted(id uint64) bool { return l.c.recentlyDone(id) }
 // frontier's Target.New).
 func (l Loop) Offer(id uint64, u string, depth int, isNew, again bool) bool {
 	c := l.c
-	cd := candidate{url: u, host: urlnorm.Authority(u), inScope: true}
-	status, reason, soft, ok := c.admit(&cd, depth, 0)
+	cd := scope.Link{URL: u, Host: urlnorm.Authority(u), InScope: true}
+	status, reason, soft, ok := c.rules.Admit(&cd, depth, 0)
 	_, wasSoft := c.soft[id]
 	switch {
 	case !isNew && ok && (again || wasSoft):
@@ -212,8 +212,8 @@ func (l Loop) Cycle() uint32 { return l.c.currentCycle() }
 // Vet checks u (normalized) as a link: the trap guards and the URL length
 // (ok false and why), and whether the crawl's scope allows it.
 func (l Loop) Vet(u string) (inScope bool, reason string, ok bool) {
-	cand, reason, ok := l.c.candidate(u, storage.LinkOther)
-	return cand.inScope, reason, ok
+	link, reason, ok := l.c.rules.Vet(u, storage.LinkOther)
+	return link.InScope, reason, ok
 }
 
 // Dropped reports a host given up, whose URLs are not queued, and why.

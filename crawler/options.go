@@ -3,7 +3,6 @@ package crawler
 import (
 	"fmt"
 	"log/slog"
-	"time"
 
 	"github.com/seedcrawl/seedcrawl/config"
 	"github.com/seedcrawl/seedcrawl/urlnorm"
@@ -109,14 +108,4 @@ func (o *Options) setDefaults() error {
 		o.Logger = slog.New(slog.DiscardHandler)
 	}
 	return nil
-}
-
-// guard is the trap guard the settings ask for.
-func (o *Options) guard() urlnorm.Guard {
-	s := &o.Settings
-	// Calendars link to next month for ever: a dated URL more than a year
-	// past the current one is a trap page (urlnorm.ReasonCalendarDate).
-	// The year changes too slowly for the frontier's clock to matter.
-	return urlnorm.Guard{MaxLen: s.MaxURLLength, MaxSegments: s.MaxPathSegments, MaxRepeats: s.MaxRepeatedSegments,
-		MaxQueryParams: s.MaxQueryParams, MaxYear: time.Now().Year() + 1}
 }

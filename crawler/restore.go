@@ -2,22 +2,24 @@ package crawler
 
 import (
 	"fmt"
+
+	"github.com/seedcrawl/seedcrawl/scope"
 )
 
 // storedLinks returns the stored out-links of page id as candidates, for a
 // page answering 304 or traversed from storage.
-func (c *Crawler) storedLinks(id uint64) ([]candidate, error) {
+func (c *Crawler) storedLinks(id uint64) ([]scope.Link, error) {
 	links, err := c.opts.Store.Links(id)
 	if err != nil {
 		return nil, fmt.Errorf("crawler: stored links of %d: %w", id, err)
 	}
-	out := make([]candidate, 0, len(links))
+	out := make([]scope.Link, 0, len(links))
 	for _, l := range links {
 		u, _, err := c.lookup(l.To)
 		if err != nil {
 			return nil, err
 		}
-		cand, _, ok := c.candidate(u, l.Kind)
+		cand, _, ok := c.rules.Vet(u, l.Kind)
 		if !ok {
 			continue // a guard tightened since: not followed now
 		}

@@ -60,7 +60,7 @@ func (c *Crawler) sitemapOf(id uint64) (any, bool) {
 func (c *Crawler) readSitemap(m *fetched, resp fetch.Response) {
 	keep := func(links bool) func(string) bool {
 		return func(u string) bool {
-			cand, reason, ok := c.candidate(u, storage.LinkSitemap)
+			cand, reason, ok := c.rules.Vet(u, storage.LinkSitemap)
 			if !ok {
 				m.rejects = append(m.rejects, reason)
 			} else if links {

@@ -10,17 +10,9 @@ import (
 	"github.com/seedcrawl/seedcrawl/fetch"
 	"github.com/seedcrawl/seedcrawl/frontier"
 	"github.com/seedcrawl/seedcrawl/robots"
+	"github.com/seedcrawl/seedcrawl/scope"
 	"github.com/seedcrawl/seedcrawl/storage"
-	"github.com/seedcrawl/seedcrawl/urlnorm"
 )
-
-// candidate is one distinct, guard-checked out-link of a fetched page.
-type candidate struct {
-	url     string
-	host    string
-	kind    storage.LinkKind
-	inScope bool
-}
 
 // An outcome is what a worker hands the disposer for one job; dispose
 // applies it on the disposer goroutine, in arrival order.
@@ -33,8 +25,8 @@ type fetched struct {
 	job      frontier.Job
 	url      string
 	rec      storage.Fetch
-	links    []candidate
-	redirect *candidate // 3xx target
+	links    []scope.Link
+	redirect *scope.Link // 3xx target
 	retry    fetch.Retry
 	rejects  []string // trap-guard and URL rejections, one reason per distinct link
 	nofollow int      // links not followed (rel=nofollow, meta robots nofollow)
@@ -61,7 +53,7 @@ type skipped struct {
 // Cycle.Refresh gave, counted under "refresh/".
 type traversed struct {
 	job    frontier.Job
-	links  []candidate
+	links  []scope.Link
 	reason string
 }
 
@@ -222,7 +214,7 @@ func (c *Crawler) process(f Fetcher, job frontier.Job) (o outcome, refresh bool)
 	}
 	if m.sitemap != nil && m.redirect != nil {
 		// A moved sitemap is still a sitemap, at the same depth.
-		m.sitemap = c.sm.Moved(m.sitemap, m.redirect.url)
+		m.sitemap = c.sm.Moved(m.sitemap, m.redirect.URL)
 		m.redirect = nil
 	}
 	if m.rec.Status == storage.StatusNotModified {
@@ -245,7 +237,7 @@ func (c *Crawler) process(f Fetcher, job frontier.Job) (o outcome, refresh bool)
 func (c *Crawler) links(m *fetched, resp fetch.Response) {
 	switch m.rec.Status {
 	case storage.StatusRedirect:
-		if cand, reason, ok := c.candidate(resp.Location, storage.LinkRedirect); ok {
+		if cand, reason, ok := c.rules.Vet(resp.Location, storage.LinkRedirect); ok {
 			m.redirect = &cand
 		} else {
 			m.rejects = append(m.rejects, reason)
@@ -282,7 +274,7 @@ func (c *Crawler) extractLinks(m *fetched, resp fetch.Response) {
 	allNofollow := c.opts.Settings.RespectNofollow && meta.NoFollow
 	// Extract returns each distinct URL once and has already asked the
 	// scope (Options.Keep) about it: l.Kept is that answer.
-	m.links = make([]candidate, 0, len(page.Links))
+	m.links = make([]scope.Link, 0, len(page.Links))
 	for _, l := range page.Links {
 		if l.URL == "" {
 			m.rejects = append(m.rejects, l.Reject)
@@ -299,41 +291,13 @@ func (c *Crawler) extractLinks(m *fetched, resp fetch.Response) {
 		if err != nil {
 			kind = storage.LinkOther
 		}
-		cand, reason, ok := c.checked(l.URL, kind, l.Kept)
+		cand, reason, ok := c.rules.Checked(l.URL, kind, l.Kept)
 		if !ok {
 			m.rejects = append(m.rejects, reason)
 			continue
 		}
 		m.links = append(m.links, cand)
 	}
-}
-
-// candidate checks a normalized URL against the trap guards and the scope.
-func (c *Crawler) candidate(u string, kind storage.LinkKind) (candidate, string, bool) {
-	return c.checked(u, kind, c.inScope(u, urlnorm.Authority(u)))
-}
-
-// checked is candidate for a URL whose scope is already known (an
-// extracted link, which the extractor's Keep tested).
-func (c *Crawler) checked(u string, kind storage.LinkKind, inScope bool) (candidate, string, bool) {
-	if reason, ok := c.guard.Check(u); !ok {
-		return candidate{}, reason, false
-	}
-	if len(u) > storage.MaxURLLen {
-		return candidate{}, "url-too-long", false
-	}
-	return candidate{url: u, host: urlnorm.Authority(u), kind: kind, inScope: inScope}, "", true
-}
-
-// inScope reports whether u (on host) is in the crawl's scope, hosts brought
-// in by seed redirects included.
-func (c *Crawler) inScope(u, host string) bool {
-	if c.opts.Scope.Allows(u) {
-		return true
-	}
-	c.scopeMu.RLock()
-	defer c.scopeMu.RUnlock()
-	return c.scopeHosts[host]
 }
 
 // lookup returns the URL of page id and its stored record (zero for a URL

@@ -1,0 +1,16 @@
+// Package scope decides which links a crawl follows: Rules vets each
+// link of a page (the trap guards of urlnorm.Guard, the URL length
+// storage accepts, the crawl's urlnorm.Scope) and admits a link to the
+// frontier or says why not (out of scope, too many redirect hops, its
+// host dropped, beyond MaxDepth, its host's page budget spent).
+//
+// The scope grows during a crawl: with SeedRedirects, a redirect from a
+// seed (or from a seed's redirect target: redirects keep the depth)
+// brings its target's host in, so http://example.com/ answering 301 to
+// https://www.example.com/ keeps a seeds-hosts crawl going (Heritrix's
+// seedsRedirectNewSeeds).
+//
+// The host page budget and dropped hosts are the frontier's; Rules asks
+// them through Hosts. Rules is safe for concurrent use: the crawl's
+// workers vet links while its disposer admits them.
+package scope

@@ -1,0 +1,133 @@
+package scope
+
+import (
+	"sync"
+	"time"
+
+	"github.com/seedcrawl/seedcrawl/config"
+	"github.com/seedcrawl/seedcrawl/storage"
+	"github.com/seedcrawl/seedcrawl/urlnorm"
+)
+
+// Link is one distinct, vetted link of a page.
+type Link struct {
+	URL     string // normalized
+	Host    string // urlnorm.Authority of URL: the politeness key
+	Kind    storage.LinkKind
+	InScope bool
+}
+
+// Hosts is what admission asks the frontier about a link's host;
+// *frontier.Frontier implements it.
+type Hosts interface {
+	// Dropped reports a host given up, whose links are not queued, and why.
+	Dropped(host string) (reason string, ok bool)
+	// HostFull reports that host's page budget is spent.
+	HostFull(host string) bool
+}
+
+// Options configure Rules. The zero Scope allows nothing but what
+// SeedRedirects brings in.
+type Options struct {
+	// Scope decides which URLs are crawled.
+	Scope urlnorm.Scope
+	// SeedRedirects brings the host of a seed's redirect target into scope
+	// (Redirect).
+	SeedRedirects bool
+	// Settings give MaxDepth (negative: no limit), MaxRedirects and the
+	// trap guards (MaxURLLength, MaxPathSegments, MaxRepeatedSegments,
+	// MaxQueryParams; zero: urlnorm's defaults).
+	Settings config.Config
+	// Hosts is asked about a link's host when it is admitted.
+	Hosts Hosts
+}
+
+// Rules vets and admits a crawl's links. Build it with New.
+type Rules struct {
+	opts  Options
+	guard urlnorm.Guard
+
+	mu    sync.RWMutex
+	hosts map[string]bool // hosts brought into scope by seed redirects
+}
+
+// New returns the Rules of opts.
+func New(opts Options) *Rules {
+	s := &opts.Settings
+	// Calendars link to next month for ever: a dated URL more than a year
+	// past the current one is a trap page (urlnorm.ReasonCalendarDate).
+	// The year changes too slowly for the frontier's clock to matter.
+	guard := urlnorm.Guard{MaxLen: s.MaxURLLength, MaxSegments: s.MaxPathSegments, MaxRepeats: s.MaxRepeatedSegments,
+		MaxQueryParams: s.MaxQueryParams, MaxYear: time.Now().Year() + 1}
+	return &Rules{opts: opts, guard: guard, hosts: map[string]bool{}}
+}
+
+// InScope reports whether u (normalized) is in the crawl's scope, hosts
+// brought in by seed redirects included.
+func (r *Rules) InScope(u string) bool { return r.inScope(u, urlnorm.Authority(u)) }
+
+func (r *Rules) inScope(u, host string) bool {
+	if r.opts.Scope.Allows(u) {
+		return true
+	}
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	return r.hosts[host]
+}
+
+// Vet checks u (normalized), a link of kind, against the trap guards and
+// the scope. When the guards refuse it, ok is false and reason says why.
+func (r *Rules) Vet(u string, kind storage.LinkKind) (l Link, reason string, ok bool) {
+	return r.Checked(u, kind, r.InScope(u))
+}
+
+// Checked is Vet for a URL whose scope is already known (an extracted
+// link, which the extractor asked InScope about).
+func (r *Rules) Checked(u string, kind storage.LinkKind, inScope bool) (l Link, reason string, ok bool) {
+	if reason, ok := r.guard.Check(u); !ok {
+		return Link{}, reason, false
+	}
+	if len(u) > storage.MaxURLLen {
+		return Link{}, "url-too-long", false
+	}
+	return Link{URL: u, Host: urlnorm.Authority(u), Kind: kind, InScope: inScope}, "", true
+}
+
+// Admit decides whether l, a link at depth redirectHops into a redirect
+// chain, may be queued. When it may not, status and reason say why, and
+// soft reports that a later link may still queue it (one found at a
+// smaller depth).
+func (r *Rules) Admit(l *Link, depth, redirectHops int) (status storage.Status, reason string, soft, ok bool) {
+	s := &r.opts.Settings
+	switch {
+	case !l.InScope:
+		return storage.StatusOutOfScope, "", false, false
+	case redirectHops > s.MaxRedirects:
+		return storage.StatusRejected, "too-many-redirects", false, false
+	}
+	if why, dropped := r.opts.Hosts.Dropped(l.Host); dropped {
+		return storage.StatusDeferred, why, false, false
+	}
+	switch {
+	case s.MaxDepth >= 0 && depth > s.MaxDepth:
+		return storage.StatusRejected, "max-depth", true, false
+	case r.opts.Hosts.HostFull(l.Host):
+		return storage.StatusRejected, "host-max-pages", false, false
+	}
+	return 0, "", false, true
+}
+
+// Redirect is told of target, the redirect target of a page at depth.
+// With SeedRedirects, the target of a page at depth 0 (a seed, or a
+// seed's redirect target) out of scope is a seed too: its host comes into
+// scope and target.InScope is set. It reports whether the scope grew.
+func (r *Rules) Redirect(target *Link, depth int) bool {
+	if !r.opts.SeedRedirects || depth != 0 || target.InScope {
+		return false
+	}
+	target.InScope = true
+	r.mu.Lock()
+	r.hosts[target.Host] = true
+	r.mu.Unlock()
+	return true
+}
