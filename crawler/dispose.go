@@ -263,13 +263,13 @@ func (m *fetched) dispose(c *Crawler) error {
 	}
 	r := &Recorded{ID: job.ID, URL: m.url, Fetch: rec, Status: rec.Status, Reason: rec.Reason, RedirectTo: storage.NoPage}
 	if m.redirect != nil {
-		r.Redirect = &Link{URL: m.redirect.URL, InScope: m.redirect.InScope}
+		r.Redirect = m.redirect
 		if n := len(links); n > 0 && links[n-1].Kind == storage.LinkRedirect {
 			r.RedirectTo = links[n-1].To
 		}
 	}
 	if c.opts.Feed != nil {
-		r.Links = toLinks(m.links)
+		r.Links = m.links
 	}
 	return c.record(r, true)
 }

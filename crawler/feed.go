@@ -36,25 +36,10 @@ type Recorded struct {
 	// Links are a fetched page's distinct out-links in document order
 	// (the stored ones for a 304), Redirect a redirect's target; each
 	// says whether the crawl's scope allows it.
-	Links    []Link
-	Redirect *Link
+	Links    []scope.Link
+	Redirect *scope.Link
 	// RedirectTo is the id of the redirect target, or storage.NoPage.
 	RedirectTo uint64
-}
-
-// Link is an out-link of a Recorded page.
-type Link struct {
-	URL     string
-	InScope bool
-}
-
-// toLinks converts candidates for a Recorded.
-func toLinks(cands []scope.Link) []Link {
-	out := make([]Link, len(cands))
-	for i, c := range cands {
-		out[i] = Link{URL: c.URL, InScope: c.InScope}
-	}
-	return out
 }
 
 // mailbox holds the functions posted to the disposer (Loop.Post), without
