@@ -10,8 +10,8 @@
 //	           ┌──────── Next(ctx) ────────┐  (a URL whose host is ready and robots.txt allows,
 //	frontier ◄─┤                           │   or one to record as skipped)
 //	           └──────── Done(result) ◄─┐  ▼
-//	                                    │  worker × N: Fetch → extract → normalize,
-//	                                    │              guard, scope (pure, parallel)
+//	                                    │  worker × N: Fetch → Response.Record →
+//	                                    │              extract → vet (pure, parallel)
 //	                                    │                       │ outcome (fetched, skipped,
 //	                             disposer (one goroutine) ◄─────┘  traversed, abandoned, fatal)
 //	                               intern ids → frontier.Done → storage.Batch → Commit
@@ -43,25 +43,22 @@
 //
 // # Links
 //
-// Only HTML is parsed. Every link is resolved and normalized (package
-// extract, urlnorm), checked by the trap guards (urlnorm.Guard; a rejected
-// URL is counted by reason and not stored) and deduplicated in document
-// order, at most MaxOutLinks per page. Links a polite crawler does not
-// follow (rel=nofollow, every link of a meta robots nofollow page, with
-// RespectNofollow) are counted and not recorded, as testweb's ground truth
-// records a crawl. Out-of-scope targets, targets beyond MaxDepth or over a
-// host's page budget (which the frontier counts: Frontier.HostFull, Admit)
-// are stored as nodes of the graph (with a status saying why) but not
-// queued; a URL first seen too deep is queued later if a link
-// at an allowed depth reaches it in the same run.
-// Redirects are not followed by the fetcher: each hop is stored as a link
-// of kind redirect and the target goes through the frontier (scope,
-// robots, politeness apply), MaxRedirects hops at most per chain (the hop
-// count lives in memory: after a restart a chain's count starts again).
-// With SeedRedirects, a redirect from a depth-0 page (a seed, or a seed's
-// redirect target: redirects keep the depth) brings the target's host into
-// scope, so http://example.com/ → https://www.example.com/ keeps a
-// seeds-hosts crawl going.
+// What a response means (its stored record, its status, whether it is
+// retried) is fetch.Response.Record; a job skipped without a request is
+// stored with robots.SkipStatus. Only HTML is parsed (package extract):
+// links are resolved, normalized and deduplicated in document order, at
+// most MaxOutLinks per page; with RespectNofollow, links a polite crawler
+// does not follow are counted and not recorded, as testweb's ground truth
+// records a crawl. Each link is vetted and admitted by scope.Rules (trap
+// guards, scope, redirect hops, depth, and the frontier's dropped hosts
+// and host page budgets); a link refused is stored as a node of the graph
+// with a status saying why but not queued, and a URL first seen too deep
+// is queued later if a link at an allowed depth reaches it in the same
+// run. Redirects are not followed by the fetcher: each hop is stored as a
+// link of kind redirect and the target goes through the frontier,
+// MaxRedirects hops at most per chain (the hop count lives in memory:
+// after a restart a chain's count starts again); with SeedRedirects a
+// seed's redirect brings its target's host into scope.
 //
 // # Extensions
 //
