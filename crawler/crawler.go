@@ -64,15 +64,8 @@ type tally struct {
 	budgetHit atomic.Bool
 	startNs   atomic.Int64 // Run's start, for Progress
 
-	fetching   atomic.Int64  // requests on the wire now (at most one per worker)
-	fetches    atomic.Uint64 // requests for pages, retries included
-	done       atomic.Uint64 // URLs whose outcome was recorded
-	discovered atomic.Uint64 // new URLs queued
-	bytes      atomic.Uint64
-	commits    atomic.Uint64
-
-	countMu sync.Mutex
-	counts  map[string]uint64 // this run's counters (also stored)
+	fetching atomic.Int64  // requests on the wire now (at most one per worker)
+	totals   monitor.Tally // this run's totals and counters (also stored)
 }
 
 // admission is the disposer's state of the links it admits (rules
@@ -128,7 +121,6 @@ func New(opts Options) (*Crawler, error) {
 		opts:       opts,
 		rules:      scope.New(scope.Options{Scope: opts.Scope, SeedRedirects: opts.SeedRedirects, Settings: opts.Settings, Hosts: opts.Frontier}),
 		in:         make(chan outcome, 2*len(opts.Fetchers)),
-		tally:      tally{counts: map[string]uint64{}},
 		admission:  admission{soft: map[uint64]struct{}{}, hops: map[uint64]int{}},
 		cycleState: cycleState{cyc: opts.Cycle, recent: map[uint64]struct{}{}},
 	}
@@ -396,15 +388,6 @@ func (c *Crawler) seed(seeds []string) (int, error) {
 func (c *Crawler) runRecord(end time.Time) storage.Run {
 	r := c.run
 	r.End = end
-	c.countMu.Lock()
-	r.Counters = make(map[string]uint64, len(c.counts)+4)
-	for k, v := range c.counts {
-		r.Counters[k] = v
-	}
-	c.countMu.Unlock()
-	r.Counters["fetches"] = c.fetches.Load()
-	r.Counters["pages"] = c.done.Load()
-	r.Counters["discovered"] = c.discovered.Load()
-	r.Counters["bytes"] = c.bytes.Load()
+	r.Counters = c.totals.Stored()
 	return r
 }

@@ -107,7 +107,7 @@ func (c *Crawler) commit() error {
 	clear(c.recent)
 	c.recentMu.Unlock()
 	c.lastCommit = time.Now()
-	c.commits.Add(1)
+	c.totals.Commits.Add(1)
 	if c.quiet() {
 		c.dirty.Store(false)
 	}
@@ -163,7 +163,7 @@ func (m *skipped) dispose(c *Crawler) error {
 		c.batch.SetStatus(id, m.status, m.reason)
 	}
 	c.count("skip/"+statusReason(m.status, m.reason), uint64(len(ids)))
-	c.done.Add(1)
+	c.totals.Pages.Add(1)
 	for i, id := range ids {
 		if err := c.record(&Recorded{ID: id, Status: m.status, Reason: m.reason}, i == 0); err != nil {
 			return err
@@ -194,8 +194,8 @@ func (m *fetched) dispose(c *Crawler) error {
 	fr := c.opts.Frontier
 	job := m.job
 	rec := &m.rec
-	c.fetches.Add(1)
-	c.bytes.Add(uint64(rec.Length))
+	c.totals.Fetches.Add(1)
+	c.totals.Bytes.Add(uint64(rec.Length))
 	c.observeFetch(rec)
 	res := frontier.Result{Requested: true, Downloaded: true, Transient: m.retry.Transient, RetryAfter: m.retry.After, Duration: m.serverTime}
 	var links []storage.Link
@@ -257,7 +257,7 @@ func (m *fetched) dispose(c *Crawler) error {
 	if m.nofollow > 0 {
 		c.count("skip/nofollow", uint64(m.nofollow))
 	}
-	c.done.Add(1)
+	c.totals.Pages.Add(1)
 	if m.refresh {
 		c.count("refresh/"+refreshFetched, 1)
 	}
@@ -384,7 +384,7 @@ func (c *Crawler) targets(job frontier.Job, cands []scope.Link, redirect *scope.
 				t.Skip = true
 			case isNew:
 				c.queue(id, cd, redirectHops)
-				c.discovered.Add(1)
+				c.totals.Discovered.Add(1)
 			case wasSoft && ok:
 				// A URL seen before only beyond MaxDepth, now found at an
 				// allowed depth: queue it now.
@@ -432,9 +432,7 @@ func (c *Crawler) queue(id uint64, cd *scope.Link, redirectHops int) {
 // count adds to a run counter and to the stored counters.
 func (c *Crawler) count(name string, n uint64) {
 	c.batch.Count(name, n)
-	c.countMu.Lock()
-	c.counts[name] += n
-	c.countMu.Unlock()
+	c.totals.Add(name, n)
 	if r := c.opts.Recorder; r != nil {
 		r.Count(name, n)
 	}

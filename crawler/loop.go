@@ -77,7 +77,7 @@ func (l Loop) Context() context.Context { return l.c.workCtx }
 func (l Loop) Logger() *slog.Logger { return l.c.opts.Logger }
 
 // Fetches is the number of page requests made so far, retries included.
-func (l Loop) Fetches() uint64 { return l.c.fetches.Load() }
+func (l Loop) Fetches() uint64 { return l.c.totals.Fetches.Load() }
 
 // Count adds n to the run's counter name.
 func (l Loop) Count(name string, n uint64) { l.c.count(name, n) }
@@ -187,7 +187,7 @@ func (l Loop) Offer(id uint64, u string, depth int, isNew, again bool) bool {
 		return false
 	}
 	c.queue(id, &cd, 0)
-	c.discovered.Add(1)
+	c.totals.Discovered.Add(1)
 	return true
 }
 

@@ -3,7 +3,6 @@ package crawler
 import (
 	"context"
 	"fmt"
-	"maps"
 	"net/http"
 	"time"
 
@@ -94,7 +93,5 @@ func (c *Crawler) observeFetch(rec *storage.Fetch) {
 // stored ("fetch/fetched", "skip/robots-denied", ...); safe to call from
 // any goroutine while Run is going on.
 func (c *Crawler) Counters() map[string]uint64 {
-	c.countMu.Lock()
-	defer c.countMu.Unlock()
-	return maps.Clone(c.counts)
+	return c.totals.Counters()
 }

@@ -1,7 +1,6 @@
 package crawler
 
 import (
-	"strings"
 	"time"
 
 	"github.com/seedcrawl/seedcrawl/frontier"
@@ -27,20 +26,13 @@ type Progress struct {
 // Progress returns a snapshot of the crawl; safe to call from any goroutine
 // while Run is going on.
 func (c *Crawler) Progress() Progress {
-	var errs uint64
-	c.countMu.Lock()
-	for k, v := range c.counts {
-		if strings.HasPrefix(k, "error/") {
-			errs += v
-		}
-	}
-	c.countMu.Unlock()
 	var el time.Duration
 	if ns := c.startNs.Load(); ns != 0 {
 		el = time.Since(time.Unix(0, ns))
 	}
-	return Progress{Elapsed: el, Fetches: c.fetches.Load(), Pages: c.done.Load(), Discovered: c.discovered.Load(),
-		Bytes: c.bytes.Load(), Errors: errs, InFlight: int(c.fetching.Load()), Stats: c.opts.Frontier.Stats()}
+	t := &c.totals
+	return Progress{Elapsed: el, Fetches: t.Fetches.Load(), Pages: t.Pages.Load(), Discovered: t.Discovered.Load(),
+		Bytes: t.Bytes.Load(), Errors: t.Errors(), InFlight: int(c.fetching.Load()), Stats: c.opts.Frontier.Stats()}
 }
 
 // summary is the run's Summary, stopped for the reason stop.
@@ -49,9 +41,5 @@ func (c *Crawler) summary(stop string) monitor.Summary {
 	// during their fetch): they stay in the stored frontier, and the next
 	// run fetches them, so they are pending too.
 	st := c.opts.Frontier.Stats()
-	t := monitor.Totals{Fetches: c.fetches.Load(), Pages: c.done.Load(), Discovered: c.discovered.Load(), Bytes: c.bytes.Load(),
-		Commits: c.commits.Load(), Pending: st.Pending + st.InFlight}
-	c.countMu.Lock()
-	defer c.countMu.Unlock()
-	return monitor.NewSummary(c.run.ID, stop, c.start, time.Now(), t, c.counts)
+	return c.totals.Summary(c.run.ID, stop, c.start, time.Now(), st.Pending+st.InFlight)
 }
