@@ -85,5 +85,5 @@ func (c *Crawler) idle() bool {
 	// The frontier is read first: a job completing after this read leaves
 	// dirty set until its commit, which the second read sees.
 	st := c.opts.Frontier.Stats()
-	return st.Pending == 0 && st.InFlight == 0 && len(c.in) == 0 && c.mail.empty() && !c.dirty.Load()
+	return st.Pending == 0 && st.InFlight == 0 && len(c.in) == 0 && c.mail.Empty() && !c.dirty.Load()
 }

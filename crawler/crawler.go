@@ -11,6 +11,7 @@ import (
 
 	"github.com/seedcrawl/seedcrawl/extract"
 	"github.com/seedcrawl/seedcrawl/frontier"
+	"github.com/seedcrawl/seedcrawl/internal/mailbox"
 	"github.com/seedcrawl/seedcrawl/monitor"
 	"github.com/seedcrawl/seedcrawl/scope"
 	"github.com/seedcrawl/seedcrawl/storage"
@@ -102,12 +103,12 @@ type outside struct {
 	// wake is closed when URLs from outside were queued: workers waiting
 	// on an empty frontier ask it again.
 	wake     atomic.Pointer[chan struct{}]
-	cluster  Cluster       // Options.Feed when it shares hosts; nil otherwise
-	routed   []Remote      // the Remote targets of the page being disposed (handOff)
-	routedAt []int         // their indexes in the page's targets
-	mail     mailbox       // functions to run on the disposer (Loop.Post)
-	ended    chan struct{} // closed when the disposer stopped (finish)
-	endErr   error         // why it stopped; read after ended
+	cluster  Cluster          // Options.Feed when it shares hosts; nil otherwise
+	routed   []Remote         // the Remote targets of the page being disposed (handOff)
+	routedAt []int            // their indexes in the page's targets
+	mail     *mailbox.Mailbox // functions to run on the disposer (Loop.Post)
+	ended    chan struct{}    // closed when the disposer stopped (finish)
+	endErr   error            // why it stopped; read after ended
 	endOnce  sync.Once
 }
 
@@ -125,7 +126,7 @@ func New(opts Options) (*Crawler, error) {
 		cycleState: cycleState{cyc: opts.Cycle, recent: map[uint64]struct{}{}},
 	}
 	c.cluster, _ = opts.Feed.(Cluster)
-	c.mail.sig = make(chan struct{}, 1)
+	c.mail = mailbox.New()
 	c.ended = make(chan struct{})
 	// The cap counts distinct links the crawl would follow (in scope), so
 	// long real pages keep theirs while a page of junk costs no more than

@@ -31,11 +31,11 @@ func (c *Crawler) dispose() error {
 	}
 	for {
 		select {
-		case <-c.mail.sig:
+		case <-c.mail.Posted():
 			// Dirty before the mailbox empties, so Idle never sees
 			// neither.
 			c.dirty.Store(true)
-			for _, fn := range c.mail.take() {
+			for _, fn := range c.mail.Take() {
 				if fatal != nil {
 					break
 				}
@@ -115,7 +115,7 @@ func (c *Crawler) commit() error {
 }
 
 // quiet reports that no message waits for the disposer.
-func (c *Crawler) quiet() bool { return len(c.in) == 0 && c.mail.empty() }
+func (c *Crawler) quiet() bool { return len(c.in) == 0 && c.mail.Empty() }
 
 // wakeWorkers lets workers waiting for URLs from other nodes retry Next.
 func (c *Crawler) wakeWorkers() {

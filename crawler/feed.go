@@ -2,7 +2,6 @@ package crawler
 
 import (
 	"fmt"
-	"sync"
 
 	"github.com/seedcrawl/seedcrawl/scope"
 	"github.com/seedcrawl/seedcrawl/storage"
@@ -42,43 +41,6 @@ type Recorded struct {
 	RedirectTo uint64
 }
 
-// mailbox holds the functions posted to the disposer (Loop.Post), without
-// bound, so that posting never waits for the disposer.
-type mailbox struct {
-	mu     sync.Mutex
-	fns    []func() error
-	sig    chan struct{} // cap 1: something was posted
-	closed bool
-}
-
-func (m *mailbox) post(fn func() error) error {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	if m.closed {
-		return ErrStopped
-	}
-	m.fns = append(m.fns, fn)
-	select {
-	case m.sig <- struct{}{}:
-	default:
-	}
-	return nil
-}
-
-func (m *mailbox) take() []func() error {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	fns := m.fns
-	m.fns = nil
-	return fns
-}
-
-func (m *mailbox) empty() bool {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	return len(m.fns) == 0
-}
-
 // record tells the cycle (of a job's outcome: toCycle) and the feed of a
 // final outcome, and notes it as awaiting the commit (disposer only).
 func (c *Crawler) record(r *Recorded, toCycle bool) error {
@@ -112,9 +74,7 @@ func (c *Crawler) record(r *Recorded, toCycle bool) error {
 // started) with the error that ended it; the first call wins.
 func (c *Crawler) finish(err error) {
 	c.endOnce.Do(func() {
-		c.mail.mu.Lock()
-		c.mail.closed = true
-		c.mail.mu.Unlock()
+		c.mail.Close()
 		c.endErr = err
 		close(c.ended)
 	})

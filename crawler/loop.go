@@ -134,7 +134,12 @@ func (l Loop) Resume() ([]uint64, error) {
 // waiting for it; workers waiting on a dry frontier ask it again after. A
 // failure stops the crawl. Once the crawl stopped, fn is not run: Post
 // fails with ErrStopped, or Stopped closes before fn ran.
-func (l Loop) Post(fn func() error) error { return l.c.mail.post(fn) }
+func (l Loop) Post(fn func() error) error {
+	if !l.c.mail.Post(fn) {
+		return ErrStopped
+	}
+	return nil
+}
 
 // Commit commits the batch now (disposer only).
 func (l Loop) Commit() error { return l.c.commit() }

@@ -1,0 +1,63 @@
+// Package mailbox is an unbounded queue of functions for one goroutine to
+// run: posting never waits for it, and a closed mailbox refuses what is
+// posted after. The crawl loop's disposer runs what its extensions post
+// (crawler.Loop.Post).
+package mailbox
+
+import "sync"
+
+// Mailbox holds the functions posted and not yet taken. Build one with
+// New; it is safe for concurrent use.
+type Mailbox struct {
+	mu     sync.Mutex
+	fns    []func() error
+	sig    chan struct{} // cap 1: something was posted
+	closed bool
+}
+
+// New returns an empty, open Mailbox.
+func New() *Mailbox { return &Mailbox{sig: make(chan struct{}, 1)} }
+
+// Post queues fn and signals Posted; it reports false, and drops fn, once
+// the mailbox is closed.
+func (m *Mailbox) Post(fn func() error) bool {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.closed {
+		return false
+	}
+	m.fns = append(m.fns, fn)
+	select {
+	case m.sig <- struct{}{}:
+	default:
+	}
+	return true
+}
+
+// Posted receives a value after something was posted; one value may
+// stand for several posts, so the receiver takes them all.
+func (m *Mailbox) Posted() <-chan struct{} { return m.sig }
+
+// Take returns the functions posted so far, in order, and empties the
+// mailbox.
+func (m *Mailbox) Take() []func() error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	fns := m.fns
+	m.fns = nil
+	return fns
+}
+
+// Empty reports that nothing posted waits to be taken.
+func (m *Mailbox) Empty() bool {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return len(m.fns) == 0
+}
+
+// Close refuses every later Post.
+func (m *Mailbox) Close() {
+	m.mu.Lock()
+	m.closed = true
+	m.mu.Unlock()
+}
