@@ -46,6 +46,9 @@ type Store interface {
 	URL(id uint64) (string, error)
 	Page(id uint64) (storage.Page, error)
 	Links(src uint64) ([]storage.Link, error)
+	// LastFull returns when page id (stored as prev) was last fetched
+	// with content, for the WARC revisit record of a 304.
+	LastFull(id uint64, prev *storage.Page) time.Time
 	StartRun(start time.Time, command, config string) (storage.Run, error)
 }
 

@@ -37,12 +37,6 @@ type Archive interface {
 	WriteExchange(ctx context.Context, x warc.Exchange) (warc.Result, error)
 }
 
-// fetchHistory is the optional part of a Store that lists a page's
-// fetches by cycle; *storage.DB implements it.
-type fetchHistory interface {
-	History(id uint64) ([]storage.FetchRecord, error)
-}
-
 // archive hands a fetch's capture to Options.Archive, if both exist. The
 // response is in hand, so a stop that cancels ctx does not lose it: the
 // write goes on without ctx's cancellation.
@@ -54,31 +48,12 @@ func (c *Crawler) archive(ctx context.Context, id uint64, resp *fetch.Response, 
 	x := warc.Exchange{URL: resp.URL, Date: resp.Start, IP: resp.RemoteAddr, Request: cp.Request,
 		Response: cp.Response, Truncated: cp.Truncated}
 	if resp.Code == http.StatusNotModified {
-		x.RefersToDate = c.lastFull(id, prev)
+		x.RefersToDate = c.opts.Store.LastFull(id, prev)
 	}
 	if _, err := c.opts.Archive.WriteExchange(context.WithoutCancel(ctx), x); err != nil {
 		return fmt.Errorf("crawler: archive %s: %w", resp.URL, err)
 	}
 	return nil
-}
-
-// lastFull returns when page id (stored as prev) was last fetched with
-// content: its last fetch if that was one, else the latest such fetch of
-// its history, else the last time its content changed.
-func (c *Crawler) lastFull(id uint64, prev *storage.Page) time.Time {
-	if prev.Status == storage.StatusFetched {
-		return prev.FetchedAt
-	}
-	if h, ok := c.opts.Store.(fetchHistory); ok {
-		if recs, err := h.History(id); err == nil {
-			for i := len(recs) - 1; i >= 0; i-- {
-				if recs[i].Status == storage.StatusFetched {
-					return recs[i].FetchedAt
-				}
-			}
-		}
-	}
-	return prev.ChangedAt
 }
 
 // observeFetch tells the Recorder of a request, as the run's totals count
