@@ -15,9 +15,9 @@ func (c *Crawler) storedLinks(id uint64) ([]scope.Link, error) {
 	}
 	out := make([]scope.Link, 0, len(links))
 	for _, l := range links {
-		u, _, err := c.lookup(l.To)
+		u, err := c.opts.Store.URL(l.To)
 		if err != nil {
-			return nil, err
+			return nil, fmt.Errorf("crawler: url of page %d: %w", l.To, err)
 		}
 		cand, _, ok := c.rules.Vet(u, l.Kind)
 		if !ok {
