@@ -226,6 +226,6 @@ func (l Loop) Dropped(host string) (reason string, ok bool) { return l.c.opts.Fr
 
 // Add queues targets outside the scheduler at priority prio (sitemaps),
 // under the frontier's politeness; it returns how many were queued.
-func (l Loop) Add(targets []frontier.Target, prio float64) (int, error) {
-	return l.c.add(targets, prio)
+func (l Loop) Add(targets []frontier.Target, prio float64) int {
+	return l.c.opts.Frontier.Add(targets, prio, &l.c.changes)
 }

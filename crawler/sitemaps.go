@@ -2,7 +2,6 @@ package crawler
 
 import (
 	"context"
-	"fmt"
 	"time"
 
 	"github.com/seedcrawl/seedcrawl/fetch"
@@ -38,12 +37,6 @@ type Sitemaps interface {
 	// Changed reports whether a sitemap says page id changed after its
 	// last fetch (prev): it is then due whatever a revisit policy says.
 	Changed(id uint64, prev *storage.Page) bool
-}
-
-// sitemapAdder is the frontier method that queues sitemaps outside the
-// scheduler; *frontier.Frontier implements it.
-type sitemapAdder interface {
-	Add(targets []frontier.Target, prio float64, ch *frontier.Changes) int
 }
 
 // sitemapOf reports whether job id is a sitemap to read rather than a
@@ -82,15 +75,6 @@ func (c *Crawler) sitemapsOf(job frontier.Job, url string, status storage.Status
 	more, err := c.sm.Recorded(job, url, status, links, read)
 	c.flushChanges()
 	return append(links, more...), err
-}
-
-// add queues targets outside the scheduler at prio (Loop.Add).
-func (c *Crawler) add(targets []frontier.Target, prio float64) (int, error) {
-	adder, ok := c.opts.Frontier.(sitemapAdder)
-	if !ok {
-		return 0, fmt.Errorf("%w: the frontier cannot queue sitemaps (no Add method)", ErrOptions)
-	}
-	return adder.Add(targets, prio, &c.changes), nil
 }
 
 // currentCycle is the cycle the crawl's fetches are stored in.

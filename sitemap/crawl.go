@@ -243,9 +243,9 @@ func (c *Crawl) queue(job frontier.Job, urls []string, file storage.SitemapFile,
 	if over > 0 {
 		c.l.Count("sitemap/skip/sitemaps", uint64(over))
 	}
-	n, err := c.l.Add(targets, job.Prio)
+	n := c.l.Add(targets, job.Prio)
 	c.l.Count("sitemap/queued", uint64(n))
-	return ids, err
+	return ids, nil
 }
 
 // lastModStore is the optional part of a crawl's Store that gives the
