@@ -97,7 +97,7 @@ func (c *Crawler) commit() error {
 			return fmt.Errorf("crawler: hand off URLs before commit: %w", err)
 		}
 	}
-	c.flushChanges()
+	c.changes.Flush(&c.batch)
 	c.batch.PutRun(c.runRecord(time.Time{}))
 	if err := c.opts.Store.Commit(&c.batch); err != nil {
 		return fmt.Errorf("crawler: commit %d results: %w", c.batch.Pages(), err)
@@ -124,24 +124,6 @@ func (c *Crawler) wakeWorkers() {
 	close(*old)
 }
 
-// flushChanges moves the frontier's changes into the batch, in order.
-func (c *Crawler) flushChanges() {
-	ch := &c.changes
-	for _, e := range ch.Put {
-		c.batch.PutFrontier(e)
-	}
-	for _, id := range ch.Delete {
-		c.batch.DeleteFrontier(id)
-	}
-	for _, h := range ch.Hosts {
-		c.batch.SetHostReady(h.Host, h.ReadyAt, h.Reason)
-	}
-	if ch.SchedState != nil {
-		c.batch.SetSchedulerState(ch.SchedState)
-	}
-	ch.Reset()
-}
-
 func (f *fatal) dispose(*Crawler) error { return f.err }
 
 func (abandoned) dispose(c *Crawler) error {
@@ -156,7 +138,7 @@ func (m *skipped) dispose(c *Crawler) error {
 		return fmt.Errorf("crawler: done %d: %w", m.job.ID, err)
 	}
 	c.forget(m.job.ID)
-	c.flushChanges()
+	c.changes.Flush(&c.batch)
 	ids := append([]uint64{m.job.ID}, m.job.Dropped...)
 	for _, id := range ids {
 		c.forget(id)
@@ -226,7 +208,7 @@ func (m *fetched) dispose(c *Crawler) error {
 	if err := c.handOff(job, res.Links); err != nil {
 		return err
 	}
-	c.flushChanges()
+	c.changes.Flush(&c.batch)
 	if retried {
 		c.count("retry/"+failureName(rec), 1)
 		return nil
@@ -289,7 +271,7 @@ func (m *traversed) dispose(c *Crawler) error {
 		return err
 	}
 	c.forget(m.job.ID)
-	c.flushChanges()
+	c.changes.Flush(&c.batch)
 	for _, s := range skips {
 		c.batch.SetStatus(s.id, s.status, s.reason)
 	}

@@ -94,7 +94,7 @@ func (l Loop) Seed(targets []frontier.Target) error {
 	if err := l.c.opts.Frontier.Seed(targets, &l.c.changes); err != nil {
 		return err
 	}
-	l.c.flushChanges()
+	l.c.changes.Flush(&l.c.batch)
 	return nil
 }
 
@@ -203,7 +203,7 @@ func (l Loop) Offer(id uint64, u string, depth int, isNew, again bool) bool {
 // many targets were queued or raised.
 func (l Loop) Credit(targets []frontier.Target) int {
 	n := l.c.opts.Frontier.Credit(targets, &l.c.changes)
-	l.c.flushChanges()
+	l.c.changes.Flush(&l.c.batch)
 	return n
 }
 

@@ -73,7 +73,7 @@ func (c *Crawler) sitemapsOf(job frontier.Job, url string, status storage.Status
 		return links, nil // only the Feed's URLs are fetched
 	}
 	more, err := c.sm.Recorded(job, url, status, links, read)
-	c.flushChanges()
+	c.changes.Flush(&c.batch)
 	return append(links, more...), err
 }
 
