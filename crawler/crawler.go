@@ -41,12 +41,6 @@ type Crawler struct {
 	olderHashes bool
 }
 
-// olderHashStore is the optional part of a Store that tells whether it
-// holds content hashes of an older kind; *storage.DB implements it.
-type olderHashStore interface {
-	OlderHashes() (bool, error)
-}
-
 // lifetime holds the contexts that end a run.
 type lifetime struct {
 	stopCtx    context.Context // ends: stop taking jobs (ctx, MaxDuration, fatal error)
@@ -146,10 +140,8 @@ func New(opts Options) (*Crawler, error) {
 	if opts.Settings.Sitemaps {
 		c.sm = opts.Sitemaps
 	}
-	if st, ok := opts.Store.(olderHashStore); ok {
-		if c.olderHashes, err = st.OlderHashes(); err != nil {
-			return nil, fmt.Errorf("crawler: %w", err)
-		}
+	if c.olderHashes, err = opts.Store.OlderHashes(); err != nil {
+		return nil, fmt.Errorf("crawler: %w", err)
 	}
 	w := make(chan struct{})
 	c.wake.Store(&w)

@@ -53,6 +53,12 @@ type Store interface {
 	// with content, for the WARC revisit record of a 304.
 	LastFull(id uint64, prev *storage.Page) time.Time
 	StartRun(start time.Time, command, config string) (storage.Run, error)
+	// Cycle is the cycle the db's fetches are stored in when no Cycle
+	// runs the crawl.
+	Cycle() uint32
+	// OlderHashes reports that the db holds content hashes of an older
+	// kind, which fetches then carry too (storage.HashesOf).
+	OlderHashes() (bool, error)
 }
 
 // Fetcher fetches one URL per call and is used by one worker at a time;

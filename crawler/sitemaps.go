@@ -82,8 +82,5 @@ func (c *Crawler) currentCycle() uint32 {
 	if c.cyc != nil {
 		return c.cyc.N()
 	}
-	if cy, ok := c.opts.Store.(interface{ Cycle() uint32 }); ok {
-		return cy.Cycle()
-	}
-	return 0
+	return c.opts.Store.Cycle()
 }
