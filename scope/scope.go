@@ -38,7 +38,8 @@ type Options struct {
 	// trap guards (MaxURLLength, MaxPathSegments, MaxRepeatedSegments,
 	// MaxQueryParams; zero: urlnorm's defaults).
 	Settings config.Config
-	// Hosts is asked about a link's host when it is admitted.
+	// Hosts is asked about a link's host when it is admitted; Admit
+	// needs it.
 	Hosts Hosts
 }
 
