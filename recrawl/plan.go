@@ -54,6 +54,10 @@ type Plan struct {
 	// Paced spreads a capped refresh share evenly over the cycle
 	// (Options.RefreshPace, CycleOptions.Paced).
 	Paced bool
+	// Owed are the refetches a resumed cycle owed when it was
+	// interrupted, read from the db (CycleOptions.Owed); nil for a new
+	// cycle.
+	Owed []OwedRefetch
 	// Reseeder and ReseedEvery drive --reseed-every; Reseeder is nil
 	// without it.
 	Reseeder    *Reseeder
@@ -333,6 +337,7 @@ func (p *Plan) Recrawl() *CycleOptions {
 		RefetchHead: p.RefetchHead,
 		Paced:       p.Paced,
 		Budget:      max(p.MaxPages, 0),
+		Owed:        p.Owed,
 	}
 	if rank := p.Rank; rank != nil {
 		rc.Weight = func(id uint64) float64 {
