@@ -99,6 +99,9 @@ func (cy *Cycle) Start(l crawler.Loop, seeds []string) (int, error) {
 		queued := make(map[uint64]bool, len(cy.rc.Owed))
 		for _, o := range cy.rc.Owed {
 			queued[o.ID] = false
+			// Handed out earlier in the cycle: a link does not queue it
+			// again (the pacer holds it), as in the uninterrupted run.
+			cy.Queued(o.ID)
 		}
 		for _, id := range ids {
 			if _, ok := queued[id]; ok {

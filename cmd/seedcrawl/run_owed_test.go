@@ -88,6 +88,16 @@ func TestRunBinaryResumesOwedRefetches(t *testing.T) {
 	}
 	es := w.log.Entries()
 	got, requests := refetches(es)
+	db := openDB(t, kill)
+	runs, err := db.Runs()
+	db.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	resumed := runs[len(runs)-1].Counters["refresh/owed-resumed"]
+	if resumed == 0 {
+		t.Errorf("the resumed run owed no refetch from the killed one (counters %v): the kill came too late to test", runs[len(runs)-1].Counters)
+	}
 
 	keys := func(m map[string]int) []string {
 		out := make([]string, 0, len(m))
@@ -108,8 +118,8 @@ func TestRunBinaryResumesOwedRefetches(t *testing.T) {
 			extra = append(extra, u)
 		}
 	}
-	t.Logf("reference cycle 2: %d refetches of %d known pages in %d requests; killed after %d requests, resumed: %d refetched in %d requests",
-		len(want), known, total, killedAt, len(got), requests)
+	t.Logf("reference cycle 2: %d refetches of %d known pages in %d requests; killed after %d requests, resumed owing %d: %d refetched in %d requests",
+		len(want), known, total, killedAt, resumed, len(got), requests)
 	if len(want) != known {
 		t.Errorf("reference cycle 2 refetched %d of the %d known pages, want all (the share allows them)", len(want), known)
 	}
@@ -120,6 +130,8 @@ func TestRunBinaryResumesOwedRefetches(t *testing.T) {
 	// No URL twice in the cycle, but those in flight at the kill: asked
 	// by the killed run within the commit window before it died.
 	first := map[string]time.Duration{}
+	again := 0
+	defer func() { t.Logf("%d URLs requested again after the kill (in flight at it)", again) }()
 	for i, e := range es {
 		if !runPageRequest(e) {
 			continue
@@ -130,6 +142,7 @@ func TestRunBinaryResumesOwedRefetches(t *testing.T) {
 			first[u] = e.Time
 			continue
 		}
+		again++
 		if i < killedAt || lastKilled-at > crawlKillWindow {
 			t.Errorf("%s requested twice in cycle 2 (first %v before the kill)", u, lastKilled-at)
 		}
