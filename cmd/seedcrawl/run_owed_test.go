@@ -13,13 +13,14 @@ import (
 
 // TestRunBinaryResumesOwedRefetches: cycle 2 of a budget-limited crawl
 // with a paced refresh share large enough for every known page (all due:
-// no revisit interval), run by the binary twice from copies of the same
-// db: once uninterrupted, once killed with SIGKILL while refetches are
-// owed and rerun. The paced cycle traverses known pages ahead of the rate
-// and owes their refetches; the resumed cycle must make the refetches the
-// killed run owed, so both runs refetch the same set of known pages (all
-// of them), audited from the server's access log; and no URL is requested
-// twice in the cycle except those in flight at the kill.
+// no revisit interval), run by the binary from copies of the same db:
+// once uninterrupted, then stopped while refetches are owed (SIGKILL,
+// SIGINT) and rerun. The paced cycle traverses known pages ahead of the
+// rate and owes their refetches; the resumed cycle must make the
+// refetches the stopped run owed, so it refetches the same set of known
+// pages as the uninterrupted one (all of them), audited from the server's
+// access log; and no URL is requested twice in the cycle, except after
+// kill -9 those in flight at the kill.
 func TestRunBinaryResumesOwedRefetches(t *testing.T) {
 	dir := t.TempDir()
 	bin := seedcrawlBinary(t)
@@ -45,9 +46,8 @@ func TestRunBinaryResumesOwedRefetches(t *testing.T) {
 	if known < 140 {
 		t.Fatalf("cycle 1 requested %d pages, want about its budget of 150 (less its sitemaps)", known)
 	}
-	ref, kill := filepath.Join(dir, "ref.db"), filepath.Join(dir, "kill.db")
+	ref := filepath.Join(dir, "ref.db")
 	runCopyFile(t, base, ref)
-	runCopyFile(t, base, kill)
 	if err := w.web.SetEpoch(1); err != nil {
 		t.Fatal(err)
 	}
@@ -73,31 +73,6 @@ func TestRunBinaryResumesOwedRefetches(t *testing.T) {
 		t.Fatalf("reference cycle 2: %v\n%s", err, out)
 	}
 	want, total := refetches(w.log.Entries())
-	w.log.Reset()
-
-	// Killed a third of the way in: the pace has released about a third of
-	// the refetches and owes most of the rest.
-	crawlStop(t, w, exec.Command(bin, cycle2(kill)...), stopPoint{requests: total / 3}, syscall.SIGKILL)
-	killedAt := len(w.log.Entries())
-	var lastKilled time.Duration
-	for _, e := range w.log.Entries() {
-		lastKilled = max(lastKilled, e.Time)
-	}
-	if out, err := exec.Command(bin, cycle2(kill)...).CombinedOutput(); err != nil {
-		t.Fatalf("resumed cycle 2: %v\n%s", err, out)
-	}
-	es := w.log.Entries()
-	got, requests := refetches(es)
-	db := openDB(t, kill)
-	runs, err := db.Runs()
-	db.Close()
-	if err != nil {
-		t.Fatal(err)
-	}
-	resumed := runs[len(runs)-1].Counters["refresh/owed-resumed"]
-	if resumed == 0 {
-		t.Errorf("the resumed run owed no refetch from the killed one (counters %v): the kill came too late to test", runs[len(runs)-1].Counters)
-	}
 
 	keys := func(m map[string]int) []string {
 		out := make([]string, 0, len(m))
@@ -107,45 +82,75 @@ func TestRunBinaryResumesOwedRefetches(t *testing.T) {
 		sort.Strings(out)
 		return out
 	}
-	var missing, extra []string
-	for _, u := range keys(want) {
-		if got[u] == 0 {
-			missing = append(missing, u)
-		}
-	}
-	for _, u := range keys(got) {
-		if want[u] == 0 {
-			extra = append(extra, u)
-		}
-	}
-	t.Logf("reference cycle 2: %d refetches of %d known pages in %d requests; killed after %d requests, resumed owing %d: %d refetched in %d requests",
-		len(want), known, total, killedAt, resumed, len(got), requests)
+	t.Logf("reference cycle 2: %d refetches of %d known pages in %d requests", len(want), known, total)
 	if len(want) != known {
 		t.Errorf("reference cycle 2 refetched %d of the %d known pages, want all (the share allows them)", len(want), known)
 	}
-	if len(missing) > 0 || len(extra) > 0 {
-		t.Errorf("resumed cycle 2 refetched %d known pages, the reference %d: %d missing (%v), %d extra (%v)",
-			len(got), len(want), len(missing), missing[:min(len(missing), 5)], len(extra), extra[:min(len(extra), 5)])
-	}
-	// No URL twice in the cycle, but those in flight at the kill: asked
-	// by the killed run within the commit window before it died.
-	first := map[string]time.Duration{}
-	again := 0
-	defer func() { t.Logf("%d URLs requested again after the kill (in flight at it)", again) }()
-	for i, e := range es {
-		if !runPageRequest(e) {
-			continue
+	// Stopped a third of the way in: the pace has released about a third
+	// of the refetches and owes most of the rest.
+	for _, sig := range []syscall.Signal{syscall.SIGKILL, syscall.SIGINT} {
+		db := filepath.Join(dir, sig.String()+".db")
+		runCopyFile(t, base, db)
+		w.log.Reset()
+		crawlStop(t, w, exec.Command(bin, cycle2(db)...), stopPoint{requests: total / 3}, sig)
+		stoppedAt := len(w.log.Entries())
+		var lastStopped time.Duration
+		for _, e := range w.log.Entries() {
+			lastStopped = max(lastStopped, e.Time)
 		}
-		u := e.URL()
-		at, ok := first[u]
-		if !ok {
-			first[u] = e.Time
-			continue
+		if out, err := exec.Command(bin, cycle2(db)...).CombinedOutput(); err != nil {
+			t.Fatalf("cycle 2 resumed after %v: %v\n%s", sig, err, out)
 		}
-		again++
-		if i < killedAt || lastKilled-at > crawlKillWindow {
-			t.Errorf("%s requested twice in cycle 2 (first %v before the kill)", u, lastKilled-at)
+		es := w.log.Entries()
+		got, requests := refetches(es)
+		st := openDB(t, db)
+		runs, err := st.Runs()
+		st.Close()
+		if err != nil {
+			t.Fatal(err)
 		}
+		resumed := runs[len(runs)-1].Counters["refresh/owed-resumed"]
+		if resumed == 0 {
+			t.Errorf("%v: the resumed run owed no refetch from the stopped one (counters %v): the stop came too late to test",
+				sig, runs[len(runs)-1].Counters)
+		}
+		var missing, extra []string
+		for _, u := range keys(want) {
+			if got[u] == 0 {
+				missing = append(missing, u)
+			}
+		}
+		for _, u := range keys(got) {
+			if want[u] == 0 {
+				extra = append(extra, u)
+			}
+		}
+		if len(missing) > 0 || len(extra) > 0 {
+			t.Errorf("%v: resumed cycle 2 refetched %d known pages, the reference %d: %d missing (%v), %d extra (%v)", sig,
+				len(got), len(want), len(missing), missing[:min(len(missing), 5)], len(extra), extra[:min(len(extra), 5)])
+		}
+		// No URL twice in the cycle; after kill -9, but those in flight
+		// at the kill: asked by the killed run within the commit window
+		// before it died.
+		first := map[string]time.Duration{}
+		again := 0
+		for i, e := range es {
+			if !runPageRequest(e) {
+				continue
+			}
+			u := e.URL()
+			at, ok := first[u]
+			if !ok {
+				first[u] = e.Time
+				continue
+			}
+			again++
+			if sig != syscall.SIGKILL || i < stoppedAt || lastStopped-at > crawlKillWindow {
+				t.Errorf("%v: %s requested twice in cycle 2 (first %v before the stop)", sig, u, lastStopped-at)
+			}
+		}
+		t.Logf("%v after %d requests, resumed owing %d: %d known pages refetched in %d requests, %d URLs requested again",
+			sig, stoppedAt, resumed, len(got), requests, again)
 	}
 }
 
