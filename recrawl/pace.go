@@ -381,7 +381,8 @@ func (p *pacer) save(n uint32, b *storage.Batch) {
 // frontier) are held there, the others are held after the first fetch.
 // They are stored already, so nothing is saved for them. At most max are
 // kept, largest weight first (the order they would be released in): the
-// refetches left in the share may be fewer than the interrupted run owed.
+// refetches left in the share may be fewer than the interrupted run owed,
+// and the others are deleted by the next commit.
 // It returns the number owed.
 func (p *pacer) restore(owed []OwedRefetch, queued func(id uint64) bool) int {
 	p.mu.Lock()
@@ -393,7 +394,11 @@ func (p *pacer) restore(owed []OwedRefetch, queued func(id uint64) bool) int {
 		}
 		return cmp.Compare(a.Seq, b.Seq)
 	})
-	for _, o := range owed[:min(int64(len(owed)), max(p.max, 0))] {
+	keep := min(int64(len(owed)), max(p.max, 0))
+	for _, o := range owed[keep:] {
+		p.touched[o.ID] = struct{}{} // no longer owed: deleted by the next commit
+	}
+	for _, o := range owed[:keep] {
 		if _, ok := p.owed.at[o.ID]; ok {
 			continue
 		}

@@ -394,4 +394,12 @@ func TestPacerSavesAndRestoresOwed(t *testing.T) {
 	if n := r.restore(in, func(uint64) bool { return true }); n != 2 || fmt.Sprint(owedIDs(r)) != "[3 4]" {
 		t.Errorf("restored into a share of 2: %d owed %v, want 2: [3 4]", n, owedIDs(r))
 	}
+	b.Reset()
+	r.save(2, &b)
+	if err := db.Commit(&b); err != nil {
+		t.Fatal(err)
+	}
+	if got := fmt.Sprint(stored()); got != "[3 4]" {
+		t.Errorf("stored owed after the restore into a share of 2: %s, want [3 4]", got)
+	}
 }

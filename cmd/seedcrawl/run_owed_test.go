@@ -105,9 +105,13 @@ func TestRunBinaryResumesOwedRefetches(t *testing.T) {
 		got, requests := refetches(es)
 		st := openDB(t, db)
 		runs, err := st.Runs()
+		left, oerr := st.Owed(2)
 		st.Close()
-		if err != nil {
-			t.Fatal(err)
+		if err != nil || oerr != nil {
+			t.Fatal(err, oerr)
+		}
+		if len(left) > 0 {
+			t.Errorf("%v: %d owed refetches stored after cycle 2 closed, want none", sig, len(left))
 		}
 		resumed := runs[len(runs)-1].Counters["refresh/owed-resumed"]
 		if resumed == 0 {
