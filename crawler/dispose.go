@@ -98,6 +98,9 @@ func (c *Crawler) commit() error {
 		}
 	}
 	c.changes.Flush(&c.batch)
+	if c.cyc != nil {
+		c.cyc.Committing(&c.batch)
+	}
 	c.batch.PutRun(c.runRecord(time.Time{}))
 	if err := c.opts.Store.Commit(&c.batch); err != nil {
 		return fmt.Errorf("crawler: commit %d results: %w", c.batch.Pages(), err)

@@ -14,9 +14,10 @@ import (
 // Cycle is what makes a crawl one cycle of an incremental crawler
 // (Options.Cycle): the few points where a cycle differs from a plain
 // crawl. The crawl loop calls it; package recrawl's Cycle implements it.
-// Start runs in Run before the workers start; Queued, Requeue and
-// Recorded run on the disposer goroutine, in the order of the commits;
-// Refresh, NotFetched and Interval run on the workers, concurrently.
+// Start runs in Run before the workers start; Queued, Requeue, Recorded
+// and Committing run on the disposer goroutine, in the order of the
+// commits; Refresh, NotFetched and Interval run on the workers,
+// concurrently.
 type Cycle interface {
 	// N is the number of the cycle the crawl's fetches are stored in.
 	N() uint32
@@ -44,6 +45,10 @@ type Cycle interface {
 	Requeue(id uint64) (bool, error)
 	// Recorded is told of the final outcome of each job, as a Feed is.
 	Recorded(r *Recorded) error
+	// Committing is called on the disposer before each commit with the
+	// batch it stores: the cycle adds state of its own that must be stored
+	// with the results the batch holds (a paced cycle's owed refetches).
+	Committing(b *storage.Batch)
 	// Stop ends what the cycle runs beside the crawl; Run calls it once the
 	// disposer has returned.
 	Stop()

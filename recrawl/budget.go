@@ -26,13 +26,15 @@ type poolPage struct {
 	last  uint32 // cycle of its last fetch
 	host  string
 	known bool // fetched (or tried) before
+	due   bool // due by the revisit policy as the cycle is planned
 }
 
 // lazyRefreshOrder is refreshOrder followed by lazyRefresh(keep) for a
 // budget-limited cycle n, reading only the pool: see the comment above.
 // seedIDs are left out; maxRefresh is Plan.MaxRefresh; keep is the
-// length lazyRefresh trims to.
-func (r *Runner) lazyRefreshOrder(seedIDs []uint32, pr []float64, n uint32, maxRefresh int64, keep int) ([]uint64, error) {
+// length lazyRefresh trims to. It also returns how many pages of the
+// list are due (Plan.Due), read from the pool's records.
+func (r *Runner) lazyRefreshOrder(seedIDs []uint32, pr []float64, n uint32, maxRefresh int64, keep int) ([]uint64, int, error) {
 	seed := make(map[uint64]bool, len(seedIDs))
 	for _, s := range seedIDs {
 		seed[uint64(s)] = true
@@ -47,16 +49,20 @@ func (r *Runner) lazyRefreshOrder(seedIDs []uint32, pr []float64, n uint32, maxR
 	if byRank {
 		size = 2 * keep // lazyRefresh keeps keep pages, then keep more by rank
 	}
-	pool, err := r.rankPool(pr, seed, size)
+	pool, err := r.rankPool(pr, seed, size, r.dueIn(n))
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	ids := make([]uint64, len(pool))
+	due := map[uint64]bool{}
 	for i, p := range pool {
 		ids[i] = p.id
+		if p.due {
+			due[p.id] = true
+		}
 	}
 	if byRank {
-		return lazyRefresh(ids, pr, keep), nil
+		return countDue(lazyRefresh(ids, pr, keep), due)
 	}
 	// The allocation sums over the pool in id order, as refreshOrder's.
 	slices.SortFunc(pool, func(a, b poolPage) int { return cmp.Compare(a.id, b.id) })
@@ -79,7 +85,7 @@ func (r *Runner) lazyRefreshOrder(seedIDs []uint32, pr []float64, n uint32, maxR
 			return nil
 		})
 		if err != nil {
-			return nil, fmt.Errorf("recrawl: fetch history of %d pages: %w", len(ids), err)
+			return nil, 0, fmt.Errorf("recrawl: fetch history of %d pages: %w", len(ids), err)
 		}
 		rate = rates(hosts, hs, float64(r.o.Now().Unix()))
 		holdGone(rate, hs, n, r.o.Revisit.GoneCycles)
@@ -90,22 +96,34 @@ func (r *Runner) lazyRefreshOrder(seedIDs []uint32, pr []float64, n uint32, maxR
 	}
 	order, err := refreshList(policy, ids, last, n, pr, rate, budget)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
-	return lazyRefresh(order, pr, keep), nil
+	return countDue(lazyRefresh(order, pr, keep), due)
+}
+
+// countDue returns order and how many of its pages due holds.
+func countDue(order []uint64, due map[uint64]bool) ([]uint64, int, error) {
+	n := 0
+	for _, id := range order {
+		if due[id] {
+			n++
+		}
+	}
+	return order, n, nil
 }
 
 // rankPool returns the size known pages, seeds left out, with the highest
 // PageRank in pr (ties by id), in that order: every known page if there
 // are fewer. It reads the records of the top-ranked ids, more of them
-// until size known pages are found or every ranked id was read.
-func (r *Runner) rankPool(pr []float64, seed map[uint64]bool, size int) ([]poolPage, error) {
+// until size known pages are found or every ranked id was read; due
+// tells whether a known page is due.
+func (r *Runner) rankPool(pr []float64, seed map[uint64]bool, size int, due func(p *storage.Page) bool) ([]poolPage, error) {
 	k := min(len(pr), size+size/4+len(seed)+64)
 	for {
 		top := topByRank(pr, k)
 		got := make(map[uint64]poolPage, len(top))
 		err := r.o.Store.EachPageOf(top, func(p *storage.Page) error {
-			got[p.ID] = poolPage{id: p.ID, last: p.Cycle, host: p.Host(), known: p.Fetches > 0}
+			got[p.ID] = poolPage{id: p.ID, last: p.Cycle, host: p.Host(), known: p.Fetches > 0, due: p.Fetches > 0 && due(p)}
 			return nil
 		})
 		if err != nil {

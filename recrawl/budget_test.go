@@ -98,7 +98,7 @@ func TestLazyRefreshOrderMatchesFullPass(t *testing.T) {
 					t.Fatal(err)
 				}
 				want := lazyRefresh(full, pr, int(tc.budget))
-				got, err := r.lazyRefreshOrder(seedIDs, pr, 4, maxRefresh, int(tc.budget))
+				got, _, err := r.lazyRefreshOrder(seedIDs, pr, 4, maxRefresh, int(tc.budget))
 				if err != nil {
 					t.Fatal(err)
 				}

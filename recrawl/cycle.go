@@ -54,6 +54,9 @@ func NewCycle(r *CycleOptions) (*Cycle, error) {
 	if !r.Start && (len(r.Seeds) > 0 || len(r.Refresh) > 0) {
 		return nil, fmt.Errorf("%w: CycleOptions.Seeds and Refresh start a cycle: set CycleOptions.Start", crawler.ErrOptions)
 	}
+	if r.Start && len(r.Owed) > 0 {
+		return nil, fmt.Errorf("%w: CycleOptions.Owed resumes a cycle: a new one owes nothing", crawler.ErrOptions)
+	}
 	if r.ReseedEvery > 0 && r.Reseeder == nil {
 		return nil, fmt.Errorf("%w: CycleOptions.ReseedEvery without a Reseeder", crawler.ErrOptions)
 	}
@@ -89,6 +92,24 @@ func (cy *Cycle) Start(l crawler.Loop, seeds []string) (int, error) {
 	}
 	for _, id := range ids {
 		cy.Queued(id)
+	}
+	if cy.pace != nil && len(cy.rc.Owed) > 0 {
+		// Which owed pages the restored frontier holds: a set of the owed
+		// (at most MaxRefresh), not of the frontier.
+		queued := make(map[uint64]bool, len(cy.rc.Owed))
+		for _, o := range cy.rc.Owed {
+			queued[o.ID] = false
+			// Handed out earlier in the cycle: a link does not queue it
+			// again (the pacer holds it), as in the uninterrupted run.
+			cy.Queued(o.ID)
+		}
+		for _, id := range ids {
+			if _, ok := queued[id]; ok {
+				queued[id] = true
+			}
+		}
+		n := cy.pace.restore(cy.rc.Owed, func(id uint64) bool { return queued[id] })
+		l.Count("refresh/owed-resumed", uint64(n))
 	}
 	for _, s := range cy.rc.Cycle.Seeds {
 		cy.seedSet[s.ID] = true
@@ -328,6 +349,15 @@ func (cy *Cycle) Refresh(job uint64, prev *storage.Page, uncommitted bool) (stri
 		}
 	}
 	return refreshFetched, true
+}
+
+// Committing stores the changes to a paced cycle's owed refetches with
+// the batch the crawl commits next, which holds the traversals and
+// refetches behind them.
+func (cy *Cycle) Committing(b *storage.Batch) {
+	if cy.pace != nil {
+		cy.pace.save(cy.rc.Cycle.N, b)
+	}
 }
 
 // NotFetched returns a refetch to the refresh share (MaxRefresh).

@@ -80,6 +80,11 @@ type CycleOptions struct {
 	// Weight is the priority an owed refetch is queued again with: the
 	// previous cycle's PageRank of the page (Plan.Rank).
 	Weight func(id uint64) float64
+	// Owed are the refetches a paced cycle owed when it was interrupted
+	// (resume only: Plan.Owed, read from the db): the resumed cycle owes
+	// them again, so it makes them as the uninterrupted one would have.
+	// Ignored when the cycle is not paced.
+	Owed []OwedRefetch
 
 	// Replacer picks a replacement for a seed of the cycle that vanished
 	// (404, 410, unreachable); nil records the vanished seed without one. A
@@ -91,6 +96,20 @@ type CycleOptions struct {
 	ReseedEvery uint64
 	// Reseeder picks the seeds injected by ReseedEvery.
 	Reseeder SeedReseeder
+}
+
+// OwedRefetch is a refetch a paced cycle owes a known page it traversed
+// ahead of the refresh pace (see the package documentation, "Refresh
+// pacing"), as stored with the cycle's commits (storage.Owed) and read
+// back to resume it.
+type OwedRefetch struct {
+	ID    uint64
+	Host  string // frontier host key of the page
+	Depth int
+	// Weight orders the owed refetches, largest first, and is the
+	// priority one is queued again with; Seq is the order owed (ties).
+	Weight float64
+	Seq    uint64
 }
 
 // Pick is a seed chosen by the recrawl layer, with why. A cluster's

@@ -44,7 +44,8 @@
 // With Options.Interval the next cycle starts that long after the last one
 // ended. A cycle interrupted by ctx or a crash has a record without an end
 // and is resumed by the next Run: its frontier, budget (what is left of
-// PagesPerCycle) and seeds come from the database, and the graph it plans
+// PagesPerCycle), seeds and the refetches a paced cycle owed (see Refresh
+// pacing) come from the database, and the graph it plans
 // replacements on is again the one as of the previous cycle, so it
 // completes as an uninterrupted cycle would. A db of seedcrawl crawl alone
 // has cycle 1 without a record; if its frontier still holds URLs (the
@@ -222,7 +223,10 @@
 // refetch is made at once, until a fetch of a page that is not a refetch
 // shows that URLs were left. A few held pages in a row mean less: a host
 // with nothing but held pages is ready while the hosts with other URLs
-// are busy. See pace.go.
+// are busy. The owed pages are stored with each commit (storage.Owed, at
+// most MaxRefresh of them), so a cycle resumed after a crash or kill -9
+// owes them again and makes the refetches the uninterrupted cycle would
+// have made. See pace.go.
 //
 // PagesPerCycle bounds the fetches of a cycle. DiscoveryShare keeps a share
 // of it from refetches: at most (1 − DiscoveryShare) × PagesPerCycle known

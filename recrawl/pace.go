@@ -1,13 +1,16 @@
 package recrawl
 
 import (
+	"cmp"
 	"container/heap"
 	"math"
+	"slices"
 	"sync"
 	"sync/atomic"
 
 	"github.com/seedcrawl/seedcrawl/frontier"
 	"github.com/seedcrawl/seedcrawl/storage"
+	"github.com/seedcrawl/seedcrawl/urlnorm"
 )
 
 // Refresh pacing (Options.RefreshPace): how a capped refresh share is
@@ -55,9 +58,16 @@ import (
 // is not a refetch ends: such a fetch shows the cycle was not dry after
 // all, and pacing resumes.
 //
-// Pacing lives in the running crawl only: a resumed cycle starts without
-// the owed queue (those pages were traversed; their refetch waits for a
-// later cycle) and paces what is left of its budget.
+// The owed queue outlives the process: each commit stores the changes to
+// it since the last one (storage.Batch.PutOwed, DeleteOwed: a page owed,
+// its refetch granted), in the batch that holds the traversals and
+// refetches behind them, so after kill -9 the stored queue matches the
+// stored pages and frontier. A resumed cycle (CycleOptions.Owed) puts the
+// stored queue back, each page held if the stored frontier still has it
+// and held again after the first fetch otherwise, and paces what is left
+// of its budget, so it makes the refetches the interrupted run owed. The
+// stored queue holds at most MaxRefresh pages, so no commit grows with
+// the db.
 const (
 	// PaceEven spreads the refetches of a capped refresh share evenly over
 	// the cycle's budget (the default).
@@ -78,7 +88,7 @@ const dryAfter = 2048
 // owedPage is a refetch owed to a page traversed ahead of the pace.
 type owedPage struct {
 	id    uint64
-	host  string
+	host  string // frontier host key (host[:port]), as the frontier queues it
 	depth int
 	held  bool    // queued in the frontier at priority 0
 	w     float64 // stored PageRank (CycleOptions.Weight): the queue's order
@@ -144,6 +154,9 @@ type pacer struct {
 	// once it reached dryAfter.
 	known, lastFetches uint64
 	dry                bool
+	// touched holds the pages owed, or no longer owed, since the owed
+	// queue was last saved (save): what the next commit stores.
+	touched map[uint64]struct{}
 }
 
 // newPacer returns the pacer of a cycle, or nil when it is not paced: no
@@ -154,7 +167,8 @@ func newPacer(rc *CycleOptions) *pacer {
 		return nil
 	}
 	return &pacer{budget: rc.Budget, max: rc.MaxRefresh, burst: 1 + rc.MaxRefresh/100, weight: rc.Weight,
-		released: map[uint64]bool{}, flying: map[uint64]bool{}, owed: owedQueue{at: map[uint64]int{}}}
+		released: map[uint64]bool{}, flying: map[uint64]bool{}, owed: owedQueue{at: map[uint64]int{}},
+		touched: map[uint64]struct{}{}}
 }
 
 // allowed is the number of refetches the rate allows after fetches.
@@ -206,9 +220,10 @@ func (p *pacer) decide(prev *storage.Page, fetches uint64, granted *atomic.Int64
 		p.flying[prev.ID] = true
 		return refreshFetched, true
 	}
-	heap.Push(&p.owed, owedPage{id: prev.ID, host: prev.Host(), depth: int(prev.Depth), w: mass(p.weight(prev.ID)), seq: p.seq})
+	heap.Push(&p.owed, owedPage{id: prev.ID, host: urlnorm.Authority(prev.URL), depth: int(prev.Depth), w: mass(p.weight(prev.ID)), seq: p.seq})
 	p.seq++
 	p.unheld = append(p.unheld, prev.ID)
+	p.touched[prev.ID] = struct{}{}
 	return refreshPaced, false
 }
 
@@ -273,6 +288,7 @@ func (p *pacer) release(id uint64, fetches uint64, granted *atomic.Int64, credit
 		granted.Add(1)
 		p.released[o.id] = true
 		p.flying[o.id] = true
+		p.touched[o.id] = struct{}{}
 		if o.held {
 			p.held--
 		}
@@ -332,10 +348,68 @@ func (p *pacer) popped(id uint64, fetches uint64, granted *atomic.Int64) (owed, 
 		return true, false
 	}
 	heap.Remove(&p.owed, i)
+	p.touched[id] = struct{}{}
 	if granted.Load() >= p.max {
 		return true, false
 	}
 	granted.Add(1)
 	p.flying[id] = true
 	return true, true
+}
+
+// save puts into b the changes to the owed queue since the last save, as
+// the owed refetches of cycle n: a page owed is stored with its weight
+// and order, one no longer owed deleted. Called before each commit
+// (Cycle.Committing); the changes number at most the pages owed and
+// granted since the last commit.
+func (p *pacer) save(n uint32, b *storage.Batch) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for id := range p.touched {
+		if i, ok := p.owed.at[id]; ok {
+			o := &p.owed.items[i]
+			b.PutOwed(n, storage.Owed{ID: id, Weight: o.w, Seq: o.seq})
+		} else {
+			b.DeleteOwed(n, id)
+		}
+	}
+	clear(p.touched)
+}
+
+// restore puts the owed refetches a resumed cycle read from the db back
+// into the queue, before the crawl starts: those queued (in the restored
+// frontier) are held there, the others are held after the first fetch.
+// They are stored already, so nothing is saved for them. At most max are
+// kept, largest weight first (the order they would be released in): the
+// refetches left in the share may be fewer than the interrupted run owed,
+// and the others are deleted by the next commit.
+// It returns the number owed.
+func (p *pacer) restore(owed []OwedRefetch, queued func(id uint64) bool) int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	owed = slices.Clone(owed)
+	slices.SortStableFunc(owed, func(a, b OwedRefetch) int {
+		if c := cmp.Compare(b.Weight, a.Weight); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.Seq, b.Seq)
+	})
+	keep := min(int64(len(owed)), max(p.max, 0))
+	for _, o := range owed[keep:] {
+		p.touched[o.ID] = struct{}{} // no longer owed: deleted by the next commit
+	}
+	for _, o := range owed[:keep] {
+		if _, ok := p.owed.at[o.ID]; ok {
+			continue
+		}
+		held := queued(o.ID)
+		heap.Push(&p.owed, owedPage{id: o.ID, host: o.Host, depth: o.Depth, held: held, w: mass(o.Weight), seq: o.Seq})
+		if held {
+			p.held++
+		} else {
+			p.unheld = append(p.unheld, o.ID)
+		}
+		p.seq = max(p.seq, o.Seq+1)
+	}
+	return p.owed.Len()
 }

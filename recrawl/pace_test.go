@@ -312,3 +312,94 @@ func owedIDs(p *pacer) []uint64 {
 	}
 	return ids
 }
+
+// TestPacerSavesAndRestoresOwed: the owed queue goes to the db with each
+// commit, changes only (a page owed, a refetch granted), and a pacer
+// resuming the cycle from what was stored owes the same pages in the same
+// release order, held where the frontier still has them.
+func TestPacerSavesAndRestoresOwed(t *testing.T) {
+	db := testDB(t, html("https://a.test/"), html("https://a.test/1"), html("https://a.test/2"), html("https://a.test/3"),
+		html("https://a.test/4"), html("https://a.test/5"))
+	rc := &CycleOptions{Paced: true, MaxRefresh: 10, Budget: 100,
+		Weight: func(id uint64) float64 { return float64(6-id) / 100 }}
+	p := newPacer(rc)
+	var granted atomic.Int64
+	fr := &paceFrontier{queued: map[uint64]float64{}, inFlight: map[uint64]bool{}}
+	save := func() {
+		t.Helper()
+		var b storage.Batch
+		p.save(2, &b)
+		if err := db.Commit(&b); err != nil {
+			t.Fatal(err)
+		}
+	}
+	stored := func() []uint64 {
+		t.Helper()
+		got, err := db.Owed(2)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var ids []uint64
+		for _, o := range got {
+			ids = append(ids, o.ID)
+		}
+		return ids
+	}
+	// Event 1: 1 is granted (the burst), 2-5 owed; committed.
+	for id := uint64(1); id <= 5; id++ {
+		p.decide(&storage.Page{ID: id, URL: "https://a.test/p"}, 0, &granted)
+	}
+	save()
+	if got := fmt.Sprint(stored()); got != "[2 3 4 5]" {
+		t.Fatalf("stored owed after the first commit: %s, want [2 3 4 5]", got)
+	}
+	// Event 2: 2 and 3 are held, 4 and 5 in flight still; at 10 fetches
+	// one more is allowed and 2 (the largest weight) is granted.
+	fr.inFlight[4], fr.inFlight[5] = true, true
+	p.release(1, 10, &granted, fr.credit)
+	save()
+	if got := fmt.Sprint(stored()); got != "[3 4 5]" {
+		t.Fatalf("stored owed after 2 was granted: %s, want [3 4 5]", got)
+	}
+	// Event 3: a commit with nothing changed writes nothing.
+	var b storage.Batch
+	p.save(2, &b)
+	if !b.Empty() {
+		t.Error("a save with no change since the last one filled the batch")
+	}
+	// Event 4: the process dies; a new pacer resumes from the db, the
+	// frontier holding 3 only.
+	owed, err := db.Owed(2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := make([]OwedRefetch, len(owed))
+	for i, o := range owed {
+		in[i] = OwedRefetch{ID: o.ID, Host: "a.test", Weight: o.Weight, Seq: o.Seq}
+	}
+	q := newPacer(rc)
+	if n := q.restore(in, func(id uint64) bool { return id == 3 }); n != 3 {
+		t.Fatalf("restored %d owed, want 3", n)
+	}
+	if got, want := fmt.Sprint(owedIDs(q)), fmt.Sprint(owedIDs(p)); got != want || q.held != 1 || len(q.unheld) != 2 {
+		t.Errorf("resumed pacer owes %s (%d held, %d to hold), want %s (1, 2)", got, q.held, len(q.unheld), want)
+	}
+	// Event 5: a new page owed after the resume comes after them in order.
+	q.decide(&storage.Page{ID: 1, URL: "https://a.test/p"}, 0, &granted)
+	if i := q.owed.at[1]; q.owed.items[i].seq <= 3 {
+		t.Errorf("page owed after the resume has order %d, want after the stored ones (0-3)", q.owed.items[i].seq)
+	}
+	// Event 6: restoring more than the share allows keeps the largest.
+	r := newPacer(&CycleOptions{Paced: true, MaxRefresh: 2, Budget: 100, Weight: rc.Weight})
+	if n := r.restore(in, func(uint64) bool { return true }); n != 2 || fmt.Sprint(owedIDs(r)) != "[3 4]" {
+		t.Errorf("restored into a share of 2: %d owed %v, want 2: [3 4]", n, owedIDs(r))
+	}
+	b.Reset()
+	r.save(2, &b)
+	if err := db.Commit(&b); err != nil {
+		t.Fatal(err)
+	}
+	if got := fmt.Sprint(stored()); got != "[3 4]" {
+		t.Errorf("stored owed after the restore into a share of 2: %s, want [3 4]", got)
+	}
+}

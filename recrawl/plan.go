@@ -51,9 +51,19 @@ type Plan struct {
 	// reaches them (CycleOptions.Lazy), and the frontier entries the
 	// cycle leaves unused are removed when it ends.
 	Lazy bool
+	// Due is how many pages of Refresh the revisit policy (Revisit) finds
+	// due as a new cycle is planned: those it refetches as far as the
+	// refresh share allows (its seeds are refetched besides). Read from
+	// the page records planning reads anyway: every known page's without
+	// a budget, the pool's (what Refresh lists) with one (Lazy).
+	Due int
 	// Paced spreads a capped refresh share evenly over the cycle
 	// (Options.RefreshPace, CycleOptions.Paced).
 	Paced bool
+	// Owed are the refetches a resumed cycle owed when it was
+	// interrupted, read from the db (CycleOptions.Owed); nil for a new
+	// cycle.
+	Owed []OwedRefetch
 	// Reseeder and ReseedEvery drive --reseed-every; Reseeder is nil
 	// without it.
 	Reseeder    *Reseeder
@@ -81,6 +91,7 @@ type crawlState struct {
 	live    []bool   // fetched, alive, HTML, on a host with budget left: candidate seeds
 	settled []bool   // never to be fetched: rejected, out of scope, robots-denied, deferred
 	known   []uint64 // pages fetched (or tried) before: the refresh list
+	due     []bool   // per page: known and due by the revisit policy as the cycle is planned
 	last    []uint32 // per page: cycle of its last fetch (0: never)
 	first   []uint32 // per page: cycle in which its URL was interned
 	spawned []uint32 // per page: URLs first found on it in cycles 2, 3, ... (new pages it led to)
@@ -89,10 +100,11 @@ type crawlState struct {
 	depth0  []string // URLs at depth 0 found from nothing: the seeds of a plain crawl
 }
 
-// scan reads the page records of the first n pages.
-func scan(st Store, n int) (*crawlState, error) {
+// scan reads the page records of the first n pages; due tells whether a
+// known page is due for a refetch.
+func scan(st Store, n int, due func(p *storage.Page) bool) (*crawlState, error) {
 	cs := &crawlState{live: make([]bool, n), vanish: make([]string, n), settled: make([]bool, n), last: make([]uint32, n),
-		first: make([]uint32, n), spawned: make([]uint32, n)}
+		first: make([]uint32, n), spawned: make([]uint32, n), due: make([]bool, n)}
 	hosts := make([]string, n)
 	cs.hosts = hosts
 	spent := map[string]bool{} // hosts whose page budget (--host-max-pages) ran out
@@ -102,6 +114,7 @@ func scan(st Store, n int) (*crawlState, error) {
 		}
 		if p.Fetches > 0 {
 			cs.known = append(cs.known, p.ID)
+			cs.due[p.ID] = due(p)
 		}
 		cs.last[p.ID], cs.first[p.ID] = p.Cycle, p.FirstCycle
 		if p.FirstCycle >= 2 && p.From < uint64(n) && p.Status != storage.StatusOutOfScope && p.Status != storage.StatusRejected {
@@ -187,7 +200,7 @@ func (r *Runner) load(asOf uint32) (*loaded, error) {
 	if err != nil {
 		return nil, fmt.Errorf("recrawl: page flags: %w", err)
 	}
-	cs, err := scan(r.o.Store, g.N())
+	cs, err := scan(r.o.Store, g.N(), r.dueIn(asOf+1))
 	if err != nil {
 		return nil, err
 	}
@@ -202,6 +215,13 @@ func (r *Runner) load(asOf uint32) (*loaded, error) {
 		}
 	}
 	return &loaded{g: g, fetched: fetched, nove: novel, cs: cs}, nil
+}
+
+// dueIn returns the revisit policy's test of a known page in cycle n, at
+// the planning clock's now.
+func (r *Runner) dueIn(n uint32) func(p *storage.Page) bool {
+	v, now := r.o.Revisit.at(n), r.o.Now()
+	return func(p *storage.Page) bool { return v.Due(p, now) }
 }
 
 // input is the selectors' view of the crawl: pages the crawl will not fetch
@@ -304,11 +324,18 @@ func (r *Runner) newPlan(ctx context.Context, n uint32, cycles []storage.Cycle) 
 		p.Lazy = true
 		// RefetchHead below is at most MaxRefresh ≤ PagesPerCycle.
 		keep := int(o.PagesPerCycle)
-		if p.Refresh, err = r.lazyRefreshOrder(ids, p.Rank, n, p.MaxRefresh, keep); err != nil {
+		if p.Refresh, p.Due, err = r.lazyRefreshOrder(ids, p.Rank, n, p.MaxRefresh, keep); err != nil {
 			return nil, err
 		}
-	} else if p.Refresh, err = r.refreshOrder(l, ids, p.Rank, n, p.MaxRefresh); err != nil {
-		return nil, err
+	} else {
+		if p.Refresh, err = r.refreshOrder(l, ids, p.Rank, n, p.MaxRefresh); err != nil {
+			return nil, err
+		}
+		for _, id := range p.Refresh {
+			if l.cs.due[id] {
+				p.Due++
+			}
+		}
 	}
 	if p.MaxRefresh > 0 && o.RefreshPolicy != RefreshPageRank {
 		p.RefetchHead = int(min(p.MaxRefresh, int64(len(p.Refresh))))
@@ -333,6 +360,7 @@ func (p *Plan) Recrawl() *CycleOptions {
 		RefetchHead: p.RefetchHead,
 		Paced:       p.Paced,
 		Budget:      max(p.MaxPages, 0),
+		Owed:        p.Owed,
 	}
 	if rank := p.Rank; rank != nil {
 		rc.Weight = func(id uint64) float64 {

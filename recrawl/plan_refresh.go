@@ -3,10 +3,12 @@ package recrawl
 import (
 	"cmp"
 	"container/heap"
+	"fmt"
 	"math"
 	"slices"
 
 	"github.com/seedcrawl/seedcrawl/storage"
+	"github.com/seedcrawl/seedcrawl/urlnorm"
 )
 
 // The refresh order of a cycle: which known pages are refetched, by stored
@@ -122,11 +124,56 @@ func (r *Runner) resumePlan(c *storage.Cycle) (*Plan, error) {
 			p.MaxRefresh = refreshCap(int64(math.Floor((1-o.DiscoveryShare)*float64(o.PagesPerCycle))) - refreshed)
 		}
 	}
+	if p.MaxRefresh > 0 && p.MaxPages > 0 {
+		owed, err := r.owed(c.N)
+		if err != nil {
+			return nil, err
+		}
+		p.Owed = owed
+	}
 	p.Lazy = o.PagesPerCycle > 0
 	p.Replacer = r.newReplacer(nil, c.N)
 	p.Reseeder = r.newReseeder(c.N)
 	p.ReseedEvery = o.ReseedEvery
 	return p, nil
+}
+
+// owed reads the refetches the interrupted cycle n owed, with the host
+// and depth of each page: one read of at most the cycle's refresh cap of
+// entries and page records. A page refetched in cycle n since (its owed
+// entry outlived the refetch only if the commit that deleted it was lost)
+// is left out, so it is not fetched twice in the cycle.
+func (r *Runner) owed(n uint32) ([]OwedRefetch, error) {
+	stored, err := r.o.Store.Owed(n)
+	if err != nil {
+		return nil, fmt.Errorf("recrawl: resume cycle %d: %w", n, err)
+	}
+	if len(stored) == 0 {
+		return nil, nil
+	}
+	ids := make([]uint64, len(stored))
+	for i, o := range stored {
+		ids[i] = o.ID
+	}
+	type page struct {
+		host  string
+		depth int
+		ok    bool
+	}
+	pages := make(map[uint64]page, len(ids))
+	if err := r.o.Store.EachPageOf(ids, func(p *storage.Page) error {
+		pages[p.ID] = page{host: urlnorm.Authority(p.URL), depth: int(p.Depth), ok: p.Cycle < n && p.Fetches > 0}
+		return nil
+	}); err != nil {
+		return nil, fmt.Errorf("recrawl: resume cycle %d: read %d pages owed a refetch: %w", n, len(ids), err)
+	}
+	out := make([]OwedRefetch, 0, len(stored))
+	for _, o := range stored {
+		if p := pages[o.ID]; p.ok {
+			out = append(out, OwedRefetch{ID: o.ID, Host: p.host, Depth: p.depth, Weight: o.Weight, Seq: o.Seq})
+		}
+	}
+	return out, nil
 }
 
 // refreshCap turns a number of refetches allowed into Plan.MaxRefresh: none

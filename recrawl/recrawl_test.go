@@ -408,3 +408,47 @@ func TestSelectionSkipsSpiderTraps(t *testing.T) {
 		t.Errorf("values: rejected URL %g (want 0), calendar page %g (want 1: its links lead nowhere crawlable)", val[6], val[5])
 	}
 }
+
+// TestRunnerResumesOwedRefetches: the refetches an interrupted paced
+// cycle stored as owed come back in the resumed plan with each page's
+// frontier host and depth, except a page refetched in the cycle since;
+// once the resumed cycle closes, none is stored.
+func TestRunnerResumesOwedRefetches(t *testing.T) {
+	db := testDB(t, html("http://a.test/", "http://a.test:8080/b", "http://a.test/c"), html("http://a.test:8080/b"),
+		html("http://a.test/c"))
+	r, fc := newTestRunner(t, db, Options{Cycles: 2, PagesPerCycle: 10, DiscoveryShare: 0.5})
+	ctx, cancel := context.WithCancel(context.Background())
+	fc.during = func(_ context.Context, p *Plan) error {
+		// Cycle 2 owes b and c; c is refetched and its deletion lost
+		// (the commit that deleted it never came).
+		var b storage.Batch
+		b.PutOwed(p.Cycle.N, storage.Owed{ID: 1, Weight: 0.25, Seq: 0})
+		b.PutOwed(p.Cycle.N, storage.Owed{ID: 2, Weight: 0.5, Seq: 1})
+		b.AddFetch(storage.Fetch{ID: 2, Status: storage.StatusNotModified, Code: 304}, nil)
+		if err := db.Commit(&b); err != nil {
+			return err
+		}
+		cancel()
+		return nil
+	}
+	if err := r.Run(ctx); err != nil {
+		t.Fatal(err)
+	}
+	fc.during = nil
+	if err := r.Run(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if len(fc.plans) != 2 || fc.plans[1].Start {
+		t.Fatalf("%d plans, want cycle 2 planned then resumed", len(fc.plans))
+	}
+	p := fc.plans[1]
+	if got, want := fmt.Sprintf("%+v", p.Owed), "[{ID:1 Host:a.test:8080 Depth:0 Weight:0.25 Seq:0}]"; got != want {
+		t.Errorf("resumed plan owes %s, want %s", got, want)
+	}
+	if rc := p.Recrawl(); len(rc.Owed) != 1 {
+		t.Errorf("cycle options owe %d refetches, want the plan's 1", len(rc.Owed))
+	}
+	if left, err := db.Owed(2); err != nil || len(left) > 0 {
+		t.Errorf("after cycle 2 closed: %d owed refetches stored (%v), want none", len(left), err)
+	}
+}

@@ -33,6 +33,9 @@ type Store interface {
 	EachHistoryOf(ids []uint64, last uint32, fn func(id uint64, recs []storage.FetchRecord) error) error
 	Lookup(urls []string) ([]uint64, error)
 	LoadFrontier(fn func(e storage.Entry) error) error
+	// Owed returns the refetches a paced cycle owes, stored with its
+	// commits (at most its refresh cap).
+	Owed(cycle uint32) ([]storage.Owed, error)
 	State(name string) ([]byte, error)
 	Commit(b *storage.Batch) error
 	NextID() uint64
@@ -290,6 +293,9 @@ func (r *Runner) runCycle(ctx context.Context, p *Plan) error {
 			return err
 		}
 	}
+	if err := r.dropOwed(p.Cycle.N); err != nil {
+		return err
+	}
 	return r.closeCycle(p.Cycle.N)
 }
 
@@ -315,6 +321,26 @@ func (r *Runner) dropFrontier(n uint32) error {
 		}
 		if err := r.o.Store.Commit(&b); err != nil {
 			return fmt.Errorf("recrawl: cycle %d: drop %d unused frontier entries: %w", n, len(ids), err)
+		}
+	}
+	return nil
+}
+
+// dropOwed removes the refetches cycle n still owed when its crawl ended
+// (its budget spent first), dropChunk per transaction: the next cycle
+// plans its own.
+func (r *Runner) dropOwed(n uint32) error {
+	owed, err := r.o.Store.Owed(n)
+	if err != nil {
+		return fmt.Errorf("recrawl: cycle %d: %w", n, err)
+	}
+	for lo := 0; lo < len(owed); lo += dropChunk {
+		var b storage.Batch
+		for _, o := range owed[lo:min(lo+dropChunk, len(owed))] {
+			b.DeleteOwed(n, o.ID)
+		}
+		if err := r.o.Store.Commit(&b); err != nil {
+			return fmt.Errorf("recrawl: cycle %d: drop %d owed refetches: %w", n, len(owed), err)
 		}
 	}
 	return nil

@@ -23,6 +23,7 @@ type Batch struct {
 	runs     []Run
 	cycle    *Cycle
 	sm       sitemapWrites // SetLastMod, MarkSitemap
+	owed     owedWrites    // PutOwed, DeleteOwed
 }
 
 type opKind uint8
@@ -59,6 +60,7 @@ func (b *Batch) Reset() {
 	b.runs = b.runs[:0]
 	b.cycle = nil
 	b.sm.reset()
+	clear(b.owed)
 }
 
 // Pages returns the number of page results (AddFetch and SetStatus calls)
@@ -68,7 +70,7 @@ func (b *Batch) Pages() int { return len(b.ops) }
 // Empty reports whether b holds nothing to write.
 func (b *Batch) Empty() bool {
 	return len(b.ops) == 0 && len(b.frontier) == 0 && len(b.ready) == 0 &&
-		len(b.counters) == 0 && len(b.state) == 0 && len(b.runs) == 0 && b.cycle == nil && b.sm.empty()
+		len(b.counters) == 0 && len(b.state) == 0 && len(b.runs) == 0 && b.cycle == nil && b.sm.empty() && len(b.owed) == 0
 }
 
 // AddFetch records one fetch of page f.ID (f.Status one of fetched,

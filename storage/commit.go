@@ -212,6 +212,9 @@ func (c *committer) apply(tx *bolt.Tx) error {
 	if err := c.putSitemaps(); err != nil {
 		return err
 	}
+	if err := c.putOwed(); err != nil {
+		return err
+	}
 	c.stats.Found += uint64(len(c.pend))
 	c.stats.NextID = c.limit
 	cs := tx.Bucket(bktCycleStats)

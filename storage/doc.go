@@ -94,6 +94,7 @@
 //	cycles      u32 cycle                  cycle record (set by the crawl loop)
 //	cyclestats  u32 cycle                  cycle statistics (maintained by Commit)
 //	admitted    host key (host[:port])     u64 pages ever queued or fetched (maintained by Commit)
+//	owed        u32 cycle | u64 id         f64 weight | u64 order: refetches a paced recrawl cycle owes (optional)
 //
 // The admitted bucket is optional: a file written before it existed has
 // none until DB.AdmittedByHost builds it (one pass over the pages); from

@@ -349,9 +349,17 @@ func runLastCycle(db *storage.DB, want uint32) uint32 {
 
 func runPlanNote(p *recrawl.Plan) string {
 	var parts []string
-	if p.Start {
-		parts = append(parts, fmt.Sprintf("%d seeds by %s, %d known pages to revisit", len(p.Seeds), p.Cycle.SeedAlgo, len(p.Refresh)))
-	} else {
+	switch {
+	case p.Start && p.Lazy:
+		// A budget-limited cycle queues the known pages its budget can use
+		// first and the others as links reach them: its figures are of
+		// those it queued.
+		parts = append(parts, fmt.Sprintf("%d seeds by %s, %d known pages due to revisit of the %d queued first",
+			len(p.Seeds), p.Cycle.SeedAlgo, p.Due, len(p.Refresh)))
+	case p.Start:
+		parts = append(parts, fmt.Sprintf("%d seeds by %s, %d of %d known pages due to revisit",
+			len(p.Seeds), p.Cycle.SeedAlgo, p.Due, len(p.Refresh)))
+	default:
 		parts = append(parts, fmt.Sprintf("%d seeds by %s, %d fetches done", len(p.Cycle.Seeds), p.Cycle.SeedAlgo, p.Cycle.Stats.Fetches))
 	}
 	if n := len(p.Cycle.Replaced); n > 0 {

@@ -19,8 +19,12 @@ func TestRunPlanNote(t *testing.T) {
 		plan recrawl.Plan
 		want string
 	}{
-		{"new cycle", recrawl.Plan{Start: true, Cycle: storage.Cycle{SeedAlgo: "given"}, Seeds: make([]recrawl.Pick, 2), MaxPages: 300, MaxRefresh: 150},
-			"2 seeds by given, 0 known pages to revisit, budget 300 pages, at most 150 refetches"},
+		{"new cycle", recrawl.Plan{Start: true, Lazy: true, Cycle: storage.Cycle{SeedAlgo: "given"}, Seeds: make([]recrawl.Pick, 2),
+			Refresh: make([]uint64, 40), Due: 3, MaxPages: 300, MaxRefresh: 150},
+			"2 seeds by given, 3 known pages due to revisit of the 40 queued first, budget 300 pages, at most 150 refetches"},
+		{"new cycle without a budget", recrawl.Plan{Start: true, Cycle: storage.Cycle{SeedAlgo: "given"}, Seeds: make([]recrawl.Pick, 2),
+			Refresh: make([]uint64, 674), Due: 3},
+			"2 seeds by given, 3 of 674 known pages due to revisit"},
 		{"resume, share above budget", recrawl.Plan{Cycle: resumed, MaxPages: 112, MaxRefresh: 121},
 			"6 seeds by maxweight, 188 fetches done, budget 112 pages, at most 112 refetches"},
 		{"resume, share below budget", recrawl.Plan{Cycle: resumed, MaxPages: 112, MaxRefresh: 40},
