@@ -4,6 +4,7 @@ import (
 	"context"
 	"math/rand/v2"
 	"runtime"
+	"strconv"
 	"testing"
 	"time"
 
@@ -44,7 +45,7 @@ func hashPrio(id uint64) float64 {
 func hostNames(h int) []string {
 	names := make([]string, h)
 	for i := range names {
-		names[i] = "host" + itoa(i) + ".example.org"
+		names[i] = "host" + strconv.Itoa(i) + ".example.org"
 	}
 	return names
 }
@@ -84,11 +85,11 @@ func (s benchSize) String() string {
 func sizeName(n int) string {
 	switch {
 	case n >= 1_000_000:
-		return itoa(n/1_000_000) + "M"
+		return strconv.Itoa(n/1_000_000) + "M"
 	case n >= 1000:
-		return itoa(n/1000) + "k"
+		return strconv.Itoa(n/1000) + "k"
 	}
-	return itoa(n)
+	return strconv.Itoa(n)
 }
 
 var throughputSizes = []benchSize{

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"strconv"
 	"sync"
 	"testing"
 	"time"
@@ -16,7 +17,7 @@ import (
 // (Prio, Seq) among all URLs of such hosts.
 func TestPolitenessProperty(t *testing.T) {
 	for _, conc := range []int{1, 3} {
-		t.Run("concurrency="+itoa(conc), func(t *testing.T) {
+		t.Run("concurrency="+strconv.Itoa(conc), func(t *testing.T) {
 			r := rand.New(rand.NewPCG(uint64(conc), 9))
 			const n = 1500
 			w := randomWeb(n, 6, 6, uint64(conc))
@@ -117,7 +118,7 @@ func TestPolitenessProperty(t *testing.T) {
 // per-host concurrency holds, and every worker ends with ErrExhausted.
 func TestConcurrentWorkers(t *testing.T) {
 	for _, conc := range []int{1, 2} {
-		t.Run("concurrency="+itoa(conc), func(t *testing.T) {
+		t.Run("concurrency="+strconv.Itoa(conc), func(t *testing.T) {
 			const workers = 6
 			w := randomWeb(3000, 12, 6, 3)
 			s := &fprSched{d: 0.85}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"reflect"
+	"strconv"
 	"testing"
 	"time"
 
@@ -144,7 +145,7 @@ func TestPoliteness(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				got = append(got, j.Host+"@"+itoa(int(at.Sub(start)/sec)))
+				got = append(got, j.Host+"@"+strconv.Itoa(int(at.Sub(start)/sec)))
 				inflight[j.Host] = append(inflight[j.Host], j)
 				if n := len(inflight[j.Host]); n > tc.conc {
 					t.Fatalf("host %s has %d in flight, limit %d", j.Host, n, tc.conc)
@@ -163,17 +164,6 @@ func TestPoliteness(t *testing.T) {
 			}
 		})
 	}
-}
-
-func itoa(n int) string {
-	if n == 0 {
-		return "0"
-	}
-	var b []byte
-	for ; n > 0; n /= 10 {
-		b = append([]byte{byte('0' + n%10)}, b...)
-	}
-	return string(b)
 }
 
 // TestNextBlocksAndWakes checks "not now": Next blocks and wakes on each

@@ -154,9 +154,9 @@ func TestReadArcsChunkBoundaries(t *testing.T) {
 				slices.SortStableFunc(arcs, func(a, b [2]uint32) int { return int(a[0]) - int(b[0]) })
 			}
 			var text strings.Builder
-			text.WriteString("# a\n# b\n# nodes: " + itoa(n) + " arcs: " + itoa(m) + "\n# c\n")
+			text.WriteString("# a\n# b\n# nodes: " + strconv.Itoa(n) + " arcs: " + strconv.Itoa(m) + "\n# c\n")
 			for _, a := range arcs {
-				text.WriteString(itoa(int(a[0])) + "\t" + itoa(int(a[1])) + "\n")
+				text.WriteString(strconv.Itoa(int(a[0])) + "\t" + strconv.Itoa(int(a[1])) + "\n")
 			}
 			ar := arcsReader{lr: lineReader{r: iotest.OneByteReader(strings.NewReader(text.String())), buf: make([]byte, 32)}, name: "x", n: -1, m: -1}
 			g, err := ar.read()
@@ -171,8 +171,6 @@ func TestReadArcsChunkBoundaries(t *testing.T) {
 		t.Fatalf("long line: %v", err)
 	}
 }
-
-func itoa(v int) string { return strconv.Itoa(v) }
 
 func TestWriteReadRoundTrip(t *testing.T) {
 	// Unsorted lists with a duplicate arc and a self-loop; nodes 4 and 5 are
