@@ -13,6 +13,8 @@ import (
 	"strings"
 	"testing"
 	"testing/iotest"
+
+	"github.com/seedcrawl/seedcrawl/internal/crawltest"
 )
 
 func gz(t *testing.T, text string) []byte {
@@ -193,22 +195,10 @@ func TestWriteReadRoundTrip(t *testing.T) {
 	if !slices.Equal(got.HostNames, wantHosts) || got.Hosts[1] != 0 || got.Hosts[4] != 3 {
 		t.Fatalf("hosts %v %v, want names %v", got.Hosts, got.HostNames, wantHosts)
 	}
-	f, err := os.Open(base + ".arcs.tsv.gz")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	zr, err := gzip.NewReader(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var text bytes.Buffer
-	if _, err := text.ReadFrom(zr); err != nil {
-		t.Fatal(err)
-	}
+	text := string(crawltest.ReadGzip(t, base+".arcs.tsv.gz"))
 	wantText := "# name: rt\n# source: test\n# nodes: 6 arcs: 5\n# self-loops: 1\n0\t1\n0\t3\n1\t1\n2\t0\n3\t2\n"
-	if text.String() != wantText {
-		t.Fatalf("file text:\n%s\nwant:\n%s", text.String(), wantText)
+	if text != wantText {
+		t.Fatalf("file text:\n%s\nwant:\n%s", text, wantText)
 	}
 
 	// Without URLs, no .urls.gz is written and none is read.
