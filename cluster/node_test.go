@@ -239,12 +239,7 @@ func TestQuiescenceWaitsForStoredMessages(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
 	a, b := openNode(t, s.URL(), 0, 2), openNode(t, s.URL(), 1, 2)
-	host := ""
-	for i := 0; host == ""; i++ {
-		if h := fmt.Sprintf("x%d.test", i); b.Owns(h) {
-			host = h
-		}
-	}
+	host := ownedHost(b)
 	for _, n := range []*Node{a, b} {
 		n.stateMu.Lock()
 		n.idle = true
@@ -253,12 +248,7 @@ func TestQuiescenceWaitsForStoredMessages(t *testing.T) {
 		}
 		n.stateMu.Unlock()
 	}
-	if err := a.Handoff("http://"+host+"/", host, 3, 0.25, "p"); err != nil {
-		t.Fatal(err)
-	}
-	if err := a.Flush(ctx); err != nil {
-		t.Fatal(err)
-	}
+	storeHandoff(t, ctx, a, host, 3, 0.25)
 	if done, err := a.quiescent(ctx); err != nil || done {
 		t.Fatalf("quiescent with a stored message = %v, %v; want false", done, err)
 	}
@@ -331,18 +321,8 @@ func TestQuiescenceStoppedNode(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
 	a, b := openNode(t, s.URL(), 0, 2), openNode(t, s.URL(), 1, 2)
-	host := ""
-	for i := 0; host == ""; i++ {
-		if h := fmt.Sprintf("x%d.test", i); b.Owns(h) {
-			host = h
-		}
-	}
-	if err := a.Handoff("http://"+host+"/", host, 1, 0, "p"); err != nil {
-		t.Fatal(err)
-	}
-	if err := a.Flush(ctx); err != nil {
-		t.Fatal(err)
-	}
+	host := ownedHost(b)
+	storeHandoff(t, ctx, a, host, 1, 0)
 	if err := b.Leave(ctx); err != nil {
 		t.Fatal(err)
 	}

@@ -187,12 +187,7 @@ func TestForwardAndDrain(t *testing.T) {
 		defer cancel()
 		h := host(two, three, 0, 2)
 		old := openNode(t, s.URL(), 1, 2)
-		if err := old.Handoff("http://"+h+"/", h, 2, 0.5, "p"); err != nil { // stored for node 0
-			t.Fatal(err)
-		}
-		if err := old.Flush(ctx); err != nil {
-			t.Fatal(err)
-		}
+		storeHandoff(t, ctx, old, h, 2, 0.5) // stored for node 0
 		n0, n2 := openNode(t, s.URL(), 0, 3), openNode(t, s.URL(), 2, 3)
 		got := receive(t, ctx, n2, n0) // node 0 forwards it
 		if want := (URL{URL: "http://" + h + "/", Depth: 2, Mass: 0.5}); len(got) != 1 || got[0] != want {
@@ -205,12 +200,7 @@ func TestForwardAndDrain(t *testing.T) {
 		defer cancel()
 		h := host(three, two, 2, 1)
 		old := openNode(t, s.URL(), 0, 3)
-		if err := old.Handoff("http://"+h+"/", h, 4, 0.25, "p"); err != nil { // stored for node 2
-			t.Fatal(err)
-		}
-		if err := old.Flush(ctx); err != nil {
-			t.Fatal(err)
-		}
+		storeHandoff(t, ctx, old, h, 4, 0.25) // stored for node 2
 		leaving, err := Open(ctx, Options{URL: s.URL(), NodeID: 2, Nodes: 2, Leaving: true, Poll: 10 * time.Millisecond})
 		if err != nil {
 			t.Fatal(err)
