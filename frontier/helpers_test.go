@@ -393,3 +393,31 @@ func drain(t *testing.T, f *Frontier, c *crawler, st *store) []uint64 {
 		}
 	}
 }
+
+// runWorkers runs n workers on f, each taking jobs with Next and passing
+// them to work, until Next or work fails; it returns when all have ended
+// and fails t unless each ended with ErrExhausted (work completes the job
+// itself, and its error names what it found wrong).
+func runWorkers(t *testing.T, f *Frontier, n int, work func(j Job) error) {
+	t.Helper()
+	errs := make(chan error, n)
+	for range n {
+		go func() {
+			for {
+				j, err := f.Next(context.Background())
+				if err == nil {
+					err = work(j)
+				}
+				if err != nil {
+					errs <- err
+					return
+				}
+			}
+		}()
+	}
+	for range n {
+		if err := <-errs; !errors.Is(err, ErrExhausted) {
+			t.Fatalf("worker ended with %v, want ErrExhausted", err)
+		}
+	}
+}
