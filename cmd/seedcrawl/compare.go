@@ -148,8 +148,8 @@ func runCompare(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if cfg.MaxPages > 0 {
 		return fmt.Errorf("%w: --max-pages limits one crawl; a comparison gives each scheduler --budget pages", errUsage)
 	}
-	if !(*damping > 0 && *damping < 1) {
-		return fmt.Errorf("%w: --damping %v: want a value in (0, 1), e.g. 0.85", errUsage, *damping)
+	if err := checkDamping(*damping); err != nil {
+		return err
 	}
 	if !(*share >= 0) || math.IsInf(*share, 1) {
 		return fmt.Errorf("%w: --score-frontier-share %v: want a share of the union of at least 0, e.g. %g (--score-frontier fetches all of the frontier)", errUsage, *share, compare.DefaultFrontierShare)

@@ -52,6 +52,16 @@ func checkPlotPath(flagName, path string) error {
 	return fmt.Errorf("%w: %s %s: name a .svg or .png file (or .pdf)", errUsage, flagName, path)
 }
 
+// checkDamping rejects a --damping outside (0, 1), where PageRank and the
+// schedulers built on it are undefined. Shared by compare, rank, score and
+// sim.
+func checkDamping(d float64) error {
+	if !(d > 0 && d < 1) {
+		return fmt.Errorf("%w: --damping %v: want a value in (0, 1), e.g. 0.85", errUsage, d)
+	}
+	return nil
+}
+
 // output is a result file of sim, seeds or eval (--out, --csv, --plot). It
 // is opened before the work that fills it, as a temporary file beside the
 // destination, so that an unwritable path fails at once rather than after a

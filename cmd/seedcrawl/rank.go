@@ -41,12 +41,13 @@ Writes node<TAB>url<TAB>score (pagerank, sums to 1) or node<TAB>url<TAB>hub<TAB>
 	switch {
 	case *algo != "pagerank" && *algo != "hits":
 		return fmt.Errorf("%w: --algo %q: want pagerank or hits", errUsage, *algo)
-	case !(*damping > 0 && *damping < 1):
-		return fmt.Errorf("%w: --damping %v: want a value in (0, 1)", errUsage, *damping)
 	case *iters < 0:
 		return fmt.Errorf("%w: --iterations %d: want 0 (default) or more", errUsage, *iters)
 	case !(*tol >= 0):
 		return fmt.Errorf("%w: --tol %v: want 0 (default) or more", errUsage, *tol)
+	}
+	if err := checkDamping(*damping); err != nil {
+		return err
 	}
 	var out *output
 	if *outPath != "" && *outPath != "-" {

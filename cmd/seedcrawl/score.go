@@ -42,8 +42,8 @@ cycle did, so it scores at least what the cycle's real order scores.
 	if *dbPath == "" {
 		return fmt.Errorf("%w: --db FILE is required", errUsage)
 	}
-	if !(*damping > 0 && *damping < 1) {
-		return fmt.Errorf("%w: --damping %v: want a value in (0, 1), e.g. 0.85", errUsage, *damping)
+	if err := checkDamping(*damping); err != nil {
+		return err
 	}
 	if err := outs.check(); err != nil {
 		return err

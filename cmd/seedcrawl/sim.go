@@ -51,8 +51,8 @@ curve minus bfs's, so that schedulers whose curves coincide above can be told ap
 		return fmt.Errorf("%w: --grid %d: want at least 1 point", errUsage, *grid)
 	}
 	// 0 would mean "default" to the libraries below: refuse it here.
-	if !(*damping > 0 && *damping < 1) {
-		return fmt.Errorf("%w: --damping %v: want a value in (0, 1), e.g. 0.85", errUsage, *damping)
+	if err := checkDamping(*damping); err != nil {
+		return err
 	}
 	if *plotPath != "" {
 		if err := checkPlotPath("--plot", *plotPath); err != nil {
