@@ -105,11 +105,7 @@ func runCompare(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	outs := compareOutputFlags(fs)
 	frontier := fs.Bool("score-frontier", false, "when every scheduler is done, fetch once each URL the crawls discovered but none downloaded, and score with their links too (overrides --score-frontier-share; about 15-20% more requests)")
 	share := fs.Float64("score-frontier-share", compare.DefaultFrontierShare, "when every scheduler is done, fetch `F` × |union of the downloaded sets| of the URLs the crawls discovered but none downloaded, those holding the most estimated PageRank, and score with their links too (0: none)")
-	fs.Usage = func() {
-		fmt.Fprint(fs.Output(), compareUsage)
-		fs.PrintDefaults()
-	}
-	if err := parseFlags(fs, args); err != nil {
+	if err := parseFlagsUsage(fs, args, compareUsage); err != nil {
 		return err
 	}
 	if err := outs.check(); err != nil {

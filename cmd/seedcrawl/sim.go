@@ -37,7 +37,7 @@ func runSim(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	plotTitle := fs.String("title", "", "plot `TITLE` (default: GRAPH: cumulative PageRank of the pages downloaded)")
 	gobench := fs.Bool("gobench", false, "also print one 'go test -bench' style line per scheduler (for benchstat)")
 	quiet := fs.Bool("q", false, "no progress on stderr")
-	if err := parseFlagsOnly(fs, args, stderr, `usage: seedcrawl sim (--graph BASENAME | --db FILE) [--schedulers LIST] [--seeds SPEC] [--out results.csv]
+	if err := parseFlagsOnly(fs, args, `usage: seedcrawl sim (--graph BASENAME | --db FILE) [--schedulers LIST] [--seeds SPEC] [--out results.csv]
        [--plot curves.svg|png|pdf [--plot-logx] [--plot-lower diff|share|none] [--title TEXT]]
 
 Replays each scheduler on the known graph (a download reveals a page's out-links; no HTTP,
