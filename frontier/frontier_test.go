@@ -241,13 +241,7 @@ func TestNextBlocksAndWakes(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			res := goNext(context.Background(), f)
-			waitBlocked(t, f, clk)
-			select {
-			case r := <-res:
-				t.Fatalf("Next returned %+v, %v before the event", r.job, r.err)
-			default:
-			}
+			res := goNextBlocked(t, f, clk, "before the event")
 			tc.event(t, f, clk, busy)
 			r := <-res
 			if r.err != nil || r.job.ID != tc.want {
@@ -269,13 +263,7 @@ func TestExhausted(t *testing.T) {
 	}
 	j := mustNext(t, f)
 	// Nothing queued but a job in flight: not exhausted yet.
-	res := goNext(context.Background(), f)
-	waitBlocked(t, f, clk)
-	select {
-	case r := <-res:
-		t.Fatalf("Next with a job in flight returned %+v, %v", r.job, r.err)
-	default:
-	}
+	res := goNextBlocked(t, f, clk, "with a job in flight")
 	if err := f.Complete(j, Outcome{Downloaded: true, Delay: time.Hour}, nil); err != nil {
 		t.Fatal(err)
 	}

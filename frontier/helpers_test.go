@@ -163,6 +163,20 @@ func goNext(ctx context.Context, f *Frontier) <-chan nextResult {
 	return ch
 }
 
+// goNextBlocked runs Next in a goroutine, waits until it blocks, and fails
+// t if it has returned by then; when names the situation for the message.
+func goNextBlocked(t *testing.T, f *Frontier, clk *fakeClock, when string) <-chan nextResult {
+	t.Helper()
+	res := goNext(context.Background(), f)
+	waitBlocked(t, f, clk)
+	select {
+	case r := <-res:
+		t.Fatalf("Next returned %+v, %v %s", r.job, r.err, when)
+	default:
+	}
+	return res
+}
+
 // nextAdvancing calls Next and, while it is blocked on a host ready time,
 // advances the fake clock to the earliest timer. It returns the job and
 // the clock time at which it was handed out. Next must not block without a
