@@ -66,6 +66,28 @@ func TestByScore(t *testing.T) {
 	}
 }
 
+// checkGridBest checks optimal's split of budget between the two pages pp
+// against a grid search of 100,001 splits: the weighted freshness of the
+// split is within 1e-9 of the grid's best and the split spends budget.
+func checkGridBest(t *testing.T, pp [2]Page, budget float64,
+	optimal func(pages []Page, budget, maxFreq float64) ([]float64, error), fresh func(rate, freq float64) float64) {
+	t.Helper()
+	f, err := optimal(pp[:], budget, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	obj := func(a float64) float64 {
+		return pp[0].Weight*fresh(pp[0].Rate, a) + pp[1].Weight*fresh(pp[1].Rate, budget-a)
+	}
+	best := 0.0
+	for k := 0; k <= 100000; k++ {
+		best = max(best, obj(budget*float64(k)/100000))
+	}
+	if got := obj(f[0]); got < best-1e-9 || math.Abs(sum(f)-budget) > 1e-9 {
+		t.Errorf("%v: objective %.12f at %v, grid best %.12f", pp, got, f, best)
+	}
+}
+
 func sum(f []float64) float64 {
 	var s float64
 	for _, v := range f {
@@ -111,21 +133,7 @@ func TestOptimal(t *testing.T) {
 	})
 	t.Run("two pages against a grid search", func(t *testing.T) {
 		for _, pp := range [][2]Page{{{1, 1}, {1, 3}}, {{3, 0.2}, {1, 2}}, {{1, 0.05}, {5, 0.5}}} {
-			const budget = 1.0
-			f, err := Optimal(pp[:], budget, 0)
-			if err != nil {
-				t.Fatal(err)
-			}
-			obj := func(a float64) float64 {
-				return pp[0].Weight*Freshness(pp[0].Rate, a) + pp[1].Weight*Freshness(pp[1].Rate, budget-a)
-			}
-			best := 0.0
-			for k := 0; k <= 100000; k++ {
-				best = max(best, obj(budget*float64(k)/100000))
-			}
-			if got := obj(f[0]); got < best-1e-9 || math.Abs(sum(f)-budget) > 1e-9 {
-				t.Errorf("%v: objective %.12f at %v, grid best %.12f", pp, got, f, best)
-			}
+			checkGridBest(t, pp, 1, Optimal, Freshness)
 		}
 	})
 	t.Run("optimality conditions with a cap", func(t *testing.T) {

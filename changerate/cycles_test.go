@@ -56,21 +56,7 @@ func TestOptimalCycles(t *testing.T) {
 	})
 	t.Run("two pages against a grid search", func(t *testing.T) {
 		for _, pp := range [][2]Page{{{1, 0.1}, {1, 5}}, {{3, 0.2}, {1, 2}}, {{1, 0.05}, {5, 0.5}}, {{1, 0.02}, {1, 0.3}}} {
-			const budget = 0.4
-			f, err := OptimalCycles(pp[:], budget, 0)
-			if err != nil {
-				t.Fatal(err)
-			}
-			obj := func(a float64) float64 {
-				return pp[0].Weight*FreshnessCycles(pp[0].Rate, a) + pp[1].Weight*FreshnessCycles(pp[1].Rate, budget-a)
-			}
-			best := 0.0
-			for k := 0; k <= 100000; k++ {
-				best = max(best, obj(budget*float64(k)/100000))
-			}
-			if got := obj(f[0]); got < best-1e-9 || math.Abs(sum(f)-budget) > 1e-9 {
-				t.Errorf("%v: objective %.12f at %v, grid best %.12f", pp, got, f, best)
-			}
+			checkGridBest(t, pp, 0.4, OptimalCycles, FreshnessCycles)
 		}
 	})
 	t.Run("beats uniform, proportional and myopic on known rates", func(t *testing.T) {

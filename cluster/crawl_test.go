@@ -23,7 +23,6 @@ import (
 	"github.com/seedcrawl/seedcrawl/monitor"
 	"github.com/seedcrawl/seedcrawl/scheduler"
 	"github.com/seedcrawl/seedcrawl/storage"
-	"github.com/seedcrawl/seedcrawl/urlnorm"
 )
 
 // crawlRig is a crawler wired to fakes at the seams and a real bbolt file.
@@ -170,18 +169,8 @@ func TestClusterHook(t *testing.T) {
 	r.web.HTML("http://a.test/", "/x", "http://b.test/1", "http://b.test/2")
 	r.web.HTML("http://a.test/x", "http://b.test/1", "/")
 	r.web.HTML("http://a.test/y")
-	fc := &fakeCluster{t: t, db: r.db, own: map[string]bool{"a.test": true}, done: make(chan struct{})}
-	o := r.opts
-	cr := NewCrawl(fc)
-	o.Feed = cr
-	var err error
-	if o.Scope, err = urlnorm.ParseScopeSpec("hosts:.test", nil); err != nil {
-		t.Fatal(err)
-	}
-	c, err := crawler.New(r.withFrontier(o))
-	if err != nil {
-		t.Fatal(err)
-	}
+	fc := newFakeCluster(t, r.db, "a.test")
+	cr, c := r.nodeCrawler(fc, -1)
 	var mu sync.Mutex
 	jobs := map[string]frontier.Job{}
 	r.fr.OnDone = func(j frontier.Job) {
@@ -238,7 +227,7 @@ func TestClusterHook(t *testing.T) {
 	// a.test/y arrives twice in one batch (two pages of other nodes link
 	// to it): queued at the lesser depth with both shares added, as two
 	// local links would.
-	err = cr.Inject(context.Background(), []URL{{URL: "http://a.test/y", Depth: 3, Mass: 0.1},
+	err := cr.Inject(context.Background(), []URL{{URL: "http://a.test/y", Depth: 3, Mass: 0.1},
 		{URL: "http://a.test/x", Depth: 1}, {URL: "http://a.test/y", Depth: 2, Mass: 0.05}})
 	if err != nil {
 		t.Fatal(err)
@@ -286,19 +275,8 @@ func TestClusterReceiveLiftsDepth(t *testing.T) {
 	r.web.HTML("http://a.test/", "/x")
 	r.web.HTML("http://a.test/x", "/deep")
 	r.web.HTML("http://a.test/deep")
-	fc := &fakeCluster{t: t, db: r.db, own: map[string]bool{"a.test": true}, done: make(chan struct{})}
-	o := r.opts
-	cr := NewCrawl(fc)
-	o.Feed = cr
-	o.Settings.MaxDepth = 1
-	var err error
-	if o.Scope, err = urlnorm.ParseScopeSpec("hosts:.test", nil); err != nil {
-		t.Fatal(err)
-	}
-	c, err := crawler.New(r.withFrontier(o))
-	if err != nil {
-		t.Fatal(err)
-	}
+	fc := newFakeCluster(t, r.db, "a.test")
+	cr, c := r.nodeCrawler(fc, 1)
 	res := make(chan error, 1)
 	go func() {
 		_, err := c.Run(context.Background(), []string{"http://a.test/"})
@@ -411,21 +389,8 @@ type clusterCrawl struct {
 func startClusterCrawl(t *testing.T, r *crawlRig, own []string, maxDepth int, reachedURL string, seeds ...string) *clusterCrawl {
 	t.Helper()
 	cc := &clusterCrawl{reached: make(chan struct{}), res: make(chan error, 1)}
-	cc.fc = &fakeCluster{t: t, db: r.db, own: map[string]bool{}, done: make(chan struct{})}
-	for _, h := range own {
-		cc.fc.own[h] = true
-	}
-	o := r.opts
-	cc.cr = NewCrawl(cc.fc)
-	o.Feed = cc.cr
-	o.Settings.MaxDepth = maxDepth
-	var err error
-	if o.Scope, err = urlnorm.ParseScopeSpec("hosts:.test", nil); err != nil {
-		t.Fatal(err)
-	}
-	if cc.c, err = crawler.New(r.withFrontier(o)); err != nil {
-		t.Fatal(err)
-	}
+	cc.fc = newFakeCluster(t, r.db, own...)
+	cc.cr, cc.c = r.nodeCrawler(cc.fc, maxDepth)
 	r.fr.OnDone = func(j frontier.Job) {
 		if u, _ := r.db.URL(j.ID); u == reachedURL {
 			close(cc.reached)

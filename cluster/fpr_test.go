@@ -64,8 +64,7 @@ func TestFPRAcrossNodes(t *testing.T) {
 			s := startServer(t)
 			w := web{H: 11, P: 9}
 			const k = 3
-			ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-			defer cancel()
+			ctx := testContext(t, 60*time.Second)
 			seeds := [][2]int{{0, 0}, {4, 3}, {9, 5}, {2, 7}}
 			nodes := make([]*massNode, k)
 			var wg sync.WaitGroup

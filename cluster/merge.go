@@ -43,7 +43,7 @@ type pick struct {
 // owner reached by a shorter path: the owner's record wins both times.
 func rank(p *storage.Page) int8 {
 	switch {
-	case isFetch(p.Status) && p.Fetches > 0:
+	case p.Status.Requested() && p.Fetches > 0:
 		return 4
 	case p.Status == storage.StatusRobotsDenied || p.Status == storage.StatusDeferred:
 		return 3
@@ -53,16 +53,6 @@ func rank(p *storage.Page) int8 {
 		return 0
 	}
 	return 2
-}
-
-// isFetch reports whether s is an outcome Batch.AddFetch records.
-func isFetch(s storage.Status) bool {
-	switch s {
-	case storage.StatusFetched, storage.StatusNotModified, storage.StatusRedirect,
-		storage.StatusHTTPError, storage.StatusFetchError, storage.StatusGone:
-		return true
-	}
-	return false
 }
 
 // Merge writes the union of the node dbs in into out (a new, empty db):

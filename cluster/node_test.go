@@ -37,8 +37,7 @@ func checkStreamAfterEnd(t *testing.T, ctx context.Context, n *Node, want uint64
 
 func openNode(t *testing.T, url string, id, k int) *Node {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
+	ctx := testContext(t, 10*time.Second)
 	n, err := Open(ctx, Options{URL: url, NodeID: id, Nodes: k, Poll: 10 * time.Millisecond})
 	if err != nil {
 		t.Fatal(err)
@@ -161,8 +160,7 @@ func TestClusterCrawlFake(t *testing.T) {
 	s := startServer(t)
 	w := web{H: 23, P: 40}
 	const k = 3
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	defer cancel()
+	ctx := testContext(t, 60*time.Second)
 	nodes := make([]*Node, k)
 	crawls := make([]*fakeCrawl, k)
 	for i := range nodes {
@@ -236,15 +234,9 @@ func TestClusterCrawlFake(t *testing.T) {
 // is.
 func TestQuiescenceWaitsForStoredMessages(t *testing.T) {
 	s := startServer(t)
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-	defer cancel()
+	ctx := testContext(t, 20*time.Second)
 	a, b := openNode(t, s.URL(), 0, 2), openNode(t, s.URL(), 1, 2)
-	host := ""
-	for i := 0; host == ""; i++ {
-		if h := fmt.Sprintf("x%d.test", i); b.Owns(h) {
-			host = h
-		}
-	}
+	host := ownedHost(b)
 	for _, n := range []*Node{a, b} {
 		n.stateMu.Lock()
 		n.idle = true
@@ -253,12 +245,7 @@ func TestQuiescenceWaitsForStoredMessages(t *testing.T) {
 		}
 		n.stateMu.Unlock()
 	}
-	if err := a.Handoff("http://"+host+"/", host, 3, 0.25, "p"); err != nil {
-		t.Fatal(err)
-	}
-	if err := a.Flush(ctx); err != nil {
-		t.Fatal(err)
-	}
+	storeHandoff(t, ctx, a, host, 3, 0.25)
 	if done, err := a.quiescent(ctx); err != nil || done {
 		t.Fatalf("quiescent with a stored message = %v, %v; want false", done, err)
 	}
@@ -295,8 +282,7 @@ func (r *recordLocal) Idle() bool { return true }
 
 func TestElect(t *testing.T) {
 	s := startServer(t)
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
+	ctx := testContext(t, 10*time.Second)
 	a, b := openNode(t, s.URL(), 0, 2), openNode(t, s.URL(), 1, 2)
 	la, leader, err := a.Elect(ctx, 2)
 	if err != nil || leader != 0 {
@@ -328,21 +314,10 @@ func TestElect(t *testing.T) {
 // does not hold the others back; the URLs sent to it stay stored.
 func TestQuiescenceStoppedNode(t *testing.T) {
 	s := startServer(t)
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-	defer cancel()
+	ctx := testContext(t, 20*time.Second)
 	a, b := openNode(t, s.URL(), 0, 2), openNode(t, s.URL(), 1, 2)
-	host := ""
-	for i := 0; host == ""; i++ {
-		if h := fmt.Sprintf("x%d.test", i); b.Owns(h) {
-			host = h
-		}
-	}
-	if err := a.Handoff("http://"+host+"/", host, 1, 0, "p"); err != nil {
-		t.Fatal(err)
-	}
-	if err := a.Flush(ctx); err != nil {
-		t.Fatal(err)
-	}
+	host := ownedHost(b)
+	storeHandoff(t, ctx, a, host, 1, 0)
 	if err := b.Leave(ctx); err != nil {
 		t.Fatal(err)
 	}
@@ -356,8 +331,7 @@ func TestQuiescenceStoppedNode(t *testing.T) {
 // pending publishes are all stored, once each.
 func TestHandoffMany(t *testing.T) {
 	s := startServer(t)
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
+	ctx := testContext(t, 30*time.Second)
 	a := openNode(t, s.URL(), 0, 2)
 	const n = 5*flushAt + 7
 	sent, first, firstHost := 0, "", ""
@@ -397,8 +371,7 @@ func TestHandoffMany(t *testing.T) {
 // published cannot replace them.
 func TestAgreeSeeds(t *testing.T) {
 	s := startServer(t)
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-	defer cancel()
+	ctx := testContext(t, 20*time.Second)
 	const k = 3
 	type answer struct {
 		seeds  []recrawl.Pick

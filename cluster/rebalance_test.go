@@ -20,8 +20,7 @@ import (
 // call moves nothing.
 func TestRebalance(t *testing.T) {
 	s := startServer(t)
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-	defer cancel()
+	ctx := testContext(t, 20*time.Second)
 	before, after := NewRingN(2), NewRingN(3)
 	moving, staying := "", ""
 	for i := 0; moving == "" || staying == ""; i++ {
@@ -183,16 +182,10 @@ func TestForwardAndDrain(t *testing.T) {
 	}
 	t.Run("grow", func(t *testing.T) {
 		s := startServer(t)
-		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-		defer cancel()
+		ctx := testContext(t, 20*time.Second)
 		h := host(two, three, 0, 2)
 		old := openNode(t, s.URL(), 1, 2)
-		if err := old.Handoff("http://"+h+"/", h, 2, 0.5, "p"); err != nil { // stored for node 0
-			t.Fatal(err)
-		}
-		if err := old.Flush(ctx); err != nil {
-			t.Fatal(err)
-		}
+		storeHandoff(t, ctx, old, h, 2, 0.5) // stored for node 0
 		n0, n2 := openNode(t, s.URL(), 0, 3), openNode(t, s.URL(), 2, 3)
 		got := receive(t, ctx, n2, n0) // node 0 forwards it
 		if want := (URL{URL: "http://" + h + "/", Depth: 2, Mass: 0.5}); len(got) != 1 || got[0] != want {
@@ -201,16 +194,10 @@ func TestForwardAndDrain(t *testing.T) {
 	})
 	t.Run("shrink", func(t *testing.T) {
 		s := startServer(t)
-		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-		defer cancel()
+		ctx := testContext(t, 20*time.Second)
 		h := host(three, two, 2, 1)
 		old := openNode(t, s.URL(), 0, 3)
-		if err := old.Handoff("http://"+h+"/", h, 4, 0.25, "p"); err != nil { // stored for node 2
-			t.Fatal(err)
-		}
-		if err := old.Flush(ctx); err != nil {
-			t.Fatal(err)
-		}
+		storeHandoff(t, ctx, old, h, 4, 0.25) // stored for node 2
 		leaving, err := Open(ctx, Options{URL: s.URL(), NodeID: 2, Nodes: 2, Leaving: true, Poll: 10 * time.Millisecond})
 		if err != nil {
 			t.Fatal(err)
@@ -240,8 +227,7 @@ func TestForwardAndDrain(t *testing.T) {
 // former node 2, whose settled record names the old K until it drained.
 func TestWaitSettledFormerMembers(t *testing.T) {
 	s := startServer(t)
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
+	ctx := testContext(t, 10*time.Second)
 	n0 := openNode(t, s.URL(), 0, 2)
 	for i, v := range []string{"2", "2", "3"} {
 		if _, err := n0.nodes.Put(ctx, settledKey(i), []byte(v)); err != nil {

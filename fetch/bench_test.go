@@ -6,19 +6,11 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
-	"syscall"
 	"testing"
-	"time"
 
 	"github.com/gocolly/colly/v2"
+	"github.com/seedcrawl/seedcrawl/internal/cputime"
 )
-
-// cpuTime returns the CPU time (user + system) this process has used.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
 
 // benchServer serves one HTML page of the given size, plain or gzipped.
 func benchServer(b *testing.B, size int, gz bool) *httptest.Server {
@@ -67,7 +59,7 @@ func BenchmarkFetch(b *testing.B) {
 				f := newFetcher(b, Options{Record: record})
 				ctx := context.Background()
 				b.ReportAllocs()
-				start := cpuTime()
+				start := cputime.Process()
 				for b.Loop() {
 					r := f.Fetch(ctx, Request{URL: srv.URL + "/"})
 					if r.Err != nil || r.Code != 200 || len(r.Body) == 0 || (record && r.Capture == nil) {
@@ -77,7 +69,7 @@ func BenchmarkFetch(b *testing.B) {
 						f.Release(r.Body)
 					}
 				}
-				b.ReportMetric(float64(cpuTime()-start)/float64(b.N), "cpu-ns/op")
+				b.ReportMetric(float64(cputime.Process()-start)/float64(b.N), "cpu-ns/op")
 			})
 		}
 		b.Run(name+"/colly", func(b *testing.B) {
@@ -85,14 +77,14 @@ func BenchmarkFetch(b *testing.B) {
 			var got int
 			col.OnResponse(func(r *colly.Response) { got = len(r.Body) })
 			b.ReportAllocs()
-			start := cpuTime()
+			start := cputime.Process()
 			for b.Loop() {
 				got = 0
 				if err := col.Visit(srv.URL + "/"); err != nil || got == 0 {
 					b.Fatalf("visit: %v, %d bytes", err, got)
 				}
 			}
-			b.ReportMetric(float64(cpuTime()-start)/float64(b.N), "cpu-ns/op")
+			b.ReportMetric(float64(cputime.Process()-start)/float64(b.N), "cpu-ns/op")
 		})
 	}
 }

@@ -4,8 +4,11 @@ import (
 	"context"
 	"math/rand/v2"
 	"runtime"
+	"strconv"
 	"testing"
+	"time"
 
+	"github.com/seedcrawl/seedcrawl/internal/cputime"
 	"github.com/seedcrawl/seedcrawl/scheduler"
 )
 
@@ -42,7 +45,7 @@ func hashPrio(id uint64) float64 {
 func hostNames(h int) []string {
 	names := make([]string, h)
 	for i := range names {
-		names[i] = "host" + itoa(i) + ".example.org"
+		names[i] = "host" + strconv.Itoa(i) + ".example.org"
 	}
 	return names
 }
@@ -82,11 +85,11 @@ func (s benchSize) String() string {
 func sizeName(n int) string {
 	switch {
 	case n >= 1_000_000:
-		return itoa(n/1_000_000) + "M"
+		return strconv.Itoa(n/1_000_000) + "M"
 	case n >= 1000:
-		return itoa(n/1000) + "k"
+		return strconv.Itoa(n/1000) + "k"
 	}
-	return itoa(n)
+	return strconv.Itoa(n)
 }
 
 var throughputSizes = []benchSize{
@@ -109,7 +112,7 @@ func BenchmarkNextComplete(b *testing.B) {
 			links := make([]Target, 1)
 			b.ReportAllocs()
 			b.ResetTimer()
-			cpu0 := processCPU()
+			cpu0 := cputime.Process()
 			for i := 0; i < b.N; i++ {
 				j, err := f.Next(ctx)
 				if err != nil {
@@ -140,7 +143,7 @@ func BenchmarkPriorityUpdate(b *testing.B) {
 			now := f.clock.Now().UnixNano()
 			b.ReportAllocs()
 			b.ResetTimer()
-			cpu0 := processCPU()
+			cpu0 := cputime.Process()
 			for i := 0; i < b.N; i++ {
 				f.mu.Lock()
 				f.update(uint64(r.IntN(sz.pending)), r.Float64(), &ch)
@@ -184,7 +187,7 @@ func benchCompleteLinks(b *testing.B, sched string, sz benchSize, perPage int) {
 	links := make([]Target, perPage)
 	b.ReportAllocs()
 	b.ResetTimer()
-	cpu0 := processCPU()
+	cpu0 := cputime.Process()
 	for i := 0; i < b.N; i++ {
 		j, err := f.Next(ctx)
 		if err != nil {
@@ -202,7 +205,7 @@ func benchCompleteLinks(b *testing.B, sched string, sz benchSize, perPage int) {
 		ch.Reset()
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*perPage), "ns/link")
-	b.ReportMetric(float64(processCPU()-cpu0)/float64(b.N*perPage), "cpu-ns/link")
+	b.ReportMetric(float64(cputime.Process()-cpu0)/float64(b.N*perPage), "cpu-ns/link")
 }
 
 // BenchmarkMemory reports the frontier's heap bytes per queued URL at 1M
@@ -240,6 +243,6 @@ func heapBytes() int64 {
 }
 
 // cpuPerOp reports the process CPU time per iteration since start.
-func cpuPerOp(b *testing.B, start int64) {
-	b.ReportMetric(float64(processCPU()-start)/float64(b.N), "cpu-ns/op")
+func cpuPerOp(b *testing.B, start time.Duration) {
+	b.ReportMetric(float64(cputime.Process()-start)/float64(b.N), "cpu-ns/op")
 }

@@ -2,9 +2,9 @@ package frontier
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"math/rand/v2"
+	"strconv"
 	"sync"
 	"testing"
 	"time"
@@ -16,7 +16,7 @@ import (
 // (Prio, Seq) among all URLs of such hosts.
 func TestPolitenessProperty(t *testing.T) {
 	for _, conc := range []int{1, 3} {
-		t.Run("concurrency="+itoa(conc), func(t *testing.T) {
+		t.Run("concurrency="+strconv.Itoa(conc), func(t *testing.T) {
 			r := rand.New(rand.NewPCG(uint64(conc), 9))
 			const n = 1500
 			w := randomWeb(n, 6, 6, uint64(conc))
@@ -117,7 +117,7 @@ func TestPolitenessProperty(t *testing.T) {
 // per-host concurrency holds, and every worker ends with ErrExhausted.
 func TestConcurrentWorkers(t *testing.T) {
 	for _, conc := range []int{1, 2} {
-		t.Run("concurrency="+itoa(conc), func(t *testing.T) {
+		t.Run("concurrency="+strconv.Itoa(conc), func(t *testing.T) {
 			const workers = 6
 			w := randomWeb(3000, 12, 6, 3)
 			s := &fprSched{d: 0.85}
@@ -129,39 +129,18 @@ func TestConcurrentWorkers(t *testing.T) {
 			if err := f.Seed(c.seeds(0, 1), nil); err != nil {
 				t.Fatal(err)
 			}
-			errs := make(chan error, workers)
-			for i := 0; i < workers; i++ {
-				go func() {
-					for {
-						j, err := f.Next(context.Background())
-						if err != nil {
-							errs <- err
-							return
-						}
-						mu.Lock()
-						got[j.ID]++
-						busy[j.Host]++
-						if busy[j.Host] > conc {
-							mu.Unlock()
-							errs <- fmt.Errorf("host %s: %d in flight", j.Host, busy[j.Host])
-							return
-						}
-						links := c.targets(j)
-						busy[j.Host]--
-						err = f.Complete(j, Outcome{Downloaded: true, Links: links}, nil)
-						mu.Unlock()
-						if err != nil {
-							errs <- err
-							return
-						}
-					}
-				}()
-			}
-			for i := 0; i < workers; i++ {
-				if err := <-errs; !errors.Is(err, ErrExhausted) {
-					t.Fatalf("worker ended with %v, want ErrExhausted", err)
+			runWorkers(t, f, workers, func(j Job) error {
+				mu.Lock()
+				defer mu.Unlock()
+				got[j.ID]++
+				busy[j.Host]++
+				if busy[j.Host] > conc {
+					return fmt.Errorf("host %s: %d in flight", j.Host, busy[j.Host])
 				}
-			}
+				links := c.targets(j)
+				busy[j.Host]--
+				return f.Complete(j, Outcome{Downloaded: true, Links: links}, nil)
+			})
 			want := reachable(w, 0, 1)
 			if len(want) < 1000 {
 				t.Fatalf("only %d reachable pages; the web is too small", len(want))
@@ -219,39 +198,18 @@ func TestConcurrentPoliteness(t *testing.T) {
 	if err := f.Seed(c.seeds(0, 1, 2), nil); err != nil {
 		t.Fatal(err)
 	}
-	errs := make(chan error, workers)
-	for i := 0; i < workers; i++ {
-		go func() {
-			for {
-				j, err := f.Next(context.Background())
-				if err != nil {
-					errs <- err
-					return
-				}
-				handed := time.Now()
-				mu.Lock()
-				if prev, ok := lastDone[j.Host]; ok && handed.Sub(prev) < delay {
-					mu.Unlock()
-					errs <- fmt.Errorf("host %s handed out %v after its last completion, delay %v", j.Host, handed.Sub(prev), delay)
-					return
-				}
-				crawled++
-				links := c.targets(j)
-				lastDone[j.Host] = time.Now()
-				err = f.Complete(j, Outcome{Downloaded: true, Links: links, Delay: delay}, nil)
-				mu.Unlock()
-				if err != nil {
-					errs <- err
-					return
-				}
-			}
-		}()
-	}
-	for i := 0; i < workers; i++ {
-		if err := <-errs; !errors.Is(err, ErrExhausted) {
-			t.Fatalf("worker: %v", err)
+	runWorkers(t, f, workers, func(j Job) error {
+		handed := time.Now()
+		mu.Lock()
+		defer mu.Unlock()
+		if prev, ok := lastDone[j.Host]; ok && handed.Sub(prev) < delay {
+			return fmt.Errorf("host %s handed out %v after its last completion, delay %v", j.Host, handed.Sub(prev), delay)
 		}
-	}
+		crawled++
+		links := c.targets(j)
+		lastDone[j.Host] = time.Now()
+		return f.Complete(j, Outcome{Downloaded: true, Links: links, Delay: delay}, nil)
+	})
 	if want := len(reachable(w, 0, 1, 2)); crawled != want || want < 200 {
 		t.Fatalf("crawled %d, reachable %d (want ≥ 200)", crawled, want)
 	}

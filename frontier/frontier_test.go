@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"reflect"
+	"strconv"
 	"testing"
 	"time"
 
@@ -144,7 +145,7 @@ func TestPoliteness(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				got = append(got, j.Host+"@"+itoa(int(at.Sub(start)/sec)))
+				got = append(got, j.Host+"@"+strconv.Itoa(int(at.Sub(start)/sec)))
 				inflight[j.Host] = append(inflight[j.Host], j)
 				if n := len(inflight[j.Host]); n > tc.conc {
 					t.Fatalf("host %s has %d in flight, limit %d", j.Host, n, tc.conc)
@@ -163,17 +164,6 @@ func TestPoliteness(t *testing.T) {
 			}
 		})
 	}
-}
-
-func itoa(n int) string {
-	if n == 0 {
-		return "0"
-	}
-	var b []byte
-	for ; n > 0; n /= 10 {
-		b = append([]byte{byte('0' + n%10)}, b...)
-	}
-	return string(b)
 }
 
 // TestNextBlocksAndWakes checks "not now": Next blocks and wakes on each
@@ -251,13 +241,7 @@ func TestNextBlocksAndWakes(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			res := goNext(context.Background(), f)
-			waitBlocked(t, f, clk)
-			select {
-			case r := <-res:
-				t.Fatalf("Next returned %+v, %v before the event", r.job, r.err)
-			default:
-			}
+			res := goNextBlocked(t, f, clk, "before the event")
 			tc.event(t, f, clk, busy)
 			r := <-res
 			if r.err != nil || r.job.ID != tc.want {
@@ -279,13 +263,7 @@ func TestExhausted(t *testing.T) {
 	}
 	j := mustNext(t, f)
 	// Nothing queued but a job in flight: not exhausted yet.
-	res := goNext(context.Background(), f)
-	waitBlocked(t, f, clk)
-	select {
-	case r := <-res:
-		t.Fatalf("Next with a job in flight returned %+v, %v", r.job, r.err)
-	default:
-	}
+	res := goNextBlocked(t, f, clk, "with a job in flight")
 	if err := f.Complete(j, Outcome{Downloaded: true, Delay: time.Hour}, nil); err != nil {
 		t.Fatal(err)
 	}

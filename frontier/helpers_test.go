@@ -163,6 +163,20 @@ func goNext(ctx context.Context, f *Frontier) <-chan nextResult {
 	return ch
 }
 
+// goNextBlocked runs Next in a goroutine, waits until it blocks, and fails
+// t if it has returned by then; when names the situation for the message.
+func goNextBlocked(t *testing.T, f *Frontier, clk *fakeClock, when string) <-chan nextResult {
+	t.Helper()
+	res := goNext(context.Background(), f)
+	waitBlocked(t, f, clk)
+	select {
+	case r := <-res:
+		t.Fatalf("Next returned %+v, %v %s", r.job, r.err, when)
+	default:
+	}
+	return res
+}
+
 // nextAdvancing calls Next and, while it is blocked on a host ready time,
 // advances the fake clock to the earliest timer. It returns the job and
 // the clock time at which it was handed out. Next must not block without a
@@ -390,6 +404,34 @@ func drain(t *testing.T, f *Frontier, c *crawler, st *store) []uint64 {
 		}
 		if st != nil {
 			st.apply(&ch)
+		}
+	}
+}
+
+// runWorkers runs n workers on f, each taking jobs with Next and passing
+// them to work, until Next or work fails; it returns when all have ended
+// and fails t unless each ended with ErrExhausted (work completes the job
+// itself, and its error names what it found wrong).
+func runWorkers(t *testing.T, f *Frontier, n int, work func(j Job) error) {
+	t.Helper()
+	errs := make(chan error, n)
+	for range n {
+		go func() {
+			for {
+				j, err := f.Next(context.Background())
+				if err == nil {
+					err = work(j)
+				}
+				if err != nil {
+					errs <- err
+					return
+				}
+			}
+		}()
+	}
+	for range n {
+		if err := <-errs; !errors.Is(err, ErrExhausted) {
+			t.Fatalf("worker ended with %v, want ErrExhausted", err)
 		}
 	}
 }

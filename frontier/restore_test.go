@@ -3,6 +3,7 @@ package frontier
 import (
 	"math/rand/v2"
 	"reflect"
+	"strconv"
 	"testing"
 	"time"
 )
@@ -13,7 +14,7 @@ func randomWeb(n, h, maxOut int, seed uint64) web {
 	r := rand.New(rand.NewPCG(seed, 1))
 	hosts := make([]string, h)
 	for i := range hosts {
-		hosts[i] = "h" + itoa(i) + ".test"
+		hosts[i] = "h" + strconv.Itoa(i) + ".test"
 	}
 	hostOf := make([]string, n)
 	for i := range hostOf {

@@ -13,6 +13,8 @@ import (
 	"strings"
 	"testing"
 	"testing/iotest"
+
+	"github.com/seedcrawl/seedcrawl/internal/crawltest"
 )
 
 func gz(t *testing.T, text string) []byte {
@@ -154,9 +156,9 @@ func TestReadArcsChunkBoundaries(t *testing.T) {
 				slices.SortStableFunc(arcs, func(a, b [2]uint32) int { return int(a[0]) - int(b[0]) })
 			}
 			var text strings.Builder
-			text.WriteString("# a\n# b\n# nodes: " + itoa(n) + " arcs: " + itoa(m) + "\n# c\n")
+			text.WriteString("# a\n# b\n# nodes: " + strconv.Itoa(n) + " arcs: " + strconv.Itoa(m) + "\n# c\n")
 			for _, a := range arcs {
-				text.WriteString(itoa(int(a[0])) + "\t" + itoa(int(a[1])) + "\n")
+				text.WriteString(strconv.Itoa(int(a[0])) + "\t" + strconv.Itoa(int(a[1])) + "\n")
 			}
 			ar := arcsReader{lr: lineReader{r: iotest.OneByteReader(strings.NewReader(text.String())), buf: make([]byte, 32)}, name: "x", n: -1, m: -1}
 			g, err := ar.read()
@@ -171,8 +173,6 @@ func TestReadArcsChunkBoundaries(t *testing.T) {
 		t.Fatalf("long line: %v", err)
 	}
 }
-
-func itoa(v int) string { return strconv.Itoa(v) }
 
 func TestWriteReadRoundTrip(t *testing.T) {
 	// Unsorted lists with a duplicate arc and a self-loop; nodes 4 and 5 are
@@ -195,22 +195,10 @@ func TestWriteReadRoundTrip(t *testing.T) {
 	if !slices.Equal(got.HostNames, wantHosts) || got.Hosts[1] != 0 || got.Hosts[4] != 3 {
 		t.Fatalf("hosts %v %v, want names %v", got.Hosts, got.HostNames, wantHosts)
 	}
-	f, err := os.Open(base + ".arcs.tsv.gz")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	zr, err := gzip.NewReader(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var text bytes.Buffer
-	if _, err := text.ReadFrom(zr); err != nil {
-		t.Fatal(err)
-	}
+	text := string(crawltest.ReadGzip(t, base+".arcs.tsv.gz"))
 	wantText := "# name: rt\n# source: test\n# nodes: 6 arcs: 5\n# self-loops: 1\n0\t1\n0\t3\n1\t1\n2\t0\n3\t2\n"
-	if text.String() != wantText {
-		t.Fatalf("file text:\n%s\nwant:\n%s", text.String(), wantText)
+	if text != wantText {
+		t.Fatalf("file text:\n%s\nwant:\n%s", text, wantText)
 	}
 
 	// Without URLs, no .urls.gz is written and none is read.

@@ -14,29 +14,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/seedcrawl/seedcrawl/internal/testclock"
 	"github.com/seedcrawl/seedcrawl/storage"
 	"github.com/seedcrawl/seedcrawl/urlnorm"
 )
-
-// fakeClock is a settable clock for TTL and backoff tests.
-type fakeClock struct {
-	mu sync.Mutex
-	t  time.Time
-}
-
-func newClock() *fakeClock { return &fakeClock{t: time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)} }
-
-func (c *fakeClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.t
-}
-
-func (c *fakeClock) Advance(d time.Duration) {
-	c.mu.Lock()
-	c.t = c.t.Add(d)
-	c.mu.Unlock()
-}
 
 // robotsServer serves /robots.txt from a replaceable handler and counts
 // the requests for it.
@@ -178,7 +159,7 @@ func TestGarbageAllowsAll(t *testing.T) {
 }
 
 func TestServerErrorDefersThenRecovers(t *testing.T) {
-	clk := newClock()
+	clk := testclock.New()
 	s := newRobotsServer(t, serve(503, "busy"))
 	c := newCache(t, Options{Now: clk.Now, Backoff: time.Minute, MaxFailures: 5})
 	start := clk.Now()
@@ -214,7 +195,7 @@ func TestServerErrorDefersThenRecovers(t *testing.T) {
 }
 
 func TestGivesUpAfterMaxFailures(t *testing.T) {
-	clk := newClock()
+	clk := testclock.New()
 	s := newRobotsServer(t, serve(500, "oops"))
 	c := newCache(t, Options{Now: clk.Now, Backoff: time.Second, MaxFailures: 3, TTL: time.Hour})
 	for i := 0; i < 2; i++ {
@@ -427,7 +408,7 @@ func TestCallerContextCanceled(t *testing.T) {
 }
 
 func TestStorePersistsAcrossCaches(t *testing.T) {
-	clk := newClock()
+	clk := testclock.New()
 	s := newRobotsServer(t, serve(200, "User-agent: *\nDisallow: /no\n"))
 	store := &MemStore{}
 	c1 := newCache(t, Options{Store: store, Now: clk.Now, TTL: time.Hour})
@@ -560,7 +541,7 @@ func TestCheckReportsRequests(t *testing.T) {
 	a := newRobotsServer(t, func(w http.ResponseWriter, r *http.Request) {
 		http.Redirect(w, r, b.URL+"/robots.txt", http.StatusMovedPermanently)
 	})
-	clk := newClock()
+	clk := testclock.New()
 	c := newCache(t, Options{Now: clk.Now})
 	d := check(t, c, a.URL+"/x")
 	want := []Request{

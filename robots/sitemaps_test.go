@@ -4,12 +4,14 @@ import (
 	"slices"
 	"testing"
 	"time"
+
+	"github.com/seedcrawl/seedcrawl/internal/testclock"
 )
 
 // TestSitemapsOf: the Sitemap: lines of a known robots.txt come from memory
 // or the Store, never from a request; an unknown origin is not known.
 func TestSitemapsOf(t *testing.T) {
-	clk := newClock()
+	clk := testclock.New()
 	s := newRobotsServer(t, serve(200, "User-agent: *\nDisallow: /no\nSitemap: http://a.test/s1.xml\nSitemap: /relative.xml\nSitemap: http://a.test/s2.xml.gz\n"))
 	missing := newRobotsServer(t, serve(404, ""))
 	store := &MemStore{}

@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"sync"
 	"testing"
 
@@ -40,21 +41,10 @@ func randomGraph(rng *rand.Rand, n, m int) *graph.CSR {
 func withHosts(g *graph.CSR, hostOf func(v int) int) *graph.CSR {
 	urls := make([]string, g.N())
 	for v := range urls {
-		urls[v] = "http://h" + itoa(hostOf(v)) + ".test/p" + itoa(v)
+		urls[v] = "http://h" + strconv.Itoa(hostOf(v)) + ".test/p" + strconv.Itoa(v)
 	}
 	g.SetURLs(urls)
 	return g
-}
-
-func itoa(i int) string {
-	if i == 0 {
-		return "0"
-	}
-	var b []byte
-	for ; i > 0; i /= 10 {
-		b = append([]byte{byte('0' + i%10)}, b...)
-	}
-	return string(b)
 }
 
 // coverValue is the reference objective: the total value of the pages within

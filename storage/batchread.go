@@ -26,10 +26,7 @@ func (db *DB) EachPageOf(ids []uint64, fn func(p *Page) error) error {
 			if v == nil {
 				continue
 			}
-			if err := decodePage(id, v, &p); err != nil {
-				return db.corrupt(err, "page %d", id)
-			}
-			if err := callback(func() error { return fn(&p) }); err != nil {
+			if err := db.yieldPage(id, v, &p, fn); err != nil {
 				return err
 			}
 		}

@@ -57,11 +57,7 @@ func (db *DB) EachPage(fn func(p *Page) error) error {
 	err := db.view(func(tx *bolt.Tx) error {
 		cur := tx.Bucket(bktPages).Cursor()
 		for k, v := cur.First(); k != nil; k, v = cur.Next() {
-			id := getU64(k)
-			if err := decodePage(id, v, &p); err != nil {
-				return db.corrupt(err, "page %d", id)
-			}
-			if err := callback(func() error { return fn(&p) }); err != nil {
+			if err := db.yieldPage(getU64(k), v, &p, fn); err != nil {
 				return err
 			}
 		}
@@ -71,6 +67,15 @@ func (db *DB) EachPage(fn func(p *Page) error) error {
 		return fmt.Errorf("storage: each page: %w", err)
 	}
 	return nil
+}
+
+// yieldPage decodes the record v of page id into p and calls fn with it,
+// for EachPage and EachPageOf. A record that does not decode is corruption.
+func (db *DB) yieldPage(id uint64, v []byte, p *Page, fn func(p *Page) error) error {
+	if err := decodePage(id, v, p); err != nil {
+		return db.corrupt(err, "page %d", id)
+	}
+	return callback(func() error { return fn(p) })
 }
 
 // Links returns the current out-links of page src in document order (nil if

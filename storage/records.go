@@ -98,10 +98,16 @@ func (s Status) responded() bool {
 	return s == StatusFetched || s == StatusRedirect || s == StatusHTTPError || s == StatusGone
 }
 
-// fetchOutcome reports whether s may be given to Batch.AddFetch.
-func (s Status) fetchOutcome() bool {
+// Requested reports whether an outcome of status s cost a request to the
+// page's server: a response (fetched, redirect, HTTP error, 304, gone) or
+// a fetch error. Robots-denied, out-of-scope, rejected and deferred URLs
+// are answered without one. These are the outcomes Batch.AddFetch records.
+func (s Status) Requested() bool {
 	return s.responded() || s == StatusNotModified || s == StatusFetchError
 }
+
+// fetchOutcome reports whether s may be given to Batch.AddFetch.
+func (s Status) fetchOutcome() bool { return s.Requested() }
 
 // success reports whether a fetch found the page alive.
 func (s Status) success() bool {

@@ -11,9 +11,9 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"testing"
-	"time"
+
+	"github.com/seedcrawl/seedcrawl/internal/cputime"
 )
 
 // BenchmarkServe measures the handler over real loopback HTTP with
@@ -153,14 +153,6 @@ func (rc *rawConn) get(u string) (int64, error) {
 	return int64(n), err
 }
 
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
-
 func benchFetch(b *testing.B, urls []string, workers int, get func(worker int, u string) (int64, error)) {
 	var next, total atomic.Int64
 	var wg sync.WaitGroup
@@ -174,7 +166,7 @@ func benchFetch(b *testing.B, urls []string, workers int, get func(worker int, u
 		}
 	}
 	b.ResetTimer()
-	cpu0 := cpuTime()
+	cpu0 := cputime.Process()
 	for w := range workers {
 		wg.Add(1)
 		go func() {
@@ -195,7 +187,7 @@ func benchFetch(b *testing.B, urls []string, workers int, get func(worker int, u
 	}
 	wg.Wait()
 	b.StopTimer()
-	cpu := cpuTime() - cpu0
+	cpu := cputime.Process() - cpu0
 	close(errs)
 	for err := range errs {
 		b.Fatal(err)

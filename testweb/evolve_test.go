@@ -1,6 +1,7 @@
 package testweb
 
 import (
+	"cmp"
 	"math"
 	"slices"
 	"sort"
@@ -218,7 +219,7 @@ func TestEvolveWebModel(t *testing.T) {
 			ids = append(ids, v)
 		}
 	}
-	slices.SortFunc(ids, func(a, b int) int { return cmpFloat(t0.Nodes[a].ChangeRate, t0.Nodes[b].ChangeRate) })
+	slices.SortFunc(ids, func(a, b int) int { return cmp.Compare(t0.Nodes[a].ChangeRate, t0.Nodes[b].ChangeRate) })
 	mean := func(vs []int) float64 {
 		var s float64
 		for _, v := range vs {
@@ -230,16 +231,6 @@ func TestEvolveWebModel(t *testing.T) {
 	if fast < 3*slow {
 		t.Errorf("fastest tenth changed %.2f times, slowest half %.2f: changes do not follow the rates", fast, slow)
 	}
-}
-
-func cmpFloat(a, b float64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 // TestEvolveUniformUnchanged pins the default model: an Evolution without

@@ -9,11 +9,11 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/seedcrawl/seedcrawl/graph"
+	"github.com/seedcrawl/seedcrawl/internal/testclock"
 	"github.com/temoto/robotstxt"
 	"golang.org/x/net/html"
 )
@@ -22,29 +22,6 @@ import (
 func testOptions() Options {
 	return Options{SlowLatency: 5 * time.Millisecond, RateInterval: 20 * time.Millisecond,
 		HugeSize: 1 << 20, BombSize: 8 << 20}
-}
-
-// manualClock is a server clock (Options.Now) that moves only on Advance,
-// so a test steps past ratelimit.test's interval instead of waiting for it.
-type manualClock struct {
-	mu  sync.Mutex
-	now time.Time
-}
-
-func newManualClock() *manualClock {
-	return &manualClock{now: time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)}
-}
-
-func (c *manualClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.now
-}
-
-func (c *manualClock) Advance(d time.Duration) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.now = c.now.Add(d)
 }
 
 func mustGenerate(t testing.TB, o GenOptions) *Site {
@@ -118,7 +95,7 @@ func sharedData(t testing.TB, name string) string {
 type oracle struct {
 	t       testing.TB
 	c       *http.Client
-	clk     *manualClock
+	clk     *testclock.Clock
 	token   string
 	budget  int                              // pages per host
 	robots  map[string]*robotstxt.RobotsData // by scheme://host
@@ -129,7 +106,7 @@ type oracle struct {
 	fetches int
 }
 
-func crawlOracle(t testing.TB, srv *Server, clk *manualClock, seeds []string, token string, budget int) *graph.CSR {
+func crawlOracle(t testing.TB, srv *Server, clk *testclock.Clock, seeds []string, token string, budget int) *graph.CSR {
 	t.Helper()
 	o := &oracle{t: t, c: srv.Client(), clk: clk, token: token, budget: budget, robots: map[string]*robotstxt.RobotsData{},
 		ids: map[string]uint32{}, perHost: map[string]int{}}

@@ -2,6 +2,8 @@ package testweb
 
 import (
 	"testing"
+
+	"github.com/seedcrawl/seedcrawl/internal/testclock"
 )
 
 // TestOracleCrawlMatchesTruth crawls the web with an independent polite
@@ -28,7 +30,7 @@ func TestOracleCrawlMatchesTruth(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			site := mustGenerate(t, c.opts)
-			clk := newManualClock()
+			clk := testclock.New()
 			o := testOptions()
 			o.Epoch = c.epoch
 			o.Now = clk.Now
@@ -66,7 +68,7 @@ func TestOracleCrawlGraphDataset(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	clk := newManualClock()
+	clk := testclock.New()
 	o := testOptions()
 	o.Now = clk.Now
 	w, srv := startWeb(t, site, o)

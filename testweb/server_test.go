@@ -14,6 +14,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/seedcrawl/seedcrawl/internal/testclock"
 )
 
 // TestDeterminism starts two servers from the same seed and checks every
@@ -150,7 +152,7 @@ func TestRobotsAndRedirects(t *testing.T) {
 }
 
 func TestServerBehaviours(t *testing.T) {
-	clk := newManualClock()
+	clk := testclock.New()
 	o := testOptions()
 	o.SlowLatency = 60 * time.Millisecond
 	o.RateInterval = 300 * time.Millisecond

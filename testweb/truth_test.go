@@ -2,7 +2,7 @@ package testweb
 
 import (
 	"bufio"
-	"compress/gzip"
+	"bytes"
 	"errors"
 	"math"
 	"os"
@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/seedcrawl/seedcrawl/graph"
+	"github.com/seedcrawl/seedcrawl/internal/crawltest"
 )
 
 func TestTruthDumpRoundTrip(t *testing.T) {
@@ -39,16 +40,7 @@ func TestTruthDumpRoundTrip(t *testing.T) {
 			t.Fatalf("node %d: dump arcs %v, truth %v", v, got, want)
 		}
 	}
-	f, err := os.Open(base + ".nodes.tsv.gz")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	zr, err := gzip.NewReader(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	sc := bufio.NewScanner(zr)
+	sc := bufio.NewScanner(bytes.NewReader(crawltest.ReadGzip(t, base+".nodes.tsv.gz")))
 	rows, forbidden := 0, 0
 	var prSum float64
 	for sc.Scan() {

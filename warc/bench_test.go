@@ -7,18 +7,10 @@ import (
 	"math/rand/v2"
 	"strings"
 	"sync/atomic"
-	"syscall"
 	"testing"
-	"time"
-)
 
-// cpuTime returns the CPU time (user + system) this process has used: on
-// a shared machine wall time per op says more about the neighbours.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
+	"github.com/seedcrawl/seedcrawl/internal/cputime"
+)
 
 // pageText returns size bytes of HTML-like text that compresses about as
 // well as real pages (4-5x with gzip): words drawn at random from a
@@ -68,8 +60,8 @@ func BenchmarkWriteExchange(b *testing.B) {
 				req := request("/page")
 				b.SetBytes(int64(size))
 				b.ReportAllocs()
-				start := cpuTime()
-				defer func() { b.ReportMetric(float64(cpuTime()-start)/float64(b.N), "cpu-ns/op") }()
+				start := cputime.Process()
+				defer func() { b.ReportMetric(float64(cputime.Process()-start)/float64(b.N), "cpu-ns/op") }()
 				if !parallel {
 					resp := htmlResponse(para)
 					i := 0

@@ -94,11 +94,7 @@ func runNode(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	id := fs.Int("node-id", 0, "this node's id `N`, 0 ≤ N < --nodes")
 	nodes := fs.Int("nodes", 1, "number of nodes `K` of the cluster")
 	leave := fs.Bool("leave", false, "remove this node from a cluster shrunk to --nodes (its --node-id ≥ --nodes): hand its hosts' URLs and its stored messages to the remaining nodes, then exit")
-	fs.Usage = func() {
-		fmt.Fprint(fs.Output(), nodeUsage)
-		fs.PrintDefaults()
-	}
-	if err := parseFlags(fs, args); err != nil {
+	if err := parseFlagsUsage(fs, args, nodeUsage); err != nil {
 		return err
 	}
 	if *url == "" {
@@ -265,11 +261,7 @@ func runCluster(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	natsDir := fs.String("nats-dir", "", "JetStream store `DIR` of the embedded server (default: DB.nats)")
 	out := fs.String("out", "", "merge the node dbs into `FILE` when the crawl is done")
 	jsonOut := fs.Bool("json", false, "print the summaries as JSON on stdout")
-	fs.Usage = func() {
-		fmt.Fprint(fs.Output(), clusterUsage)
-		fs.PrintDefaults()
-	}
-	if err := parseFlags(fs, args); err != nil {
+	if err := parseFlagsUsage(fs, args, clusterUsage); err != nil {
 		return err
 	}
 	if *nodes < 1 {
@@ -434,11 +426,7 @@ func runMerge(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	fs := newFlagSet("merge", stderr)
 	out := fs.String("out", "", "the merged db `FILE` to create (required; must not exist)")
 	jsonOut := fs.Bool("json", false, "print the merge counts as JSON")
-	fs.Usage = func() {
-		fmt.Fprint(fs.Output(), mergeUsage)
-		fs.PrintDefaults()
-	}
-	if err := parseFlags(fs, args); err != nil {
+	if err := parseFlagsUsage(fs, args, mergeUsage); err != nil {
 		return err
 	}
 	if *out == "" || fs.NArg() == 0 {

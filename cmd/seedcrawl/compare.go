@@ -105,11 +105,7 @@ func runCompare(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	outs := compareOutputFlags(fs)
 	frontier := fs.Bool("score-frontier", false, "when every scheduler is done, fetch once each URL the crawls discovered but none downloaded, and score with their links too (overrides --score-frontier-share; about 15-20% more requests)")
 	share := fs.Float64("score-frontier-share", compare.DefaultFrontierShare, "when every scheduler is done, fetch `F` × |union of the downloaded sets| of the URLs the crawls discovered but none downloaded, those holding the most estimated PageRank, and score with their links too (0: none)")
-	fs.Usage = func() {
-		fmt.Fprint(fs.Output(), compareUsage)
-		fs.PrintDefaults()
-	}
-	if err := parseFlags(fs, args); err != nil {
+	if err := parseFlagsUsage(fs, args, compareUsage); err != nil {
 		return err
 	}
 	if err := outs.check(); err != nil {
@@ -148,8 +144,8 @@ func runCompare(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if cfg.MaxPages > 0 {
 		return fmt.Errorf("%w: --max-pages limits one crawl; a comparison gives each scheduler --budget pages", errUsage)
 	}
-	if !(*damping > 0 && *damping < 1) {
-		return fmt.Errorf("%w: --damping %v: want a value in (0, 1), e.g. 0.85", errUsage, *damping)
+	if err := checkDamping(*damping); err != nil {
+		return err
 	}
 	if !(*share >= 0) || math.IsInf(*share, 1) {
 		return fmt.Errorf("%w: --score-frontier-share %v: want a share of the union of at least 0, e.g. %g (--score-frontier fetches all of the frontier)", errUsage, *share, compare.DefaultFrontierShare)

@@ -201,7 +201,7 @@ func (w *compareWeb) waitingNote(urls []string, hosts hostStater, now time.Time)
 // or more fails by its status; an outcome without a usable response fails
 // with its stored status and reason.
 func comparePage(d compare.Delivery) compare.Page {
-	p := compare.Page{URL: d.URL, Status: d.Code, OutLinks: d.Links, Unrequested: !compareRequested(d.Status)}
+	p := compare.Page{URL: d.URL, Status: d.Code, OutLinks: d.Links, Unrequested: !d.Status.Requested()}
 	switch d.Status {
 	case storage.StatusFetched, storage.StatusNotModified, storage.StatusRedirect:
 	case storage.StatusHTTPError, storage.StatusGone:
@@ -217,19 +217,6 @@ func comparePage(d compare.Delivery) compare.Page {
 	return p
 }
 
-// compareRequested reports whether an outcome of status cost a request to
-// the page's server, as stats counts fetches: a response (fetched,
-// redirect, HTTP error, 304, gone) or a fetch error. Robots-denied,
-// out-of-scope, rejected and deferred URLs were answered without one.
-func compareRequested(s storage.Status) bool {
-	switch s {
-	case storage.StatusFetched, storage.StatusNotModified, storage.StatusRedirect,
-		storage.StatusHTTPError, storage.StatusGone, storage.StatusFetchError:
-		return true
-	}
-	return false
-}
-
 // compareStoredRequested reports whether a stored compare page cost a
 // request. The store keeps no status of its own: a failed page's error
 // starts with its status name (compareErr), and a page without an error
@@ -240,7 +227,7 @@ func compareStoredRequested(errText string) bool {
 	}
 	name, _, _ := strings.Cut(errText, ":")
 	s, err := storage.ParseStatus(name)
-	return err != nil || compareRequested(s)
+	return err != nil || s.Requested()
 }
 
 func compareErr(d compare.Delivery) error {

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/seedcrawl/seedcrawl/internal/cputime"
 	"github.com/seedcrawl/seedcrawl/monitor"
 )
 
@@ -43,7 +44,7 @@ func BenchmarkCompare(b *testing.B) {
 					"--delay", "0", "--delay-factor", "0", "--workers", fmt.Sprint(workers), "--host-concurrency", "2",
 					"--progress", "0", "--schedulers", compareBenchSchedulers, "--budget", fmt.Sprint(size.budget),
 					"--window", fmt.Sprint(size.window)}, w.seeds...)
-				t0, c0 := time.Now(), cpuTime()
+				t0, c0 := time.Now(), cputime.Process()
 				var stdout, stderr bytes.Buffer
 				// Labels tell the two phases apart in a -cpuprofile:
 				// go tool pprof -tagfocus phase=compare.
@@ -54,7 +55,7 @@ func BenchmarkCompare(b *testing.B) {
 				if cerr != nil {
 					b.Fatalf("compare: %v\n%s", cerr, stderr.String())
 				}
-				t1, c1 := time.Now(), cpuTime()
+				t1, c1 := time.Now(), cputime.Process()
 				seen := map[string]bool{}
 				var urls []string
 				for _, s := range compareSequences(b, db) {
@@ -69,7 +70,7 @@ func BenchmarkCompare(b *testing.B) {
 				cfg := demoConfigFiles(filepath.Join(dir, "plain.db"), w, workers)
 				cfg.Seeds = urls
 				cfg.MaxDepth = 0
-				t2, c2 := time.Now(), cpuTime()
+				t2, c2 := time.Now(), cputime.Process()
 				sess, err := openCrawl(cfg, crawlExtras{})
 				if err != nil {
 					b.Fatal(err)
@@ -84,7 +85,7 @@ func BenchmarkCompare(b *testing.B) {
 				if err != nil {
 					b.Fatal(err)
 				}
-				t3, c3 := time.Now(), cpuTime()
+				t3, c3 := time.Now(), cputime.Process()
 				if int(sum.Pages) < union {
 					b.Fatalf("plain crawl of the union recorded %d pages, want %d", sum.Pages, union)
 				}

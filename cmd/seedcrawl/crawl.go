@@ -50,11 +50,7 @@ func runCrawl(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	jsonOut := fs.Bool("json", false, "print the final summary as JSON on stdout")
 	refetch := fs.Bool("refetch", false, "fetch seeds the db already has again, with conditional GET (If-None-Match, If-Modified-Since)")
 	clusterURL := fs.String("cluster", "", "crawl as the single node of a cluster on the NATS server at `URL` (see seedcrawl node)")
-	fs.Usage = func() {
-		fmt.Fprint(fs.Output(), crawlUsage)
-		fs.PrintDefaults()
-	}
-	if err := parseFlags(fs, args); err != nil {
+	if err := parseFlagsUsage(fs, args, crawlUsage); err != nil {
 		return err
 	}
 	cfg, err := cf.load(fs, "no seed URLs: give SEED_URL arguments or --seeds FILE (or --db of a crawl to resume)")

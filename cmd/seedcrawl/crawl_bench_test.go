@@ -21,6 +21,7 @@ import (
 
 	"github.com/seedcrawl/seedcrawl/config"
 	"github.com/seedcrawl/seedcrawl/fetch"
+	"github.com/seedcrawl/seedcrawl/internal/cputime"
 )
 
 // crawlBenchWeb is a clean test web served by a `seedcrawl testweb` child.
@@ -74,13 +75,6 @@ func crawlStartBenchWebArgs(b *testing.B, args ...string) crawlBenchWeb {
 		b.Fatalf("seeds of seedcrawl testweb: %v", err)
 	}
 	return w
-}
-
-// cpuTime returns this process's user+system CPU time.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 // webCPU returns the CPU time (user+system) the testweb child has used so
@@ -180,11 +174,11 @@ func BenchmarkCrawl(b *testing.B) {
 			var sWall, cWall, sCPU, cCPU, sWeb time.Duration
 			runs := map[string][]crawlBenchRun{}
 			for b.Loop() {
-				t0, c0, w0 := time.Now(), cpuTime(), w.webCPU(b)
+				t0, c0, w0 := time.Now(), cputime.Process(), w.webCPU(b)
 				sPages += crawlBenchSeedcrawl(b, w, workers)
-				t1, c1, w1 := time.Now(), cpuTime(), w.webCPU(b)
+				t1, c1, w1 := time.Now(), cputime.Process(), w.webCPU(b)
 				cPages += crawlBenchColly(b, w, workers)
-				t2, c2 := time.Now(), cpuTime()
+				t2, c2 := time.Now(), cputime.Process()
 				sWall, sCPU, sWeb = sWall+t1.Sub(t0), sCPU+c1-c0, sWeb+w1-w0
 				cWall, cCPU = cWall+t2.Sub(t1), cCPU+c2-c1
 				if base == "" {
@@ -520,9 +514,9 @@ func BenchmarkCrawlDocsInProcess(b *testing.B) {
 			var pages uint64
 			var wall, cpu time.Duration
 			for b.Loop() {
-				t0, c0 := time.Now(), cpuTime()
+				t0, c0 := time.Now(), cputime.Process()
 				pages += crawlBenchSeedcrawl(b, w, workers)
-				wall, cpu = wall+time.Since(t0), cpu+cpuTime()-c0
+				wall, cpu = wall+time.Since(t0), cpu+cputime.Process()-c0
 			}
 			b.ReportMetric(float64(pages)/wall.Seconds(), "pages/s")
 			b.ReportMetric(float64(cpu.Microseconds())/1000/float64(max(pages, 1)), "cpu-ms/page")

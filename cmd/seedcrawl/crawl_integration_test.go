@@ -31,6 +31,9 @@ type crawlWeb struct {
 	resolve string // the resolve file naming srv's addresses
 }
 
+// crawlStartWeb generates the web gen describes and serves it on loopback
+// with wo until the test ends, recording every request in w.log (and
+// passing it to wo.OnRequest too, if set).
 func crawlStartWeb(t testing.TB, gen testweb.GenOptions, wo testweb.Options) *crawlWeb {
 	t.Helper()
 	site, err := testweb.Generate(gen)
@@ -38,7 +41,11 @@ func crawlStartWeb(t testing.TB, gen testweb.GenOptions, wo testweb.Options) *cr
 		t.Fatal(err)
 	}
 	w := &crawlWeb{site: site, log: &testweb.Recorder{}}
-	wo.OnRequest = w.log.Add
+	if hook := wo.OnRequest; hook != nil {
+		wo.OnRequest = func(e testweb.Entry) { w.log.Add(e); hook(e) }
+	} else {
+		wo.OnRequest = w.log.Add
+	}
 	if w.web, err = testweb.New(site, wo); err != nil {
 		t.Fatal(err)
 	}

@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/seedcrawl/seedcrawl/config"
+	"github.com/seedcrawl/seedcrawl/internal/cputime"
 )
 
 // Bounds of BenchmarkCrawlScale: a crawl of the largest webs outlasts a
@@ -157,7 +158,7 @@ func crawlScaleOnce(b *testing.B, w crawlBenchWeb, workers, size int) {
 		b.Name(), size, workers, interval, cfg.MaxDuration, cfg.MaxPages, crawlScaleHeader)
 	stop, done := make(chan struct{}), make(chan []crawlScaleSample)
 	start := time.Now()
-	cpu0 := cpuTime()
+	cpu0 := cputime.Process()
 	web0, _ := procCPU(w.pid)
 	go func() {
 		var samples []crawlScaleSample
@@ -174,7 +175,7 @@ func crawlScaleOnce(b *testing.B, w crawlBenchWeb, workers, size int) {
 			p := sess.c.Progress()
 			s := crawlScaleSample{at: time.Since(start), pages: p.Pages, discovered: p.Discovered,
 				queued: p.Pending, inFlight: p.InFlight, ready: p.Ready, liveHeap: crawlLiveHeap(),
-				rss: procRSS("self"), webRSS: procRSS(strconv.Itoa(w.pid)), cpu: cpuTime() - cpu0, load: crawlLoad()}
+				rss: procRSS("self"), webRSS: procRSS(strconv.Itoa(w.pid)), cpu: cputime.Process() - cpu0, load: crawlLoad()}
 			s.gc, s.gcBusy = crawlGCCPU()
 			s.memLimit = debug.SetMemoryLimit(-1)
 			if d := s.gcBusy - prev.gcBusy; d > 0 {

@@ -45,7 +45,7 @@ func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	seedAlgo := fs.String("seed-algo", "maxweight", "seed selector of cycles 2..N (see seedcrawl run)")
 	progress := fs.Duration("progress", time.Second, "progress line interval on stderr (0: never)")
 	sitemaps := fs.Bool("sitemaps", true, "read sitemaps, and add sitemap.test to the test web: pages only its sitemaps lead to, a huge, a deep and a gzip-bomb sitemap")
-	if err := parseFlagsOnly(fs, args, fs.Output(), demoUsage); err != nil {
+	if err := parseFlagsOnly(fs, args, demoUsage); err != nil {
 		return err
 	}
 	p, err := testweb.ParsePreset(*preset)

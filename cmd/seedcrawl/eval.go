@@ -44,7 +44,7 @@ func runEvalSeeds(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	plotLogX := fs.Bool("plot-logx", false, "plot the depth on a log scale (depth 0, the seeds, is left out)")
 	plotTitle := fs.String("title", "", "plot `TITLE` (default: GRAPH: mean PageRank by BFS depth from the seeds)")
 	asJSON := fs.Bool("json", false, "print the evaluation as JSON instead of tables")
-	if err := parseFlagsOnly(fs, args, stderr, evalSeedsUsage+`
+	if err := parseFlagsOnly(fs, args, evalSeedsUsage+`
 Per selector: pages and value covered within H hops and the gain over random seeds, pages
 reachable at any depth, min/mean/max shortest directed path between seed groups (hits-core
 cores, single seeds otherwise) against the graph's sampled average distance, selection time,

@@ -87,7 +87,7 @@ func runEvalRecrawl(ctx context.Context, args []string, stdout, stderr io.Writer
 	plotPath := fs.String("plot", "", "plot the curves of cycles 2.. (mean) to `FILE` (.svg, .png or .pdf)")
 	reseedEvery := fs.Uint64("reseed-every", 0, "rerun each selector but given every `N` fetched pages inside a cycle (seedcrawl run --reseed-every; 0: never)")
 	verbose := fs.Bool("v", false, "pass each cycle's progress lines to stderr")
-	if err := parseFlagsOnly(fs, args, stderr, evalRecrawlUsage+`
+	if err := parseFlagsOnly(fs, args, evalRecrawlUsage+`
 Generates an evolving test web (EvolveWeb: heavy-tailed per-page change rates, new pages near
 hubs and recently changed pages, new hosts), serves it on 127.0.0.1 and runs seedcrawl run on it,
 cycle e+1 at epoch e with --pages-per-cycle B, for each configuration. Per cycle: cumulative true

@@ -43,7 +43,7 @@ func runExport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	format := fs.String("format", "tsv", "record format: tsv or jsonl (pages, links, fetches); for graph, tsv (the dataset files), edgelist, graphml or pajek")
 	out := fs.String("out", "", "output `FILE` (pages, links; default stdout) or BASENAME (graph)")
 	cycle := fs.Uint("cycle", 0, "export the graph as of cycle `N`, or the fetches of cycle N (seedcrawl run); 0: the current graph, every cycle's fetches")
-	if err := parseFlagsOnly(fs, args, fs.Output(), exportUsage); err != nil {
+	if err := parseFlagsOnly(fs, args, exportUsage); err != nil {
 		return err
 	}
 	switch *what {

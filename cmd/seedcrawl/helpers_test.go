@@ -207,3 +207,16 @@ func readCSVFile(t testing.TB, path string) [][]string {
 	}
 	return rows
 }
+
+// runCopyFile copies the file from (a closed db) to to, for a test that
+// runs the next cycle on copies of one db.
+func runCopyFile(t testing.TB, from, to string) {
+	t.Helper()
+	b, err := os.ReadFile(from)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(to, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -117,25 +117,13 @@ func httpGet(t *testing.T, u string) string {
 // that `stats --json` reads from the db.
 func TestCrawlListen(t *testing.T) {
 	gate := newListenGate(10, 30)
-	gen := testweb.GenOptions{Seed: 11, Pages: 80, Hosts: 3, Preset: testweb.Clean}
-	site, err := testweb.Generate(gen)
-	if err != nil {
-		t.Fatal(err)
-	}
-	web, err := testweb.New(site, testweb.Options{OnRequest: gate.onRequest})
-	if err != nil {
-		t.Fatal(err)
-	}
+	w := crawlStartWeb(t, testweb.GenOptions{Seed: 11, Pages: 80, Hosts: 3, Preset: testweb.Clean},
+		testweb.Options{OnRequest: gate.onRequest})
 	ctx, cancel := context.WithCancel(t.Context())
 	defer cancel()
-	srv, err := web.Start(ctx, "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { srv.Close() })
 
 	db := filepath.Join(t.TempDir(), "l.db")
-	cfg := demoConfig(db, site.Seeds(), srv, 0, 3)
+	cfg := demoConfig(db, w.site.Seeds(), w.srv, 0, 3)
 	cfg.DelayFactor = 0
 	cfg.Listen = "127.0.0.1:0"
 	var stderr outBuffer

@@ -3,7 +3,6 @@ package main
 import (
 	"bufio"
 	"bytes"
-	"compress/gzip"
 	"crypto/sha1"
 	"encoding/base32"
 	"errors"
@@ -18,6 +17,7 @@ import (
 	"testing"
 
 	"github.com/seedcrawl/seedcrawl/config"
+	"github.com/seedcrawl/seedcrawl/internal/crawltest"
 	"github.com/seedcrawl/seedcrawl/storage"
 	"github.com/seedcrawl/seedcrawl/testweb"
 	"github.com/seedcrawl/seedcrawl/warc"
@@ -36,16 +36,7 @@ func (r warcRec) get(name string) string { return r.head[strings.ToLower(name)] 
 // an empty line, Content-Length bytes of block, and CRLF CRLF.
 func warcParse(t *testing.T, path string) []warcRec {
 	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	zr, err := gzip.NewReader(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	br := bufio.NewReader(zr)
+	br := bufio.NewReader(bytes.NewReader(crawltest.ReadGzip(t, path)))
 	var out []warcRec
 	for {
 		line, err := br.ReadString('\n')

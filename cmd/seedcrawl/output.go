@@ -14,16 +14,20 @@ import (
 // demo, testweb): flag parsing for commands without arguments, and result files
 // that are opened before the work and replaced only when complete.
 
-// parseFlagsOnly parses args for a subcommand that takes flags and no
-// arguments; usage, the text printed above the flag list by -h, is installed
-// as fs.Usage.
-func parseFlagsOnly(fs *flag.FlagSet, args []string, stderr io.Writer, usage string) error {
+// parseFlagsUsage parses args with parseFlags after installing usage, the
+// text -h prints above the flag list, as fs.Usage.
+func parseFlagsUsage(fs *flag.FlagSet, args []string, usage string) error {
 	fs.Usage = func() {
-		fmt.Fprint(stderr, usage)
-		fmt.Fprintln(stderr, "\nflags:")
+		fmt.Fprint(fs.Output(), usage)
 		fs.PrintDefaults()
 	}
-	if err := parseFlags(fs, args); err != nil {
+	return parseFlags(fs, args)
+}
+
+// parseFlagsOnly parses args for a subcommand that takes flags and no
+// arguments; -h prints usage, then "flags:" and the flag list.
+func parseFlagsOnly(fs *flag.FlagSet, args []string, usage string) error {
+	if err := parseFlagsUsage(fs, args, usage+"\nflags:\n"); err != nil {
 		return err
 	}
 	if fs.NArg() > 0 {
@@ -50,6 +54,16 @@ func checkPlotPath(flagName, path string) error {
 		return nil
 	}
 	return fmt.Errorf("%w: %s %s: name a .svg or .png file (or .pdf)", errUsage, flagName, path)
+}
+
+// checkDamping rejects a --damping outside (0, 1), where PageRank and the
+// schedulers built on it are undefined. Shared by compare, rank, score and
+// sim.
+func checkDamping(d float64) error {
+	if !(d > 0 && d < 1) {
+		return fmt.Errorf("%w: --damping %v: want a value in (0, 1), e.g. 0.85", errUsage, d)
+	}
+	return nil
 }
 
 // output is a result file of sim, seeds or eval (--out, --csv, --plot). It

@@ -31,7 +31,7 @@ func runRank(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	tol := fs.Float64("tol", 0, "stop once the L1 change of an iteration is below `TOL` (0: pagerank 1e-10, hits runs all K)")
 	header := fs.Bool("header", false, "write a first row naming the columns (node, url, score or hub, authority)")
 	quiet := fs.Bool("q", false, "no progress on stderr")
-	if err := parseFlagsOnly(fs, args, stderr, `usage: seedcrawl rank (--graph BASENAME | --db FILE) --algo pagerank|hits [--no-self-loops] [--out FILE.tsv]
+	if err := parseFlagsOnly(fs, args, `usage: seedcrawl rank (--graph BASENAME | --db FILE) --algo pagerank|hits [--no-self-loops] [--out FILE.tsv]
 
 Writes node<TAB>url<TAB>score (pagerank, sums to 1) or node<TAB>url<TAB>hub<TAB>authority
 (hits, each L2-normalised), one row per node id (--header adds a row naming the columns).
@@ -41,12 +41,13 @@ Writes node<TAB>url<TAB>score (pagerank, sums to 1) or node<TAB>url<TAB>hub<TAB>
 	switch {
 	case *algo != "pagerank" && *algo != "hits":
 		return fmt.Errorf("%w: --algo %q: want pagerank or hits", errUsage, *algo)
-	case !(*damping > 0 && *damping < 1):
-		return fmt.Errorf("%w: --damping %v: want a value in (0, 1)", errUsage, *damping)
 	case *iters < 0:
 		return fmt.Errorf("%w: --iterations %d: want 0 (default) or more", errUsage, *iters)
 	case !(*tol >= 0):
 		return fmt.Errorf("%w: --tol %v: want 0 (default) or more", errUsage, *tol)
+	}
+	if err := checkDamping(*damping); err != nil {
+		return err
 	}
 	var out *output
 	if *outPath != "" && *outPath != "-" {

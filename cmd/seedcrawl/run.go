@@ -141,11 +141,7 @@ func runCycles(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	clusterName := fs.String("cluster-name", "seedcrawl", "`NAME` of the crawl on the NATS server (--cluster)")
 	nodeID := fs.Int("node-id", 0, "this node's id `N`, 0 ≤ N < --nodes (--cluster)")
 	nodes := fs.Int("nodes", 1, "number of nodes `K` of the cluster (--cluster)")
-	fs.Usage = func() {
-		fmt.Fprint(fs.Output(), runUsage)
-		fs.PrintDefaults()
-	}
-	if err := parseFlags(fs, args); err != nil {
+	if err := parseFlagsUsage(fs, args, runUsage); err != nil {
 		return err
 	}
 	fs.Visit(func(f *flag.Flag) { rf.initialSet = rf.initialSet || f.Name == "revisit-initial" })

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"fmt"
 	"path/filepath"
 	"slices"
@@ -59,7 +60,7 @@ func recrawlSeedsExperiment(b *testing.B, pages, hosts, cycle1, budget int) stri
 	}
 	pr := t1.PageRank()
 	sorted := slices.Clone(pr)
-	slices.SortFunc(sorted, func(x, y float64) int { return -cmpFloat(x, y) })
+	slices.SortFunc(sorted, func(x, y float64) int { return cmp.Compare(y, x) })
 	fractions := []float64{0.05, 0.10, 0.20}
 	var out strings.Builder
 	fmt.Fprintf(&out, "cycle 2 at epoch 1, budget %d fetches (cycle 1 fetched %d URLs of epoch 0 from %d seeds), k = %d, scheduler fpr\n",
@@ -122,16 +123,6 @@ func recrawlSeedsExperiment(b *testing.B, pages, hosts, cycle1, budget int) stri
 	}
 	out.WriteString("   (sum of the largest PageRank values)\n")
 	return out.String()
-}
-
-func cmpFloat(x, y float64) int {
-	switch {
-	case x < y:
-		return -1
-	case x > y:
-		return 1
-	}
-	return 0
 }
 
 // recrawlRounds is how many times each cycle 2 is crawled.

@@ -1,8 +1,6 @@
 package main
 
 import (
-	"io"
-	"os"
 	"path/filepath"
 	"testing"
 
@@ -38,7 +36,7 @@ func TestRunRefreshPace(t *testing.T) {
 	type result struct{ early, refetches, requests int }
 	run := func(pace string) result {
 		db := filepath.Join(dir, pace+".db")
-		copyFile(t, first, db)
+		runCopyFile(t, first, db)
 		w.log.Reset()
 		cycle(db, "2", "--refresh-pace", pace)
 		var r result
@@ -75,24 +73,4 @@ func TestRunRefreshPace(t *testing.T) {
 	}
 	t.Logf("first %d requests: %d refetches paced, %d front-loaded; whole cycle: %d / %d refetches in %d / %d requests",
 		budget/5, even.early, front.early, even.refetches, front.refetches, even.requests, front.requests)
-}
-
-// copyFile copies the db file src to dst.
-func copyFile(t *testing.T, src, dst string) {
-	t.Helper()
-	in, err := os.Open(src)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer in.Close()
-	out, err := os.Create(dst)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := io.Copy(out, in); err != nil {
-		t.Fatal(err)
-	}
-	if err := out.Close(); err != nil {
-		t.Fatal(err)
-	}
 }

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"io"
 	"path/filepath"
 	"strconv"
@@ -18,44 +17,26 @@ import (
 // holds each fetch's Date and Last-Modified on the web's clock: the
 // change-rate estimator of the optimal refresh policy reads them.
 func TestRunServerClock(t *testing.T) {
-	site, err := testweb.Generate(testweb.GenOptions{Seed: 3, Pages: 400, Hosts: 5, Preset: testweb.Clean,
-		Evolution: testweb.Evolution{Model: testweb.EvolveWeb, Change: 0.3}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	web, err := testweb.New(site, testweb.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	srv, err := web.Start(ctx, "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer srv.Close()
-	dir := t.TempDir()
-	resolve, db := filepath.Join(dir, "resolve.txt"), filepath.Join(dir, "r.db")
-	if err := srv.WriteResolveFile(resolve); err != nil {
-		t.Fatal(err)
-	}
+	w := crawlStartWeb(t, testweb.GenOptions{Seed: 3, Pages: 400, Hosts: 5, Preset: testweb.Clean,
+		Evolution: testweb.Evolution{Model: testweb.EvolveWeb, Change: 0.3}}, testweb.Options{})
+	db := filepath.Join(t.TempDir(), "r.db")
 	const epochs = 3
 	truths := make([]*testweb.Truth, epochs)
 	for e := range epochs {
-		if err := web.SetEpoch(e); err != nil {
+		if err := w.web.SetEpoch(e); err != nil {
 			t.Fatal(err)
 		}
-		truths[e] = web.Truth()
-		args := []string{"--db", db, "--resolve-file", resolve, "--ca-file", srv.CAFile(), "--scope", "hosts:.test",
+		truths[e] = w.web.Truth()
+		args := []string{"--db", db, "--resolve-file", w.resolve, "--ca-file", w.srv.CAFile(), "--scope", "hosts:.test",
 			"--delay", "0", "--delay-factor", "0", "--workers", "4", "--progress", "0", "--commit-interval", "100ms",
 			"--refresh-policy", "optimal", "--refresh-share", "0.5", "--pages-per-cycle", "300", "--cycles", strconv.Itoa(e + 1)}
-		if err := runCycles(ctx, append(args, site.Seeds()...), io.Discard, io.Discard); err != nil {
+		if err := runCycles(t.Context(), append(args, w.site.Seeds()...), io.Discard, io.Discard); err != nil {
 			t.Fatalf("cycle %d: %v", e+1, err)
 		}
 	}
 	d := openDB(t, db)
 	dated, refetched, moved := 0, 0, 0
-	err = d.EachPage(func(p *storage.Page) error {
+	err := d.EachPage(func(p *storage.Page) error {
 		hist, err := d.History(p.ID)
 		if err != nil {
 			return err

@@ -24,7 +24,7 @@ func runScore(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	cycle := fs.Uint("cycle", 1, "score the fetches of cycle `N` (a plain crawl is cycle 1)")
 	damping := fs.Float64("damping", scheduler.DefaultDamping, "damping `d` for PageRank")
 	outs := compareOutputFlags(fs)
-	if err := parseFlagsOnly(fs, args, stderr, `usage: seedcrawl score --db FILE [--cycle N] [--out results.csv] [--plot FILE] [--json]
+	if err := parseFlagsOnly(fs, args, `usage: seedcrawl score --db FILE [--cycle N] [--out results.csv] [--plot FILE] [--json]
 
 Scores the order in which a crawl really fetched its pages (politeness
 interleaves it) the way compare scores schedulers: cumulative PageRank on the
@@ -42,8 +42,8 @@ cycle did, so it scores at least what the cycle's real order scores.
 	if *dbPath == "" {
 		return fmt.Errorf("%w: --db FILE is required", errUsage)
 	}
-	if !(*damping > 0 && *damping < 1) {
-		return fmt.Errorf("%w: --damping %v: want a value in (0, 1), e.g. 0.85", errUsage, *damping)
+	if err := checkDamping(*damping); err != nil {
+		return err
 	}
 	if err := outs.check(); err != nil {
 		return err

@@ -137,7 +137,7 @@ func runSeeds(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	algo := fs.String("algo", seeds.AlgoMaxWeight, "selector `NAME`: "+strings.Join(seeds.Algos(), ", "))
 	asJSON := fs.Bool("json", false, "print the result as JSON instead of a table")
 	outPath := fs.String("out", "", "also write the seeds to `FILE`, one per line (URL, or node id without URLs), as a seed list for crawl")
-	if err := parseFlagsOnly(fs, args, stderr, `usage: seedcrawl seeds (--db FILE | --graph BASENAME) --algo NAME --k N [--hops H] [--depth D] [--per-host] [--weights FILE] [--seed N] [--json] [--out FILE]
+	if err := parseFlagsOnly(fs, args, `usage: seedcrawl seeds (--db FILE | --graph BASENAME) --algo NAME --k N [--hops H] [--depth D] [--per-host] [--weights FILE] [--seed N] [--json] [--out FILE]
 
 Selects K seeds with a selector of the literature and explains each: its score, the pages and
 value it newly covers within H hops, its component or bipartite core.

@@ -37,7 +37,7 @@ func runSim(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	plotTitle := fs.String("title", "", "plot `TITLE` (default: GRAPH: cumulative PageRank of the pages downloaded)")
 	gobench := fs.Bool("gobench", false, "also print one 'go test -bench' style line per scheduler (for benchstat)")
 	quiet := fs.Bool("q", false, "no progress on stderr")
-	if err := parseFlagsOnly(fs, args, stderr, `usage: seedcrawl sim (--graph BASENAME | --db FILE) [--schedulers LIST] [--seeds SPEC] [--out results.csv]
+	if err := parseFlagsOnly(fs, args, `usage: seedcrawl sim (--graph BASENAME | --db FILE) [--schedulers LIST] [--seeds SPEC] [--out results.csv]
        [--plot curves.svg|png|pdf [--plot-logx] [--plot-lower diff|share|none] [--title TEXT]]
 
 Replays each scheduler on the known graph (a download reveals a page's out-links; no HTTP,
@@ -51,8 +51,8 @@ curve minus bfs's, so that schedulers whose curves coincide above can be told ap
 		return fmt.Errorf("%w: --grid %d: want at least 1 point", errUsage, *grid)
 	}
 	// 0 would mean "default" to the libraries below: refuse it here.
-	if !(*damping > 0 && *damping < 1) {
-		return fmt.Errorf("%w: --damping %v: want a value in (0, 1), e.g. 0.85", errUsage, *damping)
+	if err := checkDamping(*damping); err != nil {
+		return err
 	}
 	if *plotPath != "" {
 		if err := checkPlotPath("--plot", *plotPath); err != nil {

@@ -19,7 +19,7 @@ func runStats(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	db := fs.String("db", "seedcrawl.db", "crawl database `FILE`")
 	jsonOut := fs.Bool("json", false, "print JSON")
 	cycles := fs.Bool("cycles", false, "print a per-cycle table (seedcrawl run)")
-	if err := parseFlagsOnly(fs, args, fs.Output(), "usage: seedcrawl stats [--db FILE] [--json] [--cycles]\n\nPrints what a crawl db holds: pages by status, hosts, links, frontier size,\nrejections and errors by reason, runs.\n"); err != nil {
+	if err := parseFlagsOnly(fs, args, "usage: seedcrawl stats [--db FILE] [--json] [--cycles]\n\nPrints what a crawl db holds: pages by status, hosts, links, frontier size,\nrejections and errors by reason, runs.\n"); err != nil {
 		return err
 	}
 	st, urls, err := statsRead(*db)

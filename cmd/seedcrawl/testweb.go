@@ -45,7 +45,7 @@ func runTestweb(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	slow := fs.Duration("slow-latency", 500*time.Millisecond, "delay of every answer of slow.test")
 	rate := fs.Duration("rate-interval", time.Second, "minimum gap between requests ratelimit.test allows")
 	crawlDelay := fs.Duration("crawl-delay", 500*time.Millisecond, "Crawl-delay rules.test asks of seedcrawl (0 for none)")
-	if err := parseFlagsOnly(fs, args, stderr, `usage: seedcrawl testweb [flags]
+	if err := parseFlagsOnly(fs, args, `usage: seedcrawl testweb [flags]
 
 Serves a seeded multi-host test web (or a ../shared/data graph) on loopback, with
 http, https and a control endpoint; writes a resolve file and the CA certificate

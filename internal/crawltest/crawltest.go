@@ -1,8 +1,11 @@
 package crawltest
 
 import (
+	"compress/gzip"
 	"context"
+	"io"
 	"net/url"
+	"os"
 	"sync"
 	"testing"
 	"time"
@@ -159,4 +162,24 @@ func FrontierLen(t testing.TB, db *storage.DB) int {
 		t.Fatal(err)
 	}
 	return n
+}
+
+// ReadGzip returns the decompressed content of the gzip file at path, all
+// its members in order (a .warc.gz is one member per record).
+func ReadGzip(t testing.TB, path string) []byte {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	zr, err := gzip.NewReader(f)
+	if err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	b, err := io.ReadAll(zr)
+	if err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	return b
 }

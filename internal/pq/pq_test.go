@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"slices"
 	"sort"
+	"strconv"
 	"testing"
 )
 
@@ -75,21 +76,9 @@ func sizeName(n int) string {
 	case n >= 1_000_000:
 		return "n=1M"
 	case n >= 1000:
-		return "n=" + itoa(n/1000) + "k"
+		return "n=" + strconv.Itoa(n/1000) + "k"
 	}
-	return "n=" + itoa(n)
-}
-
-func itoa(n int) string {
-	if n == 0 {
-		return "0"
-	}
-	s := ""
-	for n > 0 {
-		s = string(rune('0'+n%10)) + s
-		n /= 10
-	}
-	return s
+	return "n=" + strconv.Itoa(n)
 }
 
 // BenchmarkFIFO is the breadth-first pattern: equal priorities, so order is
