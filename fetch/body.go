@@ -400,6 +400,6 @@ const bodyMaxPresize = 1 << 20
 // around 30 KB, a tenth over 100 KB), small enough that a crawl's
 // workers hold at most a few MiB between them; the rare larger body is
 // left to the garbage collector.
-const bodySpareMax = 256 << 10
+const bodySpareMax = 1 << 20
 
 func (b *limitBody) Close() error { return b.closer.Close() }
