@@ -286,12 +286,7 @@ func (c *Crawler) extractLinks(m *fetched, resp fetch.Response) {
 			m.nofollow++
 			continue
 		}
-		// extract names a link's kind as storage stores it.
-		kind, err := storage.ParseLinkKind(l.Kind.String())
-		if err != nil {
-			kind = storage.LinkOther
-		}
-		cand, reason, ok := c.rules.Checked(l.URL, kind, l.Kept)
+		cand, reason, ok := c.rules.Checked(l.URL, c.kinds[l.Kind], l.Kept)
 		if !ok {
 			m.rejects = append(m.rejects, reason)
 			continue
