@@ -85,7 +85,7 @@ func (b *Batch) Empty() bool {
 //   - fetched, redirect, http-error, gone (a response other than 304): the
 //     stored list becomes links (nil clears it);
 //   - not-modified, fetch-error: links is ignored and the stored list is
-//     kept, so the graph is the one "as of the page's last fetch" (issue 6).
+//     kept, so the graph is the one "as of the page's last fetch".
 //
 // Commit also derives Page.Novel, Cycle, Fetches, Successes, ChangedAt,
 // writes a FetchRecord for the current cycle and updates the cycle's and

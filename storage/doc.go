@@ -37,7 +37,7 @@
 // (ARCHITECTURE.md). A failing Commit (any error) writes nothing, and leaves
 // the interned URLs pending for the next Commit.
 //
-// # Cycles and history (issue 6)
+// # Cycles and history
 //
 // The current cycle is the highest cycle stored with Batch.PutCycle, or 1 if
 // none was ever stored (a plain seedcrawl crawl is cycle 1). Every fetch is

@@ -49,7 +49,7 @@ const (
 	// StatusDeferred: its host was deferred (Crawl-delay above the cap,
 	// robots.txt unreachable); Reason says why.
 	StatusDeferred
-	// StatusGone: a page that existed answered 404 or 410 (issue 6).
+	// StatusGone: a page that existed answered 404 or 410.
 	StatusGone
 
 	numStatuses
@@ -115,7 +115,7 @@ func (s Status) success() bool {
 }
 
 // Change classifies a fetch against the page's previous successful fetch
-// (issue 6: pages new / changed / unchanged / gone per cycle).
+// (pages new / changed / unchanged / gone per cycle, as each cycle records them).
 type Change uint8
 
 // Change values, stored on disk.
@@ -216,7 +216,7 @@ type Page struct {
 	LastModified string        // validator for If-Modified-Since
 	FetchedAt    time.Time     // start of the last fetch; zero if never fetched
 	Duration     time.Duration // response time of the last fetch
-	Interval     time.Duration // revisit interval chosen after the last fetch (issue 6)
+	Interval     time.Duration // revisit interval chosen after the last fetch
 
 	// Derived by Commit.
 	Novel bool // the last content fetch made this page the first one stored with its Hash
@@ -252,7 +252,7 @@ type Fetch struct {
 	Date      string
 	FetchedAt time.Time
 	Duration  time.Duration
-	Interval  time.Duration // revisit interval for the next cycle (issue 6); 0 if none
+	Interval  time.Duration // revisit interval for the next cycle; 0 if none
 
 	// OlderHash is the same body hashed with HashSHA256, the kind an
 	// older build stored, given when Hash is of another kind and the db
@@ -262,7 +262,7 @@ type Fetch struct {
 	OlderHash Hash
 }
 
-// FetchRecord is one entry of the per-cycle fetch history (issue 6): the last
+// FetchRecord is one entry of the per-cycle fetch history: the last
 // fetch of page ID within cycle Cycle.
 type FetchRecord struct {
 	Cycle     uint32
@@ -343,7 +343,7 @@ type Seed struct {
 	Why   string  // "given", "pagerank rank 3", "replaces 17 (gone)" ...
 }
 
-// Replacement records a vanished seed (issue 6 point 4) and its replacement.
+// Replacement records a seed that vanished and the seed seedcrawl run put in its place.
 type Replacement struct {
 	Old    uint64
 	New    uint64 // NoPage if none was found
@@ -366,7 +366,7 @@ type CycleStats struct {
 	Last      time.Time // range of FetchedAt
 }
 
-// Cycle is one crawl cycle of seedcrawl run (issue 6). A database written
+// Cycle is one crawl cycle of seedcrawl run. A database written
 // only by seedcrawl crawl has an implicit cycle 1 with no Cycle record; its
 // statistics are still kept.
 type Cycle struct {

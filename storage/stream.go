@@ -65,7 +65,7 @@ func (db *DB) Graph() (*View, error) {
 	return &View{db: db, cycle: currentCycle, n: n}, nil
 }
 
-// AsOf returns a View of the graph as of the end of cycle (issue 6, export
+// AsOf returns a View of the graph as of the end of cycle (seedcrawl export
 // --cycle N): the pages interned by then, each with its link list as of its
 // last fetch at or before that cycle. ErrNotFound if the cycle never
 // committed anything.
