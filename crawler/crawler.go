@@ -299,7 +299,11 @@ func (c *Crawler) stopReason(ctx context.Context, runErr error) string {
 		return StopError
 	case c.exhausted.Load():
 		return StopExhausted
-	case c.budgetHit.Load():
+	case c.budgetHit.Load() && c.started.Load() >= c.opts.Settings.MaxPages:
+		// A worker refused a reservation, and now that every worker
+		// ended (and gave back those it held waiting in Next) the jobs
+		// taken fill the budget: more workers than pages left is not a
+		// spent budget.
 		return StopMaxPages
 	case ctx.Err() != nil:
 		return StopInterrupted

@@ -503,6 +503,31 @@ func TestDuplicateOfOlderHashKind(t *testing.T) {
 	}
 }
 
+// TestInterruptBeforeBudget checks that a crawl interrupted before its
+// MaxPages budget was used says interrupted, also when it has more
+// workers than the budget has pages: a worker waiting in Next holds a
+// reservation, which is not a page done.
+func TestInterruptBeforeBudget(t *testing.T) {
+	r := newRig(t)
+	r.opts.Settings.MaxPages = 2 // fewer than the rig's 3 workers
+	r.opts.Settings.Delay = time.Hour
+	r.web.HTML("http://a.test/", "http://a.test/next")
+	r.web.HTML("http://a.test/next")
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	seed := r.web.Pages["http://a.test/"]
+	r.web.Pages["http://a.test/"] = func(req fetch.Request, n int) fetch.Response {
+		// The seed is being fetched; its link will wait an hour for the
+		// host's delay: stop now, with one page of two done.
+		cancel()
+		return seed(req, n)
+	}
+	s, err := r.run(ctx, "http://a.test/")
+	if err != nil || s.Stopped != StopInterrupted || s.Fetches != 1 {
+		t.Fatalf("Run = stopped %q after %d fetches, %v; want interrupted after 1", s.Stopped, s.Fetches, err)
+	}
+}
+
 func TestInterruptIsGraceful(t *testing.T) {
 	r := newRig(t)
 	r.opts.Settings.Delay = 10 * time.Millisecond
