@@ -151,12 +151,18 @@ func parseFlags(fs *flag.FlagSet, args []string) error {
 	out, usage := fs.Output(), fs.Usage
 	fs.SetOutput(io.Discard)
 	fs.Usage = func() {}
-	err := fs.Parse(flagsFirst(fs, args))
+	ordered := flagsFirst(fs, args)
+	var badValue error
+	restore := flagValueErrors(fs, &badValue)
+	err := fs.Parse(ordered)
+	restore()
 	fs.SetOutput(out)
 	fs.Usage = usage
 	switch {
 	case err == nil:
 		return nil
+	case badValue != nil:
+		err = badValue // names the flag as typed (--delay) and a good value
 	case errors.Is(err, flag.ErrHelp) && usage == nil:
 		fs.PrintDefaults()
 		return err
