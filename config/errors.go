@@ -33,6 +33,7 @@ type KeyError struct {
 //	--workers: bad value: must be in 1..4096, got -1
 //	config file crawl.yaml:3: workers: bad value: must be in 1..4096, got -1
 //	SEED_URL argument: bad value: seed "ftp://a.test/": ...
+//	max-backoff, left at its default: bad value: must be at least backoff (1h0m0s), got 10m0s
 //	config: workers: bad value: ... (no origin)
 func (e *KeyError) Error() string {
 	switch {
@@ -44,6 +45,8 @@ func (e *KeyError) Error() string {
 		return fmt.Sprintf("config file %s:%d: %s: %v", e.File, e.Line, e.Key, e.Err)
 	case e.File != "":
 		return fmt.Sprintf("config file %s: %s: %v", e.File, e.Key, e.Err)
+	case e.Default:
+		return fmt.Sprintf("%s, left at its default: %v", e.Key, e.Err)
 	default:
 		return fmt.Sprintf("config: %s: %v", e.Key, e.Err)
 	}
@@ -57,7 +60,7 @@ func badValue(key string, format string, args ...any) error {
 }
 
 // Origin is where a setting's value came from, as a user would name it.
-// At most one of Flag, Arg and File is set.
+// At most one of Flag, Arg, File and Default is set.
 type Origin struct {
 	// Flag is the command-line flag, without dashes ("workers" for
 	// --workers).
@@ -68,14 +71,28 @@ type Origin struct {
 	// unknown).
 	File string
 	Line int
+	// Default says that nothing set the value: it is the default, which
+	// another setting makes wrong (max-backoff below a raised backoff).
+	Default bool
 }
 
 // known reports whether o names a place.
-func (o Origin) known() bool { return o.Flag != "" || o.Arg != "" || o.File != "" }
+func (o Origin) known() bool { return o.Flag != "" || o.Arg != "" || o.File != "" || o.Default }
 
 // Origins maps setting keys to where their values came from: LoadOrigins
-// fills it from a file, AddFlags from the flags set on a command line.
+// fills it from a file, AddFlags from the flags set on a command line,
+// AddDefaults the rest.
 type Origins map[string]Origin
+
+// AddDefaults records every setting o has no origin for as left at its
+// default; call it after the file and the flags.
+func (o Origins) AddDefaults() {
+	for _, k := range Keys() {
+		if _, ok := o[k]; !ok {
+			o[k] = Origin{Default: true}
+		}
+	}
+}
 
 // Locate sets the Origin of every *KeyError in err (one, or several joined
 // by errors.Join or wrapped by fmt.Errorf) that has none, from its Key; an

@@ -85,6 +85,9 @@ func (c *Config) apply(path string, entries []entry, errs []error) (Origins, err
 func (c *Config) applyEntry(path string, e entry, byKey map[string]setting, seen map[string]int) error {
 	s, ok := byKey[e.key]
 	if !ok {
+		if near := nearKey(e.key); near != "" {
+			return &KeyError{Origin: Origin{File: path, Line: e.line}, Key: e.key, Err: fmt.Errorf("%w: did you mean %s?", ErrUnknownKey, near)}
+		}
 		return &KeyError{Origin: Origin{File: path, Line: e.line}, Key: e.key, Err: fmt.Errorf("%w (known keys: %s)", ErrUnknownKey, strings.Join(Keys(), ", "))}
 	}
 	if prev, dup := seen[e.key]; dup {
@@ -101,6 +104,44 @@ func (c *Config) applyEntry(path string, e entry, byKey map[string]setting, seen
 		}
 	}
 	return nil
+}
+
+// nearKey returns the key a mistyped key most likely meant: the same with
+// '_' or ' ' for '-', or in another case, or at most two edits away (and
+// then the closest); "" when none is.
+func nearKey(typed string) string {
+	norm := strings.ToLower(strings.NewReplacer("_", "-", " ", "-").Replace(typed))
+	best, bestDist := "", 3
+	for _, k := range Keys() {
+		if k == norm {
+			return k
+		}
+		if d := editDistance(norm, k); d < bestDist {
+			best, bestDist = k, d
+		}
+	}
+	return best
+}
+
+// editDistance is the Levenshtein distance of a and b, in bytes.
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			sub := prev[j-1]
+			if a[i-1] != b[j-1] {
+				sub++
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, sub)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
 }
 
 // errLine is the file line of a *KeyError, for ordering.

@@ -23,6 +23,7 @@ func TestKeyErrorNamesOrigin(t *testing.T) {
 		{"argument", Origin{Arg: "SEED_URL"}, "SEED_URL argument: bad value: must be in 1..4096, got -1"},
 		{"file and line", Origin{File: "c.yaml", Line: 3}, "config file c.yaml:3: workers: bad value: must be in 1..4096, got -1"},
 		{"file", Origin{File: "c.toml"}, "config file c.toml: workers: bad value: must be in 1..4096, got -1"},
+		{"default", Origin{Default: true}, "workers, left at its default: bad value: must be in 1..4096, got -1"},
 		{"nowhere", Origin{}, "config: workers: bad value: must be in 1..4096, got -1"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -131,5 +132,26 @@ func TestFlagKey(t *testing.T) {
 	}
 	if _, ok := FlagKey("progress"); ok {
 		t.Errorf("FlagKey(progress) found a setting; progress is a command's own flag")
+	}
+}
+
+// TestUnknownKeySuggests checks that a mistyped key gets the key it most
+// likely meant, and a key like no other the list of keys.
+func TestUnknownKeySuggests(t *testing.T) {
+	for _, tc := range []struct {
+		file, body, want string
+	}{
+		{"u.toml", "max_pages = 10\n", "max_pages: unknown key: did you mean max-pages?"},
+		{"c.yaml", "Workers: 4\n", "Workers: unknown key: did you mean workers?"},
+		{"t.yaml", "worker: 4\n", "worker: unknown key: did you mean workers?"},
+		{"d.yaml", "dealy: 1s\n", "dealy: unknown key: did you mean delay?"},
+		{"f.yaml", "frobnicate: 1\n", "frobnicate: unknown key (known keys: allow-private, backoff,"},
+	} {
+		t.Run(tc.body, func(t *testing.T) {
+			_, err := Load(writeFile(t, tc.file, tc.body))
+			if !errors.Is(err, ErrUnknownKey) || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("Load = %v, want ErrUnknownKey saying %q", err, tc.want)
+			}
+		})
 	}
 }

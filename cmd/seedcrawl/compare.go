@@ -228,13 +228,16 @@ func runCompare(ctx context.Context, args []string, stdout, stderr io.Writer) er
 }
 
 // compareCheckFlags checks what the command line gives of o before the db
-// is opened, so that a mistyped scheduler or a negative budget creates no
-// db; the options a db stores are checked against it later
+// is opened, so that a mistyped scheduler, a negative budget or window
+// creates no db; the options a db stores are checked against it later
 // (compareMatchOptions, compare.New). Omniscient is left to compare.New,
 // which says why a comparison cannot run it.
 func compareCheckFlags(o compareOptions) error {
 	if o.Budget < 0 {
 		return fmt.Errorf("%w: --budget %d: give each scheduler at least 1 page", errUsage, o.Budget)
+	}
+	if o.Window < 0 {
+		return fmt.Errorf("%w: --window %d: want 1 or more URLs in flight per scheduler (1: exactly sim's order)", errUsage, o.Window)
 	}
 	for _, name := range o.Schedulers {
 		if strings.EqualFold(strings.TrimSpace(name), "omniscient") {

@@ -101,6 +101,7 @@ func loadSettings(path string, flagCfg *config.Config, fs *flag.FlagSet, extra .
 		}
 	}
 	origins.AddFlags(fs)
+	origins.AddDefaults()
 	if err := config.Overlay(&cfg, flagCfg, config.SetKeys(fs)); err != nil {
 		return cfg, fmt.Errorf("%w: %w", errUsage, err)
 	}

@@ -200,10 +200,13 @@ func flagsFirst(fs *flag.FlagSet, args []string) []string {
 		if b, ok := f.Value.(interface{ IsBoolFlag() bool }); ok && b.IsBoolFlag() {
 			continue
 		}
-		if i+1 < len(args) {
-			i++
-			flags = append(flags, args[i])
+		if i+1 == len(args) {
+			// The value is missing: left last, without the positional
+			// arguments, for Parse to say so (not to take "--" as the value).
+			return flags
 		}
+		i++
+		flags = append(flags, args[i])
 	}
 	if len(pos) == 0 {
 		return flags

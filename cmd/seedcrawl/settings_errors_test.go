@@ -110,3 +110,40 @@ func TestSettingErrorsNameTheirSource(t *testing.T) {
 		}
 	}
 }
+
+// TestSettingMistakesAreClear runs mistakes a new user makes that are not a
+// value out of range, through the command entry point: each is a usage
+// error (exit 2) saying what to do, and creates nothing.
+func TestSettingMistakesAreClear(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		args []string
+		file string // config file NAME=BODY, given as --config
+		want []string
+	}{
+		{"flag value missing at the end", []string{"crawl", "http://127.0.0.1:1/", "--workers"}, "",
+			[]string{"flag needs an argument: -workers"}},
+		{"a default another flag makes wrong", []string{"crawl", "--backoff", "1h", "http://127.0.0.1:1/"}, "",
+			[]string{"max-backoff, left at its default: bad value: must be at least backoff (1h0m0s), got 10m0s"}},
+		{"mistyped key in a file", []string{"crawl", "http://127.0.0.1:1/"}, "u.toml=max_pages = 10\n",
+			[]string{"u.toml:1: max_pages: unknown key: did you mean max-pages?"}},
+		{"negative compare window", []string{"compare", "--schedulers", "bfs,fpr", "--budget", "5", "--window", "-1", "http://127.0.0.1:1/"}, "",
+			[]string{"--window -1: want 1 or more"}},
+		{"several at once", []string{"crawl", "--workers", "0", "--delay", "-1s", "ftp://127.0.0.1/"}, "m.yaml=\nmax-redirects: 500\n",
+			[]string{"4 bad settings:\n  --workers: ", "\n  --delay: ", "\n  SEED_URL argument: ", "m.yaml:2: max-redirects: bad value: must be in 0..100, got 500"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			args := append([]string{tc.args[0], "--db", filepath.Join(dir, "x.db")}, tc.args[1:]...)
+			if tc.file != "" {
+				fname, body, _ := strings.Cut(tc.file, "=")
+				writeFile(t, filepath.Join(dir, fname), body)
+				args = append(args, "--config", filepath.Join(dir, fname))
+			}
+			checkExit(t, args, 2, tc.want...)
+			if _, err := os.Stat(filepath.Join(dir, "x.db")); !errors.Is(err, os.ErrNotExist) {
+				t.Errorf("a db was created despite the mistake")
+			}
+		})
+	}
+}
