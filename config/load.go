@@ -106,13 +106,17 @@ func (c *Config) applyEntry(path string, e entry, byKey map[string]setting, seen
 	return nil
 }
 
-// nearKey returns the key a mistyped key most likely meant: the same with
-// '_' or ' ' for '-', or in another case, or at most two edits away (and
-// then the closest); "" when none is.
-func nearKey(typed string) string {
+// nearKey returns the key a mistyped key most likely meant (Nearest).
+func nearKey(typed string) string { return Nearest(typed, Keys()) }
+
+// Nearest returns the name of names a mistyped name most likely meant: the
+// same with '_' or ' ' for '-', or in another case, or at most two edits
+// away (and then the closest); "" when none is. The command line uses it
+// for flags too.
+func Nearest(typed string, names []string) string {
 	norm := strings.ToLower(strings.NewReplacer("_", "-", " ", "-").Replace(typed))
 	best, bestDist := "", 3
-	for _, k := range Keys() {
+	for _, k := range names {
 		if k == norm {
 			return k
 		}

@@ -96,3 +96,19 @@ func flagValueError(v flag.Value, s string, err error) error {
 	}
 	return err
 }
+
+// unknownFlagHint adds to the flag package's error for an unknown flag
+// the flag of fs its name most likely meant: --worker, did you mean
+// --workers? Other errors are returned as they are.
+func unknownFlagHint(fs *flag.FlagSet, err error) error {
+	name, ok := strings.CutPrefix(err.Error(), "flag provided but not defined: -")
+	if !ok {
+		return err
+	}
+	var names []string
+	fs.VisitAll(func(f *flag.Flag) { names = append(names, f.Name) })
+	if near := config.Nearest(strings.TrimLeft(name, "-"), names); near != "" {
+		return fmt.Errorf("%w; did you mean --%s?", err, near)
+	}
+	return err
+}

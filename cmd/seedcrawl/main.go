@@ -169,6 +169,8 @@ func parseFlags(fs *flag.FlagSet, args []string) error {
 	case errors.Is(err, flag.ErrHelp):
 		usage()
 		return err
+	default:
+		err = unknownFlagHint(fs, err)
 	}
 	return fmt.Errorf("%w: %w (%s -h lists the flags)", errUsage, err, fs.Name())
 }

@@ -121,6 +121,10 @@ func TestSettingMistakesAreClear(t *testing.T) {
 		file string // config file NAME=BODY, given as --config
 		want []string
 	}{
+		{"mistyped flag", []string{"crawl", "--worker", "4", "http://127.0.0.1:1/"}, "",
+			[]string{"flag provided but not defined: -worker; did you mean --workers?"}},
+		{"flag in another style", []string{"run", "--cycles", "1", "--max_pages", "4", "http://127.0.0.1:1/"}, "",
+			[]string{"did you mean --max-pages?"}},
 		{"flag value missing at the end", []string{"crawl", "http://127.0.0.1:1/", "--workers"}, "",
 			[]string{"flag needs an argument: -workers"}},
 		{"a default another flag makes wrong", []string{"crawl", "--backoff", "1h", "http://127.0.0.1:1/"}, "",
