@@ -343,7 +343,7 @@ func (c *Config) Validate() error {
 		{"max-repeated-segments", c.MaxRepeatedSegments < 1, fmt.Sprintf("must be at least 1, got %d", c.MaxRepeatedSegments)},
 		{"max-query-params", c.MaxQueryParams < 1, fmt.Sprintf("must be at least 1, got %d", c.MaxQueryParams)},
 		{"max-out-links", c.MaxOutLinks < 1, fmt.Sprintf("must be at least 1, got %d", c.MaxOutLinks)},
-		{"link-selector", selectorErr(c.LinkSelector) != nil, fmt.Sprintf("must be a CSS selector: %v", selectorErr(c.LinkSelector))},
+		{"link-selector", selectorErr(c.LinkSelector) != nil, fmt.Sprintf("must be a CSS selector, got %q: %v", c.LinkSelector, selectorErr(c.LinkSelector))},
 		{"commit-interval", c.CommitInterval <= 0, fmt.Sprintf("must be positive, got %v", c.CommitInterval)},
 		{"commit-pages", c.CommitPages < 1, fmt.Sprintf("must be at least 1, got %d", c.CommitPages)},
 		{"listen", c.Listen != "" && listenErr(c.Listen) != nil, fmt.Sprintf("must be HOST:PORT: %v", listenErr(c.Listen))},

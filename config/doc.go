@@ -4,6 +4,12 @@
 // file:line, and command-line flags bound to the same settings
 // (Config.RegisterFlags) that override the file (Overlay).
 //
+// A problem with a setting is a *KeyError that says where its value came
+// from in the user's terms: "--workers: ..." for a flag, "config file
+// crawl.yaml:3: workers: ..." for a key of a file. Validate knows only the
+// keys; Origins (from LoadOrigins and AddFlags) puts the place back
+// (Origins.Locate).
+//
 // A setting's file key and its flag name are the same string, so
 // `max-pages: 500` in seedcrawl.yaml, `max-pages = 500` in seedcrawl.toml and
 // `--max-pages 500` on the command line mean the same thing. Files are flat:

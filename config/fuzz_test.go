@@ -23,9 +23,9 @@ func FuzzLoad(f *testing.F) {
 		c := Default()
 		var err error
 		if yamlFile {
-			err = c.loadYAML("f.yaml", data)
+			_, err = c.loadYAML("f.yaml", data)
 		} else {
-			err = c.loadTOML("f.toml", data)
+			_, err = c.loadTOML("f.toml", data)
 		}
 		if err != nil {
 			var ke *KeyError

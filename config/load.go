@@ -24,20 +24,29 @@ import (
 // whole, its *KeyErrors joined (errors.Join) in the order of the file. The
 // result is not validated: apply flags with Overlay, then call Validate.
 func Load(path string) (Config, error) {
+	c, _, err := LoadOrigins(path)
+	return c, err
+}
+
+// LoadOrigins is Load that also returns where the file sets each key (its
+// file and line), so that an error Validate finds later in a value of the
+// file can name them (Origins.Locate).
+func LoadOrigins(path string) (Config, Origins, error) {
 	c := Default()
 	data, err := os.ReadFile(path)
 	if err != nil {
-		return c, fmt.Errorf("config: read %s: %w", path, err)
+		return c, nil, fmt.Errorf("config: read %s: %w", path, err)
 	}
+	var o Origins
 	switch strings.ToLower(filepath.Ext(path)) {
 	case ".yaml", ".yml":
-		err = c.loadYAML(path, data)
+		o, err = c.loadYAML(path, data)
 	case ".toml":
-		err = c.loadTOML(path, data)
+		o, err = c.loadTOML(path, data)
 	default:
-		return c, fmt.Errorf("config: %s: %w: want a .yaml, .yml or .toml file", path, ErrFormat)
+		return c, nil, fmt.Errorf("config: %s: %w: want a .yaml, .yml or .toml file", path, ErrFormat)
 	}
-	return c, err
+	return c, o, err
 }
 
 // entry is one key of a file with its value(s) as text.
@@ -48,43 +57,95 @@ type entry struct {
 	isList bool // the file gave a sequence
 }
 
-// apply sets the entries of the file at path. It goes on past a bad entry
-// and returns every problem, those the loader found (errs) first, joined
-// in the order of the file, so that one edit fixes them all.
-func (c *Config) apply(path string, entries []entry, errs []error) error {
+// apply sets the entries of the file at path and returns where each known
+// key is. It goes on past a bad entry and returns every problem, those the
+// loader found (errs) first, joined in the order of the file, so that one
+// edit fixes them all.
+func (c *Config) apply(path string, entries []entry, errs []error) (Origins, error) {
 	byKey := map[string]setting{}
 	for _, s := range settings() {
 		byKey[s.key] = s
 	}
 	seen := map[string]int{}
+	o := Origins{}
 	for _, e := range entries {
+		if _, ok := byKey[e.key]; ok {
+			if _, dup := seen[e.key]; !dup {
+				o[e.key] = Origin{File: path, Line: e.line}
+			}
+		}
 		if err := c.applyEntry(path, e, byKey, seen); err != nil {
 			errs = append(errs, err)
 		}
 	}
 	sort.SliceStable(errs, func(i, j int) bool { return errLine(errs[i]) < errLine(errs[j]) })
-	return errors.Join(errs...)
+	return o, errors.Join(errs...)
 }
 
 func (c *Config) applyEntry(path string, e entry, byKey map[string]setting, seen map[string]int) error {
 	s, ok := byKey[e.key]
 	if !ok {
-		return &KeyError{File: path, Line: e.line, Key: e.key, Err: fmt.Errorf("%w (known keys: %s)", ErrUnknownKey, strings.Join(Keys(), ", "))}
+		if near := nearKey(e.key); near != "" {
+			return &KeyError{Origin: Origin{File: path, Line: e.line}, Key: e.key, Err: fmt.Errorf("%w: did you mean %s?", ErrUnknownKey, near)}
+		}
+		return &KeyError{Origin: Origin{File: path, Line: e.line}, Key: e.key, Err: fmt.Errorf("%w (known keys: %s)", ErrUnknownKey, strings.Join(Keys(), ", "))}
 	}
 	if prev, dup := seen[e.key]; dup {
-		return &KeyError{File: path, Line: e.line, Key: e.key, Err: fmt.Errorf("%w: set twice (first at line %d)", ErrBadValue, prev)}
+		return &KeyError{Origin: Origin{File: path, Line: e.line}, Key: e.key, Err: fmt.Errorf("%w: set twice (first at line %d)", ErrBadValue, prev)}
 	}
 	seen[e.key] = e.line
 	v := s.val(c)
 	if e.isList && !v.list() {
-		return &KeyError{File: path, Line: e.line, Key: e.key, Err: fmt.Errorf("%w: want a single value, got a list", ErrBadValue)}
+		return &KeyError{Origin: Origin{File: path, Line: e.line}, Key: e.key, Err: fmt.Errorf("%w: want a single value, got a list", ErrBadValue)}
 	}
 	for _, t := range e.texts {
 		if err := v.Set(t); err != nil {
-			return &KeyError{File: path, Line: e.line, Key: e.key, Err: fmt.Errorf("%w: %w", ErrBadValue, err)}
+			return &KeyError{Origin: Origin{File: path, Line: e.line}, Key: e.key, Err: fmt.Errorf("%w: %w", ErrBadValue, err)}
 		}
 	}
 	return nil
+}
+
+// nearKey returns the key a mistyped key most likely meant (Nearest).
+func nearKey(typed string) string { return Nearest(typed, Keys()) }
+
+// Nearest returns the name of names a mistyped name most likely meant: the
+// same with '_' or ' ' for '-', or in another case, or at most two edits
+// away (and then the closest); "" when none is. The command line uses it
+// for flags too.
+func Nearest(typed string, names []string) string {
+	norm := strings.ToLower(strings.NewReplacer("_", "-", " ", "-").Replace(typed))
+	best, bestDist := "", 3
+	for _, k := range names {
+		if k == norm {
+			return k
+		}
+		if d := editDistance(norm, k); d < bestDist {
+			best, bestDist = k, d
+		}
+	}
+	return best
+}
+
+// editDistance is the Levenshtein distance of a and b, in bytes.
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			sub := prev[j-1]
+			if a[i-1] != b[j-1] {
+				sub++
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, sub)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
 }
 
 // errLine is the file line of a *KeyError, for ordering.
@@ -96,20 +157,20 @@ func errLine(err error) int {
 	return 0
 }
 
-func (c *Config) loadYAML(path string, data []byte) error {
+func (c *Config) loadYAML(path string, data []byte) (Origins, error) {
 	var doc yaml.Node
 	if err := yaml.Unmarshal(data, &doc); err != nil {
-		return fmt.Errorf("config: %s: %w: not valid YAML: %w", path, ErrFormat, err)
+		return nil, fmt.Errorf("config: %s: %w: not valid YAML: %w", path, ErrFormat, err)
 	}
 	if doc.Kind == 0 { // empty file
-		return nil
+		return nil, nil
 	}
 	root := &doc
 	if root.Kind == yaml.DocumentNode && len(root.Content) == 1 {
 		root = root.Content[0]
 	}
 	if root.Kind != yaml.MappingNode {
-		return fmt.Errorf("config: %s:%d: %w: want a map of settings", path, root.Line, ErrFormat)
+		return nil, fmt.Errorf("config: %s:%d: %w: want a map of settings", path, root.Line, ErrFormat)
 	}
 	var entries []entry
 	var errs []error
@@ -125,13 +186,13 @@ func (c *Config) loadYAML(path string, data []byte) error {
 			e.isList = true
 			for _, it := range v.Content {
 				if it.Kind != yaml.ScalarNode {
-					errs = append(errs, &KeyError{File: path, Line: it.Line, Key: e.key, Err: fmt.Errorf("%w: list items must be plain values", ErrBadValue)})
+					errs = append(errs, &KeyError{Origin: Origin{File: path, Line: it.Line}, Key: e.key, Err: fmt.Errorf("%w: list items must be plain values", ErrBadValue)})
 					continue
 				}
 				e.texts = append(e.texts, it.Value)
 			}
 		default:
-			errs = append(errs, &KeyError{File: path, Line: v.Line, Key: e.key, Err: fmt.Errorf("%w: want a value or a list, got a map (the file is flat: no sections)", ErrBadValue)})
+			errs = append(errs, &KeyError{Origin: Origin{File: path, Line: v.Line}, Key: e.key, Err: fmt.Errorf("%w: want a value or a list, got a map (the file is flat: no sections)", ErrBadValue)})
 			continue
 		}
 		entries = append(entries, e)
@@ -139,14 +200,14 @@ func (c *Config) loadYAML(path string, data []byte) error {
 	return c.apply(path, entries, errs)
 }
 
-func (c *Config) loadTOML(path string, data []byte) error {
+func (c *Config) loadTOML(path string, data []byte) (Origins, error) {
 	var m map[string]any
 	md, err := toml.Decode(string(data), &m)
 	if err != nil {
 		if pe, ok := err.(toml.ParseError); ok {
-			return fmt.Errorf("config: %s:%d: %w: not valid TOML: %s", path, pe.Position.Line, ErrFormat, pe.Message)
+			return nil, fmt.Errorf("config: %s:%d: %w: not valid TOML: %s", path, pe.Position.Line, ErrFormat, pe.Message)
 		}
-		return fmt.Errorf("config: %s: %w: not valid TOML: %w", path, ErrFormat, err)
+		return nil, fmt.Errorf("config: %s: %w: not valid TOML: %w", path, ErrFormat, err)
 	}
 	lines := tomlKeyLines(data)
 	known := map[string]bool{}
@@ -171,7 +232,7 @@ func (c *Config) loadTOML(path string, data []byte) error {
 			for _, it := range v {
 				t, ok := tomlText(it)
 				if !ok {
-					errs = append(errs, &KeyError{File: path, Line: e.line, Key: name, Err: fmt.Errorf("%w: list items must be plain values", ErrBadValue)})
+					errs = append(errs, &KeyError{Origin: Origin{File: path, Line: e.line}, Key: name, Err: fmt.Errorf("%w: list items must be plain values", ErrBadValue)})
 					continue
 				}
 				e.texts = append(e.texts, t)
@@ -179,7 +240,7 @@ func (c *Config) loadTOML(path string, data []byte) error {
 		default:
 			t, ok := tomlText(v)
 			if !ok {
-				errs = append(errs, &KeyError{File: path, Line: e.line, Key: name, Err: fmt.Errorf("%w: want a value or a list, got %s (the file is flat: no tables)", ErrBadValue, md.Type(name))})
+				errs = append(errs, &KeyError{Origin: Origin{File: path, Line: e.line}, Key: name, Err: fmt.Errorf("%w: want a value or a list, got %s (the file is flat: no tables)", ErrBadValue, md.Type(name))})
 				continue
 			}
 			e.texts = []string{t}

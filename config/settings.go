@@ -1,6 +1,7 @@
 package config
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"sort"
@@ -142,22 +143,36 @@ func (c *Config) RegisterRunFlags(fs *flag.FlagSet) {
 	}
 }
 
+// FlagKey returns the key of the setting whose flag is name (without
+// dashes), the inverse of FlagName; false when name is no setting's flag.
+func FlagKey(name string) (string, bool) {
+	for _, s := range settings() {
+		if s.key != "seeds" && FlagName(s.key) == name {
+			return s.key, true
+		}
+	}
+	return "", false
+}
+
 // SetKeys returns the keys of the settings whose flags were set on fs
 // (parsed after RegisterFlags).
 func SetKeys(fs *flag.FlagSet) []string {
-	byFlag := map[string]string{}
-	for _, s := range settings() {
-		if s.key != "seeds" {
-			byFlag[FlagName(s.key)] = s.key
-		}
-	}
 	var keys []string
 	fs.Visit(func(f *flag.Flag) {
-		if k, ok := byFlag[f.Name]; ok {
+		if k, ok := FlagKey(f.Name); ok {
 			keys = append(keys, k)
 		}
 	})
 	return keys
+}
+
+// AddFlags records the settings whose flags were set on fs (SetKeys) as
+// coming from those flags, over any file: flags override the file
+// (Overlay).
+func (o Origins) AddFlags(fs *flag.FlagSet) {
+	for _, k := range SetKeys(fs) {
+		o[k] = Origin{Flag: FlagName(k)}
+	}
 }
 
 // Overlay copies the settings named by keys from src into dst: flags
@@ -236,12 +251,21 @@ func (v *intVal) String() string { return strconv.Itoa(int(*v)) }
 func (v *intVal) Set(s string) error {
 	n, err := strconv.ParseInt(strings.TrimSpace(s), 0, strconv.IntSize)
 	if err != nil {
-		return fmt.Errorf("%q is not an integer", s)
+		return intErr(s, err)
 	}
 	*v = intVal(n)
 	return nil
 }
 func (v *intVal) list() bool { return false }
+
+// intErr says why s is not an integer setting: too large, or not an
+// integer at all.
+func intErr(s string, err error) error {
+	if errors.Is(err, strconv.ErrRange) {
+		return fmt.Errorf("%q is out of range", s)
+	}
+	return fmt.Errorf("%q is not an integer", s)
+}
 
 type int64Val int64
 
@@ -249,7 +273,7 @@ func (v *int64Val) String() string { return strconv.FormatInt(int64(*v), 10) }
 func (v *int64Val) Set(s string) error {
 	n, err := strconv.ParseInt(strings.TrimSpace(s), 0, 64)
 	if err != nil {
-		return fmt.Errorf("%q is not an integer", s)
+		return intErr(s, err)
 	}
 	*v = int64Val(n)
 	return nil
@@ -341,8 +365,13 @@ func (b *ByteSize) Set(s string) error {
 		}
 	}
 	n, err := strconv.ParseInt(t, 10, 64)
-	if err != nil || n < 0 || n > (1<<62)/mult {
-		return fmt.Errorf("%q is not a size like 10MiB, 512KB or 1000", s)
+	switch {
+	case err != nil && !errors.Is(err, strconv.ErrRange):
+		return fmt.Errorf("%q is not a size: want a whole number with an optional unit B, KB, MB, GB, KiB, MiB or GiB, like 10MiB, 512KB or 1000", s)
+	case n < 0:
+		return fmt.Errorf("%q is not a size: must not be negative", s)
+	case err != nil || n > (1<<62)/mult:
+		return fmt.Errorf("%q is too large a size: at most %dGiB", s, (1<<62)/GiB)
 	}
 	*b = ByteSize(n * mult)
 	return nil

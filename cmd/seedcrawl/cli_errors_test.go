@@ -45,7 +45,7 @@ func TestFlagErrorIsShort(t *testing.T) {
 	}{
 		{[]string{"crawl", "--max-pagse", "5", "http://a.test/"}, 2, []string{"-max-pagse", "seedcrawl crawl -h"}, 2},
 		{[]string{"stats", "--max-pages", "x"}, 2, []string{"-max-pages", "seedcrawl stats -h"}, 2},
-		{[]string{"crawl", "--max-pages", "x"}, 2, []string{`"x" for flag -max-pages`, "seedcrawl crawl -h"}, 2},
+		{[]string{"crawl", "--max-pages", "x"}, 2, []string{`--max-pages: bad value: "x" is not an integer`, "seedcrawl crawl -h"}, 2},
 		{[]string{"crawl", "-h"}, 0, []string{"usage: seedcrawl crawl", "-max-pages"}, 1000},
 		{[]string{"stats", "--help"}, 0, []string{"usage: seedcrawl stats", "-cycles"}, 1000},
 	} {

@@ -254,7 +254,7 @@ func runCluster(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	fs := newFlagSet("cluster", stderr)
 	// The crawl flags are the nodes': parsed here to check them, and
 	// passed on as given.
-	flagCfg := &registerCrawlFlags(fs).cfg
+	cf := registerCrawlFlags(fs)
 	nodes := fs.Int("nodes", 3, "number of node processes `K`")
 	url := fs.String("cluster", "", "join the NATS server at `URL` instead of starting one")
 	name := fs.String("cluster-name", "seedcrawl", "`NAME` of the crawl on the NATS server: its stream and buckets")
@@ -267,7 +267,12 @@ func runCluster(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if *nodes < 1 {
 		return fmt.Errorf("%w: --nodes %d: want at least 1", errUsage, *nodes)
 	}
-	db := flagCfg.DB
+	// Check the settings here, before any server or node starts: every
+	// node would refuse them, each with the same message.
+	if _, err := cf.settings(fs); err != nil {
+		return err
+	}
+	db := cf.cfg.DB
 	base := strings.TrimSuffix(db, ".db")
 	if *url == "" {
 		dir := *natsDir

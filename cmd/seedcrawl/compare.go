@@ -18,6 +18,7 @@ import (
 
 	"github.com/seedcrawl/seedcrawl/chart"
 	"github.com/seedcrawl/seedcrawl/compare"
+	"github.com/seedcrawl/seedcrawl/config"
 	"github.com/seedcrawl/seedcrawl/scheduler"
 	"github.com/seedcrawl/seedcrawl/storage"
 	"github.com/seedcrawl/seedcrawl/urlnorm"
@@ -154,6 +155,9 @@ func runCompare(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		*share = math.Inf(1)
 	}
 	opts := compareOptions{Schedulers: simSplitList(*scheds), Budget: *budget, Window: *window, Damping: *damping, RandomSeed: *randomSeed}
+	if err := compareCheckFlags(opts); err != nil {
+		return err
+	}
 	for _, s := range cfg.Seeds {
 		n, err := urlnorm.Normalize(s)
 		if err != nil {
@@ -221,6 +225,31 @@ func runCompare(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		return fmt.Errorf("score: %w", err)
 	}
 	return outs.write(rep, filepath.Base(cfg.DB), stdout)
+}
+
+// compareCheckFlags checks what the command line gives of o before the db
+// is opened, so that a mistyped scheduler, a negative budget or window
+// creates no db; the options a db stores are checked against it later
+// (compareMatchOptions, compare.New). Omniscient is left to compare.New,
+// which says why a comparison cannot run it.
+func compareCheckFlags(o compareOptions) error {
+	if o.Budget < 0 {
+		return fmt.Errorf("%w: --budget %d: give each scheduler at least 1 page", errUsage, o.Budget)
+	}
+	if o.Window < 0 {
+		return fmt.Errorf("%w: --window %d: want 1 or more URLs in flight per scheduler (1: exactly sim's order)", errUsage, o.Window)
+	}
+	for _, name := range o.Schedulers {
+		if strings.EqualFold(strings.TrimSpace(name), "omniscient") {
+			continue
+		}
+		var ke *config.KeyError
+		if errors.As(checkScheduler(name), &ke) {
+			ke.Origin, ke.Key = config.Origin{Flag: "schedulers"}, "schedulers"
+			return fmt.Errorf("%w: %w", errUsage, ke)
+		}
+	}
+	return nil
 }
 
 // compareMatchOptions takes the options a db stores for what the command

@@ -193,18 +193,8 @@ func openCrawlBase(cfg config.Config, x crawlExtras) (*crawlSession, error) {
 			resolve[k] = v
 		}
 	}
-	if _, err := crawlScheduler(cfg.Scheduler); err != nil {
-		return nil, err
-	}
-	if cfg.CAFile != "" {
-		// Read before the db is opened, so a bad file creates no db; the
-		// transport the crawl uses is built once the db gives the seeds.
-		// With no other option set, any error is the file's (unreadable,
-		// or no PEM certificate in it).
-		if _, err := fetch.NewTransport(fetch.Options{CAFile: cfg.CAFile}); err != nil {
-			return nil, fmt.Errorf("%w: %w", errUsage, &config.KeyError{Key: "ca-file", Err: fmt.Errorf("%w: %w", config.ErrBadValue, err)})
-		}
-	}
+	// The settings were checked (loadSettings), the scheduler name and the
+	// CA file too, before any db is made.
 	if cfg.WARC != "" {
 		// The WARC directory is made before the db, so one that cannot be
 		// made creates no db.
@@ -306,7 +296,7 @@ func openCrawlBase(cfg config.Config, x crawlExtras) (*crawlSession, error) {
 func crawlScheduler(name string) (scheduler.Scheduler, error) {
 	sched, err := scheduler.ByName(name, scheduler.Options{})
 	if err != nil {
-		return nil, fmt.Errorf("%w: %w", errUsage, &config.KeyError{Key: "scheduler", Err: fmt.Errorf("%w: %w (known: %s)", config.ErrBadValue, err, strings.Join(scheduler.Names(), ", "))})
+		return nil, fmt.Errorf("%w: %w", errUsage, checkScheduler(name))
 	}
 	return sched, nil
 }

@@ -2,17 +2,21 @@ package main
 
 import (
 	"bufio"
+	"cmp"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"log/slog"
+	"math"
 	"os"
 	"slices"
 	"strings"
 	"time"
 
 	"github.com/seedcrawl/seedcrawl/config"
+	"github.com/seedcrawl/seedcrawl/fetch"
+	"github.com/seedcrawl/seedcrawl/scheduler"
 	"github.com/seedcrawl/seedcrawl/urlnorm"
 )
 
@@ -32,9 +36,31 @@ func registerCrawlFlags(fs *flag.FlagSet) *crawlFlags {
 	return f
 }
 
-// load returns the settings of the parsed flags; see loadSettings.
+// load returns the settings of the parsed flags; see loadSettings. With no
+// seed at all, the db must exist (a crawl to resume), else the error is
+// errUsage with noSeeds.
 func (f *crawlFlags) load(fs *flag.FlagSet, noSeeds string) (config.Config, error) {
-	return loadSettings(f.configPath, &f.cfg, fs, noSeeds)
+	cfg, err := f.settings(fs)
+	if err != nil {
+		return cfg, err
+	}
+	if len(cfg.Seeds) == 0 {
+		if _, err := os.Stat(cfg.DB); errors.Is(err, os.ErrNotExist) {
+			return cfg, fmt.Errorf("%w: %s", errUsage, noSeeds)
+		}
+	}
+	return cfg, nil
+}
+
+// settings returns the settings of the parsed flags, checked, with the
+// seeds they name; see loadSettings. A bad value is errUsage.
+func (f *crawlFlags) settings(fs *flag.FlagSet) (config.Config, error) {
+	var extra []error
+	if f.progress < 0 {
+		extra = append(extra, &config.KeyError{Origin: config.Origin{Flag: "progress"}, Key: "progress",
+			Err: fmt.Errorf("%w: must be 0 (never) or more, got %v", config.ErrBadValue, f.progress)})
+	}
+	return loadSettings(f.configPath, &f.cfg, fs, extra...)
 }
 
 // warnLogger is the logger of a crawling subcommand: warnings and errors,
@@ -43,18 +69,27 @@ func warnLogger(w io.Writer) *slog.Logger {
 	return slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{Level: slog.LevelWarn}))
 }
 
+// seedArg is the placeholder of the positional arguments in the usage of
+// the commands that crawl.
+const seedArg = "SEED_URL"
+
 // loadSettings is the one loader of the crawl settings, shared by every
-// subcommand that crawls (crawl, run): the defaults, then the file at path
-// (if any), then the flags that were set, then --seeds FILE and the
-// positional arguments as seeds; the result is validated. With no seed at
-// all, the db must exist (a crawl to resume), else the error is errUsage
-// with noSeeds.
-func loadSettings(path string, flagCfg *config.Config, fs *flag.FlagSet, noSeeds string) (config.Config, error) {
+// subcommand that crawls (crawl, run, compare, node, cluster): the
+// defaults, then the file at path (if any), then the flags that were set,
+// then --seeds FILE and the positional arguments as seeds. The result is
+// checked: Validate, then what config cannot check without the packages
+// that use the value (the scheduler name, the CA and resolve files). Every
+// problem is reported at once, with extra (the command's own flags), each
+// naming where its value came from in the user's terms: the flag
+// (--workers), the file's key and line (workers in crawl.yaml:3) or the
+// seed argument; the error is errUsage.
+func loadSettings(path string, flagCfg *config.Config, fs *flag.FlagSet, extra ...error) (config.Config, error) {
 	cfg := config.Default()
+	origins := config.Origins{}
 	var fileErr error // the file's bad keys and values, reported with the other problems
 	if path != "" {
 		var err error
-		if cfg, err = config.Load(path); err != nil {
+		if cfg, origins, err = config.LoadOrigins(path); err != nil {
 			var pe *os.PathError
 			if errors.As(err, &pe) {
 				return cfg, err // a file that cannot be read is not a usage error
@@ -65,7 +100,20 @@ func loadSettings(path string, flagCfg *config.Config, fs *flag.FlagSet, noSeeds
 			fileErr = err
 		}
 	}
+	origins.AddFlags(fs)
+	origins.AddDefaults()
 	if err := config.Overlay(&cfg, flagCfg, config.SetKeys(fs)); err != nil {
+		return cfg, fmt.Errorf("%w: %w", errUsage, err)
+	}
+	// The seeds of the file (key seeds) are checked by Validate; those of
+	// --seeds FILE when it is read, and the positional ones apart, so that
+	// each error names where its seed came from.
+	valErr := cfg.Validate()
+	argSeeds := config.Default()
+	argSeeds.Seeds = fs.Args()
+	argErr := config.Origins{"seeds": {Arg: seedArg}}.Locate(argSeeds.Validate()) // the defaults are valid: seed errors only
+	checks := append([]error{valErr, argErr, checkScheduler(cfg.Scheduler), checkFiles(cfg)}, extra...)
+	if err := joinSettingErrors(fileErr, origins.Locate(errors.Join(checks...))); err != nil {
 		return cfg, fmt.Errorf("%w: %w", errUsage, err)
 	}
 	if cfg.SeedsFile != "" {
@@ -76,69 +124,138 @@ func loadSettings(path string, flagCfg *config.Config, fs *flag.FlagSet, noSeeds
 		cfg.Seeds = append(cfg.Seeds, seeds...)
 	}
 	cfg.Seeds = append(cfg.Seeds, fs.Args()...)
-	valErr := cfg.Validate()
-	if path != "" && valErr != nil {
-		// A value out of range that no flag set came from the file: say
-		// which file (the defaults are valid).
-		flagKeys := config.SetKeys(fs)
-		for _, ke := range settingErrors(valErr) {
-			if !slices.Contains(flagKeys, ke.Key) && ke.Key != "seeds" {
-				ke.File = path
-			}
-		}
-	}
-	if err := joinSettingErrors(fileErr, valErr); err != nil {
-		return cfg, fmt.Errorf("%w: %w", errUsage, err)
-	}
-	if len(cfg.Seeds) == 0 {
-		if _, err := os.Stat(cfg.DB); errors.Is(err, os.ErrNotExist) {
-			return cfg, fmt.Errorf("%w: %s", errUsage, noSeeds)
-		}
-	}
 	return cfg, nil
+}
+
+// checkScheduler checks a scheduler name as a crawl builds it (config
+// cannot: it imports no crawl package).
+func checkScheduler(name string) error {
+	_, err := scheduler.ByName(name, scheduler.Options{})
+	switch {
+	case err == nil:
+		return nil
+	case errors.Is(err, scheduler.ErrNoTruth):
+		err = fmt.Errorf("%q ranks by the true graph, which only a simulation knows (seedcrawl sim); a crawl takes one of %s",
+			name, strings.Join(crawlSchedulerNames(), ", "))
+	case errors.Is(err, scheduler.ErrUnknown):
+		err = fmt.Errorf("unknown scheduler %q: want one of %s", name, strings.Join(crawlSchedulerNames(), ", "))
+	}
+	return &config.KeyError{Key: "scheduler", Err: fmt.Errorf("%w: %w", config.ErrBadValue, err)}
+}
+
+// crawlSchedulerNames are the scheduler names a crawl takes: all but
+// omniscient, which needs the true graph of a simulation.
+func crawlSchedulerNames() []string {
+	return slices.DeleteFunc(scheduler.Names(), func(n string) bool { return n == "omniscient" })
+}
+
+// checkFiles reads the files the settings name that config does not read
+// (the CA certificates, the resolve file), before any db is made, so that
+// a bad one creates none and is reported with the other problems.
+func checkFiles(cfg config.Config) error {
+	var errs []error
+	if cfg.CAFile != "" {
+		// With no other option set, any error is the file's (unreadable,
+		// or no PEM certificate in it).
+		if _, err := fetch.NewTransport(fetch.Options{CAFile: cfg.CAFile}); err != nil {
+			errs = append(errs, &config.KeyError{Key: "ca-file", Err: fmt.Errorf("%w: %w", config.ErrBadValue, err)})
+		}
+	}
+	if cfg.ResolveFile != "" {
+		if _, err := fetch.LoadResolveFile(cfg.ResolveFile); err != nil {
+			errs = append(errs, &config.KeyError{Key: "resolve-file", Err: fmt.Errorf("%w: %w", config.ErrBadValue, err)})
+		}
+	}
+	return errors.Join(errs...)
 }
 
 // settingErrors returns the problems err holds when each names a setting
 // (*config.KeyError: an unknown key, a value that does not parse), nil
 // when err is of another kind (a file that is no flat map of settings).
 func settingErrors(err error) []*config.KeyError {
-	errs := []error{err}
-	if j, ok := err.(interface{ Unwrap() []error }); ok {
-		errs = j.Unwrap()
+	if ke, ok := err.(*config.KeyError); ok && ke.Key != "" {
+		return []*config.KeyError{ke}
+	}
+	j, ok := err.(interface{ Unwrap() []error })
+	if !ok {
+		return nil
 	}
 	var out []*config.KeyError
-	for _, e := range errs {
-		ke, ok := e.(*config.KeyError)
-		if !ok || ke.Key == "" {
+	for _, e := range j.Unwrap() { // errors.Join, maybe of joins
+		in := settingErrors(e)
+		if in == nil {
 			return nil
 		}
-		out = append(out, ke)
+		out = append(out, in...)
 	}
 	return out
 }
 
 // joinSettingErrors returns the file's problems (fileErr), then the
-// settings Validate refused (valErr) for keys the file's problems do not
-// name, so that a file with a value that does not parse and another out of
-// range reports both at once; nil when there are none.
+// other problems (valErr) for keys the file's problems do not name, so
+// that a file with a value that does not parse and another out of range
+// reports both at once; nil when there are none. Several are a
+// badSettings, in the order a user fixes them: flags and arguments first,
+// then the file's keys by line.
 func joinSettingErrors(fileErr, valErr error) error {
-	if fileErr == nil {
-		return valErr
-	}
+	all := settingErrors(fileErr)
 	named := map[string]bool{}
-	for _, ke := range settingErrors(fileErr) {
+	for _, ke := range all {
 		named[ke.Key] = true
 	}
-	errs := []error{fileErr}
-	if valErr != nil {
-		for _, ke := range settingErrors(valErr) {
-			if !named[ke.Key] {
-				errs = append(errs, ke)
-			}
+	others := settingErrors(valErr)
+	if valErr != nil && others == nil {
+		return errors.Join(fileErr, valErr) // not only settings: as they are
+	}
+	for _, ke := range others {
+		if !named[ke.Key] {
+			all = append(all, ke)
 		}
 	}
-	return errors.Join(errs...)
+	slices.SortStableFunc(all, func(a, b *config.KeyError) int {
+		return cmp.Compare(fileOrder(a), fileOrder(b))
+	})
+	switch len(all) {
+	case 0:
+		return nil
+	case 1:
+		return all[0]
+	}
+	bad := make(badSettings, len(all))
+	for i, ke := range all {
+		bad[i] = ke
+	}
+	return bad
 }
+
+// fileOrder orders a problem: a flag's or an argument's first (0), then a
+// file's by line (a line the decoder did not report: last).
+func fileOrder(ke *config.KeyError) int {
+	switch {
+	case ke.File == "":
+		return 0
+	case ke.Line > 0:
+		return ke.Line
+	}
+	return math.MaxInt
+}
+
+// badSettings is several problems with the settings, each a
+// *config.KeyError: its message counts them and lists one a line.
+type badSettings []error
+
+func (b badSettings) Error() string {
+	var sb strings.Builder
+	fmt.Fprintf(&sb, "%d bad settings:", len(b))
+	for _, e := range b {
+		sb.WriteString("\n  ")
+		sb.WriteString(e.Error())
+	}
+	return sb.String()
+}
+
+// Unwrap returns the problems, for errors.Is and errors.As.
+func (b badSettings) Unwrap() []error { return b }
 
 // crawlReadSeedsFile reads a seeds file: one URL per line, '#' starts a
 // comment, a UTF-8 byte-order mark and CRLF line ends are accepted. A file

@@ -151,18 +151,26 @@ func parseFlags(fs *flag.FlagSet, args []string) error {
 	out, usage := fs.Output(), fs.Usage
 	fs.SetOutput(io.Discard)
 	fs.Usage = func() {}
-	err := fs.Parse(flagsFirst(fs, args))
+	ordered := flagsFirst(fs, args)
+	var badValue error
+	restore := flagValueErrors(fs, &badValue)
+	err := fs.Parse(ordered)
+	restore()
 	fs.SetOutput(out)
 	fs.Usage = usage
 	switch {
 	case err == nil:
 		return nil
+	case badValue != nil:
+		err = badValue // names the flag as typed (--delay) and a good value
 	case errors.Is(err, flag.ErrHelp) && usage == nil:
 		fs.PrintDefaults()
 		return err
 	case errors.Is(err, flag.ErrHelp):
 		usage()
 		return err
+	default:
+		err = unknownFlagHint(fs, err)
 	}
 	return fmt.Errorf("%w: %w (%s -h lists the flags)", errUsage, err, fs.Name())
 }
@@ -194,10 +202,13 @@ func flagsFirst(fs *flag.FlagSet, args []string) []string {
 		if b, ok := f.Value.(interface{ IsBoolFlag() bool }); ok && b.IsBoolFlag() {
 			continue
 		}
-		if i+1 < len(args) {
-			i++
-			flags = append(flags, args[i])
+		if i+1 == len(args) {
+			// The value is missing: left last, without the positional
+			// arguments, for Parse to say so (not to take "--" as the value).
+			return flags
 		}
+		i++
+		flags = append(flags, args[i])
 	}
 	if len(pos) == 0 {
 		return flags

@@ -107,8 +107,10 @@ func (f *runFlags) validate() error {
 		return fmt.Errorf("%w: --interval %v: must not be negative", errUsage, f.interval)
 	case f.k < 1:
 		return fmt.Errorf("%w: --k %d: want at least 1 seed", errUsage, f.k)
-	case f.hops < 1 || f.depth < 1:
-		return fmt.Errorf("%w: --hops and --depth: want at least 1", errUsage)
+	case f.hops < 1:
+		return fmt.Errorf("%w: --hops %d: want at least 1", errUsage, f.hops)
+	case f.depth < 1:
+		return fmt.Errorf("%w: --depth %d: want at least 1", errUsage, f.depth)
 	case f.pagesPerCycle < 0:
 		return fmt.Errorf("%w: --pages-per-cycle %d: must be 0 (no limit) or more", errUsage, f.pagesPerCycle)
 	case f.seedAlgo != recrawl.AlgoGiven && f.seedAlgo != recrawl.AlgoNewPages && !seedsKnownAlgo(f.seedAlgo):
@@ -127,6 +129,34 @@ func (f *runFlags) revisit() recrawl.Revisit {
 	}
 	return recrawl.Revisit{Initial: initial, Min: f.revisitMin, Max: f.revisitMax, IncRate: f.revisitInc, DecRate: f.revisitDec,
 		GoneCycles: uint32(f.revisitGone)}
+}
+
+// checkRevisit checks the revisit schedule the flags ask for and names
+// the flag recrawl refuses: each value is tried alone, so a value out of
+// range is told from a --revisit-min above --revisit-max.
+func (f *runFlags) checkRevisit() error {
+	r := f.revisit()
+	err := r.Validate()
+	if err == nil {
+		return nil
+	}
+	for _, alone := range []struct {
+		flag string
+		r    recrawl.Revisit
+		got  string // the value, where recrawl's message leaves it out
+	}{
+		{"revisit-initial", recrawl.Revisit{Initial: r.Initial}, fmt.Sprintf(", got %v", r.Initial)},
+		{"revisit-min", recrawl.Revisit{Min: r.Min}, fmt.Sprintf(", got %v", r.Min)},
+		{"revisit-max", recrawl.Revisit{Max: r.Max}, fmt.Sprintf(", got %v", r.Max)},
+		{"revisit-inc", recrawl.Revisit{IncRate: r.IncRate}, ""},
+		{"revisit-dec", recrawl.Revisit{DecRate: r.DecRate}, ""},
+	} {
+		if aloneErr := alone.r.Validate(); aloneErr != nil {
+			return fmt.Errorf("%w: %w", errUsage, &config.KeyError{Origin: config.Origin{Flag: alone.flag}, Key: alone.flag,
+				Err: fmt.Errorf("%w: %w%s", config.ErrBadValue, aloneErr, alone.got)})
+		}
+	}
+	return fmt.Errorf("%w: --revisit-min, --revisit-max: %w", errUsage, err)
 }
 
 // runCycles implements `seedcrawl run`.
@@ -158,8 +188,8 @@ func runCycles(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	// Settings of the cycles that a config file may hold too (config
 	// validated them).
 	rf.revisitGone, rf.refreshPolicy, rf.refreshShare, rf.refreshPace = uint(cfg.RevisitGone), cfg.RefreshPolicy, cfg.RefreshShare, cfg.RefreshPace
-	if err := rf.revisit().Validate(); err != nil {
-		return fmt.Errorf("%w: %w", errUsage, err)
+	if err := rf.checkRevisit(); err != nil {
+		return err
 	}
 	if err := runRefreshNeedsBudget(rf, cfg, config.SetKeys(fs), stderr); err != nil {
 		return err
