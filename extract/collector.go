@@ -22,7 +22,10 @@ type collector struct {
 	links []Link
 	byURL map[string]int32 // normalized URL -> index of its first occurrence
 	byRaw map[string]int32 // rawKey of an href -> index of the link it resolved to
-	long  map[uint64]int32 // hash of an href over MaxHref -> index of its link
+	// mapsPeak is the most entries byURL or byRaw held on earlier pages
+	// (linkMaps.peak).
+	mapsPeak int
+	long     map[uint64]int32 // hash of an href over MaxHref -> index of its link
 	// gone holds the hashes of the links beyond a cap.
 	gone     map[uint64]struct{}
 	seed     maphash.Seed
@@ -87,17 +90,24 @@ func linkHint(n int, avg16 int64) int {
 // Extractor (in a sync.Pool, so the garbage collector may still drop
 // them): a crawler extracts page after page of about the same size, and a
 // map's buckets are most of the garbage a page leaves besides its body.
-type linkMaps struct{ byURL, byRaw map[string]int32 }
+type linkMaps struct {
+	byURL, byRaw map[string]int32
+	// peak is the most entries either map has held: a map keeps the
+	// room it grew to, and clearing it costs that room, not its length.
+	peak int
+}
 
-// maxPooledLinks bounds the maps kept for reuse: a page with thousands of
-// links does not make every later page clear a map its size.
-const maxPooledLinks = 4096
+// maxPooledLinks bounds the maps kept for reuse by the most entries they
+// ever held: a page with hundreds of links does not make every later page
+// of 75 clear a map its size (a page that large allocates its own maps, at
+// a cost spread over its many links).
+const maxPooledLinks = 256
 
 // useMaps gives the collector pooled maps (cleared) from pool, presized
 // for hint links when the pool has none; release puts them back.
 func (c *collector) useMaps(pool *sync.Pool, hint int) {
 	if m, ok := pool.Get().(*linkMaps); ok {
-		c.byURL, c.byRaw = m.byURL, m.byRaw
+		c.byURL, c.byRaw, c.mapsPeak = m.byURL, m.byRaw, m.peak
 		if hint > 8 {
 			c.links = make([]Link, 0, hint)
 		}
@@ -107,12 +117,13 @@ func (c *collector) useMaps(pool *sync.Pool, hint int) {
 }
 
 func (c *collector) release(pool *sync.Pool) {
-	if len(c.byURL) > maxPooledLinks || len(c.byRaw) > maxPooledLinks {
+	peak := max(c.mapsPeak, len(c.byURL), len(c.byRaw))
+	if peak > maxPooledLinks {
 		return
 	}
 	clear(c.byURL)
 	clear(c.byRaw)
-	pool.Put(&linkMaps{c.byURL, c.byRaw})
+	pool.Put(&linkMaps{c.byURL, c.byRaw, peak})
 	c.byURL, c.byRaw = nil, nil
 }
 
