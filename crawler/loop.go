@@ -180,20 +180,14 @@ func (l Loop) Uncommitted(id uint64) bool { return l.c.recentlyDone(id) }
 func (l Loop) Offer(id uint64, u string, depth int, isNew, again bool) bool {
 	c := l.c
 	cd := scope.Link{URL: u, Host: urlnorm.Authority(u), InScope: true}
-	status, reason, soft, ok := c.rules.Admit(&cd, depth, 0)
-	_, wasSoft := c.soft[id]
+	v := c.admit(id, &cd, depth, 0, isNew)
 	switch {
-	case !isNew && ok && (again || wasSoft):
-		delete(c.soft, id)
+	case !isNew && v.ok && (again || v.lift):
 		c.batch.SetStatus(id, storage.StatusQueued, "")
 	case !isNew:
 		return false
-	case !ok:
-		c.batch.SetStatus(id, status, reason)
-		if soft {
-			c.soft[id] = struct{}{}
-		}
-		c.count("skip/"+statusReason(status, reason), 1)
+	case !v.ok:
+		c.batch.SetStatus(id, v.status, v.reason)
 		return false
 	}
 	c.queue(id, &cd, 0)
