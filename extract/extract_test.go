@@ -179,6 +179,27 @@ func TestParseRobotsHeader(t *testing.T) {
 	}
 }
 
+func TestRobotsMerge(t *testing.T) {
+	cases := []struct {
+		name   string
+		meta   Robots
+		header string
+		want   Robots
+	}{
+		{"neither", Robots{}, "", Robots{}},
+		{"meta only", Robots{NoFollow: true}, "", Robots{NoFollow: true}},
+		{"header only", Robots{}, "noindex", Robots{NoIndex: true}},
+		{"both add up", Robots{NoFollow: true}, "noindex", Robots{NoFollow: true, NoIndex: true}},
+		{"header cannot lift meta", Robots{NoIndex: true}, "all", Robots{NoIndex: true}},
+		{"none", Robots{}, "none", Robots{NoFollow: true, NoIndex: true}},
+	}
+	for _, c := range cases {
+		if got := c.meta.Merge(c.header); got != c.want {
+			t.Errorf("%s: %+v.Merge(%q) = %+v, want %+v", c.name, c.meta, c.header, got, c.want)
+		}
+	}
+}
+
 func TestMalformedHTML(t *testing.T) {
 	pages := []string{
 		"",
