@@ -213,11 +213,11 @@ func (l Loop) Idle() bool { return l.c.idle() }
 // Cycle is the cycle the crawl's fetches are stored in.
 func (l Loop) Cycle() uint32 { return l.c.currentCycle() }
 
-// Vet checks u (normalized) as a link: the trap guards and the URL length
-// (ok false and why), and whether the crawl's scope allows it.
-func (l Loop) Vet(u string) (inScope bool, reason string, ok bool) {
-	link, reason, ok := l.c.rules.Vet(u, storage.LinkOther)
-	return link.InScope, reason, ok
+// Vet checks u (normalized) as a link of kind: the trap guards and the
+// URL length (ok false and why), and whether the crawl's scope allows it
+// (link.InScope).
+func (l Loop) Vet(u string, kind storage.LinkKind) (link scope.Link, reason string, ok bool) {
+	return l.c.rules.Vet(u, kind)
 }
 
 // Dropped reports a host given up, whose URLs are not queued, and why.
