@@ -26,12 +26,12 @@ type Crawler struct {
 	rules     *scope.Rules          // which links are followed
 	extractor *extract.Extractor    // links of a page, capped while parsing
 	kinds     [256]storage.LinkKind // extract.Kind -> the storage kind of its name
+	adm       *scope.Admission      // the links admitted so far (disposer only)
 	in        chan outcome          // workers → disposer
 	ran       atomic.Bool
 
 	lifetime
 	tally
-	admission
 	pending
 	cycleState
 	outside
@@ -108,9 +108,9 @@ func New(opts Options) (*Crawler, error) {
 		opts:       opts,
 		rules:      scope.New(scope.Options{Scope: opts.Scope, SeedRedirects: opts.SeedRedirects, Settings: opts.Settings, Hosts: opts.Frontier}),
 		in:         make(chan outcome, 2*len(opts.Fetchers)),
-		admission:  admission{soft: map[uint64]struct{}{}, hops: map[uint64]int{}},
 		cycleState: cycleState{cyc: opts.Cycle, recent: map[uint64]struct{}{}},
 	}
+	c.adm = c.rules.Admission()
 	c.cluster, _ = opts.Feed.(Cluster)
 	c.mail = mailbox.New()
 	c.ended = make(chan struct{})

@@ -170,7 +170,7 @@ func statusReason(s storage.Status, reason string) string {
 
 // forget drops the per-URL state of a job that left the frontier.
 func (c *Crawler) forget(id uint64) {
-	delete(c.hops, id)
+	c.adm.Forget(id)
 }
 
 // dispose hands a fetch to the frontier, which retries it or ends it, and
@@ -188,7 +188,7 @@ func (m *fetched) dispose(c *Crawler) error {
 	if !m.retry.Transient {
 		// Only a transient failure may be retried, and it has no links:
 		// the URL's result is final, its per-URL state goes.
-		hops := c.hops[job.ID]
+		hops := c.adm.Hops(job.ID)
 		c.forget(job.ID)
 		if m.sitemap != nil {
 			// The site's entry bound applies before the listed URLs are
@@ -337,26 +337,26 @@ func (c *Crawler) targets(job frontier.Job, cands []scope.Link, redirect *scope.
 			links = append(links, storage.Link{To: id, Kind: cd.Kind})
 			t := frontier.Target{ID: id, Host: cd.Host, Depth: depth, New: isNew}
 			v := c.admit(id, cd, depth, redirectHops, isNew)
-			if v.ok && !c.opts.FedOnly && c.remoteHost(cd.Host) {
+			if v.OK && !c.opts.FedOnly && c.remoteHost(cd.Host) {
 				// Another node's URL: the scheduler gives it its share
 				// (frontier.Target.Remote), handOff sends it on, new to
 				// the owner if it is new here or lifted.
-				delete(c.soft, id)
-				t.Remote, t.New = true, isNew || v.lift
+				c.adm.Pass(id, 0)
+				t.Remote, t.New = true, isNew || v.Lift
 				targets = append(targets, t)
 				continue
 			}
 			lazy := false
-			if !isNew && v.ok && !v.lift && c.cyc != nil {
+			if !isNew && v.OK && !v.Lift && c.cyc != nil {
 				if lazy, err = c.cyc.Requeue(id); err != nil {
 					return err
 				}
 			}
 			switch {
-			case isNew && !v.ok:
+			case isNew && !v.OK:
 				t.Skip = true
-				if v.status != storage.StatusDiscovered || v.reason != "" {
-					skipped = append(skipped, skip{id, v.status, v.reason})
+				if v.Status != storage.StatusDiscovered || v.Reason != "" {
+					skipped = append(skipped, skip{id, v.Status, v.Reason})
 				}
 			case c.opts.FedOnly:
 				// Links are stored; only the Feed queues.
@@ -364,7 +364,7 @@ func (c *Crawler) targets(job frontier.Job, cands []scope.Link, redirect *scope.
 			case isNew:
 				c.queue(id, cd, redirectHops)
 				c.totals.Discovered.Add(1)
-			case v.lift:
+			case v.Lift:
 				// A URL seen before only beyond MaxDepth, now found at an
 				// allowed depth: queue it now.
 				t.New = true
@@ -374,7 +374,7 @@ func (c *Crawler) targets(job frontier.Job, cands []scope.Link, redirect *scope.
 				// A known page (or a URL an earlier cycle left pending)
 				// reached by a link of this cycle: queued as if listed.
 				t.New = true
-			case !v.ok:
+			case !v.OK:
 				t.Skip = true
 			}
 			targets = append(targets, t)

@@ -182,12 +182,12 @@ func (l Loop) Offer(id uint64, u string, depth int, isNew, again bool) bool {
 	cd := scope.Link{URL: u, Host: urlnorm.Authority(u), InScope: true}
 	v := c.admit(id, &cd, depth, 0, isNew)
 	switch {
-	case !isNew && v.ok && (again || v.lift):
+	case !isNew && v.OK && (again || v.Lift):
 		c.batch.SetStatus(id, storage.StatusQueued, "")
 	case !isNew:
 		return false
-	case !v.ok:
-		c.batch.SetStatus(id, v.status, v.reason)
+	case !v.OK:
+		c.batch.SetStatus(id, v.Status, v.Reason)
 		return false
 	}
 	c.queue(id, &cd, 0)
