@@ -20,8 +20,9 @@ type Cluster interface {
 	Owns(host string) bool
 	// Handoff is given, on the disposer after the frontier's Done, a
 	// page's links to other nodes' URLs, each with the priority share the
-	// scheduler gave it. from names the page: the cycle and the page's id
-	// on this node, so a page refetched after a crash repeats it.
+	// scheduler gave it, in a slice the crawl reuses after the call. from
+	// names the page: the cycle and the page's id on this node, so a page
+	// refetched after a crash repeats it.
 	Handoff(from string, links []Remote) error
 	// Flush returns once every URL handed off is durable with its owner.
 	// The crawl commits the pages that linked to them only after, so a
@@ -51,7 +52,7 @@ func (c *Crawler) remoteHost(host string) bool {
 // targets follow the page's links cands in order, then its redirect
 // target.
 func (c *Crawler) handOff(job frontier.Job, targets []frontier.Target, cands []scope.Link, redirect *scope.Link) error {
-	var rs []Remote
+	rs := c.remotes[:0] // reused page after page: Handoff does not keep it
 	for i, t := range targets {
 		if !t.Remote {
 			continue
@@ -62,6 +63,7 @@ func (c *Crawler) handOff(job frontier.Job, targets []frontier.Target, cands []s
 		}
 		rs = append(rs, Remote{ID: t.ID, URL: cd.URL, Host: t.Host, Depth: t.Depth, Mass: t.Mass, New: t.New})
 	}
+	c.remotes = rs
 	if len(rs) == 0 {
 		return nil
 	}
