@@ -375,6 +375,28 @@ func TestClusterHandoffShorterPath(t *testing.T) {
 	}
 }
 
+// TestClusterHandoffRedirect: a redirect to another node's host hands the
+// target off at the depth of the page that redirected (a redirect keeps
+// the depth), named after that page.
+func TestClusterHandoffRedirect(t *testing.T) {
+	r := newCrawlRig(t)
+	r.web.HTML("http://a.test/", "/old")
+	r.web.Redirect("http://a.test/old", "http://b.test/new")
+	cc := startClusterCrawl(t, r, []string{"a.test"}, r.opts.Settings.MaxDepth, "", "http://a.test/")
+	cc.finish(t)
+	got := cc.fc.handed()
+	if len(got) != 1 || got[0].url != "http://b.test/new" || got[0].depth != 1 {
+		t.Fatalf("handed off %+v, want b.test/new at depth 1", got)
+	}
+	old, err := r.db.PageByURL("http://a.test/old")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if from := fromPage(t, got[0].from); from != old.ID {
+		t.Errorf("handoff named after page %d, want a.test/old (%d)", from, old.ID)
+	}
+}
+
 // clusterCrawl is a crawl as one node of a fake cluster, running.
 type clusterCrawl struct {
 	c       *crawler.Crawler

@@ -20,8 +20,9 @@ type Cluster interface {
 	Owns(host string) bool
 	// Handoff is given, on the disposer after the frontier's Done, a
 	// page's links to other nodes' URLs, each with the priority share the
-	// scheduler gave it. from names the page: the cycle and the page's id
-	// on this node, so a page refetched after a crash repeats it.
+	// scheduler gave it, in a slice the crawl reuses after the call. from
+	// names the page: the cycle and the page's id on this node, so a page
+	// refetched after a crash repeats it.
 	Handoff(from string, links []Remote) error
 	// Flush returns once every URL handed off is durable with its owner.
 	// The crawl commits the pages that linked to them only after, so a
@@ -46,25 +47,26 @@ func (c *Crawler) remoteHost(host string) bool {
 	return c.cluster != nil && !c.cluster.Owns(host)
 }
 
-// route notes a link to another node's URL at index i of the page's
-// targets; handOff sends it after the frontier's Done.
-func (c *Crawler) route(id uint64, cd *scope.Link, depth int, isNew bool, i int) {
-	c.routed = append(c.routed, Remote{ID: id, URL: cd.URL, Host: cd.Host, Depth: depth, New: isNew})
-	c.routedAt = append(c.routedAt, i)
-}
-
-// handOff hands the page's links to other nodes' URLs to the cluster, each
-// with the share the scheduler gave it (targets[i].Mass).
-func (c *Crawler) handOff(job frontier.Job, targets []frontier.Target) error {
-	rs := c.routed
-	c.routed = rs[:0]
+// handOff hands the page's links to other nodes' URLs (its Remote
+// targets, after the frontier's Done set their shares) to the cluster.
+// targets follow the page's links cands in order, then its redirect
+// target.
+func (c *Crawler) handOff(job frontier.Job, targets []frontier.Target, cands []scope.Link, redirect *scope.Link) error {
+	rs := c.remotes[:0] // reused page after page: Handoff does not keep it
+	for i, t := range targets {
+		if !t.Remote {
+			continue
+		}
+		cd := redirect
+		if i < len(cands) {
+			cd = &cands[i]
+		}
+		rs = append(rs, Remote{ID: t.ID, URL: cd.URL, Host: t.Host, Depth: t.Depth, Mass: t.Mass, New: t.New})
+	}
+	c.remotes = rs
 	if len(rs) == 0 {
 		return nil
 	}
-	for k, i := range c.routedAt {
-		rs[k].Mass = targets[i].Mass
-	}
-	c.routedAt = c.routedAt[:0]
 	cycle := uint32(0)
 	if c.cyc != nil {
 		cycle = c.cyc.N()

@@ -26,12 +26,12 @@ type Crawler struct {
 	rules     *scope.Rules          // which links are followed
 	extractor *extract.Extractor    // links of a page, capped while parsing
 	kinds     [256]storage.LinkKind // extract.Kind -> the storage kind of its name
+	adm       *scope.Admission      // the links admitted so far (disposer only)
 	in        chan outcome          // workers → disposer
 	ran       atomic.Bool
 
 	lifetime
 	tally
-	admission
 	pending
 	cycleState
 	outside
@@ -64,13 +64,6 @@ type tally struct {
 	totals   monitor.Tally // this run's totals and counters (also stored)
 }
 
-// admission is the disposer's state of the links it admits (rules
-// decide).
-type admission struct {
-	soft map[uint64]struct{} // URLs not queued for a reason a later link may lift
-	hops map[uint64]int      // redirect hops of queued redirect targets
-}
-
 // pending is the batch the disposer builds and commits (touched only by
 // the disposer goroutine, and by Run before it starts and after it ends).
 type pending struct {
@@ -97,14 +90,13 @@ type outside struct {
 	dirty  atomic.Bool // a message was handled and its effects are not committed yet
 	// wake is closed when URLs from outside were queued: workers waiting
 	// on an empty frontier ask it again.
-	wake     atomic.Pointer[chan struct{}]
-	cluster  Cluster          // Options.Feed when it shares hosts; nil otherwise
-	routed   []Remote         // the Remote targets of the page being disposed (handOff)
-	routedAt []int            // their indexes in the page's targets
-	mail     *mailbox.Mailbox // functions to run on the disposer (Loop.Post)
-	ended    chan struct{}    // closed when the disposer stopped (finish)
-	endErr   error            // why it stopped; read after ended
-	endOnce  sync.Once
+	wake    atomic.Pointer[chan struct{}]
+	cluster Cluster          // Options.Feed when it shares hosts; nil otherwise
+	remotes []Remote         // handOff's list of a page's links to other nodes' URLs
+	mail    *mailbox.Mailbox // functions to run on the disposer (Loop.Post)
+	ended   chan struct{}    // closed when the disposer stopped (finish)
+	endErr  error            // why it stopped; read after ended
+	endOnce sync.Once
 }
 
 // New returns a Crawler; it fails with ErrOptions when a required part is
@@ -117,9 +109,9 @@ func New(opts Options) (*Crawler, error) {
 		opts:       opts,
 		rules:      scope.New(scope.Options{Scope: opts.Scope, SeedRedirects: opts.SeedRedirects, Settings: opts.Settings, Hosts: opts.Frontier}),
 		in:         make(chan outcome, 2*len(opts.Fetchers)),
-		admission:  admission{soft: map[uint64]struct{}{}, hops: map[uint64]int{}},
 		cycleState: cycleState{cyc: opts.Cycle, recent: map[uint64]struct{}{}},
 	}
+	c.adm = c.rules.Admission()
 	c.cluster, _ = opts.Feed.(Cluster)
 	c.mail = mailbox.New()
 	c.ended = make(chan struct{})

@@ -170,7 +170,7 @@ func statusReason(s storage.Status, reason string) string {
 
 // forget drops the per-URL state of a job that left the frontier.
 func (c *Crawler) forget(id uint64) {
-	delete(c.hops, id)
+	c.adm.Forget(id)
 }
 
 // dispose hands a fetch to the frontier, which retries it or ends it, and
@@ -188,7 +188,7 @@ func (m *fetched) dispose(c *Crawler) error {
 	if !m.retry.Transient {
 		// Only a transient failure may be retried, and it has no links:
 		// the URL's result is final, its per-URL state goes.
-		hops := c.hops[job.ID]
+		hops := c.adm.Hops(job.ID)
 		c.forget(job.ID)
 		if m.sitemap != nil {
 			// The site's entry bound applies before the listed URLs are
@@ -208,7 +208,7 @@ func (m *fetched) dispose(c *Crawler) error {
 	if err != nil {
 		return fmt.Errorf("crawler: done %d: %w", job.ID, err)
 	}
-	if err := c.handOff(job, res.Links); err != nil {
+	if err := c.handOff(job, res.Links, m.links, m.redirect); err != nil {
 		return err
 	}
 	c.changes.Flush(&c.batch)
@@ -270,7 +270,7 @@ func (m *traversed) dispose(c *Crawler) error {
 	if _, err := c.opts.Frontier.Done(m.job, frontier.Result{Downloaded: true, Links: targets}, &c.changes); err != nil {
 		return fmt.Errorf("crawler: done %d: %w", m.job.ID, err)
 	}
-	if err := c.handOff(m.job, targets); err != nil {
+	if err := c.handOff(m.job, targets, m.links, nil); err != nil {
 		return err
 	}
 	c.forget(m.job.ID)
@@ -314,7 +314,6 @@ func (c *Crawler) targets(job frontier.Job, cands []scope.Link, redirect *scope.
 	var targets []frontier.Target
 	var links []storage.Link
 	var skipped []skip
-	c.routed, c.routedAt = c.routed[:0], c.routedAt[:0]
 	if n := len(cands); n > 0 || redirect != nil {
 		// Sized once: a documentation page has about 75 links.
 		targets = make([]frontier.Target, 0, n+1)
@@ -337,43 +336,37 @@ func (c *Crawler) targets(job frontier.Job, cands []scope.Link, redirect *scope.
 			id, isNew := ints[i].ID, ints[i].New
 			links = append(links, storage.Link{To: id, Kind: cd.Kind})
 			t := frontier.Target{ID: id, Host: cd.Host, Depth: depth, New: isNew}
-			status, reason, soft, ok := c.rules.Admit(cd, depth, redirectHops)
-			_, wasSoft := c.soft[id]
-			if ok && !c.opts.FedOnly && c.remoteHost(cd.Host) {
+			v := c.admit(id, cd, depth, redirectHops, isNew)
+			if v.OK && !c.opts.FedOnly && c.remoteHost(cd.Host) {
 				// Another node's URL: the scheduler gives it its share
-				// (frontier.Target.Remote), handOff sends it on.
-				c.route(id, cd, depth, isNew || wasSoft, len(targets))
-				delete(c.soft, id)
-				t.Remote = true
+				// (frontier.Target.Remote), handOff sends it on, new to
+				// the owner if it is new here or lifted.
+				c.adm.Pass(id, 0)
+				t.Remote, t.New = true, isNew || v.Lift
 				targets = append(targets, t)
 				continue
 			}
 			lazy := false
-			if !isNew && ok && !wasSoft && c.cyc != nil {
+			if !isNew && v.OK && !v.Lift && c.cyc != nil {
 				if lazy, err = c.cyc.Requeue(id); err != nil {
 					return err
 				}
 			}
 			switch {
-			case isNew && !ok:
+			case isNew && !v.OK:
 				t.Skip = true
-				if status != storage.StatusDiscovered || reason != "" {
-					skipped = append(skipped, skip{id, status, reason})
+				if v.Status != storage.StatusDiscovered || v.Reason != "" {
+					skipped = append(skipped, skip{id, v.Status, v.Reason})
 				}
-				if soft {
-					c.soft[id] = struct{}{}
-				}
-				c.count("skip/"+statusReason(status, reason), 1)
 			case c.opts.FedOnly:
 				// Links are stored; only the Feed queues.
 				t.Skip = true
 			case isNew:
 				c.queue(id, cd, redirectHops)
 				c.totals.Discovered.Add(1)
-			case wasSoft && ok:
+			case v.Lift:
 				// A URL seen before only beyond MaxDepth, now found at an
 				// allowed depth: queue it now.
-				delete(c.soft, id)
 				t.New = true
 				c.queue(id, cd, redirectHops)
 				skipped = append(skipped, skip{id, storage.StatusQueued, ""})
@@ -381,7 +374,7 @@ func (c *Crawler) targets(job frontier.Job, cands []scope.Link, redirect *scope.
 				// A known page (or a URL an earlier cycle left pending)
 				// reached by a link of this cycle: queued as if listed.
 				t.New = true
-			case !ok:
+			case !v.OK:
 				t.Skip = true
 			}
 			targets = append(targets, t)
@@ -400,18 +393,6 @@ func (c *Crawler) targets(job frontier.Job, cands []scope.Link, redirect *scope.
 		}
 	}
 	return targets, links, skipped, nil
-}
-
-// queue notes a URL about to be queued: its host's budget, its URL for the
-// worker that will take it before the next commit, its redirect hops.
-func (c *Crawler) queue(id uint64, cd *scope.Link, redirectHops int) {
-	if c.cyc != nil {
-		c.cyc.Queued(id)
-	}
-	c.opts.Frontier.Admit(cd.Host)
-	if redirectHops > 0 {
-		c.hops[id] = redirectHops
-	}
 }
 
 // count adds to a run counter and to the stored counters.

@@ -49,12 +49,18 @@
 // links are resolved, normalized and deduplicated in document order, at
 // most MaxOutLinks per page; with RespectNofollow, links a polite crawler
 // does not follow are counted and not recorded, as testweb's ground truth
-// records a crawl. Each link is vetted and admitted by scope.Rules (trap
+// records a crawl. A page's robots directives are its meta robots merged
+// with its X-Robots-Tag header (extract.Robots.Merge); the crawler decides
+// only whether it respects them. Each link is vetted and admitted by scope.Rules (trap
 // guards, scope, redirect hops, depth, and the frontier's dropped hosts
 // and host page budgets); a link refused is stored as a node of the graph
 // with a status saying why but not queued, and a URL first seen too deep
 // is queued later if a link at an allowed depth reaches it in the same
-// run. Redirects are not followed by the fetcher: each hop is stored as a
+// run: the crawl's own links and the links other nodes offer (Loop.Offer)
+// go through one admission step (scope.Admission: the rules, and the URLs
+// refused for a reason a later link may lift; the skip counters) and one
+// queueing.
+// Redirects are not followed by the fetcher: each hop is stored as a
 // link of kind redirect and the target goes through the frontier,
 // MaxRedirects hops at most per chain (the hop count lives in memory:
 // after a restart a chain's count starts again); with SeedRedirects a
@@ -77,12 +83,14 @@
 //     of every final outcome; workers wait for them instead of stopping
 //     on an empty frontier. A Feed that is a Cluster makes the crawl one
 //     node of several: links to other nodes' hosts are priced by the
-//     scheduler (frontier.Target.Remote) and handed off, and every commit
-//     waits until the hand-offs are durable (Cluster.Flush).
+//     scheduler (frontier.Target.Remote), handed off after the frontier's
+//     Done from the page's Remote targets (which then carry their share,
+//     frontier.Target.Mass), and every commit waits until the hand-offs
+//     are durable (Cluster.Flush).
 //   - Sitemaps (package sitemap's Crawl, with Settings.Sitemaps): sitemap
-//     files are frontier jobs whose bodies Sitemaps reads instead of HTML;
-//     the URLs they list are links of kind storage.LinkSitemap, admitted
-//     like any link. Sitemap files count against MaxPages, not against the
+//     files are frontier jobs whose bodies Sitemaps reads instead of HTML
+//     (vetting the URLs they list through Loop.Vet); the URLs they list
+//     are links of kind storage.LinkSitemap, admitted like any link. Sitemap files count against MaxPages, not against the
 //     host page budget.
 //   - Recorder and Archive (live metrics, WARC): told of every request
 //     and counter increment from the very calls that update the stored

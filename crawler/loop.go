@@ -180,20 +180,14 @@ func (l Loop) Uncommitted(id uint64) bool { return l.c.recentlyDone(id) }
 func (l Loop) Offer(id uint64, u string, depth int, isNew, again bool) bool {
 	c := l.c
 	cd := scope.Link{URL: u, Host: urlnorm.Authority(u), InScope: true}
-	status, reason, soft, ok := c.rules.Admit(&cd, depth, 0)
-	_, wasSoft := c.soft[id]
+	v := c.admit(id, &cd, depth, 0, isNew)
 	switch {
-	case !isNew && ok && (again || wasSoft):
-		delete(c.soft, id)
+	case !isNew && v.OK && (again || v.Lift):
 		c.batch.SetStatus(id, storage.StatusQueued, "")
 	case !isNew:
 		return false
-	case !ok:
-		c.batch.SetStatus(id, status, reason)
-		if soft {
-			c.soft[id] = struct{}{}
-		}
-		c.count("skip/"+statusReason(status, reason), 1)
+	case !v.OK:
+		c.batch.SetStatus(id, v.Status, v.Reason)
 		return false
 	}
 	c.queue(id, &cd, 0)
@@ -219,11 +213,11 @@ func (l Loop) Idle() bool { return l.c.idle() }
 // Cycle is the cycle the crawl's fetches are stored in.
 func (l Loop) Cycle() uint32 { return l.c.currentCycle() }
 
-// Vet checks u (normalized) as a link: the trap guards and the URL length
-// (ok false and why), and whether the crawl's scope allows it.
-func (l Loop) Vet(u string) (inScope bool, reason string, ok bool) {
-	link, reason, ok := l.c.rules.Vet(u, storage.LinkOther)
-	return link.InScope, reason, ok
+// Vet checks u (normalized) as a link of kind: the trap guards and the
+// URL length (ok false and why), and whether the crawl's scope allows it
+// (link.InScope).
+func (l Loop) Vet(u string, kind storage.LinkKind) (link scope.Link, reason string, ok bool) {
+	return l.c.rules.Vet(u, kind)
 }
 
 // Dropped reports a host given up, whose URLs are not queued, and why.

@@ -6,6 +6,7 @@ import (
 
 	"github.com/seedcrawl/seedcrawl/fetch"
 	"github.com/seedcrawl/seedcrawl/frontier"
+	"github.com/seedcrawl/seedcrawl/scope"
 	"github.com/seedcrawl/seedcrawl/storage"
 )
 
@@ -21,10 +22,11 @@ type Sitemaps interface {
 	Job(id uint64) (read any, ok bool)
 	// Read parses the body of a sitemap job, fetched from url at
 	// fetchedAt with date the response's Date header ("" if none) (on a
-	// worker): listed URLs go to keepURL, child sitemaps to keepChild,
-	// which report whether the crawl keeps them; reject counts a bad one.
-	Read(ctx context.Context, read any, url string, body []byte, truncated bool, date string, fetchedAt time.Time,
-		keepURL, keepChild func(string) bool, reject func(reason string)) any
+	// worker). It returns what it read, the listed URLs that pass the
+	// crawl's guards (Loop.Vet) as links of kind storage.LinkSitemap, and
+	// why each refused URL or child sitemap was refused.
+	Read(ctx context.Context, read any, url string, body []byte, truncated bool, date string, fetchedAt time.Time) (
+		r any, links []scope.Link, rejects []string)
 	// Moved is the read of a sitemap job that redirected to target.
 	Moved(read any, target string) any
 	// Bound, on the disposer before the listed URLs are interned, returns
@@ -51,19 +53,9 @@ func (c *Crawler) sitemapOf(id uint64) (any, bool) {
 // readSitemap parses the body of a sitemap job: the URLs it lists that pass
 // the trap guards become the job's links (kind sitemap).
 func (c *Crawler) readSitemap(m *fetched, resp fetch.Response) {
-	keep := func(links bool) func(string) bool {
-		return func(u string) bool {
-			cand, reason, ok := c.rules.Vet(u, storage.LinkSitemap)
-			if !ok {
-				m.rejects = append(m.rejects, reason)
-			} else if links {
-				m.links = append(m.links, cand)
-			}
-			return ok
-		}
-	}
-	m.sitemap = c.sm.Read(c.workCtx, m.sitemap, m.url, resp.Body, resp.Truncated, m.rec.Date, m.rec.FetchedAt, keep(true), keep(false),
-		func(r string) { m.rejects = append(m.rejects, r) })
+	var rejects []string
+	m.sitemap, m.links, rejects = c.sm.Read(c.workCtx, m.sitemap, m.url, resp.Body, resp.Truncated, m.rec.Date, m.rec.FetchedAt)
+	m.rejects = append(m.rejects, rejects...)
 }
 
 // sitemapsOf hands a recorded job to Sitemaps after the frontier's Done

@@ -6,7 +6,6 @@ import (
 	"net/url"
 	"time"
 
-	"github.com/seedcrawl/seedcrawl/extract"
 	"github.com/seedcrawl/seedcrawl/fetch"
 	"github.com/seedcrawl/seedcrawl/frontier"
 	"github.com/seedcrawl/seedcrawl/robots"
@@ -262,12 +261,7 @@ func (c *Crawler) extractLinks(m *fetched, resp fetch.Response) {
 		m.rejects = append(m.rejects, "bad-page-url")
 		return
 	}
-	meta := page.Robots
-	if h := resp.Header.Get("X-Robots-Tag"); h != "" {
-		x := extract.ParseRobots(h)
-		meta.NoFollow = meta.NoFollow || x.NoFollow
-		meta.NoIndex = meta.NoIndex || x.NoIndex
-	}
+	meta := page.Robots.Merge(resp.Header.Get("X-Robots-Tag"))
 	if c.opts.Settings.RespectNoindex && meta.NoIndex && m.rec.Reason == "" {
 		m.rec.Reason = "noindex"
 	}

@@ -280,6 +280,17 @@ func ParseRobots(content string) Robots {
 	return r
 }
 
+// Merge returns the directives of a page whose meta robots elements say
+// r and whose X-Robots-Tag header value is header ("" when it has none):
+// a directive either gives applies.
+func (r Robots) Merge(header string) Robots {
+	if header == "" {
+		return r
+	}
+	h := ParseRobots(header)
+	return Robots{NoFollow: r.NoFollow || h.NoFollow, NoIndex: r.NoIndex || h.NoIndex}
+}
+
 // linkRelKind maps a <link rel> value to a Kind; 0 for rels that do not
 // name a page (stylesheet, icon, preload, ...). "alternate stylesheet" is a
 // style sheet, not an alternate page.

@@ -179,6 +179,28 @@ func TestParseRobotsHeader(t *testing.T) {
 	}
 }
 
+// TestRobotsMerge: a directive given by the meta robots elements or by
+// the X-Robots-Tag header applies; neither source lifts the other's.
+func TestRobotsMerge(t *testing.T) {
+	cases := []struct {
+		meta   Robots
+		header string
+		want   Robots
+	}{
+		{Robots{}, "", Robots{}},
+		{Robots{NoFollow: true}, "", Robots{NoFollow: true}},
+		{Robots{}, "noindex", Robots{NoIndex: true}},
+		{Robots{NoFollow: true}, "noindex", Robots{NoFollow: true, NoIndex: true}},
+		{Robots{NoIndex: true}, "all", Robots{NoIndex: true}},
+		{Robots{}, "none", Robots{NoFollow: true, NoIndex: true}},
+	}
+	for _, c := range cases {
+		if got := c.meta.Merge(c.header); got != c.want {
+			t.Errorf("%+v.Merge(%q) = %+v, want %+v", c.meta, c.header, got, c.want)
+		}
+	}
+}
+
 func TestMalformedHTML(t *testing.T) {
 	pages := []string{
 		"",

@@ -10,6 +10,12 @@
 // https://www.example.com/ keeps a seeds-hosts crawl going (Heritrix's
 // seedsRedirectNewSeeds).
 //
+// Admission is Rules with the memory admission keeps from one link to the
+// next, by URL id: the URLs refused for a reason a later link may lift
+// (first seen beyond MaxDepth) and the redirect hops of queued redirect
+// targets. The crawl's disposer admits its own links and the ones other
+// nodes of a cluster offer through the one Admission.
+//
 // The host page budget and dropped hosts are the frontier's; Rules asks
 // them through Hosts. Rules is safe for concurrent use: the crawl's
 // workers vet links while its disposer admits them.

@@ -129,3 +129,52 @@ func TestRedirect(t *testing.T) {
 		})
 	}
 }
+
+// TestAdmission follows URLs through the links that reach them, in order:
+// a refusal a later link may lift (max-depth) is lifted by a link at an
+// allowed depth until the URL passes; other refusals are never lifted.
+func TestAdmission(t *testing.T) {
+	a := newRules(t, false).Admission()
+	deep := Link{URL: "http://127.0.0.1:8080/deep", Host: "127.0.0.1:8080", InScope: true}
+	out := Link{URL: "http://127.0.0.9:8080/out", Host: "127.0.0.9:8080"}
+	steps := []struct {
+		name  string
+		id    uint64
+		link  *Link
+		depth int
+		hops  int
+		isNew bool
+		pass  bool // Pass the id after the verdict
+		want  Verdict
+	}{
+		{name: "new, too deep", id: 1, link: &deep, depth: 3, isNew: true,
+			want: Verdict{Status: storage.StatusRejected, Reason: "max-depth"}},
+		{name: "known, still too deep", id: 1, link: &deep, depth: 3,
+			want: Verdict{Status: storage.StatusRejected, Reason: "max-depth"}},
+		{name: "known, reached at an allowed depth: lifted", id: 1, link: &deep, depth: 2, pass: true, hops: 1,
+			want: Verdict{OK: true, Lift: true}},
+		{name: "known, passed: no longer lifted", id: 1, link: &deep, depth: 2,
+			want: Verdict{OK: true}},
+		{name: "new, out of scope", id: 2, link: &out, depth: 1, isNew: true,
+			want: Verdict{Status: storage.StatusOutOfScope}},
+		{name: "known, out of scope: nothing to lift", id: 2, link: &out, depth: 0,
+			want: Verdict{Status: storage.StatusOutOfScope}},
+		{name: "new, admitted", id: 3, link: &deep, depth: 1, isNew: true,
+			want: Verdict{OK: true}},
+	}
+	for _, s := range steps {
+		if got := a.Admit(s.id, s.link, s.depth, 0, s.isNew); got != s.want {
+			t.Fatalf("%s: Admit = %+v, want %+v", s.name, got, s.want)
+		}
+		if s.pass {
+			a.Pass(s.id, s.hops)
+			if h := a.Hops(s.id); h != s.hops {
+				t.Fatalf("%s: Hops = %d after Pass, want %d", s.name, h, s.hops)
+			}
+		}
+	}
+	a.Forget(1)
+	if h := a.Hops(1); h != 0 {
+		t.Errorf("Hops = %d after Forget, want 0", h)
+	}
+}

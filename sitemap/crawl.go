@@ -8,6 +8,7 @@ import (
 
 	"github.com/seedcrawl/seedcrawl/crawler"
 	"github.com/seedcrawl/seedcrawl/frontier"
+	crawlscope "github.com/seedcrawl/seedcrawl/scope" // package sitemap has a scope type of its own
 	"github.com/seedcrawl/seedcrawl/storage"
 	"github.com/seedcrawl/seedcrawl/urlnorm"
 )
@@ -94,20 +95,34 @@ func (c *Crawl) Job(id uint64) (any, bool) {
 	return &FileRead{File: f}, true
 }
 
-// Read implements crawler.Sitemaps: the URLs the file lists go to keepURL,
-// its child sitemaps to keepChild, which keep those that pass the crawl's
-// checks; listed URLs that do not normalize are reported as rejected.
-// Lastmod values later than the server's clock (date, the response's
-// Date, else fetchedAt), or before 1990, are dropped (FileRead.ClampLastMod).
-func (c *Crawl) Read(ctx context.Context, read any, u string, body []byte, truncated bool, date string, fetchedAt time.Time,
-	keepURL, keepChild func(string) bool, reject func(reason string)) any {
+// Read implements crawler.Sitemaps: the URLs the file lists and its
+// child sitemaps are kept if they pass the crawl's guards (Loop.Vet), the
+// listed ones as its links; listed URLs that do not normalize are
+// rejected too. Lastmod values later than the server's clock (date, the
+// response's Date, else fetchedAt), or before 1990, are dropped
+// (FileRead.ClampLastMod).
+func (c *Crawl) Read(ctx context.Context, read any, u string, body []byte, truncated bool, date string, fetchedAt time.Time) (
+	any, []crawlscope.Link, []string) {
 	r := c.sites.Read(ctx, body, u, read.(*FileRead).File, truncated)
 	r.ClampLastMod(ServerTime(date, fetchedAt))
+	var links []crawlscope.Link
+	var rejects []string
 	for range r.BadURLs {
-		reject("sitemap-bad-url")
+		rejects = append(rejects, "sitemap-bad-url")
 	}
-	r.Keep(keepURL, keepChild)
-	return r
+	keep := func(listed bool) func(string) bool {
+		return func(u string) bool {
+			link, reason, ok := c.l.Vet(u, storage.LinkSitemap)
+			if !ok {
+				rejects = append(rejects, reason)
+			} else if listed {
+				links = append(links, link)
+			}
+			return ok
+		}
+	}
+	r.Keep(keep(true), keep(false))
+	return r, links, rejects
 }
 
 // Moved implements crawler.Sitemaps: a moved sitemap is still a sitemap,
@@ -180,11 +195,11 @@ func (c *Crawl) plan(job frontier.Job, pageURL string) error {
 	})
 	var keep []string
 	for _, u := range urls {
-		inScope, reason, ok := c.l.Vet(u)
+		link, reason, ok := c.l.Vet(u, storage.LinkOther)
 		switch {
 		case !ok:
 			c.l.Count("sitemap/reject/"+reason, 1)
-		case !inScope && urlnorm.Authority(u) != job.Host:
+		case !link.InScope && urlnorm.Authority(u) != job.Host:
 			c.l.Count("sitemap/skip/out-of-scope", 1)
 		default:
 			keep = append(keep, u)
