@@ -58,3 +58,42 @@ func TestCrawlMemoryLimitFollowsURLs(t *testing.T) {
 		})
 	}
 }
+
+// TestCrawlGCPercent checks that a crawl session runs the collector at
+// crawlGCPercent while it is open and restores the setting when it
+// closes, and that GOGC, when set, is left alone (like GOMEMLIMIT).
+func TestCrawlGCPercent(t *testing.T) {
+	prev := debug.SetGCPercent(100)
+	t.Cleanup(func() { debug.SetGCPercent(prev) })
+	w := crawlStartWeb(t, testweb.GenOptions{Seed: 3, Pages: 20, Hosts: 2, Preset: testweb.Clean}, testweb.Options{})
+	for _, tc := range []struct {
+		name, gogc string
+		want       int // GC percent while the session is open
+	}{
+		{"no GOGC", "", crawlGCPercent},
+		{"GOGC set", "150", 150},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Setenv("GOGC", tc.gogc)
+			before := 100
+			if tc.gogc != "" {
+				before = 150 // what the runtime would have read from GOGC
+			}
+			debug.SetGCPercent(before)
+			cfg := demoConfig(filepath.Join(t.TempDir(), "gc.db"), w.site.Seeds(), w.srv, 0, 2)
+			s, err := openCrawl(cfg, crawlExtras{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			during := debug.SetGCPercent(-1)
+			debug.SetGCPercent(during)
+			if err := s.close(); err != nil {
+				t.Fatal(err)
+			}
+			after := debug.SetGCPercent(100)
+			if during != tc.want || after != before {
+				t.Fatalf("GC percent %d during the session and %d after it, want %d and %d", during, after, tc.want, before)
+			}
+		})
+	}
+}
