@@ -5,6 +5,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/seedcrawl/seedcrawl/internal/cputime"
+	"github.com/seedcrawl/seedcrawl/internal/crawltest"
 )
 
 // synthPage builds a page of about size bytes with links a-tags spread
@@ -58,7 +61,7 @@ func BenchmarkLinks(b *testing.B) {
 var benchPages = []string{"library_getopt.html", "library_json.html", "library_io.html", "library_os.html", "genindex-P.html"}
 
 func benchPage(b *testing.B, name string) (string, []byte) {
-	body := readGz(b, filepath.Join("testdata", "pydocs", name+".gz"))
+	body := crawltest.ReadGzip(b, filepath.Join("testdata", "pydocs", name+".gz"))
 	return "https://docs.python.org/3.11/" + strings.Replace(name, "_", "/", 1), body
 }
 
@@ -100,7 +103,7 @@ func BenchmarkExtractCorpus(b *testing.B) {
 		b.Run("impl="+impl, func(b *testing.B) {
 			b.SetBytes(int64(size))
 			b.ReportAllocs()
-			cpu := cpuTime()
+			cpu := cputime.Process()
 			for b.Loop() {
 				for i, u := range urls {
 					if impl == "stream" {
@@ -110,7 +113,7 @@ func BenchmarkExtractCorpus(b *testing.B) {
 					}
 				}
 			}
-			b.ReportMetric(float64((cpuTime()-cpu).Microseconds())/float64(b.N*len(urls)), "cpu-µs/page")
+			b.ReportMetric(float64((cputime.Process()-cpu).Microseconds())/float64(b.N*len(urls)), "cpu-µs/page")
 			b.ReportMetric(float64(b.Elapsed().Microseconds())/float64(b.N*len(urls)), "µs/page")
 		})
 	}
@@ -183,7 +186,7 @@ func BenchmarkExtractSite(b *testing.B) {
 			}
 			b.Run(name, func(b *testing.B) {
 				b.ReportAllocs()
-				cpu := cpuTime()
+				cpu := cputime.Process()
 				links := 0
 				for b.Loop() {
 					e := mustNew(b, Options{})
@@ -199,7 +202,7 @@ func BenchmarkExtractSite(b *testing.B) {
 					}
 				}
 				pages := b.N * len(st.urls)
-				b.ReportMetric(float64((cpuTime()-cpu).Microseconds())/float64(pages), "cpu-µs/page")
+				b.ReportMetric(float64((cputime.Process()-cpu).Microseconds())/float64(pages), "cpu-µs/page")
 				b.ReportMetric(float64(links)/float64(pages), "links/page")
 				b.ReportMetric(0, "ns/op")
 			})
@@ -212,7 +215,7 @@ func BenchmarkExtractSite(b *testing.B) {
 func BenchmarkLinksCorpus(b *testing.B) {
 	urls, bodies := pydocs(b)
 	b.ReportAllocs()
-	cpu := cpuTime()
+	cpu := cputime.Process()
 	for b.Loop() {
 		for i, u := range urls {
 			if _, err := Links(u, bodies[i], Options{}); err != nil {
@@ -220,7 +223,7 @@ func BenchmarkLinksCorpus(b *testing.B) {
 			}
 		}
 	}
-	b.ReportMetric(float64((cpuTime()-cpu).Microseconds())/float64(b.N*len(urls)), "cpu-µs/page")
+	b.ReportMetric(float64((cputime.Process()-cpu).Microseconds())/float64(b.N*len(urls)), "cpu-µs/page")
 	b.ReportMetric(float64(b.Elapsed().Microseconds())/float64(b.N*len(urls)), "µs/page")
 }
 

@@ -1,17 +1,15 @@
 package extract
 
 import (
-	"compress/gzip"
 	"fmt"
-	"io"
 	"net/http"
 	"net/http/httptest"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/seedcrawl/seedcrawl/internal/crawltest"
 	"github.com/seedcrawl/seedcrawl/testweb"
 	"github.com/seedcrawl/seedcrawl/urlnorm"
 )
@@ -86,7 +84,7 @@ func pydocs(t testing.TB) (urls []string, bodies [][]byte) {
 	}
 	slices.Sort(files)
 	for _, f := range files {
-		b := readGz(t, f)
+		b := crawltest.ReadGzip(t, f)
 		// The files are the package's paths with the first '/' written '_'.
 		name := strings.Replace(strings.TrimSuffix(filepath.Base(f), ".gz"), "_", "/", 1)
 		urls = append(urls, "https://docs.python.org/3.11/"+name)
@@ -227,24 +225,4 @@ func TestDifferentialTricky(t *testing.T) {
 			}
 		})
 	}
-}
-
-// readGz reads a gzipped test file. The sample pages are stored gzipped:
-// they are data, 4 MB of HTML, a fifth of that compressed.
-func readGz(t testing.TB, path string) []byte {
-	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	zr, err := gzip.NewReader(f)
-	if err != nil {
-		t.Fatalf("%s: %v", path, err)
-	}
-	b, err := io.ReadAll(zr)
-	if err != nil {
-		t.Fatalf("%s: %v", path, err)
-	}
-	return b
 }
