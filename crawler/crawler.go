@@ -210,7 +210,7 @@ func (c *Crawler) Run(ctx context.Context, seeds []string) (monitor.Summary, err
 		pending, err = c.cyc.Start(Loop{c}, norm)
 	} else {
 		var entries []frontier.Entry
-		entries, err = c.restore(false)
+		entries, err = frontier.Resume(c.opts.Store, c.opts.Frontier, frontier.CountFor(c.opts.Settings.HostMaxPages))
 		pending = len(entries)
 	}
 	if err != nil {
@@ -320,32 +320,6 @@ func normalizeSeeds(seeds []string) ([]string, error) {
 		}
 	}
 	return out, nil
-}
-
-// restore loads the stored frontier, host ready times, scheduler state
-// and per-host budgets into the (fresh) frontier: the budgets from
-// storage's admitted index with index (a recrawl: host budgets count URLs,
-// not the fetches of earlier cycles), else from the page records when a
-// host budget is set. It returns the pending URLs restored.
-func (c *Crawler) restore(index bool) ([]frontier.Entry, error) {
-	count := frontier.CountHosts
-	switch {
-	case index:
-		count = frontier.CountIndex
-	case c.opts.Settings.HostMaxPages > 0:
-		count = frontier.CountPages
-	}
-	snap, err := frontier.LoadSnapshot(c.opts.Store, count)
-	if err != nil {
-		return nil, fmt.Errorf("crawler: restore: %w", err)
-	}
-	if len(snap.Entries) == 0 && len(snap.Hosts) == 0 && snap.SchedState == nil && len(snap.Admitted) == 0 {
-		return nil, nil
-	}
-	if err := c.opts.Frontier.Restore(snap); err != nil {
-		return nil, fmt.Errorf("crawler: restore frontier: %w", err)
-	}
-	return snap.Entries, nil
 }
 
 // seed interns the seeds and queues the new ones (all of them with

@@ -124,10 +124,11 @@ func (l Loop) SitemapChanged(id uint64, prev *storage.Page) bool {
 func (l Loop) Restore(snap frontier.Snapshot) error { return l.c.opts.Frontier.Restore(snap) }
 
 // Resume restores the stored frontier, host states and scheduler state as
-// a resumed crawl does, with the host budgets from storage's admitted
-// index, and returns the ids restored.
+// a resumed crawl does (frontier.Resume), with the host budgets from
+// storage's admitted index (a recrawl: host budgets count URLs, not the
+// fetches of earlier cycles), and returns the ids restored.
 func (l Loop) Resume() ([]uint64, error) {
-	entries, err := l.c.restore(true)
+	entries, err := frontier.Resume(l.c.opts.Store, l.c.opts.Frontier, frontier.CountIndex)
 	ids := make([]uint64, len(entries))
 	for i, e := range entries {
 		ids[i] = e.ID
