@@ -201,7 +201,7 @@ func (c *Crawler) Run(ctx context.Context, seeds []string) (monitor.Summary, err
 		}
 	}()
 
-	norm, err := normalizeSeeds(seeds)
+	norm, err := urlnorm.Seeds(seeds)
 	if err != nil {
 		return monitor.Summary{}, err
 	}
@@ -303,23 +303,6 @@ func (c *Crawler) stopReason(ctx context.Context, runErr error) string {
 		return StopMaxDuration
 	}
 	return StopExhausted
-}
-
-// normalizeSeeds normalizes and deduplicates seed URLs, in order.
-func normalizeSeeds(seeds []string) ([]string, error) {
-	out := make([]string, 0, len(seeds))
-	seen := map[string]bool{}
-	for _, s := range seeds {
-		n, err := urlnorm.Normalize(s)
-		if err != nil {
-			return nil, fmt.Errorf("%w: %q: %w", ErrSeed, s, err)
-		}
-		if !seen[n] {
-			seen[n] = true
-			out = append(out, n)
-		}
-	}
-	return out, nil
 }
 
 // seed interns the seeds and queues the new ones (all of them with
