@@ -58,7 +58,6 @@ type tally struct {
 	started   atomic.Int64 // MaxPages reservations
 	exhausted atomic.Bool
 	budgetHit atomic.Bool
-	startNs   atomic.Int64 // Run's start, for Progress
 
 	fetching atomic.Int64  // requests on the wire now (at most one per worker)
 	totals   monitor.Tally // this run's totals and counters (also stored)
@@ -176,7 +175,7 @@ func (c *Crawler) Run(ctx context.Context, seeds []string) (monitor.Summary, err
 	}
 	defer c.finish(nil) // when Run fails before its disposer starts
 	c.start = time.Now()
-	c.startNs.Store(c.start.UnixNano())
+	c.totals.Begin(c.start)
 	c.lastCommit = c.start
 	stopParent := ctx
 	var cancelDur context.CancelFunc = func() {}
