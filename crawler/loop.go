@@ -59,9 +59,9 @@ type Cycle interface {
 const refreshFetched = "fetched"
 
 // Loop is the crawl loop as its extensions (Cycle, Feed, Sitemaps) drive
-// it. Its methods that change state (Batch, Count, Admit, Seed, Hosts,
-// Restore, Resume, Offer, Credit, Add, Commit) are called from Cycle.Start
-// or Sitemaps.Start, from the hook methods the disposer calls, or from a
+// it. Its methods that change state (Batch, Count, Admit, Seed, Restore,
+// Resume, Offer, Credit, Add, Commit) are called from Cycle.Start or
+// Sitemaps.Start, from the hook methods the disposer calls, or from a
 // function given to Post; the rest are safe anywhere.
 type Loop struct{ c *Crawler }
 
@@ -101,17 +101,6 @@ func (l Loop) Seed(targets []frontier.Target) error {
 	}
 	l.c.changes.Flush(&l.c.batch)
 	return nil
-}
-
-// Hosts adds the stored host states to snap and sets snap.Admitted, the
-// per-host URL counts of the host budget, from storage's admitted index
-// (the URLs of a host ever queued or fetched; refetches do not count).
-// Counts added to snap.Admitted before Restore reach the frontier.
-func (l Loop) Hosts(snap *frontier.Snapshot) error {
-	if err := frontier.LoadHosts(l.c.opts.Store, snap, nil); err != nil {
-		return err
-	}
-	return frontier.LoadBudgets(l.c.opts.Store, snap, frontier.CountIndex)
 }
 
 // SitemapChanged reports whether a sitemap says page id changed after its
