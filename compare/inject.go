@@ -219,8 +219,7 @@ func stored(l *crawler.Loop, u string, p *storage.Page) (Delivery, error) {
 	if !p.Status.Fetched() && p.Status != storage.StatusRedirect {
 		return d, nil
 	}
-	st := l.Store()
-	links, err := st.Links(p.ID)
+	links, err := l.Store().OutLinks(p.ID)
 	if err != nil {
 		return d, fmt.Errorf("compare: links of page %d: %w", p.ID, err)
 	}
@@ -230,13 +229,9 @@ func stored(l *crawler.Loop, u string, p *storage.Page) (Delivery, error) {
 		if redirect != (k.Kind == storage.LinkRedirect) {
 			continue
 		}
-		t, err := st.URL(k.To)
-		if err != nil {
-			return d, fmt.Errorf("compare: links of page %d: URL of %d: %w", p.ID, k.To, err)
-		}
-		if !seen[t] && l.InScope(t) {
-			seen[t] = true
-			d.Links = append(d.Links, t)
+		if !seen[k.URL] && l.InScope(k.URL) {
+			seen[k.URL] = true
+			d.Links = append(d.Links, k.URL)
 		}
 	}
 	return d, nil

@@ -58,7 +58,6 @@ type tally struct {
 	started   atomic.Int64 // MaxPages reservations
 	exhausted atomic.Bool
 	budgetHit atomic.Bool
-	startNs   atomic.Int64 // Run's start, for Progress
 
 	fetching atomic.Int64  // requests on the wire now (at most one per worker)
 	totals   monitor.Tally // this run's totals and counters (also stored)
@@ -176,7 +175,7 @@ func (c *Crawler) Run(ctx context.Context, seeds []string) (monitor.Summary, err
 	}
 	defer c.finish(nil) // when Run fails before its disposer starts
 	c.start = time.Now()
-	c.startNs.Store(c.start.UnixNano())
+	c.totals.Begin(c.start)
 	c.lastCommit = c.start
 	stopParent := ctx
 	var cancelDur context.CancelFunc = func() {}
@@ -201,7 +200,7 @@ func (c *Crawler) Run(ctx context.Context, seeds []string) (monitor.Summary, err
 		}
 	}()
 
-	norm, err := normalizeSeeds(seeds)
+	norm, err := urlnorm.Seeds(seeds)
 	if err != nil {
 		return monitor.Summary{}, err
 	}
@@ -210,7 +209,7 @@ func (c *Crawler) Run(ctx context.Context, seeds []string) (monitor.Summary, err
 		pending, err = c.cyc.Start(Loop{c}, norm)
 	} else {
 		var entries []frontier.Entry
-		entries, err = c.restore(false)
+		entries, err = frontier.Resume(c.opts.Store, c.opts.Frontier, frontier.CountFor(c.opts.Settings.HostMaxPages))
 		pending = len(entries)
 	}
 	if err != nil {
@@ -303,49 +302,6 @@ func (c *Crawler) stopReason(ctx context.Context, runErr error) string {
 		return StopMaxDuration
 	}
 	return StopExhausted
-}
-
-// normalizeSeeds normalizes and deduplicates seed URLs, in order.
-func normalizeSeeds(seeds []string) ([]string, error) {
-	out := make([]string, 0, len(seeds))
-	seen := map[string]bool{}
-	for _, s := range seeds {
-		n, err := urlnorm.Normalize(s)
-		if err != nil {
-			return nil, fmt.Errorf("%w: %q: %w", ErrSeed, s, err)
-		}
-		if !seen[n] {
-			seen[n] = true
-			out = append(out, n)
-		}
-	}
-	return out, nil
-}
-
-// restore loads the stored frontier, host ready times, scheduler state
-// and per-host budgets into the (fresh) frontier: the budgets from
-// storage's admitted index with index (a recrawl: host budgets count URLs,
-// not the fetches of earlier cycles), else from the page records when a
-// host budget is set. It returns the pending URLs restored.
-func (c *Crawler) restore(index bool) ([]frontier.Entry, error) {
-	count := frontier.CountHosts
-	switch {
-	case index:
-		count = frontier.CountIndex
-	case c.opts.Settings.HostMaxPages > 0:
-		count = frontier.CountPages
-	}
-	snap, err := frontier.LoadSnapshot(c.opts.Store, count)
-	if err != nil {
-		return nil, fmt.Errorf("crawler: restore: %w", err)
-	}
-	if len(snap.Entries) == 0 && len(snap.Hosts) == 0 && snap.SchedState == nil && len(snap.Admitted) == 0 {
-		return nil, nil
-	}
-	if err := c.opts.Frontier.Restore(snap); err != nil {
-		return nil, fmt.Errorf("crawler: restore frontier: %w", err)
-	}
-	return snap.Entries, nil
 }
 
 // seed interns the seeds and queues the new ones (all of them with

@@ -16,6 +16,7 @@ import (
 	"github.com/seedcrawl/seedcrawl/frontier"
 	"github.com/seedcrawl/seedcrawl/internal/crawltest"
 	"github.com/seedcrawl/seedcrawl/internal/fakeweb"
+	"github.com/seedcrawl/seedcrawl/monitor"
 	"github.com/seedcrawl/seedcrawl/robots"
 	"github.com/seedcrawl/seedcrawl/storage"
 	"github.com/seedcrawl/seedcrawl/urlnorm"
@@ -640,7 +641,7 @@ func TestProgressWhileRunning(t *testing.T) {
 	// goroutines update it: the race detector checks the reads, and each
 	// read must count the fetch it is made from as in flight.
 	var mu sync.Mutex
-	var during []Progress
+	var during []monitor.Progress
 	for u, h := range r.web.Pages {
 		r.web.Pages[u] = func(req fetch.Request, n int) fetch.Response {
 			p := c.Progress()

@@ -26,6 +26,12 @@
 // result, so after kill -9 the URLs whose results were not committed are
 // fetched again and nothing else is.
 //
+// Run's seeds are normalized and deduplicated by urlnorm.Seeds; a resumed
+// crawl's frontier is rebuilt from the stored one by frontier.Resume. A
+// worker reads its job's URL and previous record with
+// storage.DB.PageOrURL, and a page answering 304 or traversed hands on its
+// stored links (storage.DB.OutLinks), vetted again.
+//
 // Batches are committed when they hold Settings.CommitPages results, when
 // Settings.CommitInterval has passed, when every worker is waiting on an
 // empty frontier (starvation; at most every 100 ms) and when the crawl
@@ -95,7 +101,8 @@
 //   - Recorder and Archive (live metrics, WARC): told of every request
 //     and counter increment from the very calls that update the stored
 //     counters; Archive gets each request's wire bytes before the outcome
-//     is committed, and a failure to archive stops the crawl.
+//     is committed (fetch.Response.Archive builds the exchange), and a
+//     failure to archive stops the crawl.
 //
 // # Stopping
 //
@@ -104,5 +111,6 @@
 // requests in flight finish, the last batch is committed and the run
 // record is closed. A fatal error (a failed commit) stops the crawl and is
 // returned.
-// Counters and Progress are safe to read while Run goes on.
+// Counters and Progress (monitor.Progress, from the run's monitor.Tally)
+// are safe to read while Run goes on.
 package crawler

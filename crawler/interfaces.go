@@ -48,7 +48,12 @@ type Store interface {
 	// URL returns the URL of an id, committed or only interned.
 	URL(id uint64) (string, error)
 	Page(id uint64) (storage.Page, error)
-	Links(src uint64) ([]storage.Link, error)
+	// PageOrURL returns the URL of page id and its committed record (zero
+	// for a URL interned since the last commit).
+	PageOrURL(id uint64) (string, storage.Page, error)
+	// OutLinks returns the stored out-links of page src with their
+	// targets' URLs.
+	OutLinks(src uint64) ([]storage.OutLink, error)
 	// LastFull returns when page id (stored as prev) was last fetched
 	// with content, for the WARC revisit record of a 304.
 	LastFull(id uint64, prev *storage.Page) time.Time

@@ -59,9 +59,9 @@ type Cycle interface {
 const refreshFetched = "fetched"
 
 // Loop is the crawl loop as its extensions (Cycle, Feed, Sitemaps) drive
-// it. Its methods that change state (Batch, Count, Admit, Seed, Hosts,
-// Restore, Resume, Offer, Credit, Add, Commit) are called from Cycle.Start
-// or Sitemaps.Start, from the hook methods the disposer calls, or from a
+// it. Its methods that change state (Batch, Count, Admit, Seed, Restore,
+// Resume, Offer, Credit, Add, Commit) are called from Cycle.Start or
+// Sitemaps.Start, from the hook methods the disposer calls, or from a
 // function given to Post; the rest are safe anywhere.
 type Loop struct{ c *Crawler }
 
@@ -103,17 +103,6 @@ func (l Loop) Seed(targets []frontier.Target) error {
 	return nil
 }
 
-// Hosts adds the stored host states to snap and sets snap.Admitted, the
-// per-host URL counts of the host budget, from storage's admitted index
-// (the URLs of a host ever queued or fetched; refetches do not count).
-// Counts added to snap.Admitted before Restore reach the frontier.
-func (l Loop) Hosts(snap *frontier.Snapshot) error {
-	if err := frontier.LoadHosts(l.c.opts.Store, snap, nil); err != nil {
-		return err
-	}
-	return frontier.LoadBudgets(l.c.opts.Store, snap, frontier.CountIndex)
-}
-
 // SitemapChanged reports whether a sitemap says page id changed after its
 // last fetch (prev): it is then due whatever a revisit policy estimated.
 func (l Loop) SitemapChanged(id uint64, prev *storage.Page) bool {
@@ -124,10 +113,11 @@ func (l Loop) SitemapChanged(id uint64, prev *storage.Page) bool {
 func (l Loop) Restore(snap frontier.Snapshot) error { return l.c.opts.Frontier.Restore(snap) }
 
 // Resume restores the stored frontier, host states and scheduler state as
-// a resumed crawl does, with the host budgets from storage's admitted
-// index, and returns the ids restored.
+// a resumed crawl does (frontier.Resume), with the host budgets from
+// storage's admitted index (a recrawl: host budgets count URLs, not the
+// fetches of earlier cycles), and returns the ids restored.
 func (l Loop) Resume() ([]uint64, error) {
-	entries, err := l.c.restore(true)
+	entries, err := frontier.Resume(l.c.opts.Store, l.c.opts.Frontier, frontier.CountIndex)
 	ids := make([]uint64, len(entries))
 	for i, e := range entries {
 		ids[i] = e.ID

@@ -3,7 +3,6 @@ package crawler
 import (
 	"context"
 	"fmt"
-	"net/http"
 	"time"
 
 	"github.com/seedcrawl/seedcrawl/fetch"
@@ -37,20 +36,16 @@ type Archive interface {
 	WriteExchange(ctx context.Context, x warc.Exchange) (warc.Result, error)
 }
 
-// archive hands a fetch's capture to Options.Archive, if both exist. The
-// response is in hand, so a stop that cancels ctx does not lose it: the
-// write goes on without ctx's cancellation.
+// archive hands a fetch's capture to Options.Archive, if both exist
+// (fetch.Response.Archive; a 304 refers to the page's last full fetch,
+// storage.DB.LastFull). The response is in hand, so a stop that cancels
+// ctx does not lose it: the write goes on without ctx's cancellation.
 func (c *Crawler) archive(ctx context.Context, id uint64, resp *fetch.Response, prev *storage.Page) error {
-	cp := resp.Capture
-	if c.opts.Archive == nil || cp == nil || len(cp.Response) == 0 {
+	if c.opts.Archive == nil {
 		return nil
 	}
-	x := warc.Exchange{URL: resp.URL, Date: resp.Start, IP: resp.RemoteAddr, Request: cp.Request,
-		Response: cp.Response, Truncated: cp.Truncated}
-	if resp.Code == http.StatusNotModified {
-		x.RefersToDate = c.opts.Store.LastFull(id, prev)
-	}
-	if _, err := c.opts.Archive.WriteExchange(context.WithoutCancel(ctx), x); err != nil {
+	lastFull := func() time.Time { return c.opts.Store.LastFull(id, prev) }
+	if err := resp.Archive(context.WithoutCancel(ctx), c.opts.Archive, lastFull); err != nil {
 		return fmt.Errorf("crawler: archive %s: %w", resp.URL, err)
 	}
 	return nil

@@ -153,9 +153,9 @@ func (c *Crawler) release() {
 // a known page was allowed by Cycle.Refresh (handed back if not made).
 func (c *Crawler) process(f Fetcher, job frontier.Job) (o outcome, refresh bool) {
 	ctx := c.workCtx
-	u, prev, err := c.lookup(job.ID)
+	u, prev, err := c.opts.Store.PageOrURL(job.ID)
 	if err != nil {
-		return &fatal{err}, false
+		return &fatal{fmt.Errorf("crawler: look up page %d: %w", job.ID, err)}, false
 	}
 	sj, isSitemap := c.sitemapOf(job.ID)
 	if c.cyc != nil && prev.Fetches > 0 && !isSitemap && !frontier.DropReason(job.Skip) {
@@ -287,20 +287,4 @@ func (c *Crawler) extractLinks(m *fetched, resp fetch.Response) {
 		}
 		m.links = append(m.links, cand)
 	}
-}
-
-// lookup returns the URL of page id and its stored record (zero for a URL
-// interned since the last commit).
-func (c *Crawler) lookup(id uint64) (string, storage.Page, error) {
-	p, err := c.opts.Store.Page(id)
-	if err == nil {
-		return p.URL, p, nil
-	}
-	if errors.Is(err, storage.ErrNotFound) {
-		var u string
-		if u, err = c.opts.Store.URL(id); err == nil {
-			return u, storage.Page{}, nil
-		}
-	}
-	return "", storage.Page{}, fmt.Errorf("crawler: look up page %d: %w", id, err)
 }

@@ -44,7 +44,9 @@
 //
 // With Options.Record the transport speaks HTTP/1.1 only and the Response
 // carries a Capture of the exact request and response bytes (before any
-// decoding, bounded by MaxBody+MaxHeaderBytes), for package warc.
+// decoding, bounded by MaxBody+MaxHeaderBytes), for package warc:
+// Response.Archive writes it as one WARC exchange (a 304 as a revisit of
+// the last full capture).
 //
 // A Fetcher is not safe for concurrent use: each crawl worker owns one.
 // Fetchers built on one shared Transport share its connection pool.

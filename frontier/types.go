@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/seedcrawl/seedcrawl/config"
+	"github.com/seedcrawl/seedcrawl/monitor"
 	"github.com/seedcrawl/seedcrawl/scheduler"
 	"github.com/seedcrawl/seedcrawl/storage"
 )
@@ -160,23 +161,10 @@ type Snapshot struct {
 	Admitted map[string]int64
 }
 
-// Stats is a point-in-time summary for progress reports.
-type Stats struct {
-	Pending  int // URLs queued, not in flight
-	InFlight int // jobs handed out and not yet completed or requeued
-	Hosts    int // hosts ever seen (interned)
-	Ready    int // hosts with a URL that may be handed out now
-	Waiting  int // hosts with URLs whose ready time has not come
-	// Deferred counts hosts held back for a reason (robots.txt
-	// unreachable, Retry-After, a dropped host's deferral) whose ready
-	// time has not come, with or without queued URLs.
-	Deferred int
-	// Failing counts hosts whose last request failed transiently
-	// (timeout, connection refused, 5xx, 429): they are backing off.
-	Failing int
-	// Dropped counts hosts given up for their Crawl-delay.
-	Dropped int
-}
+// Stats is a point-in-time summary for progress reports, in the
+// monitor's terms (its fields are documented there), as Hosts reports
+// hosts as monitor.Host.
+type Stats = monitor.FrontierStats
 
 // HostInfo describes one host for progress reports and tests.
 type HostInfo struct {

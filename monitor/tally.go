@@ -19,6 +19,8 @@ type Tally struct {
 	Bytes      atomic.Uint64 // body bytes read
 	Commits    atomic.Uint64 // transactions written
 
+	startNs atomic.Int64 // Begin's time, for Progress
+
 	mu     sync.Mutex
 	counts map[string]uint64
 }

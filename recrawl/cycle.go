@@ -193,7 +193,14 @@ func (cy *Cycle) startCycle() (int, error) {
 	var snap frontier.Snapshot
 	var tab *pageTable
 	var err error
-	if err = l.Hosts(&snap); err == nil && !rc.Lazy {
+	// The stored host states, and the per-host URL counts of the host
+	// budget from storage's admitted index (the URLs of a host ever queued
+	// or fetched; refetches do not count): counts added to snap.Admitted
+	// before Restore reach the frontier.
+	if err = frontier.LoadHosts(store, &snap, nil); err == nil {
+		err = frontier.LoadBudgets(store, &snap, frontier.CountIndex)
+	}
+	if err == nil && !rc.Lazy {
 		tab, err = cy.scanPages()
 	}
 	if err != nil {

@@ -10,6 +10,8 @@ var (
 	// ErrHost reports a URL whose host is empty or contains characters
 	// no DNS name or IP literal has.
 	ErrHost = errors.New("urlnorm: invalid host")
+	// ErrSeed reports a seed URL that cannot be normalized (Seeds).
+	ErrSeed = errors.New("urlnorm: bad seed URL")
 	// ErrScope reports a scope specification that cannot be parsed.
 	ErrScope = errors.New("urlnorm: invalid scope")
 )

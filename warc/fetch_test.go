@@ -1,4 +1,4 @@
-package warc
+package warc_test
 
 import (
 	"bytes"
@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/seedcrawl/seedcrawl/fetch"
+	"github.com/seedcrawl/seedcrawl/warc"
 )
 
 // TestFromFetchCapture is the wiring the crawler uses: fetch with
@@ -61,16 +62,16 @@ func TestFromFetchCapture(t *testing.T) {
 				t.Fatal(err)
 			}
 			dir := t.TempDir()
-			w := openWriter(t, Options{Dir: dir})
+			w := warc.OpenWriter(t, warc.Options{Dir: dir})
 			ctx := context.Background()
 			var captured [][]byte
-			write := func(req fetch.Request, prev time.Time) (fetch.Response, Result) {
+			write := func(req fetch.Request, prev time.Time) (fetch.Response, warc.Result) {
 				start := time.Now()
 				r := f.Fetch(ctx, req)
 				if r.Err != nil || r.Capture == nil {
 					t.Fatalf("%s: err %v capture %v", req.URL, r.Err, r.Capture)
 				}
-				res, err := w.WriteExchange(ctx, Exchange{URL: r.URL, Date: start, IP: r.RemoteAddr,
+				res, err := w.WriteExchange(ctx, warc.Exchange{URL: r.URL, Date: start, IP: r.RemoteAddr,
 					Request: r.Capture.Request, Response: r.Capture.Response, Truncated: r.Capture.Truncated, RefersToDate: prev})
 				if err != nil {
 					t.Fatal(err)
@@ -81,14 +82,14 @@ func TestFromFetchCapture(t *testing.T) {
 			r1, res1 := write(fetch.Request{URL: srv.URL + "/page"}, time.Time{})
 			_, res2 := write(fetch.Request{URL: srv.URL + "/gz"}, time.Time{})
 			_, res3 := write(fetch.Request{URL: srv.URL + "/page", ETag: r1.ETag}, time.Now())
-			if res1.Type != TypeResponse || res2.Type != TypeResponse || res3.Type != TypeRevisit || res3.Status != 304 {
+			if res1.Type != warc.TypeResponse || res2.Type != warc.TypeResponse || res3.Type != warc.TypeRevisit || res3.Status != 304 {
 				t.Fatalf("types %s %s %s(%d)", res1.Type, res2.Type, res3.Type, res3.Status)
 			}
 			if err := w.Close(); err != nil {
 				t.Fatal(err)
 			}
-			recs := readAll(t, filepath.Join(dir, w.Files()[0]))
-			if got := types(recs); got != "warcinfo,response,request,response,request,revisit,request" {
+			recs := warc.ReadAll(t, filepath.Join(dir, w.Files()[0]))
+			if got := warc.Types(recs); got != "warcinfo,response,request,response,request,revisit,request" {
 				t.Fatalf("records %s", got)
 			}
 			for i, k := range []int{1, 3, 5} {
@@ -101,10 +102,10 @@ func TestFromFetchCapture(t *testing.T) {
 			}
 			// The gzip body is archived as sent: its payload digest is that
 			// of the compressed bytes.
-			if recs[3].Header.Get("WARC-Payload-Digest") != Digest(gz.Bytes()) {
+			if recs[3].Header.Get("WARC-Payload-Digest") != warc.Digest(gz.Bytes()) {
 				t.Errorf("gzip payload digest %s, want digest of the encoded body", recs[3].Header.Get("WARC-Payload-Digest"))
 			}
-			if recs[5].Header.Get("WARC-Profile") != ProfileServerNotModified {
+			if recs[5].Header.Get("WARC-Profile") != warc.ProfileServerNotModified {
 				t.Errorf("304 profile %q", recs[5].Header.Get("WARC-Profile"))
 			}
 		})

@@ -429,7 +429,7 @@ func (s *crawlSession) close() error {
 	return err
 }
 
-func crawlPrintProgress(w io.Writer, p crawler.Progress) {
+func crawlPrintProgress(w io.Writer, p monitor.Progress) {
 	rate := 0.0
 	if p.Elapsed > 0 {
 		rate = float64(p.Pages) / p.Elapsed.Seconds()

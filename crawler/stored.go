@@ -9,17 +9,13 @@ import (
 // storedLinks returns the stored out-links of page id as candidates, for a
 // page answering 304 or traversed from storage.
 func (c *Crawler) storedLinks(id uint64) ([]scope.Link, error) {
-	links, err := c.opts.Store.Links(id)
+	links, err := c.opts.Store.OutLinks(id)
 	if err != nil {
 		return nil, fmt.Errorf("crawler: stored links of %d: %w", id, err)
 	}
 	out := make([]scope.Link, 0, len(links))
 	for _, l := range links {
-		u, err := c.opts.Store.URL(l.To)
-		if err != nil {
-			return nil, fmt.Errorf("crawler: url of page %d: %w", l.To, err)
-		}
-		cand, _, ok := c.rules.Vet(u, l.Kind)
+		cand, _, ok := c.rules.Vet(l.URL, l.Kind)
 		if !ok {
 			continue // a guard tightened since: not followed now
 		}

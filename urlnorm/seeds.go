@@ -1,0 +1,23 @@
+package urlnorm
+
+import "fmt"
+
+// Seeds normalizes seed URLs and drops repeats (after normalization),
+// keeping the first of each in order. A seed that cannot be normalized
+// fails the whole list with an error that wraps ErrSeed and Normalize's
+// error and quotes the seed.
+func Seeds(seeds []string) ([]string, error) {
+	out := make([]string, 0, len(seeds))
+	seen := map[string]bool{}
+	for _, s := range seeds {
+		n, err := Normalize(s)
+		if err != nil {
+			return nil, fmt.Errorf("%w: %q: %w", ErrSeed, s, err)
+		}
+		if !seen[n] {
+			seen[n] = true
+			out = append(out, n)
+		}
+	}
+	return out, nil
+}

@@ -1,0 +1,41 @@
+package urlnorm
+
+import (
+	"errors"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+func TestSeeds(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		seeds []string
+		want  []string
+		err   error // also wrapped with ErrSeed
+	}{
+		{name: "none", seeds: nil, want: []string{}},
+		{name: "normalized in order", seeds: []string{"HTTP://B.example/x", "http://a.example"},
+			want: []string{"http://b.example/x", "http://a.example/"}},
+		{name: "repeats after normalization dropped", seeds: []string{"http://a.example", "http://A.example:80/", "http://b.example/", "http://a.example/"},
+			want: []string{"http://a.example/", "http://b.example/"}},
+		{name: "bad scheme", seeds: []string{"http://a.example/", "ftp://x/"}, err: ErrScheme},
+		{name: "not a URL", seeds: []string{"not a url"}, err: ErrParse},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := Seeds(tc.seeds)
+			if tc.err != nil {
+				if !errors.Is(err, ErrSeed) || !errors.Is(err, tc.err) || got != nil {
+					t.Fatalf("Seeds(%q) = %q, %v; want ErrSeed and %v", tc.seeds, got, err, tc.err)
+				}
+				if bad := tc.seeds[len(tc.seeds)-1]; !strings.Contains(err.Error(), `"`+bad+`"`) {
+					t.Errorf("error %q does not quote the seed %q", err, bad)
+				}
+				return
+			}
+			if err != nil || !reflect.DeepEqual(got, tc.want) {
+				t.Errorf("Seeds(%q) = %q, %v; want %q", tc.seeds, got, err, tc.want)
+			}
+		})
+	}
+}
