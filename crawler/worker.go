@@ -287,4 +287,7 @@ func (c *Crawler) extractLinks(m *fetched, resp fetch.Response) {
 		}
 		m.links = append(m.links, cand)
 	}
+	// m holds copies (scope.Link, with the same strings): the slice can
+	// serve the next page.
+	c.extractor.Recycle(page.Links)
 }

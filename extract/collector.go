@@ -68,7 +68,9 @@ func (c *collector) presize(hint int) {
 	if hint > 8 {
 		c.byURL = make(map[string]int32, hint)
 		c.byRaw = make(map[string]int32, hint)
-		c.links = make([]Link, 0, hint)
+		if cap(c.links) < hint {
+			c.links = make([]Link, 0, hint)
+		}
 	}
 }
 
@@ -108,7 +110,7 @@ const maxPooledLinks = 256
 func (c *collector) useMaps(pool *sync.Pool, hint int) {
 	if m, ok := pool.Get().(*linkMaps); ok {
 		c.byURL, c.byRaw, c.mapsPeak = m.byURL, m.byRaw, m.peak
-		if hint > 8 {
+		if hint > 8 && cap(c.links) < hint {
 			c.links = make([]Link, 0, hint)
 		}
 		return

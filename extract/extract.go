@@ -160,9 +160,12 @@ type Options struct {
 // pages before it.
 type Extractor struct {
 	opts Options
-	sel  matcher       // nil unless Options.LinkSelector is set
-	maps sync.Pool     // *linkMaps, reused from page to page
-	memo *urlnorm.Memo // links resolved on earlier pages (bounded)
+	sel  matcher   // nil unless Options.LinkSelector is set
+	maps sync.Pool // *linkMaps, reused from page to page
+	// spare holds Page.Links slices handed back by Recycle (*[]Link,
+	// cleared), taken by the next pages instead of a fresh slice.
+	spare sync.Pool
+	memo  *urlnorm.Memo // links resolved on earlier pages (bounded)
 	// links16 is 16 times a running average of the distinct links of its
 	// pages (each page weighs 1/16), to size the next page's link slice.
 	links16 atomic.Int64
@@ -231,7 +234,11 @@ func (e *Extractor) extract(pageURL string, body []byte, headerCharset string, d
 	doc := decode(body, headerCharset)
 	c := newCollector(&e.opts, base, doc.queryEncoder(), dups)
 	c.memo = e.memo
-	c.useMaps(&e.maps, linkHint(len(body), e.links16.Load()))
+	hint := linkHint(len(body), e.links16.Load())
+	if l, ok := e.spare.Get().(*[]Link); ok && cap(*l) >= hint {
+		c.links = *l
+	}
+	c.useMaps(&e.maps, hint)
 	defer c.release(&e.maps)
 	var w walker
 	if e.sel == nil {
@@ -331,3 +338,23 @@ func hasToken(list, tok string) bool {
 }
 
 func collapseSpace(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// maxRecycledLinks bounds the Page.Links slices Recycle keeps: a page with
+// thousands of links does not pin a slice that large for the pages after
+// it.
+const maxRecycledLinks = 1024
+
+// Recycle hands back the Links of a Page this Extractor returned, once the
+// caller is done with the slice (the strings in it may be kept: they are
+// not reused). A later page may then fill the same memory instead of a
+// fresh slice; a crawler extracts page after page of about the same size.
+// Recycle is optional and safe for concurrent use.
+func (e *Extractor) Recycle(links []Link) {
+	if cap(links) == 0 || cap(links) > maxRecycledLinks {
+		return
+	}
+	links = links[:cap(links)]
+	clear(links) // drop the strings, so the pool pins no page's URLs
+	links = links[:0]
+	e.spare.Put(&links)
+}

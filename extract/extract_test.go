@@ -342,3 +342,32 @@ func TestLinkSize(t *testing.T) {
 		t.Fatalf("Link is %d bytes, want 56", got)
 	}
 }
+
+// TestRecycleKeepsPagesApart checks that a page extracted into a slice an
+// earlier page handed back (Recycle) holds exactly its own links, and
+// that the earlier page's copies are untouched.
+func TestRecycleKeepsPagesApart(t *testing.T) {
+	e, err := New(Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	page := func(u, body string) []Link {
+		t.Helper()
+		p, err := e.Extract(u, []byte(body), "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return p.Links
+	}
+	first := page("http://a.test/", `<a href="/x">x</a><a href="/y">y</a><a href="/z">z</a>`)
+	kept := slices.Clone(first)
+	e.Recycle(first)
+	second := page("http://b.test/dir/", `<a href="p">p</a>`)
+	if len(second) != 1 || second[0].URL != "http://b.test/dir/p" {
+		t.Fatalf("second page's links %+v, want only http://b.test/dir/p", second)
+	}
+	if kept[0].URL != "http://a.test/x" || kept[2].URL != "http://a.test/z" {
+		t.Fatalf("first page's copied links changed: %+v", kept)
+	}
+	e.Recycle(nil) // nothing to keep; must not panic
+}
