@@ -178,13 +178,21 @@ func (n *Node) setup(ctx context.Context) error {
 	// One work-queue stream: a message is removed when its owner
 	// acknowledges it, so the stream's message count is the number of URLs
 	// in flight between nodes.
-	n.stream, err = n.js.CreateOrUpdateStream(ctx, jetstream.StreamConfig{
+	cfg := jetstream.StreamConfig{
 		Name:       o.Name + "_urls",
 		Subjects:   []string{o.Name + ".urls.*"},
 		Retention:  jetstream.WorkQueuePolicy,
 		Storage:    jetstream.FileStorage,
 		Duplicates: o.DupWindow,
-	})
+	}
+	// Create, and update only a stream made with another configuration:
+	// CreateOrUpdateStream updates even an identical stream, and the
+	// server's update of a stream races (go test -race, nats-server
+	// 2.15) with another node creating its consumer on it.
+	n.stream, err = n.js.CreateStream(ctx, cfg)
+	if errors.Is(err, jetstream.ErrStreamNameAlreadyInUse) {
+		n.stream, err = n.js.UpdateStream(ctx, cfg)
+	}
 	if err != nil {
 		return fmt.Errorf("cluster: create stream %s_urls: %w", o.Name, err)
 	}
