@@ -41,7 +41,7 @@ func redirect(u, to string) pg {
 // links to URLs not listed are an error.
 func testDB(t testing.TB, pages ...pg) *storage.DB {
 	t.Helper()
-	db, err := storage.Open(filepath.Join(t.TempDir(), "r.db"), &storage.Options{NoSync: true})
+	db, err := storage.Open(filepath.Join(t.TempDir(), "r.DB"), &storage.Options{NoSync: true})
 	if err != nil {
 		t.Fatal(err)
 	}
