@@ -449,9 +449,7 @@ func TestRefetchOlderHashKind(t *testing.T) {
 			b := &storage.Batch{}
 			b.AddFetch(storage.Fetch{ID: p.ID, Status: storage.StatusFetched, Code: 200, ContentType: "text/html",
 				Hash: storage.HashSHA256.Of([]byte(body)), FetchedAt: p.FetchedAt}, nil)
-			if err := r.DB.Commit(b); err != nil {
-				t.Fatal(err)
-			}
+			crawltest.Commit(t, r.DB, b)
 			r.reopen()
 			body = tc.second
 			r.opts.Refetch = true
@@ -489,9 +487,7 @@ func TestDuplicateOfOlderHashKind(t *testing.T) {
 	b := &storage.Batch{}
 	b.AddFetch(storage.Fetch{ID: in[0].ID, Status: storage.StatusFetched, Code: 200, ContentType: "text/html",
 		Hash: storage.HashSHA256.Of([]byte(body[orig])), FetchedAt: time.Now()}, nil)
-	if err := r.DB.Commit(b); err != nil {
-		t.Fatal(err)
-	}
+	crawltest.Commit(t, r.DB, b)
 	r.reopen()
 	r.mustRun(dup, other)
 	if r.Web.Requests(orig) != 0 {

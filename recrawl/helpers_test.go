@@ -6,6 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/seedcrawl/seedcrawl/internal/crawltest"
+
 	"github.com/seedcrawl/seedcrawl/seeds"
 	"github.com/seedcrawl/seedcrawl/storage"
 )
@@ -86,9 +88,7 @@ func testDB(t testing.TB, pages ...pg) *storage.DB {
 		}
 		b.AddFetch(f, links)
 	}
-	if err := db.Commit(&b); err != nil {
-		t.Fatal(err)
-	}
+	crawltest.Commit(t, db, &b)
 	return db
 }
 

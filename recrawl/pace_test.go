@@ -8,6 +8,8 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/seedcrawl/seedcrawl/internal/crawltest"
+
 	"github.com/seedcrawl/seedcrawl/frontier"
 	"github.com/seedcrawl/seedcrawl/storage"
 )
@@ -343,9 +345,7 @@ func TestPacerSavesAndRestoresOwed(t *testing.T) {
 		t.Helper()
 		var b storage.Batch
 		p.save(2, &b)
-		if err := db.Commit(&b); err != nil {
-			t.Fatal(err)
-		}
+		crawltest.Commit(t, db, &b)
 	}
 	stored := func() []uint64 {
 		t.Helper()
@@ -410,9 +410,7 @@ func TestPacerSavesAndRestoresOwed(t *testing.T) {
 	}
 	b.Reset()
 	r.save(2, &b)
-	if err := db.Commit(&b); err != nil {
-		t.Fatal(err)
-	}
+	crawltest.Commit(t, db, &b)
 	if got := fmt.Sprint(stored()); got != "[3 4]" {
 		t.Errorf("stored owed after the restore into a share of 2: %s, want [3 4]", got)
 	}
