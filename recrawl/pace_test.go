@@ -227,26 +227,34 @@ func TestPacerOff(t *testing.T) {
 	}
 }
 
+// owingPacer returns the pacer of a paced cycle with a cap of 2×owed
+// refetches in a budget of owed×perOwed fetches, every page weighing 1,
+// after the scheduler handed out known pages 1..owed+1 with a fetch
+// between each (so the cycle is not dry and about owed of them are owed);
+// with the count of refetches granted.
+func owingPacer(owed int, perOwed int64) (*pacer, *atomic.Int64) {
+	p := newPacer(&CycleOptions{Paced: true, MaxRefresh: int64(owed) * 2, Budget: int64(owed) * perOwed,
+		Weight: func(uint64) float64 { return 1 }})
+	granted := new(atomic.Int64)
+	for id := uint64(1); id <= uint64(owed)+1; id++ {
+		p.decide(&storage.Page{ID: id, URL: "https://a.test/p"}, id, granted)
+	}
+	return p, granted
+}
+
 // BenchmarkPacerPoppedKnown: the cost of asking the pacer about a known
 // page that is not owed (every traversal of a known page in a paced cycle
 // asks), with owed pages waiting; it must not grow with their number.
 func BenchmarkPacerPoppedKnown(b *testing.B) {
 	for _, owed := range []int{1_000, 10_000, 100_000} {
 		b.Run(fmt.Sprintf("owed=%d", owed), func(b *testing.B) {
-			rc := &CycleOptions{Paced: true, MaxRefresh: int64(owed) * 2, Budget: int64(owed) * 100,
-				Weight: func(uint64) float64 { return 1 }}
-			p := newPacer(rc)
-			var granted atomic.Int64
-			for id := uint64(1); id <= uint64(owed)+1; id++ {
-				// a fetch between each: the cycle is not dry
-				p.decide(&storage.Page{ID: id, URL: "https://a.test/p"}, id, &granted)
-			}
+			p, granted := owingPacer(owed, 100)
 			if p.owed.Len() < owed/2 {
 				b.Fatalf("%d owed, want at least %d", p.owed.Len(), owed/2)
 			}
 			b.ResetTimer()
 			for i := range b.N {
-				if owed, _ := p.popped(uint64(owed)+10+uint64(i), uint64(owed), &granted); owed {
+				if owed, _ := p.popped(uint64(owed)+10+uint64(i), uint64(owed), granted); owed {
 					b.Fatal("a page never owed reads as owed")
 				}
 			}
@@ -261,22 +269,16 @@ func BenchmarkPacerPoppedKnown(b *testing.B) {
 func BenchmarkPacerRelease(b *testing.B) {
 	for _, owed := range []int{1_000, 10_000, 100_000} {
 		b.Run(fmt.Sprintf("owed=%d", owed), func(b *testing.B) {
-			rc := &CycleOptions{Paced: true, MaxRefresh: int64(owed) * 2, Budget: int64(owed) * 1000,
-				Weight: func(uint64) float64 { return 1 }}
-			p := newPacer(rc)
-			var granted atomic.Int64
+			p, granted := owingPacer(owed, 1000)
 			fr := newPaceFrontier()
-			for id := uint64(1); id <= uint64(owed)+1; id++ {
-				p.decide(&storage.Page{ID: id, URL: "https://a.test/p"}, id, &granted)
-			}
-			p.release(0, uint64(owed), &granted, fr.credit) // holds them all
+			p.release(0, uint64(owed), granted, fr.credit) // holds them all
 			n, g := p.owed.Len(), granted.Load()
 			if n < owed/2 || p.held != n {
 				b.Fatalf("%d owed, %d held; want at least %d, all held", n, p.held, owed/2)
 			}
 			b.ResetTimer()
 			for range b.N {
-				p.release(0, uint64(owed), &granted, fr.credit)
+				p.release(0, uint64(owed), granted, fr.credit)
 			}
 			b.StopTimer()
 			if p.owed.Len() != n || granted.Load() != g {
