@@ -63,9 +63,7 @@ func crawlKillArgs(w *crawlWeb, delay time.Duration, workers int) func(db string
 // (robots.txt left out); w's access log is emptied for the next run.
 func crawlReference(t testing.TB, bin string, args []string, w *crawlWeb) int {
 	t.Helper()
-	if out, err := exec.Command(bin, args...).CombinedOutput(); err != nil {
-		t.Fatalf("reference crawl: %v\n%s", err, out)
-	}
+	binOK(t, "reference crawl", bin, args...)
 	total := 0
 	for _, e := range w.log.Entries() {
 		if e.Target != "/robots.txt" {

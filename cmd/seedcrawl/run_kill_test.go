@@ -32,9 +32,7 @@ func TestRunBinaryResumesCycle(t *testing.T) {
 			"--progress", "0")...), append(w.site.Seeds(), gone, moved)...)
 	}
 	base := filepath.Join(dir, "base.db")
-	if out, err := exec.Command(bin, args(base, "1")...).CombinedOutput(); err != nil {
-		t.Fatalf("cycle 1: %v\n%s", err, out)
-	}
+	binOK(t, "cycle 1", bin, args(base, "1")...)
 	ref, kill := filepath.Join(dir, "ref.db"), filepath.Join(dir, "kill.db")
 	for _, p := range []string{ref, kill} {
 		runCopyFile(t, base, p)
@@ -43,9 +41,7 @@ func TestRunBinaryResumesCycle(t *testing.T) {
 		t.Fatal(err)
 	}
 	w.log.Reset()
-	if out, err := exec.Command(bin, args(ref, "2")...).CombinedOutput(); err != nil {
-		t.Fatalf("reference cycle 2: %v\n%s", err, out)
-	}
+	binOK(t, "reference cycle 2", bin, args(ref, "2")...)
 	total := len(w.log.Entries())
 	w.log.Reset()
 
@@ -72,9 +68,7 @@ func TestRunBinaryResumesCycle(t *testing.T) {
 		}
 		t.Logf("kill %d after %d of %d requests; %d cycle-2 fetches committed", i+1, len(w.log.Entries()), total, len(st.fetch[2]))
 	}
-	if out, err := exec.Command(bin, args(kill, "2")...).CombinedOutput(); err != nil {
-		t.Fatalf("resumed cycle 2: %v\n%s", err, out)
-	}
+	binOK(t, "resumed cycle 2", bin, args(kill, "2")...)
 
 	a, b := runReadDB(t, ref), runReadDB(t, kill)
 	if len(a.pages) != len(b.pages) {
