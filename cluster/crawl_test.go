@@ -306,9 +306,7 @@ func TestClusterShortcutLowersDepth(t *testing.T) {
 			t.Errorf("%s fetched %d times, want %d", u, n, want)
 		}
 	}
-	if p := r.Page("http://x.test/d"); p.Status != storage.StatusRejected || p.Reason != "max-depth" {
-		t.Errorf("x.test/d: %v %q, want rejected max-depth", p.Status, p.Reason)
-	}
+	r.WantRejected("http://x.test/d", "max-depth")
 }
 
 // TestClusterHandoffShorterPath: under BFS a link carries no mass, so a

@@ -269,9 +269,7 @@ func TestBudgets(t *testing.T) {
 		if got := len(r.Web.Fetched()); got != 5 {
 			t.Errorf("fetched %d pages, want 5 (depth ≤ 1)", got)
 		}
-		if p := r.Page("http://a.test/d/1"); p.Status != storage.StatusRejected || p.Reason != "max-depth" {
-			t.Errorf("/d/1: %v %q", p.Status, p.Reason)
-		}
+		r.WantRejected("http://a.test/d/1", "max-depth")
 		if s.Skipped["max-depth"] != 4 {
 			t.Errorf("skipped %v", s.Skipped)
 		}
@@ -284,9 +282,7 @@ func TestBudgets(t *testing.T) {
 		if got := len(r.Web.Fetched()); got != 3 {
 			t.Errorf("fetched %d pages, want 3", got)
 		}
-		if p := r.Page("http://a.test/4"); p.Status != storage.StatusRejected || p.Reason != "host-max-pages" {
-			t.Errorf("/4: %v %q", p.Status, p.Reason)
-		}
+		r.WantRejected("http://a.test/4", "host-max-pages")
 	})
 	t.Run("host-max-pages across a resume", func(t *testing.T) {
 		// The second run's frontier starts empty: the host's count comes
@@ -303,9 +299,7 @@ func TestBudgets(t *testing.T) {
 		if got := len(r.Web.Fetched()); got != 3 {
 			t.Errorf("fetched %d pages over two runs, want 3: %v", got, r.Web.Fetched())
 		}
-		if p := r.Page("http://a.test/4"); p.Status != storage.StatusRejected || p.Reason != "host-max-pages" {
-			t.Errorf("/4: %v %q, want rejected for host-max-pages", p.Status, p.Reason)
-		}
+		r.WantRejected("http://a.test/4", "host-max-pages")
 	})
 	t.Run("max-pages then resume", func(t *testing.T) {
 		r := newRig(t)

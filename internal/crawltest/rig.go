@@ -80,3 +80,12 @@ func (r *Rig) FrontierLen() int {
 	r.t.Helper()
 	return FrontierLen(r.t, r.DB)
 }
+
+// WantRejected fails the test, going on, unless the stored record of u is
+// rejected for reason.
+func (r *Rig) WantRejected(u, reason string) {
+	r.t.Helper()
+	if p := r.Page(u); p.Status != storage.StatusRejected || p.Reason != reason {
+		r.t.Errorf("%s: %v %q, want rejected for %s", u, p.Status, p.Reason, reason)
+	}
+}
