@@ -92,7 +92,7 @@ func (s *clusterSetup) checkLog(t *testing.T, allowed func(u string, first time.
 		if e.Target == "/robots.txt" {
 			continue
 		}
-		u := e.Scheme + "://" + e.Host + e.Target
+		u := e.URL()
 		if at, seen := first[u]; seen {
 			if !allowed(u, at) {
 				t.Errorf("%s requested twice", u)

@@ -164,10 +164,7 @@ func crawlKillRuns(t testing.TB, bin string, args func(string) []string, w *craw
 		crawlStop(t, w, exec.Command(bin, a...), at, syscall.SIGKILL)
 		es := w.log.Entries()
 		runs = append(runs, run{before, len(es)})
-		last := time.Duration(0)
-		for _, e := range es[before:] {
-			last = max(last, e.Time)
-		}
+		last := lastRequest(es[before:])
 		kills = append(kills, last)
 		stored := 0
 		for u, p := range crawlPages(t, db) {
@@ -217,7 +214,7 @@ func crawlKillRuns(t testing.TB, bin string, args func(string) []string, w *craw
 			if e.Target == "/robots.txt" {
 				continue
 			}
-			u := e.Scheme + "://" + e.Host + e.Target
+			u := e.URL()
 			if k, ok := committed[u]; ok && ri > k {
 				t.Errorf("%s fetched by run %d although its fetch was committed before kill %d", u, ri+1, k+1)
 			}

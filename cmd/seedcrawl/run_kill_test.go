@@ -51,10 +51,7 @@ func TestRunBinaryResumesCycle(t *testing.T) {
 	for i, share := range []float64{0.25, 0.6} {
 		want := len(w.log.Entries()) + int(share*float64(total)) - total/4*i
 		crawlStop(t, w, exec.Command(bin, args(kill, "2")...), stopPoint{requests: want}, syscall.SIGKILL)
-		last := time.Duration(0)
-		for _, e := range w.log.Entries() {
-			last = max(last, e.Time)
-		}
+		last := lastRequest(w.log.Entries())
 		kills = append(kills, last)
 		bounds = append(bounds, len(w.log.Entries()))
 		st := runReadDB(t, kill)
@@ -112,7 +109,7 @@ func TestRunBinaryResumesCycle(t *testing.T) {
 		if e.Target == "/robots.txt" {
 			continue
 		}
-		u := e.Scheme + "://" + e.Host + e.Target
+		u := e.URL()
 		run := sort.SearchInts(bounds, i+1) // index of the run that made request i
 		if k, ok := committed[u]; ok && run > k {
 			t.Errorf("%s requested by run %d although its fetch was committed before kill %d", u, run+1, k+1)

@@ -91,10 +91,7 @@ func TestRunBinaryResumesOwedRefetches(t *testing.T) {
 		w.log.Reset()
 		crawlStop(t, w, exec.Command(bin, cycle2(db)...), stopPoint{requests: total / 3}, sig)
 		stoppedAt := len(w.log.Entries())
-		var lastStopped time.Duration
-		for _, e := range w.log.Entries() {
-			lastStopped = max(lastStopped, e.Time)
-		}
+		lastStopped := lastRequest(w.log.Entries())
 		binOK(t, fmt.Sprintf("cycle 2 resumed after %v", sig), bin, cycle2(db)...)
 		es := w.log.Entries()
 		got, requests := refetches(es)
