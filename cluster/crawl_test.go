@@ -7,7 +7,6 @@ import (
 	"context"
 	"errors"
 	"math"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -19,48 +18,26 @@ import (
 	"github.com/seedcrawl/seedcrawl/fetch"
 	"github.com/seedcrawl/seedcrawl/frontier"
 	"github.com/seedcrawl/seedcrawl/internal/crawltest"
-	"github.com/seedcrawl/seedcrawl/internal/fakeweb"
 	"github.com/seedcrawl/seedcrawl/monitor"
-	"github.com/seedcrawl/seedcrawl/scheduler"
 	"github.com/seedcrawl/seedcrawl/storage"
 )
 
-// crawlRig is a crawler wired to fakes at the seams and a real bbolt file.
+// crawlRig is a crawler wired to fakes at the seams and a real bbolt file
+// (crawltest.Rig), run with opts.
 type crawlRig struct {
-	t     *testing.T
-	web   *fakeweb.Web
-	db    *storage.DB
-	fr    *crawltest.Spy
-	sched scheduler.Scheduler
-	opts  crawler.Options
+	*crawltest.Rig
+	t    *testing.T
+	opts crawler.Options
 }
 
 func newCrawlRig(t *testing.T) *crawlRig {
 	t.Helper()
-	db := crawltest.OpenDB(t, filepath.Join(t.TempDir(), "crawl.db"))
-	web := fakeweb.New()
-	return &crawlRig{t: t, web: web, db: db, sched: crawltest.Scheduler(t, "bfs"), opts: crawler.Options{
-		Store:    db,
-		Fetchers: []crawler.Fetcher{web, web, web},
+	r := crawltest.NewRig(t)
+	return &crawlRig{Rig: r, t: t, opts: crawler.Options{
+		Store:    r.DB,
+		Fetchers: []crawler.Fetcher{r.Web, r.Web, r.Web},
 		Settings: crawltest.Settings(),
 	}}
-}
-
-// withFrontier returns o with the rig's frontier, built on first use from
-// the settings the test chose.
-func (r *crawlRig) withFrontier(o crawler.Options) crawler.Options {
-	r.t.Helper()
-	if r.fr == nil {
-		r.fr = crawltest.NewFrontier(r.t, r.db, r.sched, o.Settings, nil)
-	}
-	o.Frontier = r.fr
-	return o
-}
-
-// page returns the stored record of URL u.
-func (r *crawlRig) page(u string) storage.Page {
-	r.t.Helper()
-	return crawltest.Page(r.t, r.db, u)
 }
 
 // fakeCluster owns the hosts in own; it records handoffs and checks at
@@ -165,16 +142,16 @@ func waitIdle(t *testing.T, c *Crawl) {
 // when the cluster is done.
 func TestClusterHook(t *testing.T) {
 	r := newCrawlRig(t)
-	r.sched = crawltest.Scheduler(t, "fpr")
-	r.web.HTML("http://a.test/", "/x", "http://b.test/1", "http://b.test/2")
-	r.web.HTML("http://a.test/x", "http://b.test/1", "/")
-	r.web.HTML("http://a.test/y")
-	fc := newFakeCluster(t, r.db, "a.test")
+	r.Sched = crawltest.Scheduler(t, "fpr")
+	r.Web.HTML("http://a.test/", "/x", "http://b.test/1", "http://b.test/2")
+	r.Web.HTML("http://a.test/x", "http://b.test/1", "/")
+	r.Web.HTML("http://a.test/y")
+	fc := newFakeCluster(t, r.DB, "a.test")
 	cr, c := r.nodeCrawler(fc, -1)
 	var mu sync.Mutex
 	jobs := map[string]frontier.Job{}
-	r.fr.OnDone = func(j frontier.Job) {
-		u, _ := r.db.URL(j.ID)
+	r.Fr.OnDone = func(j frontier.Job) {
+		u, _ := r.DB.URL(j.ID)
 		mu.Lock()
 		jobs[u] = j
 		mu.Unlock()
@@ -210,17 +187,17 @@ func TestClusterHook(t *testing.T) {
 		if h.url != want[i].url || h.depth != want[i].depth || math.Abs(h.mass-want[i].mass) > 1e-15 {
 			t.Errorf("handoff %d = %+v, want %+v", i, h, want[i])
 		}
-		if p := r.page(h.url); p.Status != storage.StatusDiscovered || p.Fetches != 0 {
+		if p := r.Page(h.url); p.Status != storage.StatusDiscovered || p.Fetches != 0 {
 			t.Errorf("%s stored as %v with %d fetches, want discovered, never fetched", h.url, p.Status, p.Fetches)
 		}
 	}
 	if got[0].from != got[1].from || got[0].from == got[2].from {
 		t.Errorf("contribution names %q %q %q: want one per discovering page", got[0].from, got[1].from, got[2].from)
 	}
-	if got, want := crawltest.Links(t, r.db, "http://a.test/"), []string{"a http://a.test/x", "a http://b.test/1", "a http://b.test/2"}; !slices.Equal(got, want) {
+	if got, want := r.Links("http://a.test/"), []string{"a http://a.test/x", "a http://b.test/1", "a http://b.test/2"}; !slices.Equal(got, want) {
 		t.Errorf("links of / = %v, want %v (handed-off targets are links too)", got, want)
 	}
-	if n := crawltest.FrontierLen(t, r.db); n != 0 {
+	if n := r.FrontierLen(); n != 0 {
 		t.Errorf("%d URLs in the stored frontier while idle, want 0", n)
 	}
 
@@ -233,7 +210,7 @@ func TestClusterHook(t *testing.T) {
 		t.Fatal(err)
 	}
 	// Committed by the time Inject returns (unless already fetched).
-	if p := r.page("http://a.test/y"); p.Depth != 2 || p.Status != storage.StatusQueued && p.Fetches == 0 {
+	if p := r.Page("http://a.test/y"); p.Depth != 2 || p.Status != storage.StatusQueued && p.Fetches == 0 {
 		t.Errorf("a.test/y after Inject: status %v, depth %d, %d fetches; want queued (or fetched) at depth 2", p.Status, p.Depth, p.Fetches)
 	}
 	waitIdle(t, cr)
@@ -244,11 +221,11 @@ func TestClusterHook(t *testing.T) {
 	}
 	mu.Unlock()
 	for _, u := range []string{"http://a.test/", "http://a.test/x", "http://a.test/y"} {
-		if n := r.web.Requests(u); n != 1 {
+		if n := r.Web.Requests(u); n != 1 {
 			t.Errorf("%s fetched %d times, want 1", u, n)
 		}
 	}
-	if n := r.web.Requests("http://b.test/1"); n != 0 {
+	if n := r.Web.Requests("http://b.test/1"); n != 0 {
 		t.Errorf("b.test/1 fetched %d times by a node that does not own it", n)
 	}
 	select {
@@ -272,10 +249,10 @@ func TestClusterHook(t *testing.T) {
 // shorter local path would.
 func TestClusterReceiveLiftsDepth(t *testing.T) {
 	r := newCrawlRig(t)
-	r.web.HTML("http://a.test/", "/x")
-	r.web.HTML("http://a.test/x", "/deep")
-	r.web.HTML("http://a.test/deep")
-	fc := newFakeCluster(t, r.db, "a.test")
+	r.Web.HTML("http://a.test/", "/x")
+	r.Web.HTML("http://a.test/x", "/deep")
+	r.Web.HTML("http://a.test/deep")
+	fc := newFakeCluster(t, r.DB, "a.test")
 	cr, c := r.nodeCrawler(fc, 1)
 	res := make(chan error, 1)
 	go func() {
@@ -283,7 +260,7 @@ func TestClusterReceiveLiftsDepth(t *testing.T) {
 		res <- err
 	}()
 	waitIdle(t, cr)
-	if p := r.page("http://a.test/deep"); p.Status != storage.StatusRejected || p.Reason != "max-depth" {
+	if p := r.Page("http://a.test/deep"); p.Status != storage.StatusRejected || p.Reason != "max-depth" {
 		t.Fatalf("a.test/deep before the handover: %v %q, want rejected max-depth", p.Status, p.Reason)
 	}
 	if err := cr.Inject(context.Background(), []URL{{URL: "http://a.test/deep", Depth: 1}}); err != nil {
@@ -294,7 +271,7 @@ func TestClusterReceiveLiftsDepth(t *testing.T) {
 	if err := <-res; err != nil {
 		t.Fatal(err)
 	}
-	if n := r.web.Requests("http://a.test/deep"); n != 1 {
+	if n := r.Web.Requests("http://a.test/deep"); n != 1 {
 		t.Fatalf("a.test/deep fetched %d times after a handover at depth 1, want 1", n)
 	}
 }
@@ -307,13 +284,13 @@ func TestClusterReceiveLiftsDepth(t *testing.T) {
 func TestClusterShortcutLowersDepth(t *testing.T) {
 	r := newCrawlRig(t)
 	release := make(chan struct{})
-	r.web.HTML("http://a.test/", "http://x.test/0", "/1")
-	r.web.HTML("http://a.test/1", "http://x.test/t")
-	r.web.HTML("http://x.test/t", "/c")
-	r.web.HTML("http://x.test/c", "/d")
-	r.web.HTML("http://x.test/d")
-	blocked := r.web.Pages["http://a.test/1"] // any page body will do
-	r.web.Pages["http://x.test/0"] = func(req fetch.Request, n int) fetch.Response {
+	r.Web.HTML("http://a.test/", "http://x.test/0", "/1")
+	r.Web.HTML("http://a.test/1", "http://x.test/t")
+	r.Web.HTML("http://x.test/t", "/c")
+	r.Web.HTML("http://x.test/c", "/d")
+	r.Web.HTML("http://x.test/d")
+	blocked := r.Web.Pages["http://a.test/1"] // any page body will do
+	r.Web.Pages["http://x.test/0"] = func(req fetch.Request, n int) fetch.Response {
 		<-release // holds host x.test (one request at a time): x.test/t stays queued
 		return blocked(req, n)
 	}
@@ -325,13 +302,11 @@ func TestClusterShortcutLowersDepth(t *testing.T) {
 	close(release)
 	cc.finish(t)
 	for u, want := range map[string]int{"http://x.test/t": 1, "http://x.test/c": 1, "http://x.test/d": 0} {
-		if n := r.web.Requests(u); n != want {
+		if n := r.Web.Requests(u); n != want {
 			t.Errorf("%s fetched %d times, want %d", u, n, want)
 		}
 	}
-	if p := r.page("http://x.test/d"); p.Status != storage.StatusRejected || p.Reason != "max-depth" {
-		t.Errorf("x.test/d: %v %q, want rejected max-depth", p.Status, p.Reason)
-	}
+	r.WantRejected("http://x.test/d", "max-depth")
 }
 
 // TestClusterHandoffShorterPath: under BFS a link carries no mass, so a
@@ -340,12 +315,12 @@ func TestClusterShortcutLowersDepth(t *testing.T) {
 func TestClusterHandoffShorterPath(t *testing.T) {
 	r := newCrawlRig(t)
 	release := make(chan struct{})
-	r.web.HTML("http://a.test/", "/1")
-	r.web.HTML("http://a.test/1", "http://b.test/z", "/2")
-	r.web.HTML("http://a.test/2", "http://b.test/z")
-	r.web.HTML("http://c.test/s", "http://b.test/z")
-	seed := r.web.Pages["http://c.test/s"]
-	r.web.Pages["http://c.test/s"] = func(req fetch.Request, n int) fetch.Response {
+	r.Web.HTML("http://a.test/", "/1")
+	r.Web.HTML("http://a.test/1", "http://b.test/z", "/2")
+	r.Web.HTML("http://a.test/2", "http://b.test/z")
+	r.Web.HTML("http://c.test/s", "http://b.test/z")
+	seed := r.Web.Pages["http://c.test/s"]
+	r.Web.Pages["http://c.test/s"] = func(req fetch.Request, n int) fetch.Response {
 		<-release
 		return seed(req, n)
 	}
@@ -357,7 +332,7 @@ func TestClusterHandoffShorterPath(t *testing.T) {
 	if err := cc.cr.Inject(context.Background(), nil); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := r.db.PageByURL("http://b.test/z"); err != nil {
+	if _, err := r.DB.PageByURL("http://b.test/z"); err != nil {
 		t.Fatalf("b.test/z not committed after its first hand-off: %v", err)
 	}
 	close(release)
@@ -380,15 +355,15 @@ func TestClusterHandoffShorterPath(t *testing.T) {
 // the depth), named after that page.
 func TestClusterHandoffRedirect(t *testing.T) {
 	r := newCrawlRig(t)
-	r.web.HTML("http://a.test/", "/old")
-	r.web.Redirect("http://a.test/old", "http://b.test/new")
+	r.Web.HTML("http://a.test/", "/old")
+	r.Web.Redirect("http://a.test/old", "http://b.test/new")
 	cc := startClusterCrawl(t, r, []string{"a.test"}, r.opts.Settings.MaxDepth, "", "http://a.test/")
 	cc.finish(t)
 	got := cc.fc.handed()
 	if len(got) != 1 || got[0].url != "http://b.test/new" || got[0].depth != 1 {
 		t.Fatalf("handed off %+v, want b.test/new at depth 1", got)
 	}
-	old, err := r.db.PageByURL("http://a.test/old")
+	old, err := r.DB.PageByURL("http://a.test/old")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -411,10 +386,10 @@ type clusterCrawl struct {
 func startClusterCrawl(t *testing.T, r *crawlRig, own []string, maxDepth int, reachedURL string, seeds ...string) *clusterCrawl {
 	t.Helper()
 	cc := &clusterCrawl{reached: make(chan struct{}), res: make(chan error, 1)}
-	cc.fc = newFakeCluster(t, r.db, own...)
+	cc.fc = newFakeCluster(t, r.DB, own...)
 	cc.cr, cc.c = r.nodeCrawler(cc.fc, maxDepth)
-	r.fr.OnDone = func(j frontier.Job) {
-		if u, _ := r.db.URL(j.ID); u == reachedURL {
+	r.Fr.OnDone = func(j frontier.Job) {
+		if u, _ := r.DB.URL(j.ID); u == reachedURL {
 			close(cc.reached)
 		}
 	}

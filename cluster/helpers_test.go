@@ -62,7 +62,8 @@ func (r *crawlRig) nodeCrawler(fc *fakeCluster, maxDepth int) (*Crawl, *crawler.
 	if o.Scope, err = urlnorm.ParseScopeSpec("hosts:.test", nil); err != nil {
 		r.t.Fatal(err)
 	}
-	c, err := crawler.New(r.withFrontier(o))
+	o.Frontier = r.Frontier(o.Settings)
+	c, err := crawler.New(o)
 	if err != nil {
 		r.t.Fatal(err)
 	}

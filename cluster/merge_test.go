@@ -6,6 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/seedcrawl/seedcrawl/internal/crawltest"
+
 	"github.com/seedcrawl/seedcrawl/storage"
 )
 
@@ -37,9 +39,7 @@ func fetchPage(t *testing.T, db *storage.DB, url string, links ...string) {
 	var b storage.Batch
 	b.AddFetch(storage.Fetch{ID: src[0].ID, Status: storage.StatusFetched, Code: 200, Length: 10,
 		FetchedAt: time.Unix(1700000000, 0)}, ls)
-	if err := db.Commit(&b); err != nil {
-		t.Fatal(err)
-	}
+	crawltest.Commit(t, db, &b)
 }
 
 // graphByURL returns the db's fetched URLs and its links as "src -> dst".
@@ -134,9 +134,7 @@ func TestMergeOwnerDecides(t *testing.T) {
 		}
 		var b storage.Batch
 		b.SetStatus(p.ID, s, reason)
-		if err := db.Commit(&b); err != nil {
-			t.Fatal(err)
-		}
+		crawltest.Commit(t, db, &b)
 	}
 	setStatus(disc, "http://b.test/private", storage.StatusRejected, "max-depth")
 	setStatus(owner, "http://b.test/private", storage.StatusRobotsDenied, "")
@@ -167,9 +165,7 @@ func TestMergeFetchedAsStats(t *testing.T) {
 		f.ID, f.FetchedAt = ids[0].ID, time.Unix(1700000001, 0)
 		var b storage.Batch
 		b.AddFetch(f, links)
-		if err := a.Commit(&b); err != nil {
-			t.Fatal(err)
-		}
+		crawltest.Commit(t, a, &b)
 	}
 	home, err := a.Intern([]string{"http://a.test/"}, storage.NoPage, 0)
 	if err != nil {

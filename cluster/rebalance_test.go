@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/seedcrawl/seedcrawl/internal/crawltest"
+
 	"github.com/seedcrawl/seedcrawl/storage"
 )
 
@@ -50,9 +52,7 @@ func TestRebalance(t *testing.T) {
 	b.AddFetch(storage.Fetch{ID: ints[1].ID, Host: moving, Status: storage.StatusFetched, Code: 200, FetchedAt: time.Now()}, nil)
 	b.PutFrontier(storage.Entry{ID: ints[3].ID, Host: staying, Prio: 0.5, Seq: 2, Depth: 3})
 	b.SetStatus(ints[3].ID, storage.StatusQueued, "")
-	if err := db.Commit(&b); err != nil {
-		t.Fatal(err)
-	}
+	crawltest.Commit(t, db, &b)
 
 	n0, n1, n2 := openNode(t, s.URL(), 0, 3), openNode(t, s.URL(), 1, 3), openNode(t, s.URL(), 2, 3)
 	mv, err := n0.Rebalance(ctx, db)

@@ -24,40 +24,40 @@ import (
 
 func TestCrawlFollowsLinksAndStoresGraph(t *testing.T) {
 	r := newRig(t)
-	r.web.HTML("http://a.test/", "/b", "http://a.test/c#frag", "/b", "http://other.test/x", "mailto:x@y")
-	r.web.HTML("http://a.test/b", "/", "/c")
-	r.web.HTML("http://a.test/c", "/c")
-	r.web.Pages["http://a.test/img.png"] = func(fetch.Request, int) fetch.Response {
+	r.Web.HTML("http://a.test/", "/b", "http://a.test/c#frag", "/b", "http://other.test/x", "mailto:x@y")
+	r.Web.HTML("http://a.test/b", "/", "/c")
+	r.Web.HTML("http://a.test/c", "/c")
+	r.Web.Pages["http://a.test/img.png"] = func(fetch.Request, int) fetch.Response {
 		return fetch.Response{Code: 200, ContentType: "image/png", Length: 99}
 	}
-	r.web.HTML("http://a.test/c", "/img.png", "/c")
+	r.Web.HTML("http://a.test/c", "/img.png", "/c")
 
 	s := r.mustRun("http://A.test:80/")
 	if s.Stopped != StopExhausted {
 		t.Errorf("stopped = %q, want %q", s.Stopped, StopExhausted)
 	}
 	want := []string{"http://a.test/", "http://a.test/b", "http://a.test/c", "http://a.test/img.png"}
-	if got := r.web.Fetched(); !reflect.DeepEqual(got, want) {
+	if got := r.Web.Fetched(); !reflect.DeepEqual(got, want) {
 		t.Errorf("fetched %v, want %v", got, want)
 	}
 	for _, u := range want {
-		if n := r.web.Requests(u); n != 1 {
+		if n := r.Web.Requests(u); n != 1 {
 			t.Errorf("%s fetched %d times, want 1", u, n)
 		}
-		if p := r.page(u); p.Status != storage.StatusFetched {
+		if p := r.Page(u); p.Status != storage.StatusFetched {
 			t.Errorf("%s status %v, want fetched", u, p.Status)
 		}
 	}
-	if got, want := r.links("http://a.test/"), []string{"a http://a.test/b", "a http://a.test/c", "a http://other.test/x"}; !reflect.DeepEqual(got, want) {
+	if got, want := r.Links("http://a.test/"), []string{"a http://a.test/b", "a http://a.test/c", "a http://other.test/x"}; !reflect.DeepEqual(got, want) {
 		t.Errorf("links of / = %v, want %v", got, want)
 	}
-	if got, want := r.links("http://a.test/c"), []string{"a http://a.test/img.png", "a http://a.test/c"}; !reflect.DeepEqual(got, want) {
+	if got, want := r.Links("http://a.test/c"), []string{"a http://a.test/img.png", "a http://a.test/c"}; !reflect.DeepEqual(got, want) {
 		t.Errorf("links of /c = %v, want %v (self-link kept)", got, want)
 	}
-	if p := r.page("http://other.test/x"); p.Status != storage.StatusOutOfScope {
+	if p := r.Page("http://other.test/x"); p.Status != storage.StatusOutOfScope {
 		t.Errorf("other.test/x status %v, want out-of-scope", p.Status)
 	}
-	if p := r.page("http://a.test/b"); p.Depth != 1 || p.From != r.page("http://a.test/").ID {
+	if p := r.Page("http://a.test/b"); p.Depth != 1 || p.From != r.Page("http://a.test/").ID {
 		t.Errorf("/b depth %d from %d, want 1 from the seed", p.Depth, p.From)
 	}
 	if s.Rejected["bad-scheme"] != 1 {
@@ -66,10 +66,10 @@ func TestCrawlFollowsLinksAndStoresGraph(t *testing.T) {
 	if s.Skipped["out-of-scope"] != 1 || s.ByStatus["fetched"] != 4 || s.Pages != 4 {
 		t.Errorf("summary = %+v", s)
 	}
-	if n := r.frontierLen(); n != 0 {
+	if n := r.FrontierLen(); n != 0 {
 		t.Errorf("stored frontier holds %d entries after an exhausted crawl", n)
 	}
-	runs, err := r.db.Runs()
+	runs, err := r.DB.Runs()
 	if err != nil || len(runs) != 1 || runs[0].End.IsZero() || runs[0].Counters["fetch/fetched"] != 4 {
 		t.Errorf("runs = %+v, %v; want one closed run with counters", runs, err)
 	}
@@ -77,12 +77,12 @@ func TestCrawlFollowsLinksAndStoresGraph(t *testing.T) {
 
 func TestRobotsDecisions(t *testing.T) {
 	r := newRig(t)
-	r.web.HTML("http://a.test/", "/private/x", "/ok", "http://b.test/", "http://c.test/")
-	r.web.HTML("http://a.test/ok")
-	r.web.HTML("http://a.test/private/x")
-	r.web.HTML("http://b.test/")
-	r.web.HTML("http://c.test/")
-	r.robots.Decide = func(u *url.URL) robots.Decision {
+	r.Web.HTML("http://a.test/", "/private/x", "/ok", "http://b.test/", "http://c.test/")
+	r.Web.HTML("http://a.test/ok")
+	r.Web.HTML("http://a.test/private/x")
+	r.Web.HTML("http://b.test/")
+	r.Web.HTML("http://c.test/")
+	r.Robots.Decide = func(u *url.URL) robots.Decision {
 		switch {
 		case strings.HasPrefix(u.Path, "/private/"):
 			return robots.Decision{Reason: robots.ReasonDisallowed}
@@ -108,22 +108,22 @@ func TestRobotsDecisions(t *testing.T) {
 		{"http://b.test/", false, storage.StatusDeferred, robots.ReasonUnreachable},
 		{"http://c.test/", false, storage.StatusDeferred, "crawl-delay 1h0m0s exceeds max-crawl-delay 1m0s"},
 	} {
-		if got := r.web.Requests(tc.url) > 0; got != tc.fetched {
+		if got := r.Web.Requests(tc.url) > 0; got != tc.fetched {
 			t.Errorf("%s fetched = %v, want %v", tc.url, got, tc.fetched)
 		}
-		if p := r.page(tc.url); p.Status != tc.status || p.Reason != tc.reason {
+		if p := r.Page(tc.url); p.Status != tc.status || p.Reason != tc.reason {
 			t.Errorf("%s = %v %q, want %v %q", tc.url, p.Status, p.Reason, tc.status, tc.reason)
 		}
 	}
 	if s.Skipped[robots.ReasonDisallowed] != 1 || s.Skipped["crawl-delay-too-long"] != 1 {
 		t.Errorf("skipped = %v", s.Skipped)
 	}
-	h, ok, err := r.db.Host("c.test")
+	h, ok, err := r.DB.Host("c.test")
 	if err != nil || !ok || !strings.HasPrefix(h.Reason, "crawl-delay") || time.Until(h.ReadyAt) < time.Hour {
 		t.Errorf("host c.test = %+v, %v, %v; want deferred with the reason", h, ok, err)
 	}
 	// The Crawl-delay of a.test (10ms) is part of its politeness delay.
-	for _, d := range r.fr.Waits[r.page("http://a.test/ok").ID] {
+	for _, d := range r.Fr.Waits[r.Page("http://a.test/ok").ID] {
 		if d < 10*time.Millisecond {
 			t.Errorf("a.test delay %v, want ≥ its Crawl-delay 10ms", d)
 		}
@@ -132,13 +132,13 @@ func TestRobotsDecisions(t *testing.T) {
 
 func TestDelayPassedToFrontier(t *testing.T) {
 	r := newRig(t)
-	r.web.HTML("http://a.test/")
-	r.web.Dur = 40 * time.Millisecond
+	r.Web.HTML("http://a.test/")
+	r.Web.Dur = 40 * time.Millisecond
 	r.opts.Settings.Delay = 30 * time.Millisecond
 	r.opts.Settings.DelayFactor = 2
 	r.mustRun("http://a.test/")
-	id := r.page("http://a.test/").ID
-	outs, waits := r.fr.Results[id], r.fr.Waits[id]
+	id := r.Page("http://a.test/").ID
+	outs, waits := r.Fr.Results[id], r.Fr.Waits[id]
 	if len(outs) != 1 || outs[0].Duration != 40*time.Millisecond || !outs[0].Downloaded || !outs[0].Requested {
 		t.Fatalf("results = %+v, want one download that took 40ms", outs)
 	}
@@ -150,15 +150,15 @@ func TestDelayPassedToFrontier(t *testing.T) {
 
 func TestRetryAfterAndRetries(t *testing.T) {
 	r := newRig(t)
-	r.web.HTML("http://a.test/", "/limited", "/broken", "/flaky")
-	r.web.Pages["http://a.test/limited"] = func(_ fetch.Request, n int) fetch.Response {
+	r.Web.HTML("http://a.test/", "/limited", "/broken", "/flaky")
+	r.Web.Pages["http://a.test/limited"] = func(_ fetch.Request, n int) fetch.Response {
 		if n == 1 {
 			return fetch.Response{Code: 429, RetryAfter: 30 * time.Millisecond}
 		}
 		return fetch.Response{Code: 200, ContentType: "text/html", Body: []byte("<p>ok")}
 	}
-	r.web.Status("http://a.test/broken", 500)
-	r.web.Pages["http://a.test/flaky"] = func(_ fetch.Request, n int) fetch.Response {
+	r.Web.Status("http://a.test/broken", 500)
+	r.Web.Pages["http://a.test/flaky"] = func(_ fetch.Request, n int) fetch.Response {
 		if n < 3 {
 			return fetch.Response{Reason: fetch.ReasonConnLost, Err: errors.New("reset")}
 		}
@@ -166,18 +166,18 @@ func TestRetryAfterAndRetries(t *testing.T) {
 	}
 	s := r.mustRun("http://a.test/")
 
-	lim := r.page("http://a.test/limited")
-	if lim.Status != storage.StatusFetched || r.web.Requests("http://a.test/limited") != 2 {
-		t.Errorf("limited: %v after %d requests, want fetched after 2", lim.Status, r.web.Requests("http://a.test/limited"))
+	lim := r.Page("http://a.test/limited")
+	if lim.Status != storage.StatusFetched || r.Web.Requests("http://a.test/limited") != 2 {
+		t.Errorf("limited: %v after %d requests, want fetched after 2", lim.Status, r.Web.Requests("http://a.test/limited"))
 	}
-	if rq := r.fr.Requeues[lim.ID]; len(rq) != 1 || rq[0] < 30*time.Millisecond {
+	if rq := r.Fr.Requeues[lim.ID]; len(rq) != 1 || rq[0] < 30*time.Millisecond {
 		t.Errorf("limited requeued after %v, want once after ≥ Retry-After 30ms", rq)
 	}
-	br := r.page("http://a.test/broken")
-	if br.Status != storage.StatusHTTPError || br.Code != 500 || r.web.Requests("http://a.test/broken") != 3 {
-		t.Errorf("broken: %v %d after %d requests, want http-error 500 after 1+2 retries", br.Status, br.Code, r.web.Requests("http://a.test/broken"))
+	br := r.Page("http://a.test/broken")
+	if br.Status != storage.StatusHTTPError || br.Code != 500 || r.Web.Requests("http://a.test/broken") != 3 {
+		t.Errorf("broken: %v %d after %d requests, want http-error 500 after 1+2 retries", br.Status, br.Code, r.Web.Requests("http://a.test/broken"))
 	}
-	if fl := r.page("http://a.test/flaky"); fl.Status != storage.StatusFetched {
+	if fl := r.Page("http://a.test/flaky"); fl.Status != storage.StatusFetched {
 		t.Errorf("flaky: %v, want fetched on the third attempt", fl.Status)
 	}
 	if s.Retries["http-429"] != 1 || s.Retries["http-500"] != 2 || s.Retries[fetch.ReasonConnLost] != 2 || s.Errors["http-500"] != 1 {
@@ -188,65 +188,65 @@ func TestRetryAfterAndRetries(t *testing.T) {
 func TestRedirects(t *testing.T) {
 	r := newRig(t)
 	r.opts.Settings.MaxRedirects = 2
-	r.web.HTML("http://a.test/", "/r1", "/loop1")
-	r.web.Redirect("http://a.test/r1", "http://a.test/r2")
-	r.web.Redirect("http://a.test/r2", "http://a.test/r3")
-	r.web.Redirect("http://a.test/r3", "http://a.test/end")
-	r.web.HTML("http://a.test/end")
-	r.web.Redirect("http://a.test/loop1", "http://a.test/loop2")
-	r.web.Redirect("http://a.test/loop2", "http://a.test/loop1")
+	r.Web.HTML("http://a.test/", "/r1", "/loop1")
+	r.Web.Redirect("http://a.test/r1", "http://a.test/r2")
+	r.Web.Redirect("http://a.test/r2", "http://a.test/r3")
+	r.Web.Redirect("http://a.test/r3", "http://a.test/end")
+	r.Web.HTML("http://a.test/end")
+	r.Web.Redirect("http://a.test/loop1", "http://a.test/loop2")
+	r.Web.Redirect("http://a.test/loop2", "http://a.test/loop1")
 	r.mustRun("http://a.test/")
 
 	// r1 → r2 → r3 are two hops; r3 → end would be the third.
 	for _, u := range []string{"http://a.test/r1", "http://a.test/r2", "http://a.test/r3", "http://a.test/loop1", "http://a.test/loop2"} {
-		if p := r.page(u); p.Status != storage.StatusRedirect || r.web.Requests(u) != 1 {
-			t.Errorf("%s: %v after %d requests, want one redirect", u, p.Status, r.web.Requests(u))
+		if p := r.Page(u); p.Status != storage.StatusRedirect || r.Web.Requests(u) != 1 {
+			t.Errorf("%s: %v after %d requests, want one redirect", u, p.Status, r.Web.Requests(u))
 		}
 	}
-	if p := r.page("http://a.test/end"); p.Status != storage.StatusRejected || p.Reason != "too-many-redirects" || r.web.Requests("http://a.test/end") != 0 {
-		t.Errorf("end of chain: %v %q, %d requests; want rejected too-many-redirects, unfetched", p.Status, p.Reason, r.web.Requests("http://a.test/end"))
+	if p := r.Page("http://a.test/end"); p.Status != storage.StatusRejected || p.Reason != "too-many-redirects" || r.Web.Requests("http://a.test/end") != 0 {
+		t.Errorf("end of chain: %v %q, %d requests; want rejected too-many-redirects, unfetched", p.Status, p.Reason, r.Web.Requests("http://a.test/end"))
 	}
-	if got := r.links("http://a.test/r2"); !reflect.DeepEqual(got, []string{"redirect http://a.test/r3"}) {
+	if got := r.Links("http://a.test/r2"); !reflect.DeepEqual(got, []string{"redirect http://a.test/r3"}) {
 		t.Errorf("links of r2 = %v", got)
 	}
-	if got := r.links("http://a.test/loop2"); !reflect.DeepEqual(got, []string{"redirect http://a.test/loop1"}) {
+	if got := r.Links("http://a.test/loop2"); !reflect.DeepEqual(got, []string{"redirect http://a.test/loop1"}) {
 		t.Errorf("links of loop2 = %v", got)
 	}
-	if p := r.page("http://a.test/r2"); p.Depth != 1 {
+	if p := r.Page("http://a.test/r2"); p.Depth != 1 {
 		t.Errorf("redirect target depth %d, want the source's depth 1", p.Depth)
 	}
 }
 
 func TestNofollowAndNoindex(t *testing.T) {
 	r := newRig(t)
-	r.web.HTML("http://a.test/", "/meta", "/b")
-	r.web.Body("http://a.test/meta", `<meta name="robots" content="nofollow,noindex"><a href="/hidden">h</a><a href="/later">l</a>`)
-	r.web.Body("http://a.test/b", `<a rel="nofollow" href="/relnf">n</a><a href="/deep">d</a>`)
-	r.web.HTML("http://a.test/deep", "/later")
-	r.web.HTML("http://a.test/later")
-	r.web.HTML("http://a.test/hidden")
-	r.web.HTML("http://a.test/relnf")
+	r.Web.HTML("http://a.test/", "/meta", "/b")
+	r.Web.Body("http://a.test/meta", `<meta name="robots" content="nofollow,noindex"><a href="/hidden">h</a><a href="/later">l</a>`)
+	r.Web.Body("http://a.test/b", `<a rel="nofollow" href="/relnf">n</a><a href="/deep">d</a>`)
+	r.Web.HTML("http://a.test/deep", "/later")
+	r.Web.HTML("http://a.test/later")
+	r.Web.HTML("http://a.test/hidden")
+	r.Web.HTML("http://a.test/relnf")
 	s := r.mustRun("http://a.test/")
 
-	if p := r.page("http://a.test/meta"); p.Status != storage.StatusFetched || p.Reason != "noindex" {
+	if p := r.Page("http://a.test/meta"); p.Status != storage.StatusFetched || p.Reason != "noindex" {
 		t.Errorf("meta page %v %q, want fetched noindex", p.Status, p.Reason)
 	}
 	for _, u := range []string{"http://a.test/hidden", "http://a.test/relnf"} {
-		if r.web.Requests(u) != 0 {
+		if r.Web.Requests(u) != 0 {
 			t.Errorf("%s fetched behind nofollow", u)
 		}
-		if _, err := r.db.PageByURL(u); !errors.Is(err, storage.ErrNotFound) {
+		if _, err := r.DB.PageByURL(u); !errors.Is(err, storage.ErrNotFound) {
 			t.Errorf("%s stored (%v): nofollow links are not recorded", u, err)
 		}
 	}
 	// /later is linked behind meta nofollow and followably from /deep.
-	if r.web.Requests("http://a.test/later") != 1 {
-		t.Errorf("/later fetched %d times, want once", r.web.Requests("http://a.test/later"))
+	if r.Web.Requests("http://a.test/later") != 1 {
+		t.Errorf("/later fetched %d times, want once", r.Web.Requests("http://a.test/later"))
 	}
-	if got := r.links("http://a.test/meta"); len(got) != 0 {
+	if got := r.Links("http://a.test/meta"); len(got) != 0 {
 		t.Errorf("nofollow page links %v: want none recorded", got)
 	}
-	if got := r.links("http://a.test/b"); !reflect.DeepEqual(got, []string{"a http://a.test/deep"}) {
+	if got := r.Links("http://a.test/b"); !reflect.DeepEqual(got, []string{"a http://a.test/deep"}) {
 		t.Errorf("links of /b = %v, want only the followable one", got)
 	}
 	if s.Skipped["nofollow"] != 3 {
@@ -256,9 +256,9 @@ func TestNofollowAndNoindex(t *testing.T) {
 
 func TestBudgets(t *testing.T) {
 	chain := func(r *rig) {
-		r.web.HTML("http://a.test/", "/1", "/2", "/3", "/4")
+		r.Web.HTML("http://a.test/", "/1", "/2", "/3", "/4")
 		for i := 1; i <= 4; i++ {
-			r.web.HTML("http://a.test/"+string(rune('0'+i)), "/d/"+string(rune('0'+i)))
+			r.Web.HTML("http://a.test/"+string(rune('0'+i)), "/d/"+string(rune('0'+i)))
 		}
 	}
 	t.Run("max-depth", func(t *testing.T) {
@@ -266,12 +266,10 @@ func TestBudgets(t *testing.T) {
 		chain(r)
 		r.opts.Settings.MaxDepth = 1
 		s := r.mustRun("http://a.test/")
-		if got := len(r.web.Fetched()); got != 5 {
+		if got := len(r.Web.Fetched()); got != 5 {
 			t.Errorf("fetched %d pages, want 5 (depth ≤ 1)", got)
 		}
-		if p := r.page("http://a.test/d/1"); p.Status != storage.StatusRejected || p.Reason != "max-depth" {
-			t.Errorf("/d/1: %v %q", p.Status, p.Reason)
-		}
+		r.WantRejected("http://a.test/d/1", "max-depth")
 		if s.Skipped["max-depth"] != 4 {
 			t.Errorf("skipped %v", s.Skipped)
 		}
@@ -281,12 +279,10 @@ func TestBudgets(t *testing.T) {
 		chain(r)
 		r.opts.Settings.HostMaxPages = 3
 		r.mustRun("http://a.test/")
-		if got := len(r.web.Fetched()); got != 3 {
+		if got := len(r.Web.Fetched()); got != 3 {
 			t.Errorf("fetched %d pages, want 3", got)
 		}
-		if p := r.page("http://a.test/4"); p.Status != storage.StatusRejected || p.Reason != "host-max-pages" {
-			t.Errorf("/4: %v %q", p.Status, p.Reason)
-		}
+		r.WantRejected("http://a.test/4", "host-max-pages")
 	})
 	t.Run("host-max-pages across a resume", func(t *testing.T) {
 		// The second run's frontier starts empty: the host's count comes
@@ -300,33 +296,31 @@ func TestBudgets(t *testing.T) {
 		r.reopen()
 		r.opts.Settings.HostMaxPages = 3
 		r.mustRun("http://a.test/")
-		if got := len(r.web.Fetched()); got != 3 {
-			t.Errorf("fetched %d pages over two runs, want 3: %v", got, r.web.Fetched())
+		if got := len(r.Web.Fetched()); got != 3 {
+			t.Errorf("fetched %d pages over two runs, want 3: %v", got, r.Web.Fetched())
 		}
-		if p := r.page("http://a.test/4"); p.Status != storage.StatusRejected || p.Reason != "host-max-pages" {
-			t.Errorf("/4: %v %q, want rejected for host-max-pages", p.Status, p.Reason)
-		}
+		r.WantRejected("http://a.test/4", "host-max-pages")
 	})
 	t.Run("max-pages then resume", func(t *testing.T) {
 		r := newRig(t)
 		chain(r)
 		r.opts.Settings.MaxPages = 2
 		s := r.mustRun("http://a.test/")
-		if s.Stopped != StopMaxPages || s.Fetches != 2 || len(r.web.Fetched()) != 2 {
-			t.Fatalf("summary %+v, fetched %v; want max-pages after 2", s, r.web.Fetched())
+		if s.Stopped != StopMaxPages || s.Fetches != 2 || len(r.Web.Fetched()) != 2 {
+			t.Fatalf("summary %+v, fetched %v; want max-pages after 2", s, r.Web.Fetched())
 		}
 		r.reopen()
 		r.opts.Settings.MaxPages = 0
 		s = r.mustRun("http://a.test/")
-		if s.Stopped != StopExhausted || len(r.web.Fetched()) != 9 {
-			t.Errorf("resume: %+v, fetched %v", s, r.web.Fetched())
+		if s.Stopped != StopExhausted || len(r.Web.Fetched()) != 9 {
+			t.Errorf("resume: %+v, fetched %v", s, r.Web.Fetched())
 		}
-		for _, u := range r.web.Fetched() {
-			if n := r.web.Requests(u); n != 1 {
+		for _, u := range r.Web.Fetched() {
+			if n := r.Web.Requests(u); n != 1 {
 				t.Errorf("%s fetched %d times across the two runs", u, n)
 			}
 		}
-		if runs, _ := r.db.Runs(); len(runs) != 2 {
+		if runs, _ := r.DB.Runs(); len(runs) != 2 {
 			t.Errorf("%d runs recorded, want 2", len(runs))
 		}
 	})
@@ -345,18 +339,18 @@ func TestBudgets(t *testing.T) {
 func TestGuardRejectionsCounted(t *testing.T) {
 	r := newRig(t)
 	long := "/" + strings.Repeat("x", 3000)
-	r.web.HTML("http://a.test/", long, "/a/a/a/a/a", "/ok", "javascript:void(0)")
-	r.web.HTML("http://a.test/ok")
+	r.Web.HTML("http://a.test/", long, "/a/a/a/a/a", "/ok", "javascript:void(0)")
+	r.Web.HTML("http://a.test/ok")
 	r.opts.Settings.MaxOutLinks = 1000
 	s := r.mustRun("http://a.test/")
 	want := map[string]uint64{urlnorm.ReasonTooLong: 1, urlnorm.ReasonRepeatedSegments: 1, urlnorm.ReasonBadScheme: 1}
 	if !reflect.DeepEqual(s.Rejected, want) {
 		t.Errorf("rejected %v, want %v", s.Rejected, want)
 	}
-	if got := r.links("http://a.test/"); !reflect.DeepEqual(got, []string{"a http://a.test/ok"}) {
+	if got := r.Links("http://a.test/"); !reflect.DeepEqual(got, []string{"a http://a.test/ok"}) {
 		t.Errorf("links %v: rejected URLs must not be stored", got)
 	}
-	c, err := r.db.Counters()
+	c, err := r.DB.Counters()
 	if err != nil || c["reject/"+urlnorm.ReasonTooLong] != 1 {
 		t.Errorf("stored counters %v, %v", c, err)
 	}
@@ -364,10 +358,10 @@ func TestGuardRejectionsCounted(t *testing.T) {
 
 func TestMaxOutLinks(t *testing.T) {
 	r := newRig(t)
-	r.web.HTML("http://a.test/", "/1", "/2", "/3", "/1")
+	r.Web.HTML("http://a.test/", "/1", "/2", "/3", "/1")
 	r.opts.Settings.MaxOutLinks = 2
 	s := r.mustRun("http://a.test/")
-	if got := r.links("http://a.test/"); len(got) != 2 || s.Rejected["too-many-links"] != 1 {
+	if got := r.Links("http://a.test/"); len(got) != 2 || s.Rejected["too-many-links"] != 1 {
 		t.Errorf("links %v rejected %v; want 2 kept, 1 dropped", got, s.Rejected)
 	}
 }
@@ -375,13 +369,13 @@ func TestMaxOutLinks(t *testing.T) {
 func TestRobotsFetchKeepsGap(t *testing.T) {
 	r := newRig(t)
 	var robotsAt, pageAt time.Time
-	r.web.Pages["http://a.test/"] = func(fetch.Request, int) fetch.Response {
+	r.Web.Pages["http://a.test/"] = func(fetch.Request, int) fetch.Response {
 		pageAt = time.Now()
 		return fetch.Response{Code: 200, ContentType: "text/html", Body: []byte("<p>ok")}
 	}
 	r.opts.Settings.Delay = 20 * time.Millisecond
 	first := true
-	r.robots.Decide = func(u *url.URL) robots.Decision {
+	r.Robots.Decide = func(u *url.URL) robots.Decision {
 		d := robots.Decision{Allowed: true}
 		if first { // the robots cache fetches robots.txt on the first check
 			first = false
@@ -395,31 +389,31 @@ func TestRobotsFetchKeepsGap(t *testing.T) {
 	if gap := pageAt.Sub(robotsAt); gap < 20*time.Millisecond {
 		t.Errorf("page fetched %v after robots.txt, want ≥ the 20ms delay", gap)
 	}
-	if p := r.page("http://a.test/"); p.Status != storage.StatusFetched || s.Fetches != 1 {
+	if p := r.Page("http://a.test/"); p.Status != storage.StatusFetched || s.Fetches != 1 {
 		t.Errorf("page %v, %d fetches", p.Status, s.Fetches)
 	}
 }
 
 func TestNotModifiedOnRefetch(t *testing.T) {
 	r := newRig(t)
-	r.web.Pages["http://a.test/"] = func(req fetch.Request, n int) fetch.Response {
+	r.Web.Pages["http://a.test/"] = func(req fetch.Request, n int) fetch.Response {
 		if req.ETag == `"v1"` {
 			return fetch.Response{Code: 304, ETag: `"v1"`}
 		}
 		return fetch.Response{Code: 200, ContentType: "text/html", Body: []byte("<p>hi"), ETag: `"v1"`, LastModified: "Mon, 02 Jan 2006 15:04:05 GMT"}
 	}
 	r.mustRun("http://a.test/")
-	if p := r.page("http://a.test/"); p.Status != storage.StatusFetched || p.ETag != `"v1"` {
+	if p := r.Page("http://a.test/"); p.Status != storage.StatusFetched || p.ETag != `"v1"` {
 		t.Fatalf("first crawl: %v etag %q", p.Status, p.ETag)
 	}
 	r.reopen()
 	r.opts.Refetch = true
 	s := r.mustRun("http://a.test/")
-	p := r.page("http://a.test/")
+	p := r.Page("http://a.test/")
 	if p.Status != storage.StatusNotModified || p.ETag != `"v1"` || p.LastModified == "" || s.ByStatus["not-modified"] != 1 {
 		t.Errorf("refetch: %v etag %q lm %q, summary %v", p.Status, p.ETag, p.LastModified, s.ByStatus)
 	}
-	if last := r.web.Reqs[len(r.web.Reqs)-1]; last.ETag != `"v1"` || last.LastModified == "" {
+	if last := r.Web.Reqs[len(r.Web.Reqs)-1]; last.ETag != `"v1"` || last.LastModified == "" {
 		t.Errorf("refetch request %+v, want If-None-Match and If-Modified-Since", last)
 	}
 }
@@ -440,23 +434,21 @@ func TestRefetchOlderHashKind(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			r := newRig(t)
 			body := "<p>v1"
-			r.web.Pages["http://a.test/"] = func(fetch.Request, int) fetch.Response {
+			r.Web.Pages["http://a.test/"] = func(fetch.Request, int) fetch.Response {
 				return fetch.Response{Code: 200, ContentType: "text/html", Body: []byte(body)}
 			}
 			r.mustRun("http://a.test/")
 			// What an older build stored: the same fetch, hashed with SHA-256.
-			p := r.page("http://a.test/")
+			p := r.Page("http://a.test/")
 			b := &storage.Batch{}
 			b.AddFetch(storage.Fetch{ID: p.ID, Status: storage.StatusFetched, Code: 200, ContentType: "text/html",
 				Hash: storage.HashSHA256.Of([]byte(body)), FetchedAt: p.FetchedAt}, nil)
-			if err := r.db.Commit(b); err != nil {
-				t.Fatal(err)
-			}
+			crawltest.Commit(t, r.DB, b)
 			r.reopen()
 			body = tc.second
 			r.opts.Refetch = true
 			r.mustRun("http://a.test/")
-			hist, err := r.db.History(p.ID)
+			hist, err := r.DB.History(p.ID)
 			if err != nil || len(hist) == 0 {
 				t.Fatalf("history: %v, %d records", err, len(hist))
 			}
@@ -476,29 +468,27 @@ func TestDuplicateOfOlderHashKind(t *testing.T) {
 	const orig, dup, other = "http://a.test/", "http://a.test/copy", "http://a.test/other"
 	body := map[string]string{orig: "<p>same", dup: "<p>same", other: "<p>else"}
 	for u := range body {
-		r.web.Pages[u] = func(fetch.Request, int) fetch.Response {
+		r.Web.Pages[u] = func(fetch.Request, int) fetch.Response {
 			return fetch.Response{Code: 200, ContentType: "text/html", Body: []byte(body[u])}
 		}
 	}
 	// What an older build stored: orig fetched and hashed with SHA-256,
 	// no hash of the current kind anywhere.
-	in, err := r.db.Intern([]string{orig}, storage.NoPage, 0)
+	in, err := r.DB.Intern([]string{orig}, storage.NoPage, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
 	b := &storage.Batch{}
 	b.AddFetch(storage.Fetch{ID: in[0].ID, Status: storage.StatusFetched, Code: 200, ContentType: "text/html",
 		Hash: storage.HashSHA256.Of([]byte(body[orig])), FetchedAt: time.Now()}, nil)
-	if err := r.db.Commit(b); err != nil {
-		t.Fatal(err)
-	}
+	crawltest.Commit(t, r.DB, b)
 	r.reopen()
 	r.mustRun(dup, other)
-	if r.web.Requests(orig) != 0 {
+	if r.Web.Requests(orig) != 0 {
 		t.Fatalf("%s fetched; the test needs only its stored record", orig)
 	}
 	for u, want := range map[string]bool{orig: true, dup: false, other: true} {
-		if p := r.page(u); p.Novel != want || p.Status != storage.StatusFetched {
+		if p := r.Page(u); p.Novel != want || p.Status != storage.StatusFetched {
 			t.Errorf("%s: %v, novel %v; want fetched, novel %v", u, p.Status, p.Novel, want)
 		}
 	}
@@ -512,12 +502,12 @@ func TestInterruptBeforeBudget(t *testing.T) {
 	r := newRig(t)
 	r.opts.Settings.MaxPages = 2 // fewer than the rig's 3 workers
 	r.opts.Settings.Delay = time.Hour
-	r.web.HTML("http://a.test/", "http://a.test/next")
-	r.web.HTML("http://a.test/next")
+	r.Web.HTML("http://a.test/", "http://a.test/next")
+	r.Web.HTML("http://a.test/next")
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	seed := r.web.Pages["http://a.test/"]
-	r.web.Pages["http://a.test/"] = func(req fetch.Request, n int) fetch.Response {
+	seed := r.Web.Pages["http://a.test/"]
+	r.Web.Pages["http://a.test/"] = func(req fetch.Request, n int) fetch.Response {
 		// The seed is being fetched; its link will wait an hour for the
 		// host's delay: stop now, with one page of two done.
 		cancel()
@@ -536,17 +526,17 @@ func TestInterruptIsGraceful(t *testing.T) {
 	for i := range links {
 		u := "http://a.test/p" + string(rune('a'+i%26)) + string(rune('a'+i/26))
 		links[i] = u
-		r.web.HTML(u)
+		r.Web.HTML(u)
 	}
-	r.web.HTML("http://a.test/", links...)
+	r.Web.HTML("http://a.test/", links...)
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Millisecond)
 	defer cancel()
 	s, err := r.run(ctx, "http://a.test/")
 	if err != nil || s.Stopped != StopInterrupted {
 		t.Fatalf("Run = %+v, %v; want a graceful interrupted stop", s, err)
 	}
-	fetched := uint64(len(r.web.Fetched()))
-	st, err := r.db.Stats()
+	fetched := uint64(len(r.Web.Fetched()))
+	st, err := r.DB.Stats()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -557,9 +547,9 @@ func TestInterruptIsGraceful(t *testing.T) {
 
 func TestCommitFailureIsFatal(t *testing.T) {
 	r := newRig(t)
-	r.web.HTML("http://a.test/", "/b")
-	r.web.HTML("http://a.test/b")
-	r.opts.Store = &failingStore{DB: r.db, n: 1}
+	r.Web.HTML("http://a.test/", "/b")
+	r.Web.HTML("http://a.test/b")
+	r.opts.Store = &failingStore{DB: r.DB, n: 1}
 	_, err := r.run(context.Background(), "http://a.test/")
 	if !errors.Is(err, errDiskFull) {
 		t.Fatalf("Run = %v, want the commit error", err)
@@ -594,18 +584,18 @@ func TestTooDeepURLQueuedWhenFoundShallower(t *testing.T) {
 	r := newRig(t)
 	r.opts.Settings.MaxDepth = 1
 	r.opts.Scope, _ = urlnorm.ParseScopeSpec("all", nil)
-	r.web.HTML("http://a.test/", "/a")
-	r.web.HTML("http://a.test/a", "http://x.test/") // x at depth 2: too deep
+	r.Web.HTML("http://a.test/", "/a")
+	r.Web.HTML("http://a.test/a", "http://x.test/") // x at depth 2: too deep
 	// b answers once the frontier has been told of /a's result, so b's
 	// link to x (depth 1) arrives after /a's.
 	aDone := make(chan struct{})
-	r.web.Pages["http://b.test/"] = func(fetch.Request, int) fetch.Response {
+	r.Web.Pages["http://b.test/"] = func(fetch.Request, int) fetch.Response {
 		<-aDone
 		return fetch.Response{Code: 200, ContentType: "text/html", Body: []byte(`<a href="http://x.test/">x</a>`)}
 	}
-	r.web.HTML("http://x.test/")
+	r.Web.HTML("http://x.test/")
 	r.withFrontier(r.opts).Frontier.(*crawltest.Spy).OnDone = func(j frontier.Job) {
-		if u, _ := r.db.URL(j.ID); u == "http://a.test/a" {
+		if u, _ := r.DB.URL(j.ID); u == "http://a.test/a" {
 			close(aDone)
 		}
 	}
@@ -613,10 +603,10 @@ func TestTooDeepURLQueuedWhenFoundShallower(t *testing.T) {
 	if s.Skipped["max-depth"] != 1 {
 		t.Fatalf("skipped %v: the test wants x first found too deep", s.Skipped)
 	}
-	if r.web.Requests("http://x.test/") != 1 {
-		t.Errorf("x fetched %d times, want once: found again at depth 1", r.web.Requests("http://x.test/"))
+	if r.Web.Requests("http://x.test/") != 1 {
+		t.Errorf("x fetched %d times, want once: found again at depth 1", r.Web.Requests("http://x.test/"))
 	}
-	if p := r.page("http://x.test/"); p.Status != storage.StatusFetched {
+	if p := r.Page("http://x.test/"); p.Status != storage.StatusFetched {
 		t.Errorf("x: %v %q", p.Status, p.Reason)
 	}
 }
@@ -627,9 +617,9 @@ func TestProgressWhileRunning(t *testing.T) {
 	links := make([]string, 30)
 	for i := range links {
 		links[i] = "/p" + strconv.Itoa(i)
-		r.web.HTML("http://a.test" + links[i])
+		r.Web.HTML("http://a.test" + links[i])
 	}
-	r.web.HTML("http://a.test/", links...)
+	r.Web.HTML("http://a.test/", links...)
 	sc, _ := urlnorm.ParseScopeSpec("seeds-hosts", []string{"http://a.test/"})
 	r.opts.Scope = sc
 	c, err := New(r.withFrontier(r.opts))
@@ -642,8 +632,8 @@ func TestProgressWhileRunning(t *testing.T) {
 	// read must count the fetch it is made from as in flight.
 	var mu sync.Mutex
 	var during []monitor.Progress
-	for u, h := range r.web.Pages {
-		r.web.Pages[u] = func(req fetch.Request, n int) fetch.Response {
+	for u, h := range r.Web.Pages {
+		r.Web.Pages[u] = func(req fetch.Request, n int) fetch.Response {
 			p := c.Progress()
 			mu.Lock()
 			during = append(during, p)
@@ -672,19 +662,19 @@ func TestSeedRedirectBringsTargetIntoScope(t *testing.T) {
 	for _, on := range []bool{true, false} {
 		r := newRig(t)
 		r.opts.SeedRedirects = on
-		r.web.Redirect("http://a.test/", "https://www.a.test/")
-		r.web.HTML("https://www.a.test/", "/x", "http://a.test/y")
-		r.web.HTML("https://www.a.test/x")
-		r.web.HTML("http://a.test/y")
+		r.Web.Redirect("http://a.test/", "https://www.a.test/")
+		r.Web.HTML("https://www.a.test/", "/x", "http://a.test/y")
+		r.Web.HTML("https://www.a.test/x")
+		r.Web.HTML("http://a.test/y")
 		r.mustRun("http://a.test/")
 		want := []string{"http://a.test/"}
 		if on {
 			want = []string{"http://a.test/", "http://a.test/y", "https://www.a.test/", "https://www.a.test/x"}
 		}
-		if got := r.web.Fetched(); !reflect.DeepEqual(got, want) {
+		if got := r.Web.Fetched(); !reflect.DeepEqual(got, want) {
 			t.Errorf("SeedRedirects=%v: fetched %v, want %v", on, got, want)
 		}
-		if p := r.page("https://www.a.test/"); p.Depth != 0 {
+		if p := r.Page("https://www.a.test/"); p.Depth != 0 {
 			t.Errorf("a seed's redirect target has depth %d, want 0", p.Depth)
 		}
 	}

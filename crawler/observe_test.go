@@ -81,8 +81,8 @@ func captured(w *fakeweb.Web, u, body string) {
 // fetch before it was a 304 too.
 func TestRecorderAndArchive(t *testing.T) {
 	r := newRig(t)
-	captured(r.web, "http://a.test/", `<a href="/b">b</a><a href="/missing">m</a><a href="ftp://x/">x</a>`)
-	captured(r.web, "http://a.test/b", `<a href="/">home</a>`)
+	captured(r.Web, "http://a.test/", `<a href="/b">b</a><a href="/missing">m</a><a href="ftp://x/">x</a>`)
+	captured(r.Web, "http://a.test/b", `<a href="/">home</a>`)
 	rec := newSpyRecorder()
 	arc := &spyArchive{got: map[string][]warc.Exchange{}}
 	r.opts.Recorder, r.opts.Archive = rec, arc
@@ -94,7 +94,7 @@ func TestRecorderAndArchive(t *testing.T) {
 	if rec.codes[200] != 2 || rec.codes[404] != 1 {
 		t.Errorf("recorder codes %v, want 200×2 404×1", rec.codes)
 	}
-	runs, err := r.db.Runs()
+	runs, err := r.DB.Runs()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -109,7 +109,7 @@ func TestRecorderAndArchive(t *testing.T) {
 	if len(arc.got) != 2 || len(arc.got["http://a.test/"]) != 1 || len(arc.got["http://a.test/b"]) != 1 {
 		t.Fatalf("archived %v, want each captured page once", arc.got)
 	}
-	first := r.page("http://a.test/").FetchedAt
+	first := r.Page("http://a.test/").FetchedAt
 
 	r.opts.Refetch = true
 	for i := range 2 {
@@ -123,7 +123,7 @@ func TestRecorderAndArchive(t *testing.T) {
 		if got := xs[len(xs)-1].RefersToDate; !got.Equal(first) {
 			t.Errorf("refetch %d: RefersToDate %v, want the first fetch %v", i+1, got, first)
 		}
-		if p := r.page("http://a.test/"); p.Status != storage.StatusNotModified {
+		if p := r.Page("http://a.test/"); p.Status != storage.StatusNotModified {
 			t.Errorf("refetch %d: seed status %v, want not-modified", i+1, p.Status)
 		}
 	}
@@ -133,14 +133,14 @@ func TestRecorderAndArchive(t *testing.T) {
 // exchange was not kept stays in the stored frontier for the next run.
 func TestArchiveFailureStopsCrawl(t *testing.T) {
 	r := newRig(t)
-	captured(r.web, "http://a.test/", "<p>x</p>")
+	captured(r.Web, "http://a.test/", "<p>x</p>")
 	errFull := errors.New("warc dir full")
 	r.opts.Archive = &spyArchive{err: errFull}
 	_, err := r.run(context.Background(), "http://a.test/")
 	if !errors.Is(err, errFull) {
 		t.Fatalf("Run = %v, want the archive's error", err)
 	}
-	if n := r.frontierLen(); n != 1 {
+	if n := r.FrontierLen(); n != 1 {
 		t.Errorf("stored frontier holds %d entries, want the seed still queued", n)
 	}
 }

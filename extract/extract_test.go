@@ -19,6 +19,17 @@ type want struct {
 	nofollow bool
 }
 
+// mustLinks returns the links Links extracts from body, the page at
+// pageURL, failing t if it returns an error.
+func mustLinks(t *testing.T, pageURL string, body []byte, o Options) Page {
+	t.Helper()
+	p, err := Links(pageURL, body, o)
+	if err != nil {
+		t.Fatalf("Links(%s): %v", pageURL, err)
+	}
+	return p
+}
+
 func check(t *testing.T, p Page, ws []want) {
 	t.Helper()
 	if len(p.Links) != len(ws) {
@@ -60,10 +71,7 @@ func TestLinksKindsAndOrder(t *testing.T) {
 <svg><a href="/svg-link">svg</a></svg>
 <A HREF="/UPPER">upper</A>
 </body></html>`
-	p, err := Links("http://example.com/dir/page.html?q=1", []byte(page), Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := mustLinks(t, "http://example.com/dir/page.html?q=1", []byte(page), Options{})
 	check(t, p, []want{
 		{KindCanonical, "http://example.com/canon", "", false},
 		{KindAlternate, "http://example.com/de/", "", false},
@@ -96,10 +104,7 @@ func TestLinksKindsAndOrder(t *testing.T) {
 
 func TestLinksFrames(t *testing.T) {
 	const page = `<html><frameset><frame src="left.html"><frame src="right.html"><frame></frameset></html>`
-	p, err := Links("http://example.com/f/", []byte(page), Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := mustLinks(t, "http://example.com/f/", []byte(page), Options{})
 	check(t, p, []want{
 		{KindFrame, "http://example.com/f/left.html", "", false},
 		{KindFrame, "http://example.com/f/right.html", "", false},
@@ -125,10 +130,7 @@ func TestLinksBase(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			p, err := Links("http://example.com/dir/page", []byte(tt.page), Options{})
-			if err != nil {
-				t.Fatal(err)
-			}
+			p := mustLinks(t, "http://example.com/dir/page", []byte(tt.page), Options{})
 			if p.Base != tt.wantBase {
 				t.Errorf("Base = %q, want %q", p.Base, tt.wantBase)
 			}
@@ -159,10 +161,7 @@ func TestMetaRobots(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			p, err := Links("http://example.com/", []byte("<html><head>"+tt.head+"</head><body></body></html>"), tt.opts)
-			if err != nil {
-				t.Fatal(err)
-			}
+			p := mustLinks(t, "http://example.com/", []byte("<html><head>"+tt.head+"</head><body></body></html>"), tt.opts)
 			if p.Robots != tt.want {
 				t.Fatalf("Robots = %+v, want %+v", p.Robots, tt.want)
 			}
@@ -216,7 +215,7 @@ func TestMalformedHTML(t *testing.T) {
 			t.Errorf("Links(%q...) failed: %v", page[:min(len(page), 20)], err)
 		}
 	}
-	p, _ := Links("http://example.com/", []byte(pages[5]), Options{})
+	p := mustLinks(t, "http://example.com/", []byte(pages[5]), Options{})
 	if len(p.Links) != 1 || p.Links[0].URL != "http://example.com/deep" {
 		t.Errorf("deeply nested link lost: %+v", p.Links)
 	}
@@ -278,10 +277,7 @@ func FuzzExtract(f *testing.F) {
 		if kept > opts.MaxLinks || other > opts.MaxOther {
 			t.Fatalf("%d kept and %d other links over the caps", kept, other)
 		}
-		all, err := Links("http://example.com/dir/page", body, opts)
-		if err != nil {
-			t.Fatalf("Links failed: %v", err)
-		}
+		all := mustLinks(t, "http://example.com/dir/page", body, opts)
 		for _, l := range all.Links {
 			if l.URL != "" && !seen[l.URL] {
 				t.Fatalf("Links has %q, Extract does not", l.URL)

@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/seedcrawl/seedcrawl/internal/crawltest"
+
 	"github.com/seedcrawl/seedcrawl/seeds"
 	"github.com/seedcrawl/seedcrawl/storage"
 )
@@ -53,9 +55,7 @@ func budgetDB(t *testing.T, n int) *storage.DB {
 			b.AddFetch(storage.Fetch{ID: uint64(i), Host: fmt.Sprintf("h%d.test", i%4), Status: storage.StatusFetched, Code: 200,
 				ContentType: "text/html", Hash: storage.HashOf(fmt.Appendf(nil, "%d/%d", i, version[i])), FetchedAt: start.Add(time.Second)}, links)
 		}
-		if err := db.Commit(&b); err != nil {
-			t.Fatal(err)
-		}
+		crawltest.Commit(t, db, &b)
 	}
 	return db
 }

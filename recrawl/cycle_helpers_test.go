@@ -2,15 +2,12 @@ package recrawl
 
 import (
 	"context"
-	"path/filepath"
 	"slices"
 	"testing"
 
 	"github.com/seedcrawl/seedcrawl/crawler"
 	"github.com/seedcrawl/seedcrawl/internal/crawltest"
-	"github.com/seedcrawl/seedcrawl/internal/fakeweb"
 	"github.com/seedcrawl/seedcrawl/monitor"
-	"github.com/seedcrawl/seedcrawl/scheduler"
 	"github.com/seedcrawl/seedcrawl/storage"
 	"github.com/seedcrawl/seedcrawl/urlnorm"
 )
@@ -19,52 +16,33 @@ import (
 // at its seams (a fake fetcher, a fake robots.txt source) and a real bbolt
 // file.
 
-// rig is a crawler wired to fakes at the seams and a real bbolt file.
+// rig is a crawler wired to fakes at the seams and a real bbolt file
+// (crawltest.Rig), run with opts.
 type rig struct {
-	t     *testing.T
-	web   *fakeweb.Web
-	db    *storage.DB
-	path  string
-	fr    *crawltest.Spy
-	sched scheduler.Scheduler
-	opts  crawler.Options
+	*crawltest.Rig
+	t    *testing.T
+	opts crawler.Options
 }
 
 func newRig(t *testing.T) *rig {
 	t.Helper()
-	path := filepath.Join(t.TempDir(), "crawl.db")
-	r := &rig{t: t, web: fakeweb.New(), path: path}
-	r.open()
+	r := &rig{Rig: crawltest.NewRig(t), t: t}
+	r.resetOpts()
 	return r
 }
 
-// open opens the db and a fresh frontier (a new process, as after a crash).
-func (r *rig) open() {
-	r.t.Helper()
-	r.db = crawltest.OpenDB(r.t, r.path)
-	r.fr = nil // built by cycle, from the settings the test chose
-	r.sched = crawltest.Scheduler(r.t, "bfs")
-	r.opts = crawler.Options{Store: r.db, Fetchers: []crawler.Fetcher{r.web, r.web, r.web}, Settings: crawltest.Settings()}
+// resetOpts sets the crawler options a test starts from: the rig's db,
+// three fetchers on its web, the loop tests' settings.
+func (r *rig) resetOpts() {
+	r.opts = crawler.Options{Store: r.DB, Fetchers: []crawler.Fetcher{r.Web, r.Web, r.Web}, Settings: crawltest.Settings()}
 }
 
-// reopen closes the db and opens it again with a fresh frontier.
+// reopen closes the db and opens it again with a fresh frontier (a new
+// process, as after a crash) and fresh options.
 func (r *rig) reopen() {
 	r.t.Helper()
-	if err := r.db.Close(); err != nil {
-		r.t.Fatal(err)
-	}
-	r.open()
-}
-
-// withFrontier returns o with the rig's frontier, built on first use after
-// open from the politeness settings the test chose.
-func (r *rig) withFrontier(o crawler.Options) crawler.Options {
-	r.t.Helper()
-	if r.fr == nil {
-		r.fr = crawltest.NewFrontier(r.t, r.db, r.sched, o.Settings, nil)
-	}
-	o.Frontier = r.fr
-	return o
+	r.Reopen()
+	r.resetOpts()
 }
 
 // cycle runs one recrawl cycle with rc over a.test.
@@ -81,7 +59,8 @@ func (r *rig) cycle(ctx context.Context, rc CycleOptions) (monitor.Summary, erro
 		r.t.Fatal(err)
 	}
 	o.Cycle = cy
-	c, err := crawler.New(r.withFrontier(o))
+	o.Frontier = r.Frontier(o.Settings)
+	c, err := crawler.New(o)
 	if err != nil {
 		r.t.Fatal(err)
 	}
@@ -97,18 +76,12 @@ func (r *rig) mustCycle(rc CycleOptions) monitor.Summary {
 	return s
 }
 
-// page returns the stored record of URL u.
-func (r *rig) page(u string) storage.Page {
-	r.t.Helper()
-	return crawltest.Page(r.t, r.db, u)
-}
-
 // ids returns the page ids of urls.
 func (r *rig) ids(urls ...string) []uint64 {
 	r.t.Helper()
 	out := make([]uint64, len(urls))
 	for i, u := range urls {
-		out[i] = r.page(u).ID
+		out[i] = r.Page(u).ID
 	}
 	return out
 }
@@ -116,7 +89,7 @@ func (r *rig) ids(urls ...string) []uint64 {
 // cycleRecord returns the stored record of cycle n.
 func (r *rig) cycleRecord(n uint32) storage.Cycle {
 	r.t.Helper()
-	cs, err := r.db.Cycles()
+	cs, err := r.DB.Cycles()
 	if err != nil {
 		r.t.Fatal(err)
 	}
@@ -133,19 +106,14 @@ func (r *rig) cycleRecord(n uint32) storage.Cycle {
 func (r *rig) fetchesOf(n uint32) map[string]storage.FetchRecord {
 	r.t.Helper()
 	out := map[string]storage.FetchRecord{}
-	if err := r.db.EachFetch(n, func(f storage.FetchRecord) error {
-		p, err := r.db.Page(f.ID)
+	if err := r.DB.EachFetch(n, func(f storage.FetchRecord) error {
+		p, err := r.DB.Page(f.ID)
 		out[p.URL] = f
 		return err
 	}); err != nil {
 		r.t.Fatal(err)
 	}
 	return out
-}
-
-func (r *rig) frontierLen() int {
-	r.t.Helper()
-	return crawltest.FrontierLen(r.t, r.db)
 }
 
 func sortedCopy(s []string) []string {

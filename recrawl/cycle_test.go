@@ -27,12 +27,12 @@ const (
 // firstCycle crawls a → b, c; b → d as cycle 1.
 func firstCycle(t *testing.T) *rig {
 	r := newRig(t)
-	r.web.Versioned(pa, "a1", "/b", "/c")
-	r.web.Versioned(pb, "b1", "/d")
-	r.web.Versioned(pc, "c1")
-	r.web.Versioned(pd, "d1")
+	r.Web.Versioned(pa, "a1", "/b", "/c")
+	r.Web.Versioned(pb, "b1", "/d")
+	r.Web.Versioned(pc, "c1")
+	r.Web.Versioned(pd, "d1")
 	r.mustCycle(CycleOptions{Cycle: storage.Cycle{N: 1, SeedAlgo: "given"}, Start: true, Seeds: []Pick{{URL: pa, Why: "given"}}})
-	if got := r.web.Fetched(); len(got) != 4 {
+	if got := r.Web.Fetched(); len(got) != 4 {
 		t.Fatalf("cycle 1 fetched %v", got)
 	}
 	return r
@@ -42,14 +42,14 @@ func TestRecrawlCycleRefreshesAndDiscovers(t *testing.T) {
 	r := firstCycle(t)
 	// Epoch 2: b changed and links a new page e, c is gone, a and d are as
 	// they were.
-	r.web.Versioned(pb, "b2", "/d", "/e")
-	r.web.Versioned(pe, "e1")
-	r.web.Status(pc, 404)
+	r.Web.Versioned(pb, "b2", "/d", "/e")
+	r.Web.Versioned(pe, "e1")
+	r.Web.Status(pc, 404)
 	r.reopen()
-	before := r.web.NReqs()
+	before := r.Web.NReqs()
 	s := r.mustCycle(CycleOptions{Cycle: storage.Cycle{N: 2, SeedAlgo: "given"}, Start: true,
 		Seeds: []Pick{{URL: pa, Why: "kept"}}, Refresh: r.ids(pd, pc, pb)})
-	all, cond := r.web.RequestsSince(before)
+	all, cond := r.Web.RequestsSince(before)
 	if want := []string{pa, pb, pc, pd, pe}; !reflect.DeepEqual(all, want) {
 		t.Errorf("cycle 2 requested %v, want each of %v once", all, want)
 	}
@@ -63,11 +63,11 @@ func TestRecrawlCycleRefreshesAndDiscovers(t *testing.T) {
 			t.Errorf("cycle 2 %s: change %v, want %v", u, f[u].Change, want)
 		}
 	}
-	if p := r.page(pc); p.Status != storage.StatusGone || p.Cycle != 2 {
+	if p := r.Page(pc); p.Status != storage.StatusGone || p.Cycle != 2 {
 		t.Errorf("removed page: %v cycle %d, want gone in cycle 2", p.Status, p.Cycle)
 	}
 	c := r.cycleRecord(2)
-	if c.Start.IsZero() || len(c.Seeds) != 1 || c.Seeds[0].ID != r.page(pa).ID || c.Seeds[0].Why != "kept" {
+	if c.Start.IsZero() || len(c.Seeds) != 1 || c.Seeds[0].ID != r.Page(pa).ID || c.Seeds[0].Why != "kept" {
 		t.Errorf("cycle record %+v", c)
 	}
 	st := c.Stats
@@ -79,10 +79,10 @@ func TestRecrawlCycleRefreshesAndDiscovers(t *testing.T) {
 	}
 	// The 304 of a handed its stored links on: b and c were downloaded as
 	// its out-links, with a's priority flowing to them.
-	if out := r.fr.Results[r.page(pa).ID]; len(out) != 1 || len(out[0].Links) != 2 {
+	if out := r.Fr.Results[r.Page(pa).ID]; len(out) != 1 || len(out[0].Links) != 2 {
 		t.Errorf("outcome of the 304 seed: %+v, want its 2 stored links", out)
 	}
-	if n := r.frontierLen(); n != 0 {
+	if n := r.FrontierLen(); n != 0 {
 		t.Errorf("%d entries left in the stored frontier", n)
 	}
 
@@ -90,8 +90,8 @@ func TestRecrawlCycleRefreshesAndDiscovers(t *testing.T) {
 	r.reopen()
 	r.mustCycle(CycleOptions{Cycle: storage.Cycle{N: 3}, Start: true, Seeds: []Pick{{URL: pa}}, Refresh: r.ids(pb, pc, pd, pe)})
 	st = r.cycleRecord(3).Stats
-	if st.Unchanged != 4 || st.Gone != 0 || st.Errors != 0 || r.page(pc).Status != storage.StatusGone {
-		t.Errorf("cycle 3 stats %+v, /c %v", st, r.page(pc).Status)
+	if st.Unchanged != 4 || st.Gone != 0 || st.Errors != 0 || r.Page(pc).Status != storage.StatusGone {
+		t.Errorf("cycle 3 stats %+v, /c %v", st, r.Page(pc).Status)
 	}
 }
 
@@ -135,10 +135,10 @@ func TestRecrawlTraversesPagesNotRefetched(t *testing.T) {
 			// One worker: the order is the frontier's, seeds first, then
 			// the refresh list in its order.
 			r.opts.Fetchers = r.opts.Fetchers[:1]
-			before := r.web.NReqs()
+			before := r.Web.NReqs()
 			s := r.mustCycle(CycleOptions{Cycle: storage.Cycle{N: 2}, Start: true, Seeds: []Pick{{URL: pa}},
 				Refresh: r.ids(pb, pc, pd), Policy: tc.policy, MaxRefresh: tc.maxRefresh})
-			all, _ := r.web.RequestsSince(before)
+			all, _ := r.Web.RequestsSince(before)
 			if !reflect.DeepEqual(all, tc.fetched) {
 				t.Errorf("requested %v, want %v", all, tc.fetched)
 			}
@@ -146,7 +146,7 @@ func TestRecrawlTraversesPagesNotRefetched(t *testing.T) {
 				t.Errorf("refresh counts %v, want %v", s.Refresh, tc.counts)
 			}
 			// Traversed or not, b handed its stored link to d on.
-			if out := r.fr.Results[r.page(pb).ID]; len(out) != 1 || !out[0].Downloaded || len(out[0].Links) != 1 || out[0].Links[0].ID != r.page(pd).ID {
+			if out := r.Fr.Results[r.Page(pb).ID]; len(out) != 1 || !out[0].Downloaded || len(out[0].Links) != 1 || out[0].Links[0].ID != r.Page(pd).ID {
 				t.Errorf("outcome of b: %+v", out)
 			}
 			if st := r.cycleRecord(2).Stats; st.Fetches != uint64(len(tc.fetched)) {
@@ -158,11 +158,11 @@ func TestRecrawlTraversesPagesNotRefetched(t *testing.T) {
 
 func TestRecrawlStoresRevisitInterval(t *testing.T) {
 	r := newRig(t)
-	r.web.Versioned(pa, "a1", "/b")
-	r.web.Versioned(pb, "b1")
+	r.Web.Versioned(pa, "a1", "/b")
+	r.Web.Versioned(pb, "b1")
 	r.mustCycle(CycleOptions{Cycle: storage.Cycle{N: 1}, Start: true, Seeds: []Pick{{URL: pa}}, Policy: duePolicy{interval: 90 * time.Minute}})
 	for _, u := range []string{pa, pb} {
-		if p := r.page(u); p.Interval != 90*time.Minute {
+		if p := r.Page(u); p.Interval != 90*time.Minute {
 			t.Errorf("%s interval %v, want 1h30m", u, p.Interval)
 		}
 	}
@@ -188,53 +188,53 @@ func (f *fakeReplacer) Replace(_ context.Context, old uint64, reason string, isS
 
 func TestRecrawlReplacesVanishedSeeds(t *testing.T) {
 	r := firstCycle(t)
-	r.web.Versioned("http://a.test/x", "x1", "/c")
-	r.web.Versioned("http://a.test/y", "y1")
+	r.Web.Versioned("http://a.test/x", "x1", "/c")
+	r.Web.Versioned("http://a.test/y", "y1")
 	r.reopen()
 	r.mustCycle(CycleOptions{Cycle: storage.Cycle{N: 2}, Start: true, Seeds: []Pick{{URL: pa}, {URL: "http://a.test/x"}, {URL: "http://a.test/y"}},
 		Refresh: r.ids(pb, pc, pd)})
 	// Epoch 3: x is gone, y moved to z.
-	r.web.Status("http://a.test/x", 410)
-	r.web.Redirect("http://a.test/y", "http://a.test/z")
-	r.web.Versioned("http://a.test/z", "z1")
+	r.Web.Status("http://a.test/x", 410)
+	r.Web.Redirect("http://a.test/y", "http://a.test/z")
+	r.Web.Versioned("http://a.test/z", "z1")
 	r.reopen()
 	rep := &fakeReplacer{with: pd}
-	x, y := r.page("http://a.test/x").ID, r.page("http://a.test/y").ID
+	x, y := r.Page("http://a.test/x").ID, r.Page("http://a.test/y").ID
 	r.mustCycle(CycleOptions{Cycle: storage.Cycle{N: 3}, Start: true, Seeds: []Pick{{URL: pa}, {URL: "http://a.test/x"}, {URL: "http://a.test/y"}},
 		Refresh: r.ids(pb, pc, pd), Replacer: rep})
 	if want := []string{fmt.Sprint(x, " 410")}; !reflect.DeepEqual(rep.calls, want) || !rep.seeds[0] {
 		t.Errorf("replacer calls %v (old was a seed: %v), want %v", rep.calls, rep.seeds, want)
 	}
 	c := r.cycleRecord(3)
-	z := r.page("http://a.test/z").ID
+	z := r.Page("http://a.test/z").ID
 	got := map[uint64]storage.Replacement{}
 	for _, rp := range c.Replaced {
 		got[rp.Old] = rp
 	}
-	if got[x] != (storage.Replacement{Old: x, New: r.page(pd).ID, Reason: "410"}) || got[y] != (storage.Replacement{Old: y, New: z, Reason: "redirect"}) || len(got) != 2 {
+	if got[x] != (storage.Replacement{Old: x, New: r.Page(pd).ID, Reason: "410"}) || got[y] != (storage.Replacement{Old: y, New: z, Reason: "redirect"}) || len(got) != 2 {
 		t.Errorf("replaced %+v", c.Replaced)
 	}
 	why := map[uint64]string{}
 	for _, s := range c.Seeds {
 		why[s.ID] = s.Why
 	}
-	if why[r.page(pd).ID] != "nearest" || !strings.Contains(why[z], "redirect target") || len(c.Seeds) != 5 {
+	if why[r.Page(pd).ID] != "nearest" || !strings.Contains(why[z], "redirect target") || len(c.Seeds) != 5 {
 		t.Errorf("cycle 3 seeds %+v", c.Seeds)
 	}
-	if p := r.page("http://a.test/z"); p.Status != storage.StatusFetched || r.web.Requests("http://a.test/z") != 1 {
-		t.Errorf("redirect target: %v, requested %d times", p.Status, r.web.Requests("http://a.test/z"))
+	if p := r.Page("http://a.test/z"); p.Status != storage.StatusFetched || r.Web.Requests("http://a.test/z") != 1 {
+		t.Errorf("redirect target: %v, requested %d times", p.Status, r.Web.Requests("http://a.test/z"))
 	}
 	// d was refetched once in cycle 3 (as a refresh) and, injected as a
 	// replacement, traversed rather than fetched again.
-	if n := r.web.Requests(pd); n != 3 {
+	if n := r.Web.Requests(pd); n != 3 {
 		t.Errorf("d requested %d times over three cycles, want 3", n)
 	}
 }
 
 func TestRecrawlResumesCycle(t *testing.T) {
 	r := firstCycle(t)
-	r.web.Versioned(pb, "b2", "/d", "/e")
-	r.web.Versioned(pe, "e1")
+	r.Web.Versioned(pb, "b2", "/d", "/e")
+	r.Web.Versioned(pe, "e1")
 	r.reopen()
 	// The cycle stops after 2 fetches (a budget), then is resumed by a new
 	// process without Start.
@@ -248,9 +248,9 @@ func TestRecrawlResumesCycle(t *testing.T) {
 	rec := r.cycleRecord(2)
 	r.reopen()
 	r.opts.Settings.MaxPages = 0
-	before := r.web.NReqs()
+	before := r.Web.NReqs()
 	r.mustCycle(CycleOptions{Cycle: rec})
-	all, _ := r.web.RequestsSince(before)
+	all, _ := r.Web.RequestsSince(before)
 	if len(all) != 3 {
 		t.Errorf("resumed cycle requested %v, want the 3 pages left", all)
 	}
@@ -262,7 +262,7 @@ func TestRecrawlResumesCycle(t *testing.T) {
 		t.Errorf("seeds after the resume %+v", c.Seeds)
 	}
 	for _, u := range []string{pa, pb, pc, pd, pe} {
-		if n := r.web.Requests(u); (u == pe && n != 1) || (u != pe && n != 2) {
+		if n := r.Web.Requests(u); (u == pe && n != 1) || (u != pe && n != 2) {
 			t.Errorf("%s requested %d times over two cycles", u, n)
 		}
 	}
@@ -287,12 +287,12 @@ func (f *fakeReseeder) Reseed(_ context.Context, fetched uint64, seeds []uint64)
 func TestRecrawlReseedsInsideACycle(t *testing.T) {
 	r := newRig(t)
 	// A chain a → p1 → p2 → ... → p9 and a side page s linked from p1.
-	r.web.Versioned(pa, "a", "/p1")
+	r.Web.Versioned(pa, "a", "/p1")
 	for i := 1; i < 10; i++ {
-		r.web.Versioned(fmt.Sprintf("http://a.test/p%d", i), "p", fmt.Sprintf("/p%d", i+1), "/s")
+		r.Web.Versioned(fmt.Sprintf("http://a.test/p%d", i), "p", fmt.Sprintf("/p%d", i+1), "/s")
 	}
-	r.web.Versioned("http://a.test/p10", "p")
-	r.web.Versioned("http://a.test/s", "s")
+	r.Web.Versioned("http://a.test/p10", "p")
+	r.Web.Versioned("http://a.test/s", "s")
 	r.opts.Fetchers = r.opts.Fetchers[:1]
 	rs := &fakeReseeder{picks: []Pick{{URL: "http://a.test/s", Score: 2, Why: "reseed: best"}, {URL: pa, Why: "again"}}}
 	s := r.mustCycle(CycleOptions{Cycle: storage.Cycle{N: 1}, Start: true, Seeds: []Pick{{URL: pa, Why: "given"}},
@@ -315,7 +315,7 @@ func TestRecrawlReseedsInsideACycle(t *testing.T) {
 		t.Errorf("cycle seeds %q: want the given seed, then the injected one once", whys)
 	}
 	for _, u := range []string{pa, "http://a.test/s", "http://a.test/p10"} {
-		if n := r.web.Requests(u); n != 1 {
+		if n := r.Web.Requests(u); n != 1 {
 			t.Errorf("%s requested %d times, want 1 (an injected seed already fetched is traversed)", u, n)
 		}
 	}
@@ -348,32 +348,32 @@ func TestSitemapsRecrawl(t *testing.T) {
 	r.opts.Settings.Sitemaps = true
 	r.opts.Sitemaps = sitemap.NewCrawl(nil)
 	r.opts.Fetchers = r.opts.Fetchers[:1]
-	r.web.Versioned(pa, "a1", "/b")
-	r.web.Versioned(pb, "b1")
-	r.web.Versioned(only, "o1")
-	r.web.XMLSitemap(sm, changed, only, pb)
+	r.Web.Versioned(pa, "a1", "/b")
+	r.Web.Versioned(pb, "b1")
+	r.Web.Versioned(only, "o1")
+	r.Web.XMLSitemap(sm, changed, only, pb)
 	// The site's clock is an hour ahead of the crawler's (a lastmod later
 	// than the sitemap's Date would be dropped); its pages send no Date,
 	// so their fetches are compared on the crawler's clock.
-	serve := r.web.Pages[sm]
-	r.web.Pages[sm] = func(q fetch.Request, n int) fetch.Response {
+	serve := r.Web.Pages[sm]
+	r.Web.Pages[sm] = func(q fetch.Request, n int) fetch.Response {
 		resp := serve(q, n)
 		resp.Header.Set("Date", changed.Format(http.TimeFormat))
 		return resp
 	}
 
 	r.mustCycle(CycleOptions{Cycle: storage.Cycle{N: 1, SeedAlgo: "given"}, Start: true, Seeds: []Pick{{URL: pa, Why: "given"}}})
-	if got, want := r.web.Fetched(), []string{pa, pb, sm, only}; !reflect.DeepEqual(sortedCopy(got), sortedCopy(want)) {
+	if got, want := r.Web.Fetched(), []string{pa, pb, sm, only}; !reflect.DeepEqual(sortedCopy(got), sortedCopy(want)) {
 		t.Fatalf("cycle 1 fetched %v, want %v", got, want)
 	}
-	links, err := r.db.Links(r.page(sm).ID)
+	links, err := r.DB.Links(r.Page(sm).ID)
 	if err != nil || len(links) != 2 || links[0].Kind != storage.LinkSitemap || links[1].Kind != storage.LinkSitemap {
 		t.Fatalf("links of the sitemap: %+v, %v; want 2 of kind sitemap", links, err)
 	}
-	if lm, ok, err := r.db.LastMod(r.page(only).ID); err != nil || !ok || !lm.Equal(changed) {
+	if lm, ok, err := r.DB.LastMod(r.Page(only).ID); err != nil || !ok || !lm.Equal(changed) {
 		t.Fatalf("lastmod of %s: %v, %v, %v; want %v", only, lm, ok, err, changed)
 	}
-	if s, ok, err := r.db.Sitemap(r.page(sm).ID); err != nil || !ok || s.Origin != "http://a.test" || s.Depth != 0 {
+	if s, ok, err := r.DB.Sitemap(r.Page(sm).ID); err != nil || !ok || s.Origin != "http://a.test" || s.Depth != 0 {
 		t.Fatalf("sitemap mark: %+v, %v, %v", s, ok, err)
 	}
 
@@ -384,10 +384,10 @@ func TestSitemapsRecrawl(t *testing.T) {
 	r.opts.Settings.Sitemaps = true
 	r.opts.Sitemaps = sitemap.NewCrawl(nil)
 	r.opts.Fetchers = r.opts.Fetchers[:1]
-	before := r.web.NReqs()
+	before := r.Web.NReqs()
 	notDue := duePolicy{due: map[string]bool{pa: false, pb: false, only: false}}
 	r.mustCycle(CycleOptions{Cycle: storage.Cycle{N: 2}, Start: true, Seeds: []Pick{{URL: pa}}, Refresh: r.ids(pb, only), Policy: notDue})
-	all, _ := r.web.RequestsSince(before)
+	all, _ := r.Web.RequestsSince(before)
 	if got, want := sortedCopy(all), sortedCopy([]string{pa, pb, sm, only}); !reflect.DeepEqual(got, want) {
 		t.Errorf("cycle 2 requested %v, want %v (the seed, the sitemap once, the pages it says changed)", got, want)
 	}

@@ -6,6 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/seedcrawl/seedcrawl/internal/crawltest"
+
 	"github.com/seedcrawl/seedcrawl/seeds"
 	"github.com/seedcrawl/seedcrawl/storage"
 )
@@ -41,7 +43,7 @@ func redirect(u, to string) pg {
 // links to URLs not listed are an error.
 func testDB(t testing.TB, pages ...pg) *storage.DB {
 	t.Helper()
-	db, err := storage.Open(filepath.Join(t.TempDir(), "r.db"), &storage.Options{NoSync: true})
+	db, err := storage.Open(filepath.Join(t.TempDir(), "r.DB"), &storage.Options{NoSync: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -86,9 +88,7 @@ func testDB(t testing.TB, pages ...pg) *storage.DB {
 		}
 		b.AddFetch(f, links)
 	}
-	if err := db.Commit(&b); err != nil {
-		t.Fatal(err)
-	}
+	crawltest.Commit(t, db, &b)
 	return db
 }
 

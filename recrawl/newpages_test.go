@@ -7,6 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/seedcrawl/seedcrawl/internal/crawltest"
+
 	"github.com/seedcrawl/seedcrawl/storage"
 )
 
@@ -27,9 +29,7 @@ func TestNewPagesSeeds(t *testing.T) {
 	var b storage.Batch
 	b.SetStatus(6, storage.StatusOutOfScope, "scope")
 	b.PutCycle(storage.Cycle{N: 2, Start: time.Unix(2000, 0), SeedAlgo: AlgoGiven})
-	if err := db.Commit(&b); err != nil {
-		t.Fatal(err)
-	}
+	crawltest.Commit(t, db, &b)
 	ints, err := db.Intern([]string{"http://b.test/n1", "http://b.test/n2"}, 4, 1)
 	if err != nil {
 		t.Fatal(err)
@@ -44,9 +44,7 @@ func TestNewPagesSeeds(t *testing.T) {
 			Hash: storage.HashOf([]byte{byte(in.ID)})}, nil)
 	}
 	b.PutCycle(storage.Cycle{N: 2, Start: time.Unix(2000, 0), End: time.Unix(2200, 0), SeedAlgo: AlgoGiven})
-	if err := db.Commit(&b); err != nil {
-		t.Fatal(err)
-	}
+	crawltest.Commit(t, db, &b)
 	r, fc := newTestRunner(t, db, Options{Cycles: 3, Seeds: []string{"http://a.test/"}, SeedAlgo: AlgoNewPages})
 	r.o.Select.K, r.o.Select.Hops = 1, 1
 	if err := r.Run(context.Background()); err != nil {
@@ -117,9 +115,7 @@ func TestNewPageRate(t *testing.T) {
 	)
 	var b storage.Batch
 	b.PutCycle(storage.Cycle{N: 2, Start: time.Unix(2000, 0), SeedAlgo: AlgoGiven})
-	if err := db.Commit(&b); err != nil {
-		t.Fatal(err)
-	}
+	crawltest.Commit(t, db, &b)
 	gainedURLs, err := db.Intern([]string{"http://a.test/n1", "http://a.test/n2"}, 2, 1)
 	if err != nil {
 		t.Fatal(err)
@@ -147,9 +143,7 @@ func TestNewPageRate(t *testing.T) {
 	page(n2, "n2")
 	page(o1, "o1", 3, 4)
 	b.PutCycle(storage.Cycle{N: 2, Start: time.Unix(2000, 0), End: time.Unix(2200, 0), SeedAlgo: AlgoGiven})
-	if err := db.Commit(&b); err != nil {
-		t.Fatal(err)
-	}
+	crawltest.Commit(t, db, &b)
 	r, fc := newTestRunner(t, db, Options{Cycles: 3, Seeds: []string{"http://b.test/"}, SeedAlgo: AlgoNewPages})
 	r.o.Select.K, r.o.Select.Hops = 1, 1
 	l, err := r.load(2)

@@ -8,6 +8,8 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/seedcrawl/seedcrawl/internal/crawltest"
+
 	"github.com/seedcrawl/seedcrawl/frontier"
 	"github.com/seedcrawl/seedcrawl/storage"
 )
@@ -35,6 +37,32 @@ func (f *paceFrontier) credit(t frontier.Target) int {
 	return 1
 }
 
+// newPaceFrontier returns a paceFrontier with nothing queued and the
+// pages inFlight in flight.
+func newPaceFrontier(inFlight ...uint64) *paceFrontier {
+	f := &paceFrontier{queued: map[uint64]float64{}, inFlight: map[uint64]bool{}}
+	for _, id := range inFlight {
+		f.inFlight[id] = true
+	}
+	return f
+}
+
+// burstPacer returns the pacer of a paced cycle with maxRefresh refetches
+// in a budget of budget fetches, every page weighing 0.01, after the
+// scheduler handed out known pages 1..n before any fetch and the burst
+// refetch (page 1) ended; with the count of refetches granted and the
+// frontier its releases credit.
+func burstPacer(maxRefresh, budget int64, n uint64) (*pacer, *atomic.Int64, *paceFrontier) {
+	p := newPacer(&CycleOptions{Paced: true, MaxRefresh: maxRefresh, Budget: budget, Weight: func(uint64) float64 { return 0.01 }})
+	granted := new(atomic.Int64)
+	fr := newPaceFrontier()
+	for id := uint64(1); id <= n; id++ {
+		p.decide(&storage.Page{ID: id, URL: "https://a.test/"}, 0, granted)
+	}
+	p.release(1, 1, granted, fr.credit)
+	return p, granted, fr
+}
+
 // TestPacerSpreadsRefetches: with 10 refetches in a budget of 100 fetches,
 // the candidates the scheduler hands out at the start are granted up to
 // the burst, the rest owed (held in the frontier at priority 0 after the
@@ -48,7 +76,7 @@ func TestPacerSpreadsRefetches(t *testing.T) {
 		t.Fatal("no pacer for a paced, capped, budget-limited cycle")
 	}
 	var granted atomic.Int64
-	fr := &paceFrontier{queued: map[uint64]float64{}, inFlight: map[uint64]bool{}}
+	fr := newPaceFrontier()
 	page := func(id uint64) *storage.Page { return &storage.Page{ID: id, URL: "https://a.test/p"} }
 
 	// Event 1: the scheduler hands out 5 known pages before any fetch.
@@ -113,15 +141,9 @@ func TestPacerSpreadsRefetches(t *testing.T) {
 // last held page comes out while no refetch is under way the cycle is
 // dry, and from then on owed pages are refetched at once.
 func TestPacerDryCycleRefetchesOwed(t *testing.T) {
-	rc := &CycleOptions{Paced: true, MaxRefresh: 20, Budget: 40, Weight: func(uint64) float64 { return 0.01 }}
-	p := newPacer(rc)
-	var granted atomic.Int64
-	fr := &paceFrontier{queued: map[uint64]float64{}, inFlight: map[uint64]bool{}}
-	for id := uint64(1); id <= 6; id++ {
-		p.decide(&storage.Page{ID: id, URL: "https://a.test/"}, 0, &granted)
-	}
-	// The one burst refetch ends; the owed pages are held.
-	p.release(1, 1, &granted, fr.credit)
+	// Pages 1-6 handed out before any fetch; the one burst refetch (1)
+	// ends and the owed pages are held.
+	p, granted, fr := burstPacer(20, 40, 6)
 	if p.held == 0 {
 		t.Fatal("no owed page held after the first fetch")
 	}
@@ -131,7 +153,7 @@ func TestPacerDryCycleRefetchesOwed(t *testing.T) {
 	// cycle dry and is refetched.
 	for i, id := range []uint64{2, 3, 4, 5, 6} {
 		delete(fr.queued, id)
-		owed, fetch := p.popped(id, 1, &granted)
+		owed, fetch := p.popped(id, 1, granted)
 		if want := i == 4; !owed || fetch != want {
 			t.Fatalf("held page %d, %d-th in a row in a dry cycle: owed %v fetch %v; want fetch %v", id, i+1, owed, fetch, want)
 		}
@@ -141,7 +163,7 @@ func TestPacerDryCycleRefetchesOwed(t *testing.T) {
 	}
 	// The refetch of 6 ends (in a dry cycle every fetch is a refetch):
 	// every owed page is released.
-	p.release(6, 2, &granted, fr.credit)
+	p.release(6, 2, granted, fr.credit)
 	if p.owed.Len() != 0 {
 		t.Errorf("owed %v after a fetch in a dry cycle; want every owed page released", p.owed)
 	}
@@ -154,20 +176,14 @@ func TestPacerDryCycleRefetchesOwed(t *testing.T) {
 // refetch then ends: pacing resumes, and owed pages wait for the rate
 // again instead of all being released.
 func TestPacerNotDryAfterAFetch(t *testing.T) {
-	rc := &CycleOptions{Paced: true, MaxRefresh: 50, Budget: 100, Weight: func(uint64) float64 { return 0.01 }}
-	p := newPacer(rc)
-	var granted atomic.Int64
-	fr := &paceFrontier{queued: map[uint64]float64{}, inFlight: map[uint64]bool{}}
-	for id := uint64(1); id <= 10; id++ {
-		p.decide(&storage.Page{ID: id, URL: "https://a.test/"}, 0, &granted)
-	}
-	// Event 1: the burst refetch (1) ends; 2-10 are held.
-	p.release(1, 1, &granted, fr.credit)
+	// Event 1: pages 1-10 handed out before any fetch; the burst refetch
+	// (1) ends; 2-10 are held.
+	p, granted, fr := burstPacer(50, 100, 10)
 	// Event 2: four held pages come out in a row, no fetch between them,
 	// no refetch under way: traversed again, still owed, not dry.
 	for _, id := range []uint64{2, 3, 4, 5} {
 		delete(fr.queued, id)
-		if owed, fetch := p.popped(id, 1, &granted); !owed || fetch || p.dry {
+		if owed, fetch := p.popped(id, 1, granted); !owed || fetch || p.dry {
 			t.Fatalf("held page %d in a row of four: owed %v fetch %v dry %v; want owed, traversed, not dry", id, owed, fetch, p.dry)
 		}
 	}
@@ -175,7 +191,7 @@ func TestPacerNotDryAfterAFetch(t *testing.T) {
 	// cycle look dry and is refetched.
 	for _, id := range []uint64{6, 7, 8, 9, 10} {
 		delete(fr.queued, id)
-		p.popped(id, 1, &granted)
+		p.popped(id, 1, granted)
 	}
 	if !p.dry {
 		t.Fatal("not dry after every held page came out")
@@ -184,13 +200,13 @@ func TestPacerNotDryAfterAFetch(t *testing.T) {
 	// not dry. Granted so far: 1 and 10; the rate after 2 fetches allows
 	// 1 + 1 = 2, so nothing more is released and 6-10 stay owed.
 	g := granted.Load()
-	p.release(100, 2, &granted, fr.credit)
+	p.release(100, 2, granted, fr.credit)
 	if p.dry || granted.Load() != g || p.owed.Len() != 8 {
 		t.Errorf("after a fetch that is not a refetch: dry %v, granted %d (was %d), %d owed; want not dry, nothing released, 8 owed",
 			p.dry, granted.Load(), g, p.owed.Len())
 	}
 	// Event 5: a new candidate is owed, not granted at once.
-	if why, fetch := p.decide(&storage.Page{ID: 11, URL: "https://a.test/"}, 2, &granted); why != refreshPaced || fetch {
+	if why, fetch := p.decide(&storage.Page{ID: 11, URL: "https://a.test/"}, 2, granted); why != refreshPaced || fetch {
 		t.Errorf("candidate after pacing resumed: %s %v; want paced", why, fetch)
 	}
 }
@@ -211,26 +227,34 @@ func TestPacerOff(t *testing.T) {
 	}
 }
 
+// owingPacer returns the pacer of a paced cycle with a cap of 2×owed
+// refetches in a budget of owed×perOwed fetches, every page weighing 1,
+// after the scheduler handed out known pages 1..owed+1 with a fetch
+// between each (so the cycle is not dry and about owed of them are owed);
+// with the count of refetches granted.
+func owingPacer(owed int, perOwed int64) (*pacer, *atomic.Int64) {
+	p := newPacer(&CycleOptions{Paced: true, MaxRefresh: int64(owed) * 2, Budget: int64(owed) * perOwed,
+		Weight: func(uint64) float64 { return 1 }})
+	granted := new(atomic.Int64)
+	for id := uint64(1); id <= uint64(owed)+1; id++ {
+		p.decide(&storage.Page{ID: id, URL: "https://a.test/p"}, id, granted)
+	}
+	return p, granted
+}
+
 // BenchmarkPacerPoppedKnown: the cost of asking the pacer about a known
 // page that is not owed (every traversal of a known page in a paced cycle
 // asks), with owed pages waiting; it must not grow with their number.
 func BenchmarkPacerPoppedKnown(b *testing.B) {
 	for _, owed := range []int{1_000, 10_000, 100_000} {
 		b.Run(fmt.Sprintf("owed=%d", owed), func(b *testing.B) {
-			rc := &CycleOptions{Paced: true, MaxRefresh: int64(owed) * 2, Budget: int64(owed) * 100,
-				Weight: func(uint64) float64 { return 1 }}
-			p := newPacer(rc)
-			var granted atomic.Int64
-			for id := uint64(1); id <= uint64(owed)+1; id++ {
-				// a fetch between each: the cycle is not dry
-				p.decide(&storage.Page{ID: id, URL: "https://a.test/p"}, id, &granted)
-			}
+			p, granted := owingPacer(owed, 100)
 			if p.owed.Len() < owed/2 {
 				b.Fatalf("%d owed, want at least %d", p.owed.Len(), owed/2)
 			}
 			b.ResetTimer()
 			for i := range b.N {
-				if owed, _ := p.popped(uint64(owed)+10+uint64(i), uint64(owed), &granted); owed {
+				if owed, _ := p.popped(uint64(owed)+10+uint64(i), uint64(owed), granted); owed {
 					b.Fatal("a page never owed reads as owed")
 				}
 			}
@@ -245,22 +269,16 @@ func BenchmarkPacerPoppedKnown(b *testing.B) {
 func BenchmarkPacerRelease(b *testing.B) {
 	for _, owed := range []int{1_000, 10_000, 100_000} {
 		b.Run(fmt.Sprintf("owed=%d", owed), func(b *testing.B) {
-			rc := &CycleOptions{Paced: true, MaxRefresh: int64(owed) * 2, Budget: int64(owed) * 1000,
-				Weight: func(uint64) float64 { return 1 }}
-			p := newPacer(rc)
-			var granted atomic.Int64
-			fr := &paceFrontier{queued: map[uint64]float64{}, inFlight: map[uint64]bool{}}
-			for id := uint64(1); id <= uint64(owed)+1; id++ {
-				p.decide(&storage.Page{ID: id, URL: "https://a.test/p"}, id, &granted)
-			}
-			p.release(0, uint64(owed), &granted, fr.credit) // holds them all
+			p, granted := owingPacer(owed, 1000)
+			fr := newPaceFrontier()
+			p.release(0, uint64(owed), granted, fr.credit) // holds them all
 			n, g := p.owed.Len(), granted.Load()
 			if n < owed/2 || p.held != n {
 				b.Fatalf("%d owed, %d held; want at least %d, all held", n, p.held, owed/2)
 			}
 			b.ResetTimer()
 			for range b.N {
-				p.release(0, uint64(owed), &granted, fr.credit)
+				p.release(0, uint64(owed), granted, fr.credit)
 			}
 			b.StopTimer()
 			if p.owed.Len() != n || granted.Load() != g {
@@ -277,7 +295,7 @@ func BenchmarkPacerRelease(b *testing.B) {
 func TestPacerReleaseKeepsQueue(t *testing.T) {
 	p := newPacer(&CycleOptions{Paced: true, MaxRefresh: 10, Budget: 100, Weight: func(uint64) float64 { return 1 }})
 	var granted atomic.Int64
-	fr := &paceFrontier{queued: map[uint64]float64{}, inFlight: map[uint64]bool{2: true}}
+	fr := newPaceFrontier(2)
 	for id := uint64(1); id <= 5; id++ {
 		p.decide(&storage.Page{ID: id, URL: "https://a.test/p"}, 0, &granted)
 	}
@@ -324,14 +342,12 @@ func TestPacerSavesAndRestoresOwed(t *testing.T) {
 		Weight: func(id uint64) float64 { return float64(6-id) / 100 }}
 	p := newPacer(rc)
 	var granted atomic.Int64
-	fr := &paceFrontier{queued: map[uint64]float64{}, inFlight: map[uint64]bool{}}
+	fr := newPaceFrontier()
 	save := func() {
 		t.Helper()
 		var b storage.Batch
 		p.save(2, &b)
-		if err := db.Commit(&b); err != nil {
-			t.Fatal(err)
-		}
+		crawltest.Commit(t, db, &b)
 	}
 	stored := func() []uint64 {
 		t.Helper()
@@ -396,9 +412,7 @@ func TestPacerSavesAndRestoresOwed(t *testing.T) {
 	}
 	b.Reset()
 	r.save(2, &b)
-	if err := db.Commit(&b); err != nil {
-		t.Fatal(err)
-	}
+	crawltest.Commit(t, db, &b)
 	if got := fmt.Sprint(stored()); got != "[3 4]" {
 		t.Errorf("stored owed after the restore into a share of 2: %s, want [3 4]", got)
 	}

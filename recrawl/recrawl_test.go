@@ -11,6 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/seedcrawl/seedcrawl/internal/crawltest"
+
 	"github.com/seedcrawl/seedcrawl/graph"
 	"github.com/seedcrawl/seedcrawl/seeds"
 	"github.com/seedcrawl/seedcrawl/storage"
@@ -140,9 +142,7 @@ func testGivenSeedsKept(t *testing.T, budget int64) {
 	var b storage.Batch
 	b.PutCycle(storage.Cycle{N: 1, Start: time.Unix(1, 0), End: time.Unix(2, 0), SeedAlgo: AlgoGiven,
 		Seeds: []storage.Seed{{ID: 0, Why: "given"}, {ID: 3, Why: "given"}, {ID: 8, Why: "given"}}})
-	if err := db.Commit(&b); err != nil {
-		t.Fatal(err)
-	}
+	crawltest.Commit(t, db, &b)
 	r, fc := newTestRunner(t, db, Options{Cycles: 2, PagesPerCycle: budget})
 	if err := r.Run(context.Background()); err != nil {
 		t.Fatal(err)
@@ -227,9 +227,7 @@ func TestReplacerNearestSurvivingNeighbour(t *testing.T) {
 	// p1 is found gone since the cycle began: it does not survive.
 	var b storage.Batch
 	b.AddFetch(storage.Fetch{ID: 1, Status: storage.StatusGone, Code: 410, FetchedAt: time.Unix(1_800_000_000, 0)}, nil)
-	if err := db.Commit(&b); err != nil {
-		t.Fatal(err)
-	}
+	crawltest.Commit(t, db, &b)
 	p, ok, err = x.Replace(context.Background(), 3, "404", hub)
 	if err != nil || !ok || (p.URL != "http://a.test/p2" && p.URL != "http://a.test/p6") || !strings.Contains(p.Why, "2 hop(s) away, best of 2") {
 		t.Errorf("replace with the hub a seed: %+v %v %v; want p2 or p6", p, ok, err)

@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/seedcrawl/seedcrawl/internal/crawltest"
+
 	"github.com/seedcrawl/seedcrawl/changerate"
 	"github.com/seedcrawl/seedcrawl/graph"
 	"github.com/seedcrawl/seedcrawl/storage"
@@ -139,9 +141,7 @@ func fetchAt(t *testing.T, db *storage.DB, c uint32, id uint64, content string, 
 	b.AddFetch(storage.Fetch{ID: id, Status: storage.StatusFetched, Code: 200, ContentType: "text/html",
 		Hash: storage.HashOf([]byte(content)), FetchedAt: time.Unix(int64(c)*1000, 0),
 		Date: hd(date), LastModified: hd(lm)}, nil)
-	if err := db.Commit(&b); err != nil {
-		t.Fatal(err)
-	}
+	crawltest.Commit(t, db, &b)
 }
 
 func TestChangeRatesFromHistory(t *testing.T) {
@@ -155,9 +155,7 @@ func TestChangeRatesFromHistory(t *testing.T) {
 		b.AddFetch(storage.Fetch{ID: 0, Status: storage.StatusFetched, Code: 200, ContentType: "text/html",
 			Hash: storage.HashOf([]byte{byte(c)}), FetchedAt: time.Unix(int64(c)*1000, 0)}, nil)
 		b.AddFetch(storage.Fetch{ID: 1, Status: storage.StatusNotModified, Code: 304, FetchedAt: time.Unix(int64(c)*1000, 0)}, nil)
-		if err := db.Commit(&b); err != nil {
-			t.Fatal(err)
-		}
+		crawltest.Commit(t, db, &b)
 	}
 	hs, err := changeStats(db, 5, 3, []uint64{0, 1, 2})
 	if err != nil {

@@ -29,6 +29,15 @@ type robotsServer struct {
 	lastUA  atomic.Value
 }
 
+// wantHits fails t unless robots.txt was requested n times so far; when
+// says at what point of the test.
+func (s *robotsServer) wantHits(t *testing.T, n int64, when string) {
+	t.Helper()
+	if got := s.hits.Load(); got != n {
+		t.Fatalf("%s: robots.txt fetched %d times, want %d", when, got, n)
+	}
+}
+
 func newRobotsServer(t *testing.T, h http.HandlerFunc) *robotsServer {
 	t.Helper()
 	s := &robotsServer{handler: h}
@@ -121,9 +130,7 @@ Disallow: /*.pdf$
 			t.Errorf("%s: %+v, want allowed=%v reason=%q delay=500ms", tt.path, d, tt.allow, tt.reason)
 		}
 	}
-	if n := s.hits.Load(); n != 1 {
-		t.Errorf("robots.txt fetched %d times, want 1", n)
-	}
+	s.wantHits(t, 1, "after every check")
 	if ua, _ := s.lastUA.Load().(string); !strings.HasPrefix(ua, "seedcrawl/") {
 		t.Errorf("User-Agent = %q", ua)
 	}
@@ -171,9 +178,7 @@ func TestServerErrorDefersThenRecovers(t *testing.T) {
 	// Before RetryAt: no new fetch.
 	clk.Advance(30 * time.Second)
 	check(t, c, s.URL+"/y")
-	if n := s.hits.Load(); n != 1 {
-		t.Fatalf("fetched %d times before RetryAt, want 1", n)
-	}
+	s.wantHits(t, 1, "before RetryAt")
 	// Second failure doubles the backoff.
 	clk.Advance(31 * time.Second)
 	d = check(t, c, s.URL+"/x")
@@ -189,9 +194,7 @@ func TestServerErrorDefersThenRecovers(t *testing.T) {
 	if d := check(t, c, s.URL+"/y"); !d.Allowed {
 		t.Fatalf("after recovery /y: %+v, want allowed", d)
 	}
-	if n := s.hits.Load(); n != 3 {
-		t.Fatalf("fetched %d times, want 3", n)
-	}
+	s.wantHits(t, 3, "after recovery")
 }
 
 func TestGivesUpAfterMaxFailures(t *testing.T) {
@@ -212,9 +215,7 @@ func TestGivesUpAfterMaxFailures(t *testing.T) {
 	if d := check(t, c, s.URL+"/y"); d.Reason != ReasonUnreachable {
 		t.Fatalf("within TTL: %+v", d)
 	}
-	if n := s.hits.Load(); n != 3 {
-		t.Fatalf("fetched %d times, want 3", n)
-	}
+	s.wantHits(t, 3, "within TTL after giving up")
 	s.set(serve(404, ""))
 	clk.Advance(2 * time.Minute)
 	if d := check(t, c, s.URL+"/y"); !d.Allowed {
@@ -373,9 +374,7 @@ func TestConcurrentChecksFetchOnce(t *testing.T) {
 		}(i)
 	}
 	wg.Wait()
-	if n := s.hits.Load(); n != 1 {
-		t.Errorf("robots.txt fetched %d times by 32 concurrent checks, want 1", n)
-	}
+	s.wantHits(t, 1, "by 32 concurrent checks")
 	if wrong.Load() != 0 {
 		t.Errorf("%d wrong decisions", wrong.Load())
 	}
@@ -402,9 +401,7 @@ func TestCallerContextCanceled(t *testing.T) {
 	if d := check(t, c, s.URL+"/no"); d.Allowed {
 		t.Fatalf("after release: %+v", d)
 	}
-	if n := s.hits.Load(); n != 1 {
-		t.Fatalf("fetched %d times, want 1", n)
-	}
+	s.wantHits(t, 1, "after release")
 }
 
 func TestStorePersistsAcrossCaches(t *testing.T) {
@@ -417,17 +414,13 @@ func TestStorePersistsAcrossCaches(t *testing.T) {
 	if d := check(t, c2, s.URL+"/no"); d.Allowed {
 		t.Fatalf("rules from the store not applied: %+v", d)
 	}
-	if n := s.hits.Load(); n != 1 {
-		t.Fatalf("second cache refetched: %d fetches", n)
-	}
+	s.wantHits(t, 1, "second cache on the same store")
 	clk.Advance(time.Hour + time.Second)
 	s.set(serve(200, "User-agent: *\nDisallow: /x\n"))
 	if d := check(t, c2, s.URL+"/no"); !d.Allowed {
 		t.Fatalf("expired entry still used: %+v", d)
 	}
-	if n := s.hits.Load(); n != 2 {
-		t.Fatalf("fetches after TTL = %d, want 2", n)
-	}
+	s.wantHits(t, 2, "after TTL")
 }
 
 func TestEvictedOriginsReloadFromStore(t *testing.T) {
@@ -446,9 +439,7 @@ func TestEvictedOriginsReloadFromStore(t *testing.T) {
 	if d := check(t, c, servers[0].URL+"/no"); d.Allowed {
 		t.Fatalf("evicted origin lost its rules: %+v", d)
 	}
-	if n := servers[0].hits.Load(); n != 1 {
-		t.Fatalf("evicted origin refetched (%d fetches) instead of reloaded", n)
-	}
+	servers[0].wantHits(t, 1, "evicted origin, reloaded from the store")
 }
 
 // failingStore fails every call.

@@ -20,9 +20,7 @@ func TestSitemapsOf(t *testing.T) {
 	if got, ok, err := c.SitemapsOf(s.URL); ok || err != nil || got != nil {
 		t.Fatalf("before any check: %v, %v, %v; want not known", got, ok, err)
 	}
-	if n := s.hits.Load(); n != 0 {
-		t.Fatalf("SitemapsOf fetched robots.txt (%d requests)", n)
-	}
+	s.wantHits(t, 0, "SitemapsOf before any check")
 	check(t, c, s.URL+"/x")
 	check(t, c, missing.URL+"/x")
 	want := []string{"http://a.test/s1.xml", "http://a.test/s2.xml.gz"}
@@ -44,7 +42,5 @@ func TestSitemapsOf(t *testing.T) {
 			}
 		})
 	}
-	if n := s.hits.Load(); n != 1 {
-		t.Errorf("%d robots.txt requests, want 1", n)
-	}
+	s.wantHits(t, 1, "after every SitemapsOf")
 }

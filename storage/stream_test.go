@@ -66,16 +66,12 @@ func storeGraph(t testing.TB, db *storage.DB, g *graph.CSR, batch int) {
 		}
 		b.AddFetch(storage.Fetch{ID: uint64(v), Status: storage.StatusFetched, Code: 200}, ls)
 		if b.Pages() >= batch || v == n-1 {
-			if err := db.Commit(&b); err != nil {
-				t.Fatal(err)
-			}
+			commit(t, db, &b)
 			b.Reset()
 		}
 	}
 	if n == 0 {
-		if err := db.Commit(&b); err != nil {
-			t.Fatal(err)
-		}
+		commit(t, db, &b)
 	}
 }
 

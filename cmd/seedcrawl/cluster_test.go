@@ -92,7 +92,7 @@ func (s *clusterSetup) checkLog(t *testing.T, allowed func(u string, first time.
 		if e.Target == "/robots.txt" {
 			continue
 		}
-		u := e.Scheme + "://" + e.Host + e.Target
+		u := e.URL()
 		if at, seen := first[u]; seen {
 			if !allowed(u, at) {
 				t.Errorf("%s requested twice", u)
@@ -157,9 +157,7 @@ func TestClusterMaxDepth(t *testing.T) {
 	s := newClusterSetup(t, "--max-depth", "3", "--scheduler", "fpr")
 	merged := filepath.Join(s.dir, "all.db")
 	args := append([]string{"cluster", "--nodes", "3", "--out", merged, "--json"}, s.args(filepath.Join(s.dir, "c.db"))...)
-	if out, err := exec.Command(s.bin, args...).CombinedOutput(); err != nil {
-		t.Fatalf("cluster: %v\n%s", err, out)
-	}
+	binOK(t, "cluster", s.bin, args...)
 	rejected := 0
 	for _, p := range crawlPages(t, s.ref) {
 		if p.Reason == "max-depth" {

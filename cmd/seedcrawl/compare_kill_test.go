@@ -37,6 +37,15 @@ func TestCompareBinaryResume(t *testing.T) {
 	}{{60, syscall.SIGKILL}, {0, syscall.SIGKILL}, {80, syscall.SIGINT}, {70, syscall.SIGKILL}}
 	requestedIn := map[string][]int{}  // URL -> runs that requested it
 	committedAfter := map[string]int{} // URL -> first stopped run after which its fetch was stored
+	// record notes the pages run requested since the access log held
+	// before entries.
+	record := func(before, run int) {
+		for _, e := range w.log.Entries()[before:] {
+			if e.Target != "/robots.txt" {
+				requestedIn[e.URL()] = append(requestedIn[e.URL()], run)
+			}
+		}
+	}
 	for i, st := range stops {
 		before := len(w.log.Entries())
 		a, at := args, stopPoint{requests: before + st.after}
@@ -46,12 +55,7 @@ func TestCompareBinaryResume(t *testing.T) {
 		if stderr, err := crawlStop(t, w, exec.Command(bin, a...), at, st.sig); err != nil && st.sig != syscall.SIGKILL {
 			t.Fatalf("run %d after SIGINT: %v; stderr:\n%s", i, err, stderr)
 		}
-		for _, e := range w.log.Entries()[before:] {
-			if e.Target != "/robots.txt" {
-				u := e.Scheme + "://" + e.Host + e.Target
-				requestedIn[u] = append(requestedIn[u], i)
-			}
-		}
+		record(before, i)
 		if _, err := os.Stat(db); err == nil {
 			for u, p := range crawlPages(t, db) {
 				if _, ok := committedAfter[u]; !ok && p.Fetches > 0 {
@@ -67,12 +71,7 @@ func TestCompareBinaryResume(t *testing.T) {
 		t.Fatalf("final run: %v", err)
 	}
 	final := len(stops)
-	for _, e := range w.log.Entries()[before:] {
-		if e.Target != "/robots.txt" {
-			u := e.Scheme + "://" + e.Host + e.Target
-			requestedIn[u] = append(requestedIn[u], final)
-		}
-	}
+	record(before, final)
 
 	want := compareSimOrders(t, w, w.site.Seeds(), names)
 	for _, s := range compareSequences(t, db) {

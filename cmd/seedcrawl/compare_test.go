@@ -358,7 +358,7 @@ func TestCompareHostileWeb(t *testing.T) {
 	sort.Slice(entries, func(i, j int) bool { return entries[i].Time < entries[j].Time })
 	robots := func(e testweb.Entry) bool { return strings.HasPrefix(e.Target, "/robots") }
 	for _, e := range entries {
-		if u := e.Scheme + "://" + e.Host + e.Target; !robots(e) && !truth.Allowed(u, version.Token) {
+		if u := e.URL(); !robots(e) && !truth.Allowed(u, version.Token) {
 			t.Errorf("fetched %s, which robots.txt forbids", u)
 		}
 	}

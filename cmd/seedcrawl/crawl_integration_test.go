@@ -205,7 +205,7 @@ func TestCrawlHostileWeb(t *testing.T) {
 	t.Run("no robots-disallowed URL fetched", func(t *testing.T) {
 		denied := 0
 		for _, e := range entries {
-			u := e.Scheme + "://" + e.Host + e.Target
+			u := e.URL()
 			if strings.HasSuffix(e.Target, ".txt") && strings.HasPrefix(e.Target, "/robots") {
 				continue
 			}

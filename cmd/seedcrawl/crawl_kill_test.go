@@ -63,9 +63,7 @@ func crawlKillArgs(w *crawlWeb, delay time.Duration, workers int) func(db string
 // (robots.txt left out); w's access log is emptied for the next run.
 func crawlReference(t testing.TB, bin string, args []string, w *crawlWeb) int {
 	t.Helper()
-	if out, err := exec.Command(bin, args...).CombinedOutput(); err != nil {
-		t.Fatalf("reference crawl: %v\n%s", err, out)
-	}
+	binOK(t, "reference crawl", bin, args...)
 	total := 0
 	for _, e := range w.log.Entries() {
 		if e.Target != "/robots.txt" {
@@ -166,10 +164,7 @@ func crawlKillRuns(t testing.TB, bin string, args func(string) []string, w *craw
 		crawlStop(t, w, exec.Command(bin, a...), at, syscall.SIGKILL)
 		es := w.log.Entries()
 		runs = append(runs, run{before, len(es)})
-		last := time.Duration(0)
-		for _, e := range es[before:] {
-			last = max(last, e.Time)
-		}
+		last := lastRequest(es[before:])
 		kills = append(kills, last)
 		stored := 0
 		for u, p := range crawlPages(t, db) {
@@ -219,7 +214,7 @@ func crawlKillRuns(t testing.TB, bin string, args func(string) []string, w *craw
 			if e.Target == "/robots.txt" {
 				continue
 			}
-			u := e.Scheme + "://" + e.Host + e.Target
+			u := e.URL()
 			if k, ok := committed[u]; ok && ri > k {
 				t.Errorf("%s fetched by run %d although its fetch was committed before kill %d", u, ri+1, k+1)
 			}

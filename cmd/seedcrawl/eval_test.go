@@ -26,10 +26,7 @@ func TestEvalSeedsPlotFlags(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			path := filepath.Join(dir, tc.file)
 			args := append([]string{"eval", "seeds", "--graph", base, "--k", "2", "--hops", "3", "--trials", "2", "--samples", "3", "--plot", path}, tc.args...)
-			code, _, errs := cmdRun(args...)
-			if code != 0 {
-				t.Fatalf("exit %d: %s", code, errs)
-			}
+			cmdOK(t, args...)
 			b, err := os.ReadFile(path)
 			if err != nil {
 				t.Fatal(err)
@@ -53,9 +50,7 @@ func TestEvalSeedsPlotFlags(t *testing.T) {
 	// The title changes the picture.
 	a, b := filepath.Join(dir, "a.svg"), filepath.Join(dir, "b.svg")
 	for _, p := range []struct{ path, title string }{{a, "one"}, {b, "a much longer title"}} {
-		if code, _, errs := cmdRun("eval", "seeds", "--graph", base, "--k", "2", "--trials", "2", "--samples", "3", "--plot", p.path, "--title", p.title); code != 0 {
-			t.Fatalf("exit %d: %s", code, errs)
-		}
+		cmdOK(t, "eval", "seeds", "--graph", base, "--k", "2", "--trials", "2", "--samples", "3", "--plot", p.path, "--title", p.title)
 	}
 	ab, _ := os.ReadFile(a)
 	bb, _ := os.ReadFile(b)

@@ -73,20 +73,14 @@ func TestExportGraphFormats(t *testing.T) {
 	db, want := exportTestDB(t)
 	dir := t.TempDir()
 
-	code, _, stderr := cmdRun("export", "--db", db, "--what", "graph", "--out", filepath.Join(dir, "ds"))
-	if code != 0 {
-		t.Fatalf("default export: exit %d: %s", code, stderr)
-	}
+	cmdOK(t, "export", "--db", db, "--what", "graph", "--out", filepath.Join(dir, "ds"))
 	ds, err := graph.ReadDataset(filepath.Join(dir, "ds"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	sameArcs(t, "dataset", ds, want)
 
-	code, _, stderr = cmdRun("export", "--db", db, "--what", "graph", "--format", "edgelist", "--out", filepath.Join(dir, "g"))
-	if code != 0 || !strings.Contains(stderr, "g.edgelist (edgelist): 6 nodes, 8 arcs") {
-		t.Fatalf("edgelist: exit %d: %s", code, stderr)
-	}
+	checkExit(t, []string{"export", "--db", db, "--what", "graph", "--format", "edgelist", "--out", filepath.Join(dir, "g")}, 0, "g.edgelist (edgelist): 6 nodes, 8 arcs")
 	el, err := graph.ReadSNAPFile(filepath.Join(dir, "g.edgelist"))
 	if err != nil {
 		t.Fatal(err)
@@ -103,10 +97,7 @@ func TestExportGraphFormats(t *testing.T) {
 		t.Fatalf("edge list: %d nodes, %d arcs", el.N(), el.M())
 	}
 
-	code, out, stderr := cmdRun("export", "--db", db, "--what", "graph", "--format", "graphml")
-	if code != 0 {
-		t.Fatalf("graphml: exit %d: %s", code, stderr)
-	}
+	out := cmdOK(t, "export", "--db", db, "--what", "graph", "--format", "graphml")
 	var doc struct {
 		Graph struct {
 			EdgeDefault string `xml:"edgedefault,attr"`
@@ -136,10 +127,7 @@ func TestExportGraphFormats(t *testing.T) {
 	}
 	sameArcs(t, "graphml", gb.Build(), want)
 
-	code, _, stderr = cmdRun("export", "--db", db, "--what", "graph", "--format", "pajek", "--out", filepath.Join(dir, "p.net"))
-	if code != 0 {
-		t.Fatalf("pajek: exit %d: %s", code, stderr)
-	}
+	cmdOK(t, "export", "--db", db, "--what", "graph", "--format", "pajek", "--out", filepath.Join(dir, "p.net"))
 	f, err := os.Open(filepath.Join(dir, "p.net"))
 	if err != nil {
 		t.Fatal(err)
@@ -171,9 +159,6 @@ func TestExportGraphFormats(t *testing.T) {
 		{"--what", "graph", "--format", "jsonl", "--out", filepath.Join(dir, "x")},
 		{"--what", "pages", "--format", "graphml"},
 	} {
-		code, _, stderr := cmdRun(append([]string{"export", "--db", db}, args...)...)
-		if code != 2 || !strings.Contains(stderr, "--format") {
-			t.Errorf("%v: exit %d: %s", args, code, stderr)
-		}
+		checkExit(t, append([]string{"export", "--db", db}, args...), 2, "--format")
 	}
 }

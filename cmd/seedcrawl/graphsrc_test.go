@@ -27,10 +27,7 @@ func TestGraphFormatsRankAlike(t *testing.T) {
 		{"--graph", sharedDataPath("bvgraph/cnr-2000"), "--graph-format", "bvgraph"},
 	} {
 		// Ten iterations are enough to tell graphs apart and keep the test short.
-		code, out, stderr := cmdRun(append([]string{"rank", "--algo", "pagerank", "--iterations", "10", "-q"}, args...)...)
-		if code != 0 {
-			t.Fatalf("%v: exit %d: %s", args, code, stderr)
-		}
+		out := cmdOK(t, append([]string{"rank", "--algo", "pagerank", "--iterations", "10", "-q"}, args...)...)
 		if want == "" {
 			want = out
 			if n := strings.Count(out, "\n"); n != 325557 {
@@ -64,10 +61,7 @@ func TestGraphFormatSNAPRanks(t *testing.T) {
 		t.Fatal(err)
 	}
 	scores := func(args ...string) []string {
-		code, out, stderr := cmdRun(append([]string{"rank", "--algo", "pagerank", "-q"}, args...)...)
-		if code != 0 {
-			t.Fatalf("%v: exit %d: %s", args, code, stderr)
-		}
+		out := cmdOK(t, append([]string{"rank", "--algo", "pagerank", "-q"}, args...)...)
 		var s []string
 		for _, l := range strings.Split(strings.TrimSuffix(out, "\n"), "\n") {
 			f := strings.Split(l, "\t")
@@ -111,14 +105,8 @@ func TestGraphFormatFlagEveryCommand(t *testing.T) {
 				t.Errorf("%v %v: exit %d: %s", args, src, code, stderr)
 			}
 		}
-		code, _, stderr := cmdRun(append(args, "--graph", snap, "--graph-format", "graphml")...)
-		if code != 2 || !strings.Contains(stderr, "--graph-format: graph: unknown graph format: \"graphml\"") {
-			t.Errorf("%v with a bad format: exit %d: %s", args, code, stderr)
-		}
-		code, _, stderr = cmdRun(append(args, "--graph", snap, "--graph-format", "bvgraph")...)
-		if code != 1 || !strings.Contains(stderr, "toy.edges.properties") {
-			t.Errorf("%v, an edge list read as BVGraph: exit %d: %s", args, code, stderr)
-		}
+		checkExit(t, append(args, "--graph", snap, "--graph-format", "graphml"), 2, "--graph-format: graph: unknown graph format: \"graphml\"")
+		checkExit(t, append(args, "--graph", snap, "--graph-format", "bvgraph"), 1, "toy.edges.properties")
 	}
 }
 

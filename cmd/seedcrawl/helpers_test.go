@@ -151,6 +151,24 @@ func cmdOK(t testing.TB, args ...string) string {
 	return stdout
 }
 
+// lastRequest returns the time of the latest request in es (0 for none).
+func lastRequest(es []testweb.Entry) time.Duration {
+	last := time.Duration(0)
+	for _, e := range es {
+		last = max(last, e.Time)
+	}
+	return last
+}
+
+// binOK runs the seedcrawl binary bin with args, failing t with what was
+// being run and the binary's output unless it exits 0.
+func binOK(t testing.TB, what, bin string, args ...string) {
+	t.Helper()
+	if out, err := exec.Command(bin, args...).CombinedOutput(); err != nil {
+		t.Fatalf("%s: %v\n%s", what, err, out)
+	}
+}
+
 // checkExit runs args as cmdRun does and fails t unless the command exits
 // with code and its stderr holds every one of wants; it returns the output
 // for further checks.

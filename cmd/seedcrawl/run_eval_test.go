@@ -138,7 +138,7 @@ func recrawlCumulative(w *crawlWeb, t1 *testweb.Truth, pr []float64) []float64 {
 		if e.Target == "/robots.txt" {
 			continue
 		}
-		v, ok := t1.ID(e.Scheme + "://" + e.Host + e.Target)
+		v, ok := t1.ID(e.URL())
 		if ok && !seen[v] {
 			seen[v] = true
 			sum += pr[v]

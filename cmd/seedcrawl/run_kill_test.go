@@ -32,9 +32,7 @@ func TestRunBinaryResumesCycle(t *testing.T) {
 			"--progress", "0")...), append(w.site.Seeds(), gone, moved)...)
 	}
 	base := filepath.Join(dir, "base.db")
-	if out, err := exec.Command(bin, args(base, "1")...).CombinedOutput(); err != nil {
-		t.Fatalf("cycle 1: %v\n%s", err, out)
-	}
+	binOK(t, "cycle 1", bin, args(base, "1")...)
 	ref, kill := filepath.Join(dir, "ref.db"), filepath.Join(dir, "kill.db")
 	for _, p := range []string{ref, kill} {
 		runCopyFile(t, base, p)
@@ -43,9 +41,7 @@ func TestRunBinaryResumesCycle(t *testing.T) {
 		t.Fatal(err)
 	}
 	w.log.Reset()
-	if out, err := exec.Command(bin, args(ref, "2")...).CombinedOutput(); err != nil {
-		t.Fatalf("reference cycle 2: %v\n%s", err, out)
-	}
+	binOK(t, "reference cycle 2", bin, args(ref, "2")...)
 	total := len(w.log.Entries())
 	w.log.Reset()
 
@@ -55,10 +51,7 @@ func TestRunBinaryResumesCycle(t *testing.T) {
 	for i, share := range []float64{0.25, 0.6} {
 		want := len(w.log.Entries()) + int(share*float64(total)) - total/4*i
 		crawlStop(t, w, exec.Command(bin, args(kill, "2")...), stopPoint{requests: want}, syscall.SIGKILL)
-		last := time.Duration(0)
-		for _, e := range w.log.Entries() {
-			last = max(last, e.Time)
-		}
+		last := lastRequest(w.log.Entries())
 		kills = append(kills, last)
 		bounds = append(bounds, len(w.log.Entries()))
 		st := runReadDB(t, kill)
@@ -72,9 +65,7 @@ func TestRunBinaryResumesCycle(t *testing.T) {
 		}
 		t.Logf("kill %d after %d of %d requests; %d cycle-2 fetches committed", i+1, len(w.log.Entries()), total, len(st.fetch[2]))
 	}
-	if out, err := exec.Command(bin, args(kill, "2")...).CombinedOutput(); err != nil {
-		t.Fatalf("resumed cycle 2: %v\n%s", err, out)
-	}
+	binOK(t, "resumed cycle 2", bin, args(kill, "2")...)
 
 	a, b := runReadDB(t, ref), runReadDB(t, kill)
 	if len(a.pages) != len(b.pages) {
@@ -118,7 +109,7 @@ func TestRunBinaryResumesCycle(t *testing.T) {
 		if e.Target == "/robots.txt" {
 			continue
 		}
-		u := e.Scheme + "://" + e.Host + e.Target
+		u := e.URL()
 		run := sort.SearchInts(bounds, i+1) // index of the run that made request i
 		if k, ok := committed[u]; ok && run > k {
 			t.Errorf("%s requested by run %d although its fetch was committed before kill %d", u, run+1, k+1)

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"os/exec"
 	"path/filepath"
 	"sort"
@@ -33,9 +34,7 @@ func TestRunBinaryResumesOwedRefetches(t *testing.T) {
 		return append(append(a, extra...), w.site.Seeds()...)
 	}
 	base := filepath.Join(dir, "base.db")
-	if out, err := exec.Command(bin, args(base, "1", "150")...).CombinedOutput(); err != nil {
-		t.Fatalf("cycle 1: %v\n%s", err, out)
-	}
+	binOK(t, "cycle 1", bin, args(base, "1", "150")...)
 	fetched1 := map[string]bool{}
 	for _, e := range w.log.Entries() {
 		if runPageRequest(e) {
@@ -69,9 +68,7 @@ func TestRunBinaryResumesOwedRefetches(t *testing.T) {
 	}
 
 	w.log.Reset()
-	if out, err := exec.Command(bin, cycle2(ref)...).CombinedOutput(); err != nil {
-		t.Fatalf("reference cycle 2: %v\n%s", err, out)
-	}
+	binOK(t, "reference cycle 2", bin, cycle2(ref)...)
 	want, total := refetches(w.log.Entries())
 
 	keys := func(m map[string]int) []string {
@@ -94,13 +91,8 @@ func TestRunBinaryResumesOwedRefetches(t *testing.T) {
 		w.log.Reset()
 		crawlStop(t, w, exec.Command(bin, cycle2(db)...), stopPoint{requests: total / 3}, sig)
 		stoppedAt := len(w.log.Entries())
-		var lastStopped time.Duration
-		for _, e := range w.log.Entries() {
-			lastStopped = max(lastStopped, e.Time)
-		}
-		if out, err := exec.Command(bin, cycle2(db)...).CombinedOutput(); err != nil {
-			t.Fatalf("cycle 2 resumed after %v: %v\n%s", sig, err, out)
-		}
+		lastStopped := lastRequest(w.log.Entries())
+		binOK(t, fmt.Sprintf("cycle 2 resumed after %v", sig), bin, cycle2(db)...)
 		es := w.log.Entries()
 		got, requests := refetches(es)
 		st := openDB(t, db)

@@ -48,10 +48,7 @@ func seedsDataset(t *testing.T, urls bool) string {
 
 func seedsJSON(t *testing.T, args ...string) seeds.Result {
 	t.Helper()
-	code, out, errs := cmdRun(append(args, "--json")...)
-	if code != 0 {
-		t.Fatalf("%v: exit %d: %s", args, code, errs)
-	}
+	out := cmdOK(t, append(args, "--json")...)
 	var r seeds.Result
 	if err := json.Unmarshal([]byte(out), &r); err != nil {
 		t.Fatalf("%v: bad JSON %v:\n%s", args, err, out)
@@ -61,16 +58,9 @@ func seedsJSON(t *testing.T, args ...string) seeds.Result {
 
 func TestSeedsCommandTable(t *testing.T) {
 	base := seedsDataset(t, true)
-	code, out, errs := cmdRun("seeds", "--graph", base, "--algo", "maxweight", "--k", "2", "--hops", "2")
-	if code != 0 {
-		t.Fatalf("exit %d: %s", code, errs)
-	}
-	for _, want := range []string{"maxweight: 2 of 2 seeds", "coverage within 2 hops", "depth-2 weight",
-		"new pages", "http://a.test/pa", "covered within 2 hops:", "selected in"} {
-		if !strings.Contains(out, want) {
-			t.Errorf("output lacks %q:\n%s", want, out)
-		}
-	}
+	out := cmdOK(t, "seeds", "--graph", base, "--algo", "maxweight", "--k", "2", "--hops", "2")
+	checkContains(t, "output", out, "maxweight: 2 of 2 seeds", "coverage within 2 hops", "depth-2 weight",
+		"new pages", "http://a.test/pa", "covered within 2 hops:", "selected in")
 }
 
 func TestSeedsCommandEveryAlgo(t *testing.T) {
@@ -183,10 +173,7 @@ func TestSeedsCommandErrors(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			code, _, errs := cmdRun(append([]string{"seeds"}, c.args...)...)
-			if code != c.code || !strings.Contains(errs, c.msg) {
-				t.Fatalf("exit %d (want %d), stderr %q (want %q)", code, c.code, errs, c.msg)
-			}
+			checkExit(t, append([]string{"seeds"}, c.args...), c.code, c.msg)
 		})
 	}
 }
@@ -195,21 +182,14 @@ func TestEvalSeedsCommand(t *testing.T) {
 	base := seedsDataset(t, true)
 	dir := t.TempDir()
 	csvPath, plotPath := filepath.Join(dir, "e.csv"), filepath.Join(dir, "e.svg")
-	code, out, errs := cmdRun("eval", "seeds", "--graph", base, "--algos", "all", "--k", "2", "--hops", "2",
+	out := cmdOK(t, "eval", "seeds", "--graph", base, "--algos", "all", "--k", "2", "--hops", "2",
 		"--csv", csvPath, "--plot", plotPath, "--trials", "3", "--samples", "5")
-	if code != 0 {
-		t.Fatalf("exit %d: %s", code, errs)
-	}
 	for _, a := range seeds.Algos() {
 		if !strings.Contains(out, a) {
 			t.Errorf("table lacks %s:\n%s", a, out)
 		}
 	}
-	for _, want := range []string{"vs random", "mean PageRank", "graph average distance (5 sampled sources)", "t=2"} {
-		if !strings.Contains(out, want) {
-			t.Errorf("table lacks %q:\n%s", want, out)
-		}
-	}
+	checkContains(t, "table", out, "vs random", "mean PageRank", "graph average distance (5 sampled sources)", "t=2")
 	b, err := os.ReadFile(csvPath)
 	if err != nil || strings.Count(string(b), "\n") != len(seeds.Algos())+1 {
 		t.Errorf("csv: %v\n%s", err, b)
@@ -218,10 +198,7 @@ func TestEvalSeedsCommand(t *testing.T) {
 		t.Errorf("plot: %v", err)
 	}
 
-	code, out, errs = cmdRun("eval", "seeds", "--graph", base, "--algos", "maxout,hits-core", "--k", "2", "--json")
-	if code != 0 {
-		t.Fatalf("json: exit %d: %s", code, errs)
-	}
+	out = cmdOK(t, "eval", "seeds", "--graph", base, "--algos", "maxout,hits-core", "--k", "2", "--json")
 	var ev struct {
 		Rows []struct {
 			Algo   string     `json:"algo"`

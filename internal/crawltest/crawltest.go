@@ -183,3 +183,11 @@ func ReadGzip(t testing.TB, path string) []byte {
 	}
 	return b
 }
+
+// Commit commits b to db, failing t if it cannot.
+func Commit(t testing.TB, db *storage.DB, b *storage.Batch) {
+	t.Helper()
+	if err := db.Commit(b); err != nil {
+		t.Fatalf("commit: %v", err)
+	}
+}
