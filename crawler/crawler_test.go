@@ -5,6 +5,8 @@ import (
 	"errors"
 	"net/url"
 	"reflect"
+	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -500,20 +502,37 @@ func TestDuplicateOfOlderHashKind(t *testing.T) {
 // reservation, which is not a page done.
 func TestInterruptBeforeBudget(t *testing.T) {
 	r := newRig(t)
-	r.opts.Settings.MaxPages = 2 // fewer than the rig's 3 workers
-	r.opts.Settings.Delay = time.Hour
+	// Far more workers than the budget: one fetches the seed, one waits in
+	// Next with the other reservation, the other 14 are refused and end.
+	o := r.opts
+	o.Fetchers = slices.Repeat([]Fetcher{r.Web}, 16)
+	o.Settings.MaxPages = 2
+	o.Settings.Delay = time.Hour
+	sc, err := urlnorm.ParseScopeSpec("seeds-hosts", []string{"http://a.test/"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	o.Scope = sc
+	c, err := New(r.withFrontier(o))
+	if err != nil {
+		t.Fatal(err)
+	}
 	r.Web.HTML("http://a.test/", "http://a.test/next")
 	r.Web.HTML("http://a.test/next")
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	seed := r.Web.Pages["http://a.test/"]
 	r.Web.Pages["http://a.test/"] = func(req fetch.Request, n int) fetch.Response {
-		// The seed is being fetched; its link will wait an hour for the
-		// host's delay: stop now, with one page of two done.
+		// Once the refused workers ended (only this one and the one in
+		// Next are left), stop, with one page of two done: its link would
+		// wait an hour for the host's delay.
+		for c.live.Load() > 2 {
+			runtime.Gosched()
+		}
 		cancel()
 		return seed(req, n)
 	}
-	s, err := r.run(ctx, "http://a.test/")
+	s, err := c.Run(ctx, []string{"http://a.test/"})
 	if err != nil || s.Stopped != StopInterrupted || s.Fetches != 1 {
 		t.Fatalf("Run = stopped %q after %d fetches, %v; want interrupted after 1", s.Stopped, s.Fetches, err)
 	}
