@@ -276,3 +276,34 @@ func BenchmarkNodeFlags(b *testing.B) {
 	}
 	b.ReportMetric(float64(n)*float64(b.N)/b.Elapsed().Seconds(), "pages/s")
 }
+
+// BenchmarkOutLinks reads a page's stored out-links with their URLs, as a
+// recrawl does for every page it traverses or finds unchanged (a
+// documentation page links about 75 pages).
+func BenchmarkOutLinks(b *testing.B) {
+	for _, n := range []int{10, 75, 500} {
+		b.Run(fmt.Sprintf("links=%d", n), func(b *testing.B) {
+			db, _ := openTest(b, &storage.Options{NoSync: true})
+			urls := make([]string, n+1)
+			for i := range urls {
+				urls[i] = fmt.Sprintf("http://h%d.bench.test/p/%d", i%7, i)
+			}
+			ids := intern(b, db, storage.NoPage, 0, urls...)
+			links := make([]storage.Link, n)
+			for i := range links {
+				links[i] = storage.Link{To: ids[i+1], Kind: storage.LinkA}
+			}
+			var batch storage.Batch
+			batch.AddFetch(storage.Fetch{ID: ids[0], Status: storage.StatusFetched, Code: 200, FetchedAt: time.Unix(1, 0)}, links)
+			if err := db.Commit(&batch); err != nil {
+				b.Fatal(err)
+			}
+			for b.Loop() {
+				if out, err := db.OutLinks(ids[0]); err != nil || len(out) != n {
+					b.Fatalf("OutLinks = %d links, %v; want %d", len(out), err, n)
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*n), "ns/link")
+		})
+	}
+}

@@ -1,6 +1,11 @@
 package storage
 
-import "errors"
+import (
+	"errors"
+	"fmt"
+
+	bolt "go.etcd.io/bbolt"
+)
 
 // OutLink is a stored link with its target's URL.
 type OutLink struct {
@@ -26,19 +31,49 @@ func (db *DB) PageOrURL(id uint64) (string, Page, error) {
 }
 
 // OutLinks returns the newest stored out-links of page src (Links) with
-// their targets' URLs, in stored order; nil if it has none.
+// their targets' URLs, in stored order; nil if it has none. The list and
+// the URLs are read in one transaction: a recrawl asks this for every page
+// it traverses or finds unchanged.
 func (db *DB) OutLinks(src uint64) ([]OutLink, error) {
-	links, err := db.Links(src)
-	if err != nil || len(links) == 0 {
-		return nil, err
+	var out []OutLink
+	var pending []int // targets not committed when read: interned since
+	var links []Link
+	err := db.view(func(tx *bolt.Tx) error {
+		k, v := latestLinks(tx.Bucket(bktLinks).Cursor(), src, ^uint32(0))
+		if k == nil {
+			return nil
+		}
+		var err error
+		if links, err = decodeLinks(nil, src, v); err != nil {
+			return db.corrupt(err, "links of %d", src)
+		}
+		pages := tx.Bucket(bktPages)
+		out = make([]OutLink, len(links))
+		for i, l := range links {
+			out[i].Kind = l.Kind
+			pv := pages.Get(u64key(l.To))
+			if pv == nil {
+				pending = append(pending, i)
+				continue
+			}
+			b, err := pageURL(pv)
+			if err != nil {
+				return db.corrupt(err, "page %d", l.To)
+			}
+			out[i].URL = string(b)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("storage: links of %d: %w", src, err)
 	}
-	out := make([]OutLink, len(links))
-	for i, l := range links {
-		u, err := db.URL(l.To)
-		if err != nil {
+	for _, i := range pending {
+		if out[i].URL, err = db.URL(links[i].To); err != nil {
 			return nil, err
 		}
-		out[i] = OutLink{URL: u, Kind: l.Kind}
+	}
+	if len(out) == 0 {
+		return nil, nil
 	}
 	return out, nil
 }
