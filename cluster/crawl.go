@@ -6,10 +6,12 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strconv"
 	"sync"
 
 	"github.com/seedcrawl/seedcrawl/crawler"
 	"github.com/seedcrawl/seedcrawl/frontier"
+	"github.com/seedcrawl/seedcrawl/scope"
 	"github.com/seedcrawl/seedcrawl/storage"
 	"github.com/seedcrawl/seedcrawl/urlnorm"
 )
@@ -65,20 +67,33 @@ func (cr *Crawl) Owns(host string) bool { return cr.node.Owns(host) }
 // Flush implements crawler.Cluster.
 func (cr *Crawl) Flush(ctx context.Context) error { return cr.node.Flush(ctx) }
 
-// Handoff implements crawler.Cluster: each link goes to its owner with its
-// share. A URL the owner knows already is sent again only if the link
-// carries mass (FPR adds every in-link's share) or a shorter path than
-// this crawl sent.
-func (cr *Crawl) Handoff(from string, links []crawler.Remote) error {
-	for _, r := range links {
-		d, sent := cr.sent[r.ID]
-		if !r.New && r.Mass == 0 && sent && d <= r.Depth {
+// Handoff implements crawler.Cluster: each link to another node's URL
+// (a Remote target) goes to its owner with its share. A URL the owner
+// knows already is sent again only if the link carries mass (FPR adds
+// every in-link's share) or a shorter path than this crawl sent. from,
+// the message's origin, names the page by cycle and id.
+func (cr *Crawl) Handoff(cycle uint32, page uint64, targets []frontier.Target, links []scope.Link, redirect *scope.Link) error {
+	from := ""
+	for i := range targets {
+		t := &targets[i]
+		if !t.Remote {
 			continue
 		}
-		if !sent || r.Depth < d {
-			cr.sent[r.ID] = r.Depth
+		d, sent := cr.sent[t.ID]
+		if !t.New && t.Mass == 0 && sent && d <= t.Depth {
+			continue
 		}
-		if err := cr.node.Handoff(r.URL, r.Host, r.Depth, r.Mass, from); err != nil {
+		if !sent || t.Depth < d {
+			cr.sent[t.ID] = t.Depth
+		}
+		u := redirect
+		if i < len(links) {
+			u = &links[i]
+		}
+		if from == "" {
+			from = strconv.FormatUint(uint64(cycle), 10) + "." + strconv.FormatUint(page, 10)
+		}
+		if err := cr.node.Handoff(u.URL, t.Host, t.Depth, t.Mass, from); err != nil {
 			return err
 		}
 		cr.l.Count("cluster/handoff", 1)

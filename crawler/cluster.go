@@ -3,7 +3,6 @@ package crawler
 import (
 	"context"
 	"fmt"
-	"strconv"
 
 	"github.com/seedcrawl/seedcrawl/frontier"
 	"github.com/seedcrawl/seedcrawl/scope"
@@ -18,28 +17,19 @@ type Cluster interface {
 	// Owns reports whether this node crawls host (the politeness key,
 	// urlnorm.Authority of the URL).
 	Owns(host string) bool
-	// Handoff is given, on the disposer after the frontier's Done, a
-	// page's links to other nodes' URLs, each with the priority share the
-	// scheduler gave it, in a slice the crawl reuses after the call. from
-	// names the page: the cycle and the page's id on this node, so a page
+	// Handoff is given, on the disposer after the frontier's Done, the
+	// targets of page (its id on this node, fetched in cycle): those with
+	// Remote set are links to other nodes' URLs, admitted at their Depth,
+	// each with the priority share the scheduler gave it (Mass) and New
+	// when this node had not admitted it before. targets follow the
+	// page's links in order, then redirect's target (nil: none), which
+	// give their URLs. Nothing given is kept after the call; a page
 	// refetched after a crash repeats it.
-	Handoff(from string, links []Remote) error
+	Handoff(cycle uint32, page uint64, targets []frontier.Target, links []scope.Link, redirect *scope.Link) error
 	// Flush returns once every URL handed off is durable with its owner.
 	// The crawl commits the pages that linked to them only after, so a
 	// crash never loses a handed-off URL.
 	Flush(ctx context.Context) error
-}
-
-// Remote is a link to a URL of a host another node owns.
-type Remote struct {
-	ID    uint64
-	URL   string // normalized, in scope, admitted at Depth
-	Host  string
-	Depth int
-	Mass  float64 // the share the scheduler gave the link
-	// New: new to this node (or admitted here for the first time), so the
-	// owner must hear of it.
-	New bool
 }
 
 // remoteHost reports whether another node of the cluster owns host.
@@ -47,32 +37,18 @@ func (c *Crawler) remoteHost(host string) bool {
 	return c.cluster != nil && !c.cluster.Owns(host)
 }
 
-// handOff hands the page's links to other nodes' URLs (its Remote
-// targets, after the frontier's Done set their shares) to the cluster.
-// targets follow the page's links cands in order, then its redirect
-// target.
+// handOff gives the cluster a page's targets once the frontier's Done set
+// the shares of its Remote ones; targets follow the page's links cands in
+// order, then its redirect target.
 func (c *Crawler) handOff(job frontier.Job, targets []frontier.Target, cands []scope.Link, redirect *scope.Link) error {
-	rs := c.remotes[:0] // reused page after page: Handoff does not keep it
-	for i, t := range targets {
-		if !t.Remote {
-			continue
-		}
-		cd := redirect
-		if i < len(cands) {
-			cd = &cands[i]
-		}
-		rs = append(rs, Remote{ID: t.ID, URL: cd.URL, Host: t.Host, Depth: t.Depth, Mass: t.Mass, New: t.New})
-	}
-	c.remotes = rs
-	if len(rs) == 0 {
+	if c.cluster == nil {
 		return nil
 	}
 	cycle := uint32(0)
 	if c.cyc != nil {
 		cycle = c.cyc.N()
 	}
-	from := strconv.FormatUint(uint64(cycle), 10) + "." + strconv.FormatUint(job.ID, 10)
-	if err := c.cluster.Handoff(from, rs); err != nil {
+	if err := c.cluster.Handoff(cycle, job.ID, targets, cands, redirect); err != nil {
 		return fmt.Errorf("crawler: hand off the links of page %d: %w", job.ID, err)
 	}
 	return nil

@@ -91,7 +91,6 @@ type outside struct {
 	// on an empty frontier ask it again.
 	wake    atomic.Pointer[chan struct{}]
 	cluster Cluster          // Options.Feed when it shares hosts; nil otherwise
-	remotes []Remote         // handOff's list of a page's links to other nodes' URLs
 	mail    *mailbox.Mailbox // functions to run on the disposer (Loop.Post)
 	ended   chan struct{}    // closed when the disposer stopped (finish)
 	endErr  error            // why it stopped; read after ended
