@@ -6,6 +6,7 @@ import (
 
 	"github.com/seedcrawl/seedcrawl/fetch"
 	"github.com/seedcrawl/seedcrawl/frontier"
+	"github.com/seedcrawl/seedcrawl/scope"
 	"github.com/seedcrawl/seedcrawl/storage"
 )
 
@@ -29,11 +30,9 @@ type Frontier interface {
 	Restore(s frontier.Snapshot) error
 	Stats() frontier.Stats
 
-	// Dropped reports a host given up, whose links are not queued.
-	Dropped(host string) (reason string, ok bool)
-	// HostFull reports that host's page budget (--host-max-pages) is
-	// spent: its new URLs are not queued.
-	HostFull(host string) bool
+	// Hosts (Dropped, HostFull) tell which hosts' links are not queued:
+	// given up, or their page budget (--host-max-pages) spent.
+	scope.Hosts
 	// Admit counts a URL queued as a page against its host's budget.
 	Admit(host string)
 }
