@@ -7,7 +7,6 @@ import (
 
 	"github.com/seedcrawl/seedcrawl/fetch"
 	"github.com/seedcrawl/seedcrawl/storage"
-	"github.com/seedcrawl/seedcrawl/warc"
 )
 
 // Recorder is told of the crawl's events as the crawler counts them, for
@@ -24,16 +23,6 @@ type Recorder interface {
 	// Count is called with every counter increment, by its stored key
 	// ("fetch/fetched", "reject/max-depth", "error/timeout", ...).
 	Count(key string, n uint64)
-}
-
-// Archive keeps the exact bytes of what the crawler fetched;
-// *warc.Writer implements it. Workers call it concurrently, once per
-// request that got response bytes, before the outcome is stored: an
-// archive failure stops the crawl with that request's URL still in the
-// stored frontier, so a rerun fetches it again. Across a crash a request
-// may thus be archived twice, never lost.
-type Archive interface {
-	WriteExchange(ctx context.Context, x warc.Exchange) (warc.Result, error)
 }
 
 // archive hands a fetch's capture to Options.Archive, if both exist

@@ -5,6 +5,7 @@ import (
 	"log/slog"
 
 	"github.com/seedcrawl/seedcrawl/config"
+	"github.com/seedcrawl/seedcrawl/fetch"
 	"github.com/seedcrawl/seedcrawl/urlnorm"
 )
 
@@ -75,9 +76,13 @@ type Options struct {
 	// (live metrics, --listen). nil: nothing is told.
 	Recorder Recorder
 	// Archive, when set, keeps the exact bytes of every request that got
-	// a response (WARC, --warc); the Fetchers must record
-	// (fetch.Options.Record). nil: nothing is kept.
-	Archive Archive
+	// a response (WARC, --warc; *warc.Writer); the Fetchers must record
+	// (fetch.Options.Record). Workers call it concurrently, before the
+	// outcome is stored: an archive failure stops the crawl with that
+	// request's URL still in the stored frontier, so a rerun fetches it
+	// again. Across a crash a request may thus be archived twice, never
+	// lost. nil: nothing is kept.
+	Archive fetch.Archiver
 }
 
 func (o *Options) setDefaults() error {

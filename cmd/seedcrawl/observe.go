@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/seedcrawl/seedcrawl/crawler"
+	"github.com/seedcrawl/seedcrawl/fetch"
 	"github.com/seedcrawl/seedcrawl/frontier"
 	"github.com/seedcrawl/seedcrawl/monitor"
 	"github.com/seedcrawl/seedcrawl/storage"
@@ -68,7 +69,7 @@ func (s *crawlSession) openObserver(logger *slog.Logger) (*slog.Logger, error) {
 }
 
 // archive returns the crawler's Archive, nil without --warc.
-func (s *crawlSession) archive() crawler.Archive {
+func (s *crawlSession) archive() fetch.Archiver {
 	if s.obs.warc == nil {
 		return nil
 	}
