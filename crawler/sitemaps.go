@@ -12,7 +12,8 @@ import (
 
 // Sitemaps reads the sites' sitemaps within the crawl (Options.Sitemaps;
 // package sitemap's Crawl). Sitemap files are frontier jobs like pages,
-// so no sitemap request bypasses the frontier. What a worker read is
+// so no sitemap request bypasses the frontier; they count against
+// MaxPages, not against the host page budget. What a worker read is
 // opaque to the crawl (read): it goes back to Bound and Recorded.
 type Sitemaps interface {
 	// Start is called by Run before its first commit.
