@@ -38,8 +38,9 @@
 // of the graph with a status saying why but not queued, and a URL first
 // seen too deep is queued later if a link at an allowed depth reaches it
 // in the same run: the crawl's own links and the links other nodes offer
-// (Loop.Offer) go through one admission step (admit) and one queueing
-// (queue). Redirects are not followed by the fetcher: each hop is stored
+// (Loop.Offer) go through one admission step (scope.Admission: the
+// rules, and the URLs refused for a reason a later link may lift) and one
+// queueing. Redirects are not followed by the fetcher: each hop is stored
 // as a link of kind redirect and the target goes through the frontier,
 // MaxRedirects hops at most per chain (the hop count lives in memory:
 // after a restart a chain's count starts again).
