@@ -78,9 +78,10 @@
 //
 // The crawl's side (Crawl): a node's crawl gets a Crawl as its
 // crawler.Feed, which makes it a crawler.Cluster. The crawler asks Owns
-// for every admitted link and hands the others' URLs to Handoff with the
-// shares the frontier computed; Crawl drops a repeat that brings neither
-// mass nor a shorter path and publishes the rest (Node.Handoff). The
+// for every admitted link and gives each page's targets to Handoff once
+// the frontier computed their shares; Crawl takes the Remote ones (the
+// others' URLs), drops a repeat that brings neither mass nor a shorter
+// path and publishes the rest (Node.Handoff). The
 // crawler calls Flush before every commit. Crawl is also the node's
 // Local: Inject applies arrivals on the crawl's disposer (crawler.Loop.Post)
 // as local links would be applied (Loop.Offer, Loop.Credit), records Known
