@@ -198,19 +198,31 @@ func (s *scanner) slowAttrs() {
 // followed by letters and digits then '=', which the HTML standard leaves
 // alone in attributes). It
 // returns the value itself when there is nothing to decode, and false for
-// anything else (other references, CR, NUL), which the caller hands to
-// x/net/html.
+// anything else (other references, NUL), which the caller hands to
+// x/net/html. A CR, alone or before LF, becomes one LF first, as the
+// Tokenizer converts newlines before it decodes references (pages saved
+// with CRLF line ends carry CRs in values that span lines).
 func unescapeAttr(v []byte) ([]byte, bool) {
-	amp := bytes.IndexByte(v, '&')
+	cr := false
 	for _, c := range v {
-		if c == '\r' || c == 0 {
+		switch c {
+		case 0:
 			return nil, false
+		case '\r':
+			cr = true
 		}
 	}
+	var out []byte
+	if cr {
+		// A copy: the body is never modified. References are decoded
+		// in place, as a decoded reference is never longer than it.
+		v = convertNewlines(bytes.Clone(v))
+		out = v[:0]
+	}
+	amp := bytes.IndexByte(v, '&')
 	if amp < 0 {
 		return v, true
 	}
-	var out []byte
 	last := 0 // v[last:i] is still to be copied
 	for i := amp; i < len(v); i++ {
 		if v[i] != '&' {

@@ -79,6 +79,7 @@ func diffTokens(body []byte, flags uint16) string {
 // comments, raw text, script escapes, CDATA, attribute syntax and
 // character references, unterminated constructs at the end of the body.
 var scannerCases = []string{
+	"<a title=\"a\r\nb\rc&amp;\r\r\nd&#233;&lt;\r\" href='x\r\ny&nbsp;\r'>t</a><A HREF=p\r>",
 	``,
 	// References the scanner decodes itself in attribute values, and their
 	// neighbours it leaves to x/net/html.
@@ -198,6 +199,7 @@ func FuzzScanner(f *testing.F) {
 	f.Add([]byte(`<a href=1 rel=nofollow><a href=2><a href=1><link rel=canonical href=c><a href=3#x><a href=javascript:x>`), uint16(0))
 	f.Add([]byte(`<meta http-equiv=Content-Type content="text/html; charset=iso-8859-1"><meta charset=shift_jis>`), uint16(0))
 	f.Add([]byte(`<meta name=robots content=nofollow><frameset><frame src=f></frameset><noscript><a href=n></noscript>`), uint16(0))
+	f.Add([]byte("<a title=\"a\r\nb\rc&amp;\r\r\nd&#233;\" href='x\r\ny&nbsp;\r'>t</a><A HREF=p\r>"), uint16(0))
 	opts := Options{MaxLinks: 5, MaxOther: 3}
 	f.Fuzz(func(t *testing.T, body []byte, flags uint16) {
 		if d := diffTokens(body, flags); d != "" {

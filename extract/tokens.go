@@ -93,7 +93,9 @@ func (w *tokWalker) run() {
 				w.title = collapseSpace(string(z.Text()))
 				continue
 			}
-			if !rawText && !w.framesetMode && !w.afterFrameset && !isSpace(z.Raw()) {
+			// Once the body started and a frameset can no longer take
+			// over, text changes nothing: skip reading it.
+			if !rawText && !w.framesetMode && !w.afterFrameset && !(w.inBody && w.framesetBad) && !isSpace(z.Raw()) {
 				w.startBody()
 				w.framesetBad = true
 			}
