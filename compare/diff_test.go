@@ -57,11 +57,8 @@ func randomGraph(rng *rand.Rand, n int) *graph.CSR {
 // simOrder is sim's download order of name on g from seeds.
 func simOrder(t *testing.T, g *graph.CSR, seeds []uint32, name string) []uint32 {
 	t.Helper()
-	pr := make([]float64, g.N())
-	for i := range pr {
-		pr[i] = 1 / float64(len(pr))
-	}
-	s, err := sim.New(g, sim.Options{Seeds: seeds, PageRank: pr})
+	// A uniform PageRank: sim normalises the ones to 1/n.
+	s, err := sim.New(g, sim.Options{Seeds: seeds, PageRank: slices.Repeat([]float64{1}, g.N())})
 	if err != nil {
 		t.Fatal(err)
 	}

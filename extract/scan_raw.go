@@ -97,6 +97,12 @@ func (s *scanner) readScript() {
 	}
 	var c byte
 	var ok bool
+	// The escaped states (after "<!--") and the double-escaped ones (after
+	// "<script" inside them) read alike: a run of '-' then '>' ends the
+	// escape, '<' starts a possible tag. double tells which chain runs,
+	// dashes counts the '-' just read (scriptData...Dash, ...DashDash).
+	var double bool
+	var dashes int
 
 scriptData:
 	if j := bytes.IndexByte(b[i:], '<'); j < 0 {
@@ -130,48 +136,34 @@ scriptData:
 			i--
 			goto scriptData
 		}
-		goto scriptDataEscapedDashDash
+		double, dashes = false, 2
+		goto escaped
 	}
 	i--
 	goto scriptData
 
-scriptDataEscaped:
-	if c, ok = read(); !ok {
-		return
+escaped:
+	for {
+		if c, ok = read(); !ok {
+			return
+		}
+		switch c {
+		case '-':
+			dashes++
+			continue
+		case '<':
+			dashes = 0
+			if double {
+				goto scriptDataDoubleEscapedLessThanSign
+			}
+			goto scriptDataEscapedLessThanSign
+		case '>':
+			if dashes >= 2 {
+				goto scriptData
+			}
+		}
+		dashes = 0
 	}
-	switch c {
-	case '-':
-		goto scriptDataEscapedDash
-	case '<':
-		goto scriptDataEscapedLessThanSign
-	}
-	goto scriptDataEscaped
-
-scriptDataEscapedDash:
-	if c, ok = read(); !ok {
-		return
-	}
-	switch c {
-	case '-':
-		goto scriptDataEscapedDashDash
-	case '<':
-		goto scriptDataEscapedLessThanSign
-	}
-	goto scriptDataEscaped
-
-scriptDataEscapedDashDash:
-	if c, ok = read(); !ok {
-		return
-	}
-	switch c {
-	case '-':
-		goto scriptDataEscapedDashDash
-	case '<':
-		goto scriptDataEscapedLessThanSign
-	case '>':
-		goto scriptData
-	}
-	goto scriptDataEscaped
 
 scriptDataEscapedLessThanSign:
 	if c, ok = read(); !ok {
@@ -181,7 +173,7 @@ scriptDataEscapedLessThanSign:
 		if endTag() {
 			return
 		}
-		goto scriptDataEscaped
+		goto escaped
 	}
 	if isASCIILetter(c) {
 		i--
@@ -191,7 +183,7 @@ scriptDataEscapedLessThanSign:
 			}
 			if c != "script"[k] && c != "SCRIPT"[k] {
 				i--
-				goto scriptDataEscaped
+				goto escaped
 			}
 		}
 		if c, ok = read(); !ok {
@@ -199,51 +191,14 @@ scriptDataEscapedLessThanSign:
 		}
 		switch c {
 		case ' ', '\n', '\r', '\t', '\f', '/', '>':
-			goto scriptDataDoubleEscaped
+			double = true
+			goto escaped
 		}
 		i--
-		goto scriptDataEscaped
+		goto escaped
 	}
 	i--
 	goto scriptData
-
-scriptDataDoubleEscaped:
-	if c, ok = read(); !ok {
-		return
-	}
-	switch c {
-	case '-':
-		goto scriptDataDoubleEscapedDash
-	case '<':
-		goto scriptDataDoubleEscapedLessThanSign
-	}
-	goto scriptDataDoubleEscaped
-
-scriptDataDoubleEscapedDash:
-	if c, ok = read(); !ok {
-		return
-	}
-	switch c {
-	case '-':
-		goto scriptDataDoubleEscapedDashDash
-	case '<':
-		goto scriptDataDoubleEscapedLessThanSign
-	}
-	goto scriptDataDoubleEscaped
-
-scriptDataDoubleEscapedDashDash:
-	if c, ok = read(); !ok {
-		return
-	}
-	switch c {
-	case '-':
-		goto scriptDataDoubleEscapedDashDash
-	case '<':
-		goto scriptDataDoubleEscapedLessThanSign
-	case '>':
-		goto scriptData
-	}
-	goto scriptDataDoubleEscaped
 
 scriptDataDoubleEscapedLessThanSign:
 	if c, ok = read(); !ok {
@@ -251,15 +206,16 @@ scriptDataDoubleEscapedLessThanSign:
 	}
 	if c != '/' {
 		i--
-		goto scriptDataDoubleEscaped
+		goto escaped
 	}
 	// scriptDataDoubleEscapeEnd
 	if e, ok := s.rawEndTag(i); ok {
 		i = e + len("</script>")
-		goto scriptDataEscaped
+		double = false
+		goto escaped
 	} else if e < 0 {
 		i, s.done = n, true
 		return
 	}
-	goto scriptDataDoubleEscaped
+	goto escaped
 }

@@ -2,7 +2,6 @@ package monitor
 
 import (
 	"context"
-	"io"
 	"maps"
 	"net/http"
 	"strings"
@@ -13,6 +12,7 @@ import (
 	dto "github.com/prometheus/client_model/go"
 	"github.com/prometheus/common/expfmt"
 	"github.com/prometheus/common/model"
+	"github.com/seedcrawl/seedcrawl/internal/testhttp"
 )
 
 // fakeCrawl stands in for the crawler at the monitor's seam: it counts
@@ -98,19 +98,7 @@ func start(t *testing.T, opts Options) *Server {
 // get fetches path from the server and returns the response and body.
 func get(t *testing.T, s *Server, path string) (*http.Response, string) {
 	t.Helper()
-	req, err := http.NewRequestWithContext(t.Context(), http.MethodGet, "http://"+s.Addr()+path, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	b, err := io.ReadAll(resp.Body)
-	if err != nil {
-		t.Fatal(err)
-	}
+	resp, b := testhttp.Get(t, nil, "http://"+s.Addr()+path)
 	return resp, string(b)
 }
 

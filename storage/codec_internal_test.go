@@ -2,6 +2,7 @@ package storage
 
 import (
 	"bytes"
+	"encoding/hex"
 	"math"
 	"reflect"
 	"strings"
@@ -99,17 +100,13 @@ func TestFetchRecordOlderLayout(t *testing.T) {
 	full := FetchRecord{Status: StatusFetched, Code: 200, Change: ChangeChanged, Hash: HashOf([]byte("x")), Length: 5,
 		FetchedAt: time.Unix(100, 0), Duration: 7, LastModified: lm, Date: lm.Add(36 * time.Hour)}
 	v := encodeFetch(nil, &full)
-	// The layout of the old writer: everything up to Duration.
-	old := encodeRec(nil, func(r *rec) {
-		x := full
-		recU8(r, &x.Status)
-		recIv(r, &x.Code)
-		recU8(r, &x.Change)
-		r.hash(&x.Hash)
-		recIv(r, &x.Length)
-		r.time(&x.FetchedAt)
-		recIv(r, &x.Duration)
-	})
+	// full as the old writer wrote it, its layout ending at Duration: format
+	// 1, status, code (zigzag), change, hash kind and sum, length (zigzag),
+	// fetched-at (zigzag Unix nanoseconds), duration (zigzag).
+	old, err := hex.DecodeString("01" + "02" + "9003" + "02" + "02" + "5c7401c0ec22eeeeeaf06c6480b2cd11" + "0a" + "80a0b787e905" + "0e")
+	if err != nil {
+		t.Fatal(err)
+	}
 	if !bytes.HasPrefix(v, old) {
 		t.Fatalf("the new layout does not extend the old one:\nold %x\nnew %x", old, v)
 	}

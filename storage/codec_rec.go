@@ -112,6 +112,16 @@ func (r *rec) hash(p *Hash) {
 	}
 }
 
+// recList codes a list: its length (see count), then each element by code.
+func recList[T any](r *rec, s *[]T, code func(*rec, *T)) {
+	if n := r.count(len(*s)); r.read && n > 0 {
+		*s = make([]T, n)
+	}
+	for i := range *s {
+		code(r, &(*s)[i])
+	}
+}
+
 // count codes the length of a list that follows, bounded on read by the
 // value's size so a corrupt count cannot make the decoder allocate.
 func (r *rec) count(n int) int {

@@ -44,24 +44,16 @@ func (x *Cycle) code(r *rec) {
 	r.time(&x.Start)
 	r.time(&x.End)
 	r.str(&x.SeedAlgo)
-	if n := r.count(len(x.Seeds)); r.read && n > 0 {
-		x.Seeds = make([]Seed, n)
-	}
-	for i := range x.Seeds {
-		s := &x.Seeds[i]
+	recList(r, &x.Seeds, func(r *rec, s *Seed) {
 		r.id(&s.ID)
 		r.f64(&s.Score)
 		r.str(&s.Why)
-	}
-	if n := r.count(len(x.Replaced)); r.read && n > 0 {
-		x.Replaced = make([]Replacement, n)
-	}
-	for i := range x.Replaced {
-		p := &x.Replaced[i]
+	})
+	recList(r, &x.Replaced, func(r *rec, p *Replacement) {
 		r.id(&p.Old)
 		r.id(&p.New)
 		r.str(&p.Reason)
-	}
+	})
 	r.str(&x.Info)
 }
 

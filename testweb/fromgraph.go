@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/seedcrawl/seedcrawl/graph"
+	"github.com/seedcrawl/seedcrawl/urlnorm"
 )
 
 // GraphOptions configures FromGraph.
@@ -165,7 +166,7 @@ func graphHostName(host, port, scheme string) string {
 func splitGraphURL(raw string) (scheme, host, port, target string) {
 	scheme = "http"
 	rest := raw
-	if i := strings.IndexByte(raw, ':'); i > 0 && isSchemeName(raw[:i]) {
+	if i := strings.IndexByte(raw, ':'); i > 0 && urlnorm.IsScheme(raw[:i]) {
 		if strings.EqualFold(raw[:i], "https") {
 			scheme = "https"
 		}
@@ -191,19 +192,6 @@ func splitGraphURL(raw string) (scheme, host, port, target string) {
 		rest = rest[:j]
 	}
 	return scheme, host, port, canonicalTarget(rest)
-}
-
-func isSchemeName(s string) bool {
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z':
-		case i > 0 && ('0' <= c && c <= '9' || c == '+' || c == '-' || c == '.'):
-		default:
-			return false
-		}
-	}
-	return true
 }
 
 func placeWithURLs(b *siteBuilder, urls []string) {

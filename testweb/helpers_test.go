@@ -14,6 +14,7 @@ import (
 
 	"github.com/seedcrawl/seedcrawl/graph"
 	"github.com/seedcrawl/seedcrawl/internal/testclock"
+	"github.com/seedcrawl/seedcrawl/internal/testhttp"
 	"github.com/temoto/robotstxt"
 	"golang.org/x/net/html"
 )
@@ -56,22 +57,7 @@ func startWeb(t testing.TB, site *Site, o Options) (*Web, *Server) {
 // fetch GETs u with the server's client and returns status, headers and body.
 func fetch(t testing.TB, c *http.Client, u string, hdr ...string) (int, http.Header, []byte) {
 	t.Helper()
-	req, err := http.NewRequest(http.MethodGet, u, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for i := 0; i+1 < len(hdr); i += 2 {
-		req.Header.Set(hdr[i], hdr[i+1])
-	}
-	resp, err := c.Do(req)
-	if err != nil {
-		t.Fatalf("GET %s: %v", u, err)
-	}
-	defer resp.Body.Close()
-	b, err := io.ReadAll(resp.Body)
-	if err != nil {
-		t.Fatalf("GET %s: read body: %v", u, err)
-	}
+	resp, b := testhttp.Get(t, c, u, hdr...)
 	return resp.StatusCode, resp.Header, b
 }
 

@@ -36,7 +36,7 @@ type Host string
 // so host figures of crawled data sets come out the same.
 func HostOf(u string) Host {
 	scheme, rest := "", u
-	if i := strings.IndexByte(rest, ':'); i > 0 && isScheme(rest[:i]) {
+	if i := strings.IndexByte(rest, ':'); i > 0 && IsScheme(rest[:i]) {
 		scheme, rest = rest[:i], rest[i+1:]
 	}
 	if !strings.HasPrefix(rest, "//") {
@@ -110,7 +110,13 @@ func defaultPort(scheme string) string {
 	return ""
 }
 
-func isScheme(s string) bool {
+// IsScheme reports whether s is a URL scheme name (RFC 3986 section 3.1):
+// a letter followed by letters, digits, '+', '-' or '.'. Lenient splitters
+// of URLs use it to tell "scheme:" from a host with a port or a path.
+func IsScheme(s string) bool {
+	if s == "" {
+		return false
+	}
 	for i := 0; i < len(s); i++ {
 		c := s[i]
 		switch {

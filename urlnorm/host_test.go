@@ -61,3 +61,12 @@ func TestBareName(t *testing.T) {
 		}
 	}
 }
+
+func TestIsScheme(t *testing.T) {
+	for in, want := range map[string]bool{"http": true, "HTTPS": true, "svn+ssh": true, "a.b-c1": true,
+		"": false, "1http": false, "+x": false, "ex ample": false, "a/b": false, "[::1]": false} {
+		if got := IsScheme(in); got != want {
+			t.Errorf("IsScheme(%q) = %v, want %v", in, got, want)
+		}
+	}
+}

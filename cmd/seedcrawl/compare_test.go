@@ -80,11 +80,8 @@ func compareSimOrders(t testing.TB, w *crawlWeb, seeds []string, names []string)
 		}
 		sg = append(sg, v)
 	}
-	pr := make([]float64, g.N())
-	for i := range pr {
-		pr[i] = 1 / float64(len(pr))
-	}
-	s, err := sim.New(g, sim.Options{Seeds: sg, PageRank: pr})
+	// A uniform PageRank: sim normalises the ones to 1/n.
+	s, err := sim.New(g, sim.Options{Seeds: sg, PageRank: slices.Repeat([]float64{1}, g.N())})
 	if err != nil {
 		t.Fatal(err)
 	}

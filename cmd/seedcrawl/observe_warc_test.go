@@ -18,6 +18,7 @@ import (
 
 	"github.com/seedcrawl/seedcrawl/config"
 	"github.com/seedcrawl/seedcrawl/internal/crawltest"
+	"github.com/seedcrawl/seedcrawl/internal/testhttp"
 	"github.com/seedcrawl/seedcrawl/storage"
 	"github.com/seedcrawl/seedcrawl/testweb"
 	"github.com/seedcrawl/seedcrawl/warc"
@@ -164,16 +165,7 @@ func warcDirectGet(t *testing.T, client *http.Client, u string, request []byte) 
 	for k, v := range rq.Header {
 		req.Header[k] = v
 	}
-	resp, err := client.Do(req)
-	if err != nil {
-		t.Fatalf("direct GET %s: %v", u, err)
-	}
-	defer resp.Body.Close()
-	body, err := io.ReadAll(resp.Body)
-	if err != nil {
-		t.Fatalf("direct GET %s: %v", u, err)
-	}
-	return resp, body
+	return testhttp.Do(t, client, req)
 }
 
 // TestCrawlWARC crawls the test web with --warc and checks that every

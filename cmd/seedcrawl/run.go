@@ -105,12 +105,8 @@ func (f *runFlags) validate() error {
 		return fmt.Errorf("%w: --cycles %d: too many", errUsage, f.cycles)
 	case f.interval < 0:
 		return fmt.Errorf("%w: --interval %v: must not be negative", errUsage, f.interval)
-	case f.k < 1:
-		return fmt.Errorf("%w: --k %d: want at least 1 seed", errUsage, f.k)
-	case f.hops < 1:
-		return fmt.Errorf("%w: --hops %d: want at least 1", errUsage, f.hops)
-	case f.depth < 1:
-		return fmt.Errorf("%w: --depth %d: want at least 1", errUsage, f.depth)
+	case f.k < 1 || f.hops < 1 || f.depth < 1:
+		return selectionFlagsErr(f.k, f.hops, f.depth)
 	case f.pagesPerCycle < 0:
 		return fmt.Errorf("%w: --pages-per-cycle %d: must be 0 (no limit) or more", errUsage, f.pagesPerCycle)
 	case f.seedAlgo != recrawl.AlgoGiven && f.seedAlgo != recrawl.AlgoNewPages && !seedsKnownAlgo(f.seedAlgo):

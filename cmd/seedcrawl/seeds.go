@@ -45,6 +45,20 @@ func (f *seedsFlags) register(fs *flag.FlagSet) {
 	fs.Uint64Var(&f.seed, "seed", 1, "random seed `N` (random, hits-core hub choice)")
 }
 
+// selectionFlagsErr says which of --k, --hops and --depth, the selection
+// figures of seeds and run, is below 1; nil when none is.
+func selectionFlagsErr(k, hops, depth int) error {
+	switch {
+	case k < 1:
+		return fmt.Errorf("%w: --k %d: want at least 1 seed", errUsage, k)
+	case hops < 1:
+		return fmt.Errorf("%w: --hops %d: want at least 1", errUsage, hops)
+	case depth < 1:
+		return fmt.Errorf("%w: --depth %d: want at least 1", errUsage, depth)
+	}
+	return nil
+}
+
 // validate checks flag values a user can get wrong before any work is done;
 // fs tells which flags were given.
 func (f *seedsFlags) validate(fs *flag.FlagSet) error {
@@ -55,12 +69,8 @@ func (f *seedsFlags) validate(fs *flag.FlagSet) error {
 		// The two are the paper's alternative core extractions: one of
 		// them would be silently ignored.
 		return fmt.Errorf("%w: --core-size %d and --cover-density %g: give one (fixed-size cores or fixed cover density)", errUsage, f.coreSize, f.coverDensity)
-	case f.k < 1:
-		return fmt.Errorf("%w: --k %d: want at least 1 seed", errUsage, f.k)
-	case f.hops < 1:
-		return fmt.Errorf("%w: --hops %d: want at least 1", errUsage, f.hops)
-	case f.depth < 1:
-		return fmt.Errorf("%w: --depth %d: want at least 1", errUsage, f.depth)
+	case f.k < 1 || f.hops < 1 || f.depth < 1:
+		return selectionFlagsErr(f.k, f.hops, f.depth)
 	case !(f.coverDensity > 0 && f.coverDensity <= 100): // NaN fails too
 		return fmt.Errorf("%w: --cover-density %g: want a percentage in (0, 100]", errUsage, f.coverDensity)
 	case f.coreSize < 0 || f.coreSize == 1:

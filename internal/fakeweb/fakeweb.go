@@ -8,7 +8,9 @@ package fakeweb
 import (
 	"context"
 	"fmt"
+	"maps"
 	"net/http"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -113,12 +115,7 @@ func (w *Web) Requests(u string) int {
 func (w *Web) Fetched() []string {
 	w.Mu.Lock()
 	defer w.Mu.Unlock()
-	out := make([]string, 0, len(w.count))
-	for u := range w.count {
-		out = append(out, u)
-	}
-	sort.Strings(out)
-	return out
+	return slices.Sorted(maps.Keys(w.count))
 }
 
 // RequestsSince returns the URLs requested since request i, sorted, and

@@ -6,10 +6,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"net"
 	"net/http"
 	"os"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -150,13 +151,8 @@ func (s *Server) HostHits() map[string]int {
 func (s *Server) Log() string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	keys := make([]string, 0, len(s.hits))
-	for k := range s.hits {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
 	var b strings.Builder
-	for _, k := range keys {
+	for _, k := range slices.Sorted(maps.Keys(s.hits)) {
 		fmt.Fprintf(&b, "%s %d\n", k, s.hits[k])
 	}
 	return b.String()
