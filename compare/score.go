@@ -497,26 +497,44 @@ func (u *union) walked() int {
 }
 
 // walkPrio is the omniscient priority of a walked page: above any
-// PageRank, so that it is passed through as soon as it is discovered. It
+// PageRank and any seed's priority (seedPrio plus a PageRank below 1), so
+// that it is passed through as soon as it is discovered. It
 // costs nothing, and only opens the way to the pages it links to.
 const walkPrio = 2
 
+// seedPrio is added to a seed's PageRank for its omniscient priority:
+// seeds come after walked pages and before every other page.
+const seedPrio = 1
+
 // omniscient crawls u from the seeds by sim's queue semantics with every
 // node's union PageRank known in advance, for K pages. Walked pages are
-// passed through first and free: they do not count among the K.
+// passed through first and free: they do not count among the K. The seeds
+// are downloaded next, highest PageRank first, as every crawl downloads
+// its seeds first: ranked by PageRank alone, a seed of low rank that
+// opens a site of high rank would wait behind every page of a
+// higher-ranked seed's site (a site whose pages all link to each other
+// ties them above it), and the reference would score below BFS.
 func omniscient(u *union, seeds []uint32, K int, ks []int) (Curve, error) {
 	var sg []uint32
+	isSeed := make([]bool, len(u.pr))
 	for _, s := range seeds {
-		if v := uint32(u.node[s]); !slices.Contains(sg, v) {
-			sg = append(sg, v)
+		// A seed no crawl downloaded and no page links to (robots.txt
+		// denied it, its host failed) is not in the graph.
+		if n := u.node[s]; n >= 0 && !isSeed[n] {
+			sg = append(sg, uint32(n))
+			isSeed[n] = true
 		}
 	}
 	c := newCrawl("omniscient", K+u.walked(), 1)
 	truth := func(id uint64) float64 {
-		if g := c.l2g[id]; !u.walk[g] {
+		switch g := c.l2g[id]; {
+		case u.walk[g]:
+			return walkPrio
+		case isSeed[g]:
+			return seedPrio + u.pr[g]
+		default:
 			return u.pr[g]
 		}
-		return walkPrio
 	}
 	sch, err := scheduler.ByName("omniscient", scheduler.Options{Truth: truth})
 	if err != nil {

@@ -396,3 +396,38 @@ func TestScoreWalked(t *testing.T) {
 		t.Errorf("a walked URL that is not a page: %v, want ErrUnknownPage", err)
 	}
 }
+
+// TestScoreOmniscientSeedsFirst: two seeds, L and C. L is linked by
+// nobody (the lowest rank there is) but opens a star whose hub H holds
+// the most rank; C's site is a clique whose pages all outrank L. Ranked by
+// PageRank alone the omniscient crawl would take C's whole clique before
+// L, and so reach H after BFS does; it downloads the seeds first, as the
+// crawls do, and then scores at least what BFS does at every k, within
+// U(k).
+func TestScoreOmniscientSeedsFirst(t *testing.T) {
+	l := func(s string) string { return "http://l.example/" + s }
+	c := func(s string) string { return "http://c.example/" + s }
+	pages := []Page{{URL: l("L"), Status: 200, OutLinks: []string{l("H")}}}
+	var star []string
+	for i := range 8 {
+		star = append(star, l("h"+strconv.Itoa(i)))
+		pages = append(pages, Page{URL: star[i], Status: 200, OutLinks: []string{l("H")}})
+	}
+	pages = append(pages, Page{URL: l("H"), Status: 200, OutLinks: star})
+	clique := []string{c("C"), c("c1"), c("c2"), c("c3")}
+	for _, p := range clique {
+		pages = append(pages, Page{URL: p, Status: 200, OutLinks: slices.DeleteFunc(slices.Clone(clique), func(q string) bool { return q == p })})
+	}
+	seeds := []string{l("L"), c("C")}
+	bfs := append(append([]string{l("L"), c("C"), l("H")}, clique[1:]...), star...)
+	r, err := Score(pages, seeds, []Sequence{{Name: "bfs", URLs: bfs, Done: true}}, ScoreOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, k := range r.Pages {
+		o, b, up := r.Omniscient.Cumulative[i], r.Curves[0].Cumulative[i], r.Upper[i]
+		if o < b-1e-12 || o > up+1e-12 {
+			t.Errorf("k=%d: omniscient %.4f, want between bfs %.4f and U(k) %.4f", k, o, b, up)
+		}
+	}
+}
