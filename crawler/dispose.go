@@ -10,17 +10,30 @@ import (
 	"github.com/seedcrawl/seedcrawl/storage"
 )
 
-// minStarveCommit is the shortest gap between two commits made because the
+// starveCommit is the shortest gap between two commits made because the
 // frontier starved. A politeness-bound crawl starves after every page; at
 // a second it commits about once a second (two fsyncs), not once a page,
-// and its CPU while it waits stays small.
-const minStarveCommit = time.Second
+// and its CPU while it waits stays small. A cluster node commits sooner
+// (clusterStarveCommit): the URLs it hands to other nodes go out with its
+// commits, and a starved node may be waiting for theirs.
+const (
+	starveCommit        = time.Second
+	clusterStarveCommit = 100 * time.Millisecond
+)
+
+// starveGap returns the crawl's starveCommit.
+func (c *Crawler) starveGap() time.Duration {
+	if c.cluster != nil {
+		return clusterStarveCommit
+	}
+	return starveCommit
+}
 
 // dispose is the disposer goroutine: it applies every message in arrival
 // order and commits batches. It returns the first fatal error; after one it
 // keeps draining c.in so workers never block.
 func (c *Crawler) dispose() error {
-	tick := time.NewTicker(min(c.opts.Settings.CommitInterval, minStarveCommit))
+	tick := time.NewTicker(min(c.opts.Settings.CommitInterval, c.starveGap()))
 	defer tick.Stop()
 	var fatal error
 	defer func() { c.finish(fatal) }()
@@ -63,7 +76,7 @@ func (c *Crawler) dispose() error {
 				continue
 			}
 			if c.batch.Pages() >= c.opts.Settings.CommitPages || time.Since(c.lastCommit) >= c.opts.Settings.CommitInterval ||
-				len(c.in) == 0 && c.starved() && time.Since(c.lastCommit) >= minStarveCommit {
+				len(c.in) == 0 && c.starved() && time.Since(c.lastCommit) >= c.starveGap() {
 				if err := c.commit(); err != nil {
 					fail(err)
 				}
