@@ -22,7 +22,7 @@ import (
 
 // evalRecrawlUsage is the usage line of `eval recrawl`.
 const evalRecrawlUsage = "usage: seedcrawl eval recrawl [--pages 20000] [--hosts 40] [--epochs 5] [--budget N] [--schedulers bfs,fpr,history]\n" +
-	"       [--seed-algos given] [--refresh-policies optimal] [--refresh-share 0.5] [--refresh-pace even] [--reseed-every N] [--csv FILE] [--plot FILE.svg|png|pdf]\n"
+	"       [--seed-algos given] [--refresh-policies optimal] [--refresh-share 0.5] [--refresh-pace even] [--reseed-every N] [--k N] [--csv FILE] [--plot FILE.svg|png|pdf]\n"
 
 // evalRecrawlSteps are the shares of a cycle's budget at which the curves
 // are sampled (CSV rows, tables, plot points).
@@ -86,6 +86,7 @@ func runEvalRecrawl(ctx context.Context, args []string, stdout, stderr io.Writer
 	csvPath := fs.String("csv", "", "write the curves (one row per configuration, cycle and budget step) to `FILE`")
 	plotPath := fs.String("plot", "", "plot the curves of cycles 2.. (mean) to `FILE` (.svg, .png or .pdf)")
 	reseedEvery := fs.Uint64("reseed-every", 0, "rerun each selector but given every `N` fetched pages inside a cycle (seedcrawl run --reseed-every; 0: never)")
+	k := fs.Int("k", 0, "seeds `K` a selector picks per cycle (0: as many as the test web's given seeds)")
 	verbose := fs.Bool("v", false, "pass each cycle's progress lines to stderr")
 	if err := parseFlagsOnly(fs, args, evalRecrawlUsage+`
 Generates an evolving test web (EvolveWeb: heavy-tailed per-page change rates, new pages near
@@ -109,8 +110,8 @@ fetched; freshness of the stored copies after the cycle; requests, 304s and seco
 	switch {
 	case *pages < 10 || *hosts < 1 || *epochs < 2:
 		return fmt.Errorf("%w: want --pages ≥ 10, --hosts ≥ 1, --epochs ≥ 2", errUsage)
-	case *budget < 0 || *workers < 1:
-		return fmt.Errorf("%w: --budget must not be negative, --workers at least 1", errUsage)
+	case *budget < 0 || *workers < 1 || *k < 0:
+		return fmt.Errorf("%w: --budget and --k must not be negative, --workers at least 1", errUsage)
 	case len(sl) == 0 || len(al) == 0 || len(pl) == 0:
 		return fmt.Errorf("%w: --schedulers, --seed-algos and --refresh-policies must not be empty", errUsage)
 	case !(*share >= 0 && *share <= 1): // NaN fails too
@@ -183,6 +184,9 @@ fetched; freshness of the stored copies after the cycle; requests, 304s and seco
 		}
 	}
 	given := site.Seeds()
+	if *k == 0 {
+		*k = len(given)
+	}
 	progressOut := io.Discard
 	if *verbose {
 		progressOut = stderr
@@ -204,7 +208,7 @@ fetched; freshness of the stored copies after the cycle; requests, 304s and seco
 					log.Reset()
 					cargs := []string{"--db", db, "--resolve-file", resolve, "--ca-file", srv.CAFile(), "--scope", "hosts:.test",
 						"--delay", "0", "--delay-factor", "0", "--workers", strconv.Itoa(*workers), "--progress", "0",
-						"--commit-interval", "100ms", "--scheduler", s, "--seed-algo", a, "--k", strconv.Itoa(len(given)),
+						"--commit-interval", "100ms", "--scheduler", s, "--seed-algo", a, "--k", strconv.Itoa(*k),
 						"--refresh-policy", p, "--refresh-share", strconv.FormatFloat(*share, 'g', -1, 64),
 						"--pages-per-cycle", strconv.FormatInt(*budget, 10), "--cycles", strconv.Itoa(e + 1)}
 					if *share < 1 {
@@ -223,7 +227,11 @@ fetched; freshness of the stored copies after the cycle; requests, 304s and seco
 					if err != nil {
 						return err
 					}
-					if c.Diag, err = diagnoseRecrawlCycle(log.Entries(), truths[e], db, uint32(e+1), *budget); err != nil {
+					var prev *testweb.Truth
+					if e > 0 {
+						prev = truths[e-1]
+					}
+					if c.Diag, err = diagnoseRecrawlCycle(log.Entries(), truths[e], prev, db, uint32(e+1), *budget); err != nil {
 						return err
 					}
 					c.Scheduler, c.SeedAlgo, c.Refresh, c.Cycle, c.Epoch = s, a, p, e+1, e
@@ -237,6 +245,7 @@ fetched; freshness of the stored copies after the cycle; requests, 304s and seco
 	}
 	writeRecrawlTables(stdout, curves, *budget, *pages, *epochs)
 	writeRecrawlDiag(stdout, curves, *budget)
+	writeRecrawlOracle(stdout, curves)
 	if err := out.table.write(func(w io.Writer) error { return writeRecrawlCSV(w, curves, *budget) }); err != nil {
 		return err
 	}
