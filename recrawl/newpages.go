@@ -275,6 +275,16 @@ func (r *Runner) newPages(ctx context.Context, l *loaded, n uint32, keep []uint3
 		next = 0
 	}
 	b := &baller{out: g.Out, mark: make([]uint32, g.N())}
+	// The pages the cycle refetches early anyway reveal their new links
+	// without being seeds: they are worth nothing as seeds, and a seed's
+	// neighbour among them adds nothing either.
+	early, err := r.earlyRefetches(l, n, p)
+	if err != nil {
+		return nil, err
+	}
+	for _, v := range early {
+		val[v] = 0
+	}
 	hostVal := map[string]float64{}
 	total := 0.0
 	for v, x := range val {
@@ -282,17 +292,6 @@ func (r *Runner) newPages(ctx context.Context, l *loaded, n uint32, keep []uint3
 		total += x
 	}
 	covered := make([]bool, g.N())
-	// unfetched counts v's out-links to URLs never fetched that the crawl
-	// would fetch (settled ones count as fetched).
-	unfetched := func(v uint32) int {
-		n := 0
-		for _, w := range g.Out(v) {
-			if int(w) < len(l.fetched) && !l.fetched[w] {
-				n++
-			}
-		}
-		return n
-	}
 	// gain returns gain(s) over the pages no earlier seed covers, the new
 	// links expected on them per cycle and their number.
 	gain := func(s uint32) (x, links float64, pages int) {
@@ -305,10 +304,9 @@ func (r *Runner) newPages(ctx context.Context, l *loaded, n uint32, keep []uint3
 				case 0:
 					w = self / ds
 					if next == 0 {
-						// Its links never fetched take the first
-						// fetches with it: the share of its early
-						// fetches that find new pages.
-						w = self * val[v] / (val[v] + float64(unfetched(v)))
+						// Refetched first, the seed shows all the
+						// links it gained at once.
+						w = self
 					}
 				case 1:
 					w = next * scheduler.DefaultDamping / (ds * float64(g.OutDegree(v)+1))
@@ -404,4 +402,36 @@ func (r *Runner) newPages(ctx context.Context, l *loaded, n uint32, keep []uint3
 	}
 	p.Cycle.SeedAlgo = AlgoNewPages
 	return ids, nil
+}
+
+// earlyShare is the share of a cycle's budget whose refetches count as
+// early: the window in which seeds must find what the refetches do not.
+const earlyShare = 0.10
+
+// earlyRefetches returns the pages a budget-limited cycle n with a capped,
+// evenly paced refresh share refetches in the first earlyShare of its
+// budget whatever its seeds: the head of its refresh order (which plan p's
+// MaxRefresh caps), earlyShare × MaxRefresh pages. Any other cycle gets
+// none: its refetches are not spread over the budget that way.
+func (r *Runner) earlyRefetches(l *loaded, n uint32, p *Plan) ([]uint32, error) {
+	o := &r.o
+	if !r.pacedSeeds() || p.MaxRefresh <= 0 {
+		return nil, nil
+	}
+	pr, err := r.rank(n-1, l.g)
+	if err != nil {
+		return nil, err
+	}
+	order, _, err := r.lazyRefreshOrder(nil, pr, n, p.MaxRefresh, int(o.PagesPerCycle))
+	if err != nil {
+		return nil, fmt.Errorf("recrawl: cycle %d: newpages: refresh order: %w", n, err)
+	}
+	head := min(len(order), int(math.Ceil(earlyShare*float64(p.MaxRefresh))))
+	out := make([]uint32, 0, head)
+	for _, id := range order[:head] {
+		if id < uint64(l.g.N()) {
+			out = append(out, uint32(id))
+		}
+	}
+	return out, nil
 }

@@ -3,6 +3,7 @@ package recrawl
 import (
 	"context"
 	"math"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -203,5 +204,80 @@ func TestSeedsRefetched(t *testing.T) {
 		if got := r.seedsRefetched(); got != tc.want {
 			t.Errorf("%s: seedsRefetched %v, want %v", tc.name, got, tc.want)
 		}
+	}
+}
+
+// TestNewPagesSkipsEarlyRefetches: in cycle 2 a.test/, the page of
+// highest PageRank, gained two links and b.test/ one. A paced cycle 3
+// refetches a.test/ first of its refresh share anyway, so newpages, which
+// would rate a.test/ highest, seeds b.test/ instead: a seed is worth the
+// new links the early refetches do not show.
+func TestNewPagesSkipsEarlyRefetches(t *testing.T) {
+	db := testDB(t,
+		html("http://a.test/", "http://a.test/1", "http://a.test/2"),
+		html("http://a.test/1", "http://a.test/"),
+		html("http://a.test/2", "http://a.test/"),
+		html("http://b.test/", "http://a.test/", "http://b.test/1"),
+		html("http://b.test/1", "http://b.test/", "http://a.test/"),
+	)
+	var b storage.Batch
+	b.PutCycle(storage.Cycle{N: 2, Start: time.Unix(2000, 0), SeedAlgo: AlgoGiven})
+	crawltest.Commit(t, db, &b)
+	na, err := db.Intern([]string{"http://a.test/n1", "http://a.test/n2"}, 0, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	nb, err := db.Intern([]string{"http://b.test/n1"}, 3, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b.Reset()
+	at := time.Unix(2100, 0)
+	page := func(id uint64, body string, links ...uint64) {
+		var ls []storage.Link
+		for _, to := range links {
+			ls = append(ls, storage.Link{To: to})
+		}
+		b.AddFetch(storage.Fetch{ID: id, Status: storage.StatusFetched, Code: 200, ContentType: "text/html", FetchedAt: at,
+			Hash: storage.HashOf([]byte(body))}, ls)
+	}
+	page(0, "a changed", 1, 2, na[0].ID, na[1].ID)
+	page(3, "b changed", 0, 4, nb[0].ID)
+	page(1, "http://a.test/1", 0) // testDB's hash: unchanged
+	for _, in := range append(na, nb...) {
+		page(in.ID, "new "+strconv.FormatUint(in.ID, 10))
+	}
+	b.PutCycle(storage.Cycle{N: 2, Start: time.Unix(2000, 0), End: time.Unix(2200, 0), SeedAlgo: AlgoGiven})
+	crawltest.Commit(t, db, &b)
+
+	r, fc := newTestRunner(t, db, Options{Cycles: 3, Seeds: []string{"http://a.test/2"}, SeedAlgo: AlgoNewPages,
+		PagesPerCycle: 20, DiscoveryShare: 0.5, RefreshPace: PaceEven, RefreshPolicy: RefreshPageRank})
+	r.o.Select.K, r.o.Select.Hops = 1, 1
+	l, err := r.load(2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, err := readNewPageHistory(db, 2, l.g.N())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rate := newPageRate(l, h); rate[0] <= rate[3] {
+		t.Fatalf("rate of a.test/ %g, b.test/ %g: want a.test/ ahead, else the test shows nothing", rate[0], rate[3])
+	}
+	if err := r.Run(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	p := fc.plans[0]
+	var picked []string
+	for _, s := range p.Seeds {
+		if !strings.HasPrefix(s.Why, "kept") {
+			picked = append(picked, s.URL)
+		}
+	}
+	if len(picked) != 1 || picked[0] != "http://b.test/" {
+		t.Fatalf("selected seeds %v (all %+v), want b.test/ alone", picked, p.Seeds)
+	}
+	if len(p.Refresh) == 0 || p.Refresh[0] != 0 {
+		t.Fatalf("refresh order %v: want a.test/ (0) first", p.Refresh)
 	}
 }
