@@ -359,7 +359,8 @@ func recrawlFreshness(path string, t *testweb.Truth) (float64, float64, error) {
 func recrawlKey(c *recrawlCurve) string { return c.Scheduler + " / " + c.SeedAlgo + " / " + c.Refresh }
 
 // recrawlMeans averages each configuration's cycles 2.. (curves in run
-// order), keeping the order of first appearance.
+// order), keeping the order of first appearance; the counts of the
+// oracle bound (Diag.Found10, Oracle, OracleBest, OracleExp) are summed.
 func recrawlMeans(curves []recrawlCurve) ([]string, map[string]*recrawlCurve) {
 	var keys []string
 	sums := map[string]*recrawlCurve{}
@@ -386,6 +387,7 @@ func recrawlMeans(curves []recrawlCurve) ([]string, map[string]*recrawlCurve) {
 		m.Fresh += c.Fresh
 		m.FreshPR += c.FreshPR
 		m.Found10 += c.found10()
+		m.Diag.add(&c.Diag)
 		m.Seconds += c.Seconds
 		m.Fetches += c.Fetches
 		m.NotModified += c.NotModified

@@ -389,31 +389,7 @@ func oracleFound(found map[uint32]bool, cands [][]uint32, k int, marginal, order
 // discovered, and over what the one with the given seeds (same scheduler
 // and refresh policy) discovered.
 func writeRecrawlOracle(w io.Writer, curves []recrawlCurve) {
-	type sum struct {
-		found                         int
-		oracle, oracleBest, oracleExp []int
-	}
-	var keys []string
-	sums := map[string]*sum{}
-	for i := range curves {
-		c := &curves[i]
-		if c.Cycle < 2 {
-			continue
-		}
-		k := recrawlKey(c)
-		s := sums[k]
-		if s == nil {
-			s = &sum{oracle: make([]int, len(oracleKs)), oracleBest: make([]int, len(oracleKs)), oracleExp: make([]int, len(oracleKs))}
-			sums[k] = s
-			keys = append(keys, k)
-		}
-		s.found += c.Diag.Found10
-		for j := range oracleKs {
-			s.oracle[j] += c.Diag.Oracle[j]
-			s.oracleBest[j] += c.Diag.OracleBest[j]
-			s.oracleExp[j] += c.Diag.OracleExp[j]
-		}
-	}
+	keys, m := recrawlMeans(curves)
 	fmt.Fprintln(w, "oracle bound (cycles 2.. summed): new pages discovered in the first 10% had the cycle also refetched first the K known pages linking to the most new pages (top), adding the most (best), or not requested early and expected by the web model to gain the most (exp); gain vs this row, vs given")
 	fmt.Fprintf(w, "%-34s %8s", "scheduler / seeds / refresh", "found10")
 	for _, k := range oracleKs {
@@ -425,37 +401,37 @@ func writeRecrawlOracle(w io.Writer, curves []recrawlCurve) {
 	}
 	fmt.Fprintln(w)
 	for _, k := range keys {
-		s := sums[k]
-		var ref *sum
-		for _, k2 := range keys {
-			c := curveOf(curves, k2)
-			if c.SeedAlgo == recrawl.AlgoGiven && k2 == c.Scheduler+" / "+recrawl.AlgoGiven+" / "+c.Refresh && strings.HasPrefix(k, c.Scheduler+" / ") && strings.HasSuffix(k, " / "+c.Refresh) {
-				ref = sums[k2]
-			}
+		d := &m[k].Diag
+		var ref *recrawlDiag
+		if g := m[m[k].Scheduler+" / "+recrawl.AlgoGiven+" / "+m[k].Refresh]; g != nil {
+			ref = &g.Diag
 		}
 		gain := func(x int) string {
-			out := fmt.Sprintf("%+.1f%%", 100*(float64(x)/float64(max(s.found, 1))-1))
+			out := fmt.Sprintf("%+.1f%%", 100*(float64(x)/float64(max(d.Found10, 1))-1))
 			if ref != nil {
-				out += fmt.Sprintf(",%+.1f%%", 100*(float64(x)/float64(max(ref.found, 1))-1))
+				out += fmt.Sprintf(",%+.1f%%", 100*(float64(x)/float64(max(ref.Found10, 1))-1))
 			}
 			return out
 		}
-		fmt.Fprintf(w, "%-34s %8d", k, s.found)
+		fmt.Fprintf(w, "%-34s %8d", k, d.Found10)
 		for j := range oracleKs {
-			fmt.Fprintf(w, " %17s %17s %17s", gain(s.oracle[j]), gain(s.oracleBest[j]), gain(s.oracleExp[j]))
+			fmt.Fprintf(w, " %17s %17s %17s", gain(d.Oracle[j]), gain(d.OracleBest[j]), gain(d.OracleExp[j]))
 		}
 		fmt.Fprintln(w)
 	}
 }
 
-// curveOf returns the first curve of configuration key.
-func curveOf(curves []recrawlCurve, key string) *recrawlCurve {
-	for i := range curves {
-		if recrawlKey(&curves[i]) == key {
-			return &curves[i]
+// add sums the counts of the oracle bound of e into d.
+func (d *recrawlDiag) add(e *recrawlDiag) {
+	d.Found10 += e.Found10
+	sum := func(a, b []int) []int {
+		a = append(a, make([]int, max(0, len(b)-len(a)))...)
+		for i, x := range b {
+			a[i] += x
 		}
+		return a
 	}
-	return nil
+	d.Oracle, d.OracleBest, d.OracleExp = sum(d.Oracle, e.Oracle), sum(d.OracleBest, e.OracleBest), sum(d.OracleExp, e.OracleExp)
 }
 
 // writeRecrawlDiag prints the diagnostics of cycles 2.., per cycle.
