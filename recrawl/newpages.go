@@ -1,10 +1,12 @@
 package recrawl
 
 import (
+	"cmp"
 	"container/heap"
 	"context"
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/seedcrawl/seedcrawl/scheduler"
 	"github.com/seedcrawl/seedcrawl/storage"
@@ -246,6 +248,8 @@ func (r *Runner) pacedSeeds() bool {
 // dominates. Cycle 1's seeds in keep that are still live stay, first and
 // not counted against K, unless dominated: a selected seed is one or
 // links to it, or the selected seeds cover more than half of its gain.
+// Pages the cycle refetches early anyway (earlyRefetches) are worth
+// nothing: their new links show without them.
 func (r *Runner) newPages(ctx context.Context, l *loaded, n uint32, keep []uint32, p *Plan) ([]uint32, error) {
 	o := &r.o
 	g := l.g
@@ -410,11 +414,12 @@ const earlyShare = 0.10
 
 // earlyRefetches returns the pages a budget-limited cycle n with a capped,
 // evenly paced refresh share refetches in the first earlyShare of its
-// budget whatever its seeds: the head of its refresh order (which plan p's
-// MaxRefresh caps), earlyShare × MaxRefresh pages. Any other cycle gets
-// none: its refetches are not spread over the budget that way.
+// budget whatever its seeds. The pacer releases the refetches it owes by
+// the previous cycle's PageRank, largest first, at an even rate
+// (MaxRefresh over the budget): the first earlyShare × MaxRefresh fetched
+// live pages by PageRank. Any other cycle gets none: its refetches are
+// not spread over the budget that way.
 func (r *Runner) earlyRefetches(l *loaded, n uint32, p *Plan) ([]uint32, error) {
-	o := &r.o
 	if !r.pacedSeeds() || p.MaxRefresh <= 0 {
 		return nil, nil
 	}
@@ -422,16 +427,17 @@ func (r *Runner) earlyRefetches(l *loaded, n uint32, p *Plan) ([]uint32, error) 
 	if err != nil {
 		return nil, err
 	}
-	order, _, err := r.lazyRefreshOrder(nil, pr, n, p.MaxRefresh, int(o.PagesPerCycle))
-	if err != nil {
-		return nil, fmt.Errorf("recrawl: cycle %d: newpages: refresh order: %w", n, err)
-	}
-	head := min(len(order), int(math.Ceil(earlyShare*float64(p.MaxRefresh))))
-	out := make([]uint32, 0, head)
-	for _, id := range order[:head] {
-		if id < uint64(l.g.N()) {
-			out = append(out, uint32(id))
+	var out []uint32
+	for v, ok := range l.cs.live {
+		if ok && v < len(pr) {
+			out = append(out, uint32(v))
 		}
 	}
-	return out, nil
+	slices.SortFunc(out, func(a, b uint32) int {
+		if c := cmp.Compare(pr[b], pr[a]); c != 0 {
+			return c
+		}
+		return cmp.Compare(a, b)
+	})
+	return out[:min(len(out), int(math.Ceil(earlyShare*float64(p.MaxRefresh))))], nil
 }
