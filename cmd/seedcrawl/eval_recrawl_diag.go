@@ -29,8 +29,11 @@ type recrawlDiag struct {
 	// db had fetched before the cycle (refetches).
 	Known10 int
 	// Found10 is the number of the epoch's new pages first found on a
-	// page requested in the first 10% (discovered, fetched or not).
-	Found10 int
+	// page requested in the first 10% (discovered, fetched or not);
+	// FoundSeed10, FoundRefetch10 and FoundFirst10 split it by that page:
+	// a seed of the cycle, another page fetched in an earlier cycle
+	// (refetched), or a page fetched for the first time (traversal).
+	Found10, FoundSeed10, FoundRefetch10, FoundFirst10 int
 	// SeedNew is the number of the epoch's new pages the cycle's seeds
 	// link to in the truth: what refetching the seeds can reveal.
 	SeedNew int
@@ -233,6 +236,14 @@ func diagnoseRecrawlCycle(log []testweb.Entry, t, prev *testweb.Truth, path stri
 			if at, asked := pos[src]; asked && at < early {
 				d.Found10++
 				found[r.id] = true
+				switch {
+				case seedIDs[r.from]:
+					d.FoundSeed10++
+				case before[r.from]:
+					d.FoundRefetch10++
+				default:
+					d.FoundFirst10++
+				}
 			}
 		}
 	}
@@ -390,8 +401,8 @@ func oracleFound(found map[uint32]bool, cands [][]uint32, k int, marginal, order
 // and refresh policy) discovered.
 func writeRecrawlOracle(w io.Writer, curves []recrawlCurve) {
 	keys, m := recrawlMeans(curves)
-	fmt.Fprintln(w, "oracle bound (cycles 2.. summed): new pages discovered in the first 10% had the cycle also refetched first the K known pages linking to the most new pages (top), adding the most (best), or not requested early and expected by the web model to gain the most (exp); gain vs this row, vs given")
-	fmt.Fprintf(w, "%-34s %8s", "scheduler / seeds / refresh", "found10")
+	fmt.Fprintln(w, "new pages discovered in the first 10% (cycles 2.. summed), on a seed, a refetched page or a page fetched for the first time; oracle bound: those discovered had the cycle also refetched first the K known pages linking to the most new pages (top), adding the most (best), or not requested early and expected by the web model to gain the most (exp); gain vs this row, vs given")
+	fmt.Fprintf(w, "%-34s %8s %6s %6s %6s", "scheduler / seeds / refresh", "found10", "seed", "refet", "first")
 	for _, k := range oracleKs {
 		name := "K=seeds"
 		if k > 0 {
@@ -413,7 +424,7 @@ func writeRecrawlOracle(w io.Writer, curves []recrawlCurve) {
 			}
 			return out
 		}
-		fmt.Fprintf(w, "%-34s %8d", k, d.Found10)
+		fmt.Fprintf(w, "%-34s %8d %6d %6d %6d", k, d.Found10, d.FoundSeed10, d.FoundRefetch10, d.FoundFirst10)
 		for j := range oracleKs {
 			fmt.Fprintf(w, " %17s %17s %17s", gain(d.Oracle[j]), gain(d.OracleBest[j]), gain(d.OracleExp[j]))
 		}
@@ -424,6 +435,9 @@ func writeRecrawlOracle(w io.Writer, curves []recrawlCurve) {
 // add sums the counts of the oracle bound of e into d.
 func (d *recrawlDiag) add(e *recrawlDiag) {
 	d.Found10 += e.Found10
+	d.FoundSeed10 += e.FoundSeed10
+	d.FoundRefetch10 += e.FoundRefetch10
+	d.FoundFirst10 += e.FoundFirst10
 	sum := func(a, b []int) []int {
 		a = append(a, make([]int, max(0, len(b)-len(a)))...)
 		for i, x := range b {
@@ -437,8 +451,8 @@ func (d *recrawlDiag) add(e *recrawlDiag) {
 // writeRecrawlDiag prints the diagnostics of cycles 2.., per cycle.
 func writeRecrawlDiag(w io.Writer, curves []recrawlCurve, budget int64) {
 	fmt.Fprintf(w, "why (first 10%% = %d fetches): seeds requested, refetches of known pages, new pages discovered vs fetched\n", budget/10)
-	fmt.Fprintf(w, "%-34s %5s %6s %7s %8s %8s %8s %8s %8s %8s %6s %6s %6s %7s %6s %6s %6s %6s %7s %6s\n", "scheduler / seeds / refresh", "cycle", "seeds", "asked", "asked10", "known10",
-		"found10", "fetch10", "newpages", "seednew", "sn10", "snask", "snfnd", "seed200", "s304", "ref10", "old10", "oth10", "snGiv10", "sGiv10")
+	fmt.Fprintf(w, "%-34s %5s %6s %7s %8s %8s %8s %8s %8s %8s %6s %6s %6s %7s %6s %6s %6s %6s %7s %6s %6s %6s %6s\n", "scheduler / seeds / refresh", "cycle", "seeds", "asked", "asked10", "known10",
+		"found10", "fetch10", "newpages", "seednew", "sn10", "snask", "snfnd", "seed200", "s304", "ref10", "old10", "oth10", "snGiv10", "sGiv10", "fSeed", "fRef", "fFirst")
 	for i := range curves {
 		c := &curves[i]
 		if c.Cycle < 2 {
@@ -466,9 +480,9 @@ func writeRecrawlDiag(w io.Writer, curves []recrawlCurve, budget int64) {
 				sGiv = strconv.Itoa(n)
 			}
 		}
-		fmt.Fprintf(w, "%-34s %5d %6d %7d %8d %8d %8d %8.0f %8d %8d %6d %6d %6d %7d %6d %6d %6d %6d %7s %6s\n", recrawlKey(c), c.Cycle, c.Diag.Seeds, c.Diag.SeedsAsked,
+		fmt.Fprintf(w, "%-34s %5d %6d %7d %8d %8d %8d %8.0f %8d %8d %6d %6d %6d %7d %6d %6d %6d %6d %7s %6s %6d %6d %6d\n", recrawlKey(c), c.Cycle, c.Diag.Seeds, c.Diag.SeedsAsked,
 			c.Diag.SeedsAsked10, c.Diag.Known10, c.Diag.Found10, c.New[1]*float64(c.NewPages), c.NewPages, c.Diag.SeedNew,
 			c.Diag.SeedNew10, c.Diag.SeedNewAsked, c.Diag.SeedNewFound, c.Diag.SeedsChanged, c.Diag.SeedsNotModified,
-			c.Diag.Refetch10, c.Diag.Old10, c.Diag.Other10, snGiv, sGiv)
+			c.Diag.Refetch10, c.Diag.Old10, c.Diag.Other10, snGiv, sGiv, c.Diag.FoundSeed10, c.Diag.FoundRefetch10, c.Diag.FoundFirst10)
 	}
 }
