@@ -157,6 +157,13 @@
 // the host's pages by in-degree and by how often the page changed, where
 // new links appear. Only fetched live HTML pages count, so out-of-scope
 // URLs and old unfetched URLs are worth nothing, also in the explanations.
+// A paced cycle (PaceEven with a capped refresh share) refetches its
+// seeds first, and a seed is then worth all the links it gains; but the
+// pacer also refetches the pages of highest stored PageRank first, so the
+// first earlyShare × MaxRefresh of them show their new links early
+// without being seeds, and are worth nothing as seeds. Seed refetches
+// count against the refresh share, so a seed pays off only where it gains
+// more new links than the refetch it takes the place of.
 // Seeds are chosen by greedy maximum coverage among fetched live HTML
 // pages, at most max(1, round(K × host's share of the value)) per host,
 // and cycle 1's seeds that are still alive are kept unless a selected seed

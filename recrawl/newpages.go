@@ -1,10 +1,12 @@
 package recrawl
 
 import (
+	"cmp"
 	"container/heap"
 	"context"
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/seedcrawl/seedcrawl/scheduler"
 	"github.com/seedcrawl/seedcrawl/storage"
@@ -246,6 +248,8 @@ func (r *Runner) pacedSeeds() bool {
 // dominates. Cycle 1's seeds in keep that are still live stay, first and
 // not counted against K, unless dominated: a selected seed is one or
 // links to it, or the selected seeds cover more than half of its gain.
+// Pages the cycle refetches early anyway (earlyRefetches) are worth
+// nothing: their new links show without them.
 func (r *Runner) newPages(ctx context.Context, l *loaded, n uint32, keep []uint32, p *Plan) ([]uint32, error) {
 	o := &r.o
 	g := l.g
@@ -275,6 +279,16 @@ func (r *Runner) newPages(ctx context.Context, l *loaded, n uint32, keep []uint3
 		next = 0
 	}
 	b := &baller{out: g.Out, mark: make([]uint32, g.N())}
+	// The pages the cycle refetches early anyway reveal their new links
+	// without being seeds: they are worth nothing as seeds, and a seed's
+	// neighbour among them adds nothing either.
+	early, err := r.earlyRefetches(l, n, p)
+	if err != nil {
+		return nil, err
+	}
+	for _, v := range early {
+		val[v] = 0
+	}
 	hostVal := map[string]float64{}
 	total := 0.0
 	for v, x := range val {
@@ -282,17 +296,6 @@ func (r *Runner) newPages(ctx context.Context, l *loaded, n uint32, keep []uint3
 		total += x
 	}
 	covered := make([]bool, g.N())
-	// unfetched counts v's out-links to URLs never fetched that the crawl
-	// would fetch (settled ones count as fetched).
-	unfetched := func(v uint32) int {
-		n := 0
-		for _, w := range g.Out(v) {
-			if int(w) < len(l.fetched) && !l.fetched[w] {
-				n++
-			}
-		}
-		return n
-	}
 	// gain returns gain(s) over the pages no earlier seed covers, the new
 	// links expected on them per cycle and their number.
 	gain := func(s uint32) (x, links float64, pages int) {
@@ -305,10 +308,9 @@ func (r *Runner) newPages(ctx context.Context, l *loaded, n uint32, keep []uint3
 				case 0:
 					w = self / ds
 					if next == 0 {
-						// Its links never fetched take the first
-						// fetches with it: the share of its early
-						// fetches that find new pages.
-						w = self * val[v] / (val[v] + float64(unfetched(v)))
+						// Refetched first, the seed shows all the
+						// links it gained at once.
+						w = self
 					}
 				case 1:
 					w = next * scheduler.DefaultDamping / (ds * float64(g.OutDegree(v)+1))
@@ -404,4 +406,38 @@ func (r *Runner) newPages(ctx context.Context, l *loaded, n uint32, keep []uint3
 	}
 	p.Cycle.SeedAlgo = AlgoNewPages
 	return ids, nil
+}
+
+// earlyShare is the share of a cycle's budget whose refetches count as
+// early: the window in which seeds must find what the refetches do not.
+const earlyShare = 0.10
+
+// earlyRefetches returns the pages a budget-limited cycle n with a capped,
+// evenly paced refresh share refetches in the first earlyShare of its
+// budget whatever its seeds. The pacer releases the refetches it owes by
+// the previous cycle's PageRank, largest first, at an even rate
+// (MaxRefresh over the budget): the first earlyShare × MaxRefresh fetched
+// live pages by PageRank. Any other cycle gets none: its refetches are
+// not spread over the budget that way.
+func (r *Runner) earlyRefetches(l *loaded, n uint32, p *Plan) ([]uint32, error) {
+	if !r.pacedSeeds() || p.MaxRefresh <= 0 {
+		return nil, nil
+	}
+	pr, err := r.rank(n-1, l.g)
+	if err != nil {
+		return nil, err
+	}
+	var out []uint32
+	for v, ok := range l.cs.live {
+		if ok && v < len(pr) {
+			out = append(out, uint32(v))
+		}
+	}
+	slices.SortFunc(out, func(a, b uint32) int {
+		if c := cmp.Compare(pr[b], pr[a]); c != 0 {
+			return c
+		}
+		return cmp.Compare(a, b)
+	})
+	return out[:min(len(out), int(math.Ceil(earlyShare*float64(p.MaxRefresh))))], nil
 }

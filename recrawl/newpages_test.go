@@ -3,6 +3,7 @@ package recrawl
 import (
 	"context"
 	"math"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -113,28 +114,9 @@ func TestNewPageRate(t *testing.T) {
 		html("http://b.test/", "http://b.test/q"),
 		unfetched("http://b.test/q"),
 	)
-	var b storage.Batch
-	b.PutCycle(storage.Cycle{N: 2, Start: time.Unix(2000, 0), SeedAlgo: AlgoGiven})
-	crawltest.Commit(t, db, &b)
-	gainedURLs, err := db.Intern([]string{"http://a.test/n1", "http://a.test/n2"}, 2, 1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	old, err := db.Intern([]string{"http://b.test/old"}, 4, 2)
-	if err != nil {
-		t.Fatal(err)
-	}
-	b.Reset()
-	at := time.Unix(2100, 0)
-	page := func(id uint64, body string, links ...uint64) {
-		var ls []storage.Link
-		for _, to := range links {
-			ls = append(ls, storage.Link{To: to})
-		}
-		b.AddFetch(storage.Fetch{ID: id, Status: storage.StatusFetched, Code: 200, ContentType: "text/html", FetchedAt: at,
-			Hash: storage.HashOf([]byte(body))}, ls)
-	}
-	n1, n2, o1 := gainedURLs[0].ID, gainedURLs[1].ID, old[0].ID
+	b, page := openCycle2(t, db)
+	gained := intern(t, db, 2, 1, "http://a.test/n1", "http://a.test/n2")
+	n1, n2, o1 := gained[0], gained[1], intern(t, db, 4, 2, "http://b.test/old")[0]
 	page(2, "a2 changed", 0, n1, n2)
 	page(1, "http://a.test/1", 0) // testDB's hash: unchanged
 	page(4, "q", o1)
@@ -142,18 +124,10 @@ func TestNewPageRate(t *testing.T) {
 	page(n1, "n1")
 	page(n2, "n2")
 	page(o1, "o1", 3, 4)
-	b.PutCycle(storage.Cycle{N: 2, Start: time.Unix(2000, 0), End: time.Unix(2200, 0), SeedAlgo: AlgoGiven})
-	crawltest.Commit(t, db, &b)
+	closeCycle2(t, db, b)
 	r, fc := newTestRunner(t, db, Options{Cycles: 3, Seeds: []string{"http://b.test/"}, SeedAlgo: AlgoNewPages})
 	r.o.Select.K, r.o.Select.Hops = 1, 1
-	l, err := r.load(2)
-	if err != nil {
-		t.Fatal(err)
-	}
-	h, err := readNewPageHistory(db, 2, l.g.N())
-	if err != nil {
-		t.Fatal(err)
-	}
+	l, h := historyAfter2(t, r, db)
 	if h.gained[2] != 2 || h.gained[4] != 0 || h.gained[3] != 0 || h.refetches[2] != 1 || h.changes[2] != 1 || h.refetches[1] != 1 || h.changes[1] != 0 {
 		t.Fatalf("gained a2 %d (want 2), b.test/q %d (want 0); a2 refetched %d changed %d (want 1, 1); a1 refetched %d changed %d (want 1, 0)",
 			h.gained[2], h.gained[4], h.refetches[2], h.changes[2], h.refetches[1], h.changes[1])
@@ -204,4 +178,110 @@ func TestSeedsRefetched(t *testing.T) {
 			t.Errorf("%s: seedsRefetched %v, want %v", tc.name, got, tc.want)
 		}
 	}
+}
+
+// TestNewPagesSkipsEarlyRefetches: in cycle 2 a.test/, the page of
+// highest PageRank, gained two links and b.test/ one. A paced cycle 3
+// refetches a.test/ first of its refresh share anyway, so newpages, which
+// would rate a.test/ highest, seeds b.test/ instead: a seed is worth the
+// new links the early refetches do not show.
+func TestNewPagesSkipsEarlyRefetches(t *testing.T) {
+	db := testDB(t,
+		html("http://a.test/", "http://a.test/1", "http://a.test/2"),
+		html("http://a.test/1", "http://a.test/"),
+		html("http://a.test/2", "http://a.test/"),
+		html("http://b.test/", "http://a.test/", "http://b.test/1"),
+		html("http://b.test/1", "http://b.test/", "http://a.test/"),
+	)
+	b, page := openCycle2(t, db)
+	na := intern(t, db, 0, 1, "http://a.test/n1", "http://a.test/n2")
+	nb := intern(t, db, 3, 1, "http://b.test/n1")
+	page(0, "a changed", 1, 2, na[0], na[1])
+	page(3, "b changed", 0, 4, nb[0])
+	page(1, "http://a.test/1", 0) // testDB's hash: unchanged
+	for _, id := range append(na, nb...) {
+		page(id, "new "+strconv.FormatUint(id, 10))
+	}
+	closeCycle2(t, db, b)
+
+	r, fc := newTestRunner(t, db, Options{Cycles: 3, Seeds: []string{"http://a.test/2"}, SeedAlgo: AlgoNewPages,
+		PagesPerCycle: 20, DiscoveryShare: 0.5, RefreshPace: PaceEven, RefreshPolicy: RefreshPageRank})
+	r.o.Select.K, r.o.Select.Hops = 1, 1
+	l, h := historyAfter2(t, r, db)
+	if rate := newPageRate(l, h); rate[0] <= rate[3] {
+		t.Fatalf("rate of a.test/ %g, b.test/ %g: want a.test/ ahead, else the test shows nothing", rate[0], rate[3])
+	}
+	if err := r.Run(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	p := fc.plans[0]
+	var picked []string
+	for _, s := range p.Seeds {
+		if !strings.HasPrefix(s.Why, "kept") {
+			picked = append(picked, s.URL)
+		}
+	}
+	if len(picked) != 1 || picked[0] != "http://b.test/" {
+		t.Fatalf("selected seeds %v (all %+v), want b.test/ alone", picked, p.Seeds)
+	}
+	if len(p.Refresh) == 0 || p.Refresh[0] != 0 {
+		t.Fatalf("refresh order %v: want a.test/ (0) first", p.Refresh)
+	}
+}
+
+// openCycle2 opens cycle 2 on db: URLs interned from now on are first
+// found in it. It returns a batch for the cycle's records and page, which
+// adds to it a fetch of HTML page id with content body (testDB hashes a
+// page's URL, so body = its URL means unchanged) and links.
+func openCycle2(t testing.TB, db *storage.DB) (*storage.Batch, func(id uint64, body string, links ...uint64)) {
+	t.Helper()
+	b := &storage.Batch{}
+	b.PutCycle(storage.Cycle{N: 2, Start: time.Unix(2000, 0), SeedAlgo: AlgoGiven})
+	crawltest.Commit(t, db, b)
+	b.Reset()
+	at := time.Unix(2100, 0)
+	return b, func(id uint64, body string, links ...uint64) {
+		var ls []storage.Link
+		for _, to := range links {
+			ls = append(ls, storage.Link{To: to})
+		}
+		b.AddFetch(storage.Fetch{ID: id, Status: storage.StatusFetched, Code: 200, ContentType: "text/html", FetchedAt: at,
+			Hash: storage.HashOf([]byte(body))}, ls)
+	}
+}
+
+// closeCycle2 ends cycle 2 with b's records.
+func closeCycle2(t testing.TB, db *storage.DB, b *storage.Batch) {
+	t.Helper()
+	b.PutCycle(storage.Cycle{N: 2, Start: time.Unix(2000, 0), End: time.Unix(2200, 0), SeedAlgo: AlgoGiven})
+	crawltest.Commit(t, db, b)
+}
+
+// intern adds urls to db, found on page from at depth, and returns their ids.
+func intern(t testing.TB, db *storage.DB, from uint64, depth uint32, urls ...string) []uint64 {
+	t.Helper()
+	got, err := db.Intern(urls, from, depth)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ids := make([]uint64, len(got))
+	for i, g := range got {
+		ids[i] = g.ID
+	}
+	return ids
+}
+
+// historyAfter2 loads the graph as of cycle 2 and the fetch history of
+// cycles 1 and 2 newpages learns from.
+func historyAfter2(t testing.TB, r *Runner, db *storage.DB) (*loaded, *newPageHistory) {
+	t.Helper()
+	l, err := r.load(2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, err := readNewPageHistory(db, 2, l.g.N())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return l, h
 }

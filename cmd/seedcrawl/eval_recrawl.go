@@ -22,7 +22,7 @@ import (
 
 // evalRecrawlUsage is the usage line of `eval recrawl`.
 const evalRecrawlUsage = "usage: seedcrawl eval recrawl [--pages 20000] [--hosts 40] [--epochs 5] [--budget N] [--schedulers bfs,fpr,history]\n" +
-	"       [--seed-algos given] [--refresh-policies optimal] [--refresh-share 0.5] [--refresh-pace even] [--reseed-every N] [--csv FILE] [--plot FILE.svg|png|pdf]\n"
+	"       [--seed-algos given] [--refresh-policies optimal] [--refresh-share 0.5] [--refresh-pace even] [--reseed-every N] [--k N] [--csv FILE] [--plot FILE.svg|png|pdf]\n"
 
 // evalRecrawlSteps are the shares of a cycle's budget at which the curves
 // are sampled (CSV rows, tables, plot points).
@@ -86,13 +86,17 @@ func runEvalRecrawl(ctx context.Context, args []string, stdout, stderr io.Writer
 	csvPath := fs.String("csv", "", "write the curves (one row per configuration, cycle and budget step) to `FILE`")
 	plotPath := fs.String("plot", "", "plot the curves of cycles 2.. (mean) to `FILE` (.svg, .png or .pdf)")
 	reseedEvery := fs.Uint64("reseed-every", 0, "rerun each selector but given every `N` fetched pages inside a cycle (seedcrawl run --reseed-every; 0: never)")
+	k := fs.Int("k", 0, "seeds `K` a selector picks per cycle (0: as many as the test web's given seeds)")
 	verbose := fs.Bool("v", false, "pass each cycle's progress lines to stderr")
 	if err := parseFlagsOnly(fs, args, evalRecrawlUsage+`
 Generates an evolving test web (EvolveWeb: heavy-tailed per-page change rates, new pages near
 hubs and recently changed pages, new hosts), serves it on 127.0.0.1 and runs seedcrawl run on it,
 cycle e+1 at epoch e with --pages-per-cycle B, for each configuration. Per cycle: cumulative true
 PageRank (epoch e) of the pages fetched, against the best possible; share of the epoch's new pages
-fetched; freshness of the stored copies after the cycle; requests, 304s and seconds.
+fetched; freshness of the stored copies after the cycle; requests, 304s and seconds. Then why
+each cycle found what it found in its first 10%, and an oracle bound: the new pages it would have
+found there had it also refetched first K known pages chosen knowing the epoch (those linking to
+the most new pages, those adding the most) or knowing the web model (expected attachments).
 `); err != nil {
 		return err
 	}
@@ -109,8 +113,8 @@ fetched; freshness of the stored copies after the cycle; requests, 304s and seco
 	switch {
 	case *pages < 10 || *hosts < 1 || *epochs < 2:
 		return fmt.Errorf("%w: want --pages ≥ 10, --hosts ≥ 1, --epochs ≥ 2", errUsage)
-	case *budget < 0 || *workers < 1:
-		return fmt.Errorf("%w: --budget must not be negative, --workers at least 1", errUsage)
+	case *budget < 0 || *workers < 1 || *k < 0:
+		return fmt.Errorf("%w: --budget and --k must not be negative, --workers at least 1", errUsage)
 	case len(sl) == 0 || len(al) == 0 || len(pl) == 0:
 		return fmt.Errorf("%w: --schedulers, --seed-algos and --refresh-policies must not be empty", errUsage)
 	case !(*share >= 0 && *share <= 1): // NaN fails too
@@ -183,6 +187,9 @@ fetched; freshness of the stored copies after the cycle; requests, 304s and seco
 		}
 	}
 	given := site.Seeds()
+	if *k == 0 {
+		*k = len(given)
+	}
 	progressOut := io.Discard
 	if *verbose {
 		progressOut = stderr
@@ -204,7 +211,7 @@ fetched; freshness of the stored copies after the cycle; requests, 304s and seco
 					log.Reset()
 					cargs := []string{"--db", db, "--resolve-file", resolve, "--ca-file", srv.CAFile(), "--scope", "hosts:.test",
 						"--delay", "0", "--delay-factor", "0", "--workers", strconv.Itoa(*workers), "--progress", "0",
-						"--commit-interval", "100ms", "--scheduler", s, "--seed-algo", a, "--k", strconv.Itoa(len(given)),
+						"--commit-interval", "100ms", "--scheduler", s, "--seed-algo", a, "--k", strconv.Itoa(*k),
 						"--refresh-policy", p, "--refresh-share", strconv.FormatFloat(*share, 'g', -1, 64),
 						"--pages-per-cycle", strconv.FormatInt(*budget, 10), "--cycles", strconv.Itoa(e + 1)}
 					if *share < 1 {
@@ -223,7 +230,11 @@ fetched; freshness of the stored copies after the cycle; requests, 304s and seco
 					if err != nil {
 						return err
 					}
-					if c.Diag, err = diagnoseRecrawlCycle(log.Entries(), truths[e], db, uint32(e+1), *budget); err != nil {
+					var prev *testweb.Truth
+					if e > 0 {
+						prev = truths[e-1]
+					}
+					if c.Diag, err = diagnoseRecrawlCycle(log.Entries(), truths[e], prev, db, uint32(e+1), *budget); err != nil {
 						return err
 					}
 					c.Scheduler, c.SeedAlgo, c.Refresh, c.Cycle, c.Epoch = s, a, p, e+1, e
@@ -237,6 +248,7 @@ fetched; freshness of the stored copies after the cycle; requests, 304s and seco
 	}
 	writeRecrawlTables(stdout, curves, *budget, *pages, *epochs)
 	writeRecrawlDiag(stdout, curves, *budget)
+	writeRecrawlOracle(stdout, curves)
 	if err := out.table.write(func(w io.Writer) error { return writeRecrawlCSV(w, curves, *budget) }); err != nil {
 		return err
 	}
@@ -350,7 +362,8 @@ func recrawlFreshness(path string, t *testweb.Truth) (float64, float64, error) {
 func recrawlKey(c *recrawlCurve) string { return c.Scheduler + " / " + c.SeedAlgo + " / " + c.Refresh }
 
 // recrawlMeans averages each configuration's cycles 2.. (curves in run
-// order), keeping the order of first appearance.
+// order), keeping the order of first appearance; the counts of the
+// oracle bound (Diag.Found10, Oracle, OracleBest, OracleExp) are summed.
 func recrawlMeans(curves []recrawlCurve) ([]string, map[string]*recrawlCurve) {
 	var keys []string
 	sums := map[string]*recrawlCurve{}
@@ -377,6 +390,7 @@ func recrawlMeans(curves []recrawlCurve) ([]string, map[string]*recrawlCurve) {
 		m.Fresh += c.Fresh
 		m.FreshPR += c.FreshPR
 		m.Found10 += c.found10()
+		m.Diag.add(&c.Diag)
 		m.Seconds += c.Seconds
 		m.Fetches += c.Fetches
 		m.NotModified += c.NotModified

@@ -73,7 +73,44 @@ func TestEvalRecrawlBadFlags(t *testing.T) {
 		{[]string{"--refresh-share", "NaN"}, "--refresh-share NaN: want 0..1"},
 		{[]string{"--refresh-pace", "sideways"}, `--refresh-pace "sideways"`},
 		{[]string{"--epochs", "1"}, "--epochs ≥ 2"},
+		{[]string{"--k", "-1"}, "--k must not be negative"},
 	} {
 		checkExit(t, append([]string{"eval", "recrawl", "--pages", "50", "--hosts", "2"}, c.args...), 2, c.want)
+	}
+}
+
+// TestOracleFound: the oracle bound adds to the new pages a cycle found
+// the new out-links of k pages: those with the most (top), those adding
+// the most to what was found (best, greedy), or the first k in the order
+// given (ordered).
+func TestOracleFound(t *testing.T) {
+	found := map[uint32]bool{1: true, 2: true, 3: true}
+	cands := [][]uint32{
+		{9},          // one page nobody else links to
+		{1, 2, 3, 4}, // the most new out-links, all but one found already
+		{5, 6},
+		{7, 8},
+	}
+	for _, tc := range []struct {
+		name              string
+		k                 int
+		marginal, ordered bool
+		want              int
+	}{
+		{"top 1: the page with the most new out-links", 1, false, false, 4},
+		{"best 1: the page adding the most", 1, true, false, 5},
+		{"top 2", 2, false, false, 6},
+		{"best 2", 2, true, false, 7},
+		{"best 4: everything", 4, true, false, 9},
+		{"first 1 in the order given", 1, false, true, 4},
+		{"k beyond the candidates", 10, false, false, 9},
+		{"k 0: what was found", 0, true, false, 3},
+	} {
+		if got := oracleFound(found, cands, tc.k, tc.marginal, tc.ordered); got != tc.want {
+			t.Errorf("%s: %d new pages, want %d", tc.name, got, tc.want)
+		}
+	}
+	if len(found) != 3 {
+		t.Errorf("oracleFound changed found: %v", found)
 	}
 }
