@@ -88,7 +88,7 @@ func (r *Runner) lazyRefreshOrder(seedIDs []uint32, pr []float64, n uint32, maxR
 			return nil, 0, fmt.Errorf("recrawl: fetch history of %d pages: %w", len(ids), err)
 		}
 		rate = rates(hosts, hs, float64(r.o.Now().Unix()))
-		holdGone(rate, hs, n, r.o.Revisit.GoneCycles)
+		holdGone(rate, ids, hs, n, r.o.Revisit.GoneCycles)
 	}
 	last := make([]uint32, len(pool))
 	for i, p := range pool {

@@ -135,7 +135,9 @@
 // refetches each page about f times per cycle.
 //
 // Redirects, 404/410 and robots-denied URLs are refetched every
-// Revisit.GoneCycles cycles instead of every cycle.
+// Revisit.GoneCycles cycles instead of every cycle, each in the cycles of
+// its own phase, so those found in the same cycle come due spread over
+// GoneCycles cycles rather than together.
 //
 // # Seeds that find new pages
 //

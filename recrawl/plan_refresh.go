@@ -85,7 +85,7 @@ func (r *Runner) refreshOrder(l *loaded, seedIDs []uint32, pr []float64, n uint3
 			hosts[i] = l.cs.hosts[id]
 		}
 		rate = rates(hosts, hs, float64(r.o.Now().Unix()))
-		holdGone(rate, hs, n, r.o.Revisit.GoneCycles)
+		holdGone(rate, pool, hs, n, r.o.Revisit.GoneCycles)
 	}
 	last := make([]uint32, len(pool))
 	for i, id := range pool {

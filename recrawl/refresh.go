@@ -310,17 +310,21 @@ func rates(hosts []string, hs []pageHist, now float64) []float64 {
 	return out
 }
 
-// holdGone sets to 0 the rate of each page (hs, indexed like rate) whose
-// last answer left no copy (pageHist.noCopy: a redirect, a 404 or 410,
-// robots.txt denying it) fewer than goneCycles cycles before cycle n: the
-// revisit policy refetches such URLs only every goneCycles cycles
-// (Revisit.GoneCycles), so a refetch planned for one before then would
-// not be made and its share of the budget would go unspent; and there is
-// no copy to keep fresh. Once due, the page keeps its estimated rate and
-// competes for a refetch like any other.
-func holdGone(rate []float64, hs []pageHist, n, goneCycles uint32) {
+// holdGone sets to 0 the rate of each page (ids, with histories hs,
+// indexed like rate) whose last answer left no copy (pageHist.noCopy: a
+// redirect, a 404 or 410, robots.txt denying it) and that is not due in
+// cycle n: the revisit policy refetches such URLs only every goneCycles
+// cycles, each in its phase (Revisit.GoneCycles, goneDue), so a refetch
+// planned for one before then would not be made and its share of the
+// budget would go unspent; and there is no copy to keep fresh. Once due,
+// the page keeps its estimated rate and competes for a refetch like any
+// other.
+func holdGone(rate []float64, ids []uint64, hs []pageHist, n, goneCycles uint32) {
+	if goneCycles == 0 {
+		return
+	}
 	for i := range rate {
-		if at := hs[i].noCopy; at > 0 && n < at+goneCycles {
+		if at := hs[i].noCopy; at > 0 && !goneDue(ids[i], at, n, goneCycles) {
 			rate[i] = 0
 		}
 	}

@@ -61,7 +61,11 @@ func TestRevisitGoneCycles(t *testing.T) {
 	}{
 		{"404 fetched last cycle", storage.Page{Status: storage.StatusGone, Code: 404, Cycle: 5}, 6, false},
 		{"404 three cycles ago", storage.Page{Status: storage.StatusHTTPError, Code: 404, Cycle: 3}, 6, false},
-		{"410 four cycles ago", storage.Page{Status: storage.StatusGone, Code: 410, Cycle: 2}, 6, true},
+		// Four cycles since the fetch: due in the cycles of the URL's
+		// phase (6 + id ≡ 0 mod 4), from seven cycles on in every one.
+		{"410 four cycles ago, its phase", storage.Page{ID: 2, Status: storage.StatusGone, Code: 410, Cycle: 2}, 6, true},
+		{"410 four cycles ago, another phase", storage.Page{ID: 3, Status: storage.StatusGone, Code: 410, Cycle: 2}, 6, false},
+		{"410 seven cycles ago, any phase", storage.Page{ID: 3, Status: storage.StatusGone, Code: 410, Cycle: 2}, 9, true},
 		{"redirect last cycle", storage.Page{Status: storage.StatusRedirect, Code: 301, Cycle: 5}, 6, false},
 		{"robots-denied last cycle", storage.Page{Status: storage.StatusRobotsDenied, Cycle: 5}, 6, false},
 		{"live page due by its interval", storage.Page{Status: storage.StatusFetched, Code: 200, Cycle: 5,
@@ -383,16 +387,18 @@ func TestHoldGone(t *testing.T) {
 		recs []storage.FetchRecord
 		n    uint32
 		want float64 // rate after holdGone, from 0.3
+		id   uint64  // the page's id (its phase, goneDue)
 	}{
-		{"live page", []storage.FetchRecord{rec(1, storage.StatusFetched, 200)}, 3, 0.3},
-		{"404 one cycle ago", []storage.FetchRecord{rec(1, storage.StatusFetched, 200), rec(2, storage.StatusGone, 404)}, 3, 0},
-		{"404 due again", []storage.FetchRecord{rec(1, storage.StatusFetched, 200), rec(2, storage.StatusGone, 404)}, 6, 0.3},
-		{"410 as an HTTP error", []storage.FetchRecord{rec(2, storage.StatusHTTPError, 410)}, 5, 0},
-		{"redirect", []storage.FetchRecord{rec(1, storage.StatusRedirect, 301)}, 2, 0},
-		{"robots-denied", []storage.FetchRecord{rec(1, storage.StatusRobotsDenied, 0)}, 4, 0},
-		{"503 is not gone", []storage.FetchRecord{rec(1, storage.StatusHTTPError, 503)}, 2, 0.3},
-		{"back after a 404", []storage.FetchRecord{rec(1, storage.StatusGone, 404), rec(2, storage.StatusFetched, 200)}, 3, 0.3},
-		{"fetch error keeps the 404", []storage.FetchRecord{rec(1, storage.StatusGone, 404), rec(2, storage.StatusFetchError, 0)}, 3, 0},
+		{"live page", []storage.FetchRecord{rec(1, storage.StatusFetched, 200)}, 3, 0.3, 0},
+		{"404 one cycle ago", []storage.FetchRecord{rec(1, storage.StatusFetched, 200), rec(2, storage.StatusGone, 404)}, 3, 0, 0},
+		{"404 due again", []storage.FetchRecord{rec(1, storage.StatusFetched, 200), rec(2, storage.StatusGone, 404)}, 6, 0.3, 2},
+		{"404 four cycles ago, not its phase", []storage.FetchRecord{rec(1, storage.StatusFetched, 200), rec(2, storage.StatusGone, 404)}, 6, 0, 1},
+		{"410 as an HTTP error", []storage.FetchRecord{rec(2, storage.StatusHTTPError, 410)}, 5, 0, 0},
+		{"redirect", []storage.FetchRecord{rec(1, storage.StatusRedirect, 301)}, 2, 0, 0},
+		{"robots-denied", []storage.FetchRecord{rec(1, storage.StatusRobotsDenied, 0)}, 4, 0, 0},
+		{"503 is not gone", []storage.FetchRecord{rec(1, storage.StatusHTTPError, 503)}, 2, 0.3, 0},
+		{"back after a 404", []storage.FetchRecord{rec(1, storage.StatusGone, 404), rec(2, storage.StatusFetched, 200)}, 3, 0.3, 0},
+		{"fetch error keeps the 404", []storage.FetchRecord{rec(1, storage.StatusGone, 404), rec(2, storage.StatusFetchError, 0)}, 3, 0, 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			hs := make([]pageHist, 1)
@@ -400,9 +406,66 @@ func TestHoldGone(t *testing.T) {
 				hs[0].add(r)
 			}
 			rate := []float64{0.3}
-			holdGone(rate, hs, tc.n, 4)
+			holdGone(rate, []uint64{tc.id}, hs, tc.n, 4)
 			if rate[0] != tc.want {
 				t.Errorf("rate %g in cycle %d, want %g", rate[0], tc.n, tc.want)
+			}
+		})
+	}
+}
+
+// TestGoneDueSpread replays cycles of a site whose crawl (cycle 1) found
+// 40 URLs that answer 404 and keep answering it: each cycle refetches the
+// ones the revisit policy finds due. With GoneCycles g none is refetched
+// before cycle 1+g, the cycles from then on each refetch a g-th of them
+// (not all of them in cycle 1+g, which would cost as much as the crawl
+// that found them), and each URL is refetched every g cycles.
+func TestGoneDueSpread(t *testing.T) {
+	const urls, cycles = 40, 20
+	now := time.Unix(1_800_000_000, 0)
+	for _, g := range []uint32{1, 2, 4, 7} {
+		t.Run(fmt.Sprintf("every %d cycles", g), func(t *testing.T) {
+			v := Revisit{GoneCycles: g}
+			pages := make([]storage.Page, urls)
+			for i := range pages {
+				// Ids as a crawl interns them, among other URLs.
+				pages[i] = storage.Page{ID: uint64(100 + i), Status: storage.StatusGone, Code: 404, Cycle: 1}
+			}
+			refetched := make([][]uint32, urls) // per URL, the cycles of its refetches
+			for n := uint32(2); n <= cycles; n++ {
+				count := 0
+				for i := range pages {
+					if v.at(n).Due(&pages[i], now) {
+						pages[i].Cycle = n
+						refetched[i] = append(refetched[i], n)
+						count++
+					}
+				}
+				want := 0
+				if n >= 1+g {
+					want = urls / int(g)
+				}
+				if g == 7 && n >= 1+g {
+					want = -1 // 40 is not a multiple of 7: checked below
+				}
+				switch {
+				case want >= 0 && count != want:
+					t.Errorf("cycle %d refetched %d of the 404s, want %d", n, count, want)
+				case want < 0 && (count < urls/int(g) || count > urls/int(g)+1):
+					t.Errorf("cycle %d refetched %d of the 404s, want %d or %d", n, count, urls/int(g), urls/int(g)+1)
+				}
+			}
+			for i, cs := range refetched {
+				if len(cs) == 0 || cs[0] < 1+g || cs[0] > 2*g {
+					t.Errorf("URL %d: first refetch in cycles %v, want one in cycles %d..%d", i, cs, 1+g, 2*g)
+					continue
+				}
+				for j := 1; j < len(cs); j++ {
+					if cs[j]-cs[j-1] != g {
+						t.Errorf("URL %d refetched in cycles %v, want every %d", i, cs, g)
+						break
+					}
+				}
 			}
 		})
 	}

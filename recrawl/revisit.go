@@ -37,10 +37,13 @@ const (
 // the content hash is what the crawl compares.
 //
 // A URL that answered with a redirect, 404 or 410, or that robots.txt
-// denied, is refetched on its own schedule, GoneCycles cycles after its
-// last fetch: such answers rarely change, and refetching them in every
-// cycle costs a request each (one host's Crawl-delay can make them the
-// bulk of a refresh cycle's time).
+// denied, is refetched on its own schedule, every GoneCycles cycles: such
+// answers rarely change, and refetching them in every cycle costs a
+// request each (one host's Crawl-delay can make them the bulk of a
+// refresh cycle's time). Each such URL is refetched in the cycles of its
+// own phase (goneDue), so the ones a crawl found together are spread over
+// GoneCycles cycles instead of all coming due in the same cycle, which
+// would then cost as much as the crawl that found them.
 //
 // The zero value (every page due every cycle) is usable; Revisit
 // implements RevisitPolicy.
@@ -113,7 +116,7 @@ func (v Revisit) withDefaults() Revisit {
 // known, not only for new ones; with no Initial either, it is always due.
 func (v Revisit) Due(p *storage.Page, now time.Time) bool {
 	if v.GoneCycles > 0 && v.cycle > 0 && goneLike(p) {
-		return v.cycle >= p.Cycle+v.GoneCycles
+		return goneDue(p.ID, p.Cycle, v.cycle, v.GoneCycles)
 	}
 	iv := p.Interval
 	if iv <= 0 {
@@ -123,6 +126,27 @@ func (v Revisit) Due(p *storage.Page, now time.Time) bool {
 		return true
 	}
 	return !now.Before(p.FetchedAt.Add(iv))
+}
+
+// goneDue reports whether a URL id whose last answer left no copy (a
+// redirect, 404/410, robots-denied), fetched last in cycle last, is due
+// in cycle n when such URLs are refetched every g ≥ 1 cycles: at least g
+// cycles after its last fetch, in a cycle of its phase, n + id ≡ 0
+// (mod g). The first refetch comes g to 2g−1 cycles after the fetch that
+// found the answer, every later one g cycles after the previous; URLs
+// found in the same cycle come due in equal shares (ids are dense) over g
+// consecutive cycles. A URL not reached in its phase's cycle (a
+// budget-limited cycle that did not get to it) is due in every cycle
+// from 2g cycles after its last fetch on.
+func goneDue(id uint64, last, n, g uint32) bool {
+	since := uint64(n) - uint64(min(last, n))
+	switch {
+	case since < uint64(g):
+		return false
+	case since >= 2*uint64(g)-1:
+		return true
+	}
+	return (uint64(n)+id)%uint64(g) == 0
 }
 
 // Interval returns the interval to store with fetch f of the page whose
