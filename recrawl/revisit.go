@@ -137,7 +137,7 @@ func (v Revisit) Due(p *storage.Page, now time.Time) bool {
 // found in the same cycle come due in equal shares (ids are dense) over g
 // consecutive cycles. A URL not reached in its phase's cycle (a
 // budget-limited cycle that did not get to it) is due in every cycle
-// from 2g cycles after its last fetch on.
+// from 2g−1 cycles after its last fetch on.
 func goneDue(id uint64, last, n, g uint32) bool {
 	since := uint64(n) - uint64(min(last, n))
 	switch {
