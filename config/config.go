@@ -169,7 +169,8 @@ type Config struct {
 	LinkSelector string
 
 	// CommitInterval is the longest time fetched results wait before they
-	// are committed to the db (key "commit-interval"). Default 1s.
+	// are committed to the db, give or take a quarter of it (the crawler
+	// checks four times per interval) (key "commit-interval"). Default 1s.
 	CommitInterval time.Duration
 	// CommitPages commits a batch once it holds this many results
 	// (key "commit-pages"). Default 256.

@@ -12,8 +12,8 @@ import (
 
 // starveCommit is the shortest gap between two commits made because the
 // frontier starved. A politeness-bound crawl starves after every page; at
-// a second it commits about once a second (two fsyncs), not once a page,
-// and its CPU while it waits stays small. A cluster node commits sooner
+// a second it commits at most about once a second (two fsyncs), not after
+// every page of every host, and its CPU while it waits stays small. A cluster node commits sooner
 // (clusterStarveCommit): the URLs it hands to other nodes go out with its
 // commits, and a starved node may be waiting for theirs.
 const (
@@ -33,7 +33,10 @@ func (c *Crawler) starveGap() time.Duration {
 // order and commits batches. It returns the first fatal error; after one it
 // keeps draining c.in so workers never block.
 func (c *Crawler) dispose() error {
-	tick := time.NewTicker(min(c.opts.Settings.CommitInterval, c.starveGap()))
+	// A quarter of the commit interval: a batch waits at most a quarter
+	// longer than the interval, and a crawl that waits on politeness
+	// wakes four times a second, not ten.
+	tick := time.NewTicker(min(c.opts.Settings.CommitInterval/4, c.starveGap()))
 	defer tick.Stop()
 	var fatal error
 	defer func() { c.finish(fatal) }()
@@ -88,7 +91,7 @@ func (c *Crawler) dispose() error {
 			if fatal != nil || c.batch.Empty() {
 				continue
 			}
-			if time.Since(c.lastCommit) >= c.opts.Settings.CommitInterval || c.starved() {
+			if since := time.Since(c.lastCommit); since >= c.opts.Settings.CommitInterval || c.starved() && since >= c.starveGap() {
 				if err := c.commit(); err != nil {
 					fail(err)
 				}

@@ -27,8 +27,8 @@
 //
 // Batches are committed when they hold Settings.CommitPages results, when
 // Settings.CommitInterval has passed, when every worker is waiting on an
-// empty frontier (starvation; at most once a second, every 100 ms on a
-// cluster node, whose hand-offs go out with its commits) and when the crawl
+// empty frontier (starvation; about once a second at most, every 100 ms
+// on a cluster node, whose hand-offs go out with its commits) and when the crawl
 // ends. Commit runs on the disposer; workers keep fetching meanwhile.
 //
 // # Links
