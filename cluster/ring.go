@@ -1,6 +1,10 @@
 package cluster
 
-import "hash/fnv"
+import (
+	"hash/fnv"
+
+	"github.com/seedcrawl/seedcrawl/internal/mix"
+)
 
 // Ring assigns hosts to nodes by rendezvous (highest random weight)
 // hashing: a host goes to the node with the largest hash of (node, host).
@@ -48,16 +52,5 @@ func (r Ring) Len() int { return len(r.nodes) }
 func (r Ring) weight(node uint32, host string) uint64 {
 	h := fnv.New64a()
 	h.Write([]byte(host))
-	return mix(h.Sum64() ^ mix(uint64(node)+1))
-}
-
-// mix is the splitmix64 finalizer: it spreads the bits so the comparison
-// of weights of nearby node ids is not biased.
-func mix(x uint64) uint64 {
-	x ^= x >> 30
-	x *= 0xbf58476d1ce4e5b9
-	x ^= x >> 27
-	x *= 0x94d049bb133111eb
-	x ^= x >> 31
-	return x
+	return mix.Finalize(h.Sum64() ^ mix.Finalize(uint64(node)+1))
 }

@@ -4,6 +4,8 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math"
+
+	"github.com/seedcrawl/seedcrawl/internal/mix"
 )
 
 // bfs never changes a priority; the queue's FIFO tie-break does the rest.
@@ -46,10 +48,7 @@ func (s *random) Downloaded(_ Link, out []Link) { rankNew(out, s.prio) }
 // prio maps id to a uniform value in [0, 1) with the SplitMix64 finaliser
 // (Steele, Lea and Flood 2014) applied to seed-mixed id.
 func (s *random) prio(id uint64) float64 {
-	z := s.seed ^ (id+1)*0x9e3779b97f4a7c15
-	z = (z ^ z>>30) * 0xbf58476d1ce4e5b9
-	z = (z ^ z>>27) * 0x94d049bb133111eb
-	z ^= z >> 31
+	z := mix.Finalize(s.seed ^ (id+1)*mix.Golden)
 	return float64(z>>11) / (1 << 53)
 }
 

@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strconv"
 	"time"
+
+	"github.com/seedcrawl/seedcrawl/internal/mix"
 )
 
 // EvolveModel selects how a site changes from one epoch to the next (see
@@ -156,10 +158,7 @@ func pareto(u, alpha float64) float64 {
 // node's rate is the same at every epoch whatever order epochs are
 // computed in. It is the SplitMix64 finaliser (Steele, Lea and Flood 2014).
 func (s *Site) unit(salt, x uint64) float64 {
-	z := s.seed ^ salt ^ (x+1)*0x9e3779b97f4a7c15
-	z = (z ^ z>>30) * 0xbf58476d1ce4e5b9
-	z = (z ^ z>>27) * 0x94d049bb133111eb
-	z ^= z >> 31
+	z := mix.Finalize(s.seed ^ salt ^ (x+1)*mix.Golden)
 	return (float64(z>>11) + 1) / (1 << 53)
 }
 

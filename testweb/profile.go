@@ -145,7 +145,7 @@ func (s *Site) navOf(n *node) []uint32 {
 // makeCorpus returns the paragraphs pages are padded with: prose, headings
 // and code, 200 to 1,200 bytes each.
 func makeCorpus(seed uint64) [][]byte {
-	g := wordGen{h: mix(seed ^ 0xd0c5)}
+	g := wordGen{h: hashMix(seed ^ 0xd0c5)}
 	out := make([][]byte, docsParagraphs)
 	for i := range out {
 		var b []byte
@@ -178,8 +178,8 @@ func makeCorpus(seed uint64) [][]byte {
 // median docsMedian and sigma docsSigma, from the page's hash.
 func docsTarget(h uint64) int {
 	// Box-Muller on two uniforms in (0, 1].
-	u1 := (float64(mix(h^0x512e)>>11) + 1) / (1 << 53)
-	u2 := float64(mix(h^0xa7e5)>>11) / (1 << 53)
+	u1 := (float64(hashMix(h^0x512e)>>11) + 1) / (1 << 53)
+	u2 := float64(hashMix(h^0xa7e5)>>11) / (1 << 53)
 	z := math.Sqrt(-2*math.Log(u1)) * math.Cos(2*math.Pi*u2)
 	return min(int(docsMedian*math.Exp(docsSigma*z)), docsMaxSize)
 }
@@ -193,12 +193,12 @@ func (s *Site) appendNav(buf []byte, ctx *hrefCtx, nav []uint32) []byte {
 		if i > 0 && ctx.st.nodes[t].host != ctx.host && ctx.st.nodes[nav[i-1]].host == ctx.host {
 			buf = append(buf, "</ul>\n<h2>Related sites</h2>\n<ul>\n"...)
 		}
-		h := mix(s.seed ^ 0x4a5 ^ uint64(i)<<20)
+		h := hashMix(s.seed ^ 0x4a5 ^ uint64(i)<<20)
 		ctx.scratch = ctx.appendHref(ctx.scratch[:0], t, h)
 		buf = append(buf, "<li><a href=\""...)
 		buf = appendAttr(buf, ctx.scratch)
 		buf = append(buf, "\">"...)
-		g := wordGen{h: mix(s.seed ^ uint64(t))}
+		g := wordGen{h: hashMix(s.seed ^ uint64(t))}
 		buf = g.words(buf, 2)
 		buf = append(buf, "</a></li>\n"...)
 	}

@@ -3,6 +3,8 @@ package testweb
 import (
 	"strconv"
 	"strings"
+
+	"github.com/seedcrawl/seedcrawl/internal/mix"
 )
 
 // Rendering is a pure function of (site seed, node id, content version) and
@@ -11,25 +13,20 @@ import (
 // does. Choices (link spelling, words) come from a splitmix64 hash, never
 // from the clock.
 
-// mix is splitmix64's finaliser.
-func mix(x uint64) uint64 {
-	x += 0x9e3779b97f4a7c15
-	x = (x ^ x>>30) * 0xbf58476d1ce4e5b9
-	x = (x ^ x>>27) * 0x94d049bb133111eb
-	return x ^ x>>31
-}
+// hashMix is splitmix64's step: its output for state x.
+func hashMix(x uint64) uint64 { return mix.Finalize(x + mix.Golden) }
 
 // pageHash is the seed of every choice made while rendering one version of
 // one node.
 func (s *Site) pageHash(id, ver uint32) uint64 {
-	return mix(mix(s.seed^uint64(id)<<1) ^ uint64(ver)<<7)
+	return hashMix(hashMix(s.seed^uint64(id)<<1) ^ uint64(ver)<<7)
 }
 
 // etag returns the strong entity tag of one version of one node.
 func (s *Site) etag(id, ver uint32) string {
 	var b [18]byte
 	b[0] = '"'
-	v := mix(s.pageHash(id, ver) ^ 0xe7a9)
+	v := hashMix(s.pageHash(id, ver) ^ 0xe7a9)
 	for i := 16; i >= 1; i-- {
 		b[i] = "0123456789abcdef"[v&15]
 		v >>= 4
@@ -50,7 +47,7 @@ var words = [...]string{"crawl", "seed", "graph", "page", "link", "host", "rank"
 type wordGen struct{ h uint64 }
 
 func (g *wordGen) next() uint64 {
-	g.h = mix(g.h)
+	g.h = hashMix(g.h)
 	return g.h
 }
 

@@ -156,7 +156,7 @@ func (w *Web) serveTrap(rw http.ResponseWriter, r *http.Request, target string) 
 		return
 	}
 	st := w.cur.Load()
-	etag := `"trap-` + strconv.FormatUint(mix(w.site.seed^hashString(target)), 16) + `"`
+	etag := `"trap-` + strconv.FormatUint(hashMix(w.site.seed^hashString(target)), 16) + `"`
 	if w.validators(rw, r, etag, st.lm[0], EpochTime(0)) {
 		return
 	}
