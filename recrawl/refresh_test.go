@@ -470,3 +470,40 @@ func TestGoneDueSpread(t *testing.T) {
 		})
 	}
 }
+
+// TestGoneDueSpreadStrided: the 40 broken links of TestGoneDueSpread, but
+// interned at a stride (a page whose list items each hold s links, one of
+// them broken), s sharing a factor with g = 4. Their ids then agree modulo
+// g, and a phase taken from the id alone would put all of them in the same
+// cycle; no cycle may refetch more than half of them, and each is still
+// refetched every g cycles.
+func TestGoneDueSpreadStrided(t *testing.T) {
+	const urls, cycles, g = 40, 20, 4
+	now := time.Unix(1_800_000_000, 0)
+	for _, stride := range []uint64{2, 4, 8, 12} {
+		t.Run(fmt.Sprintf("stride %d", stride), func(t *testing.T) {
+			v := Revisit{GoneCycles: g}
+			pages := make([]storage.Page, urls)
+			for i := range pages {
+				pages[i] = storage.Page{ID: 103 + uint64(i)*stride, Status: storage.StatusGone, Code: 404, Cycle: 1}
+			}
+			last := make([]uint32, urls)
+			for n := uint32(2); n <= cycles; n++ {
+				count := 0
+				for i := range pages {
+					if !v.at(n).Due(&pages[i], now) {
+						continue
+					}
+					if last[i] != 0 && n-last[i] != g {
+						t.Errorf("URL %d refetched in cycles %d and %d, want every %d", i, last[i], n, g)
+					}
+					pages[i].Cycle, last[i] = n, n
+					count++
+				}
+				if count > urls/2 {
+					t.Errorf("cycle %d refetched %d of the %d 404s, want at most half", n, count, urls)
+				}
+			}
+		})
+	}
+}

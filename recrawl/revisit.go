@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/seedcrawl/seedcrawl/internal/mix"
+
 	"github.com/seedcrawl/seedcrawl/storage"
 )
 
@@ -131,13 +133,14 @@ func (v Revisit) Due(p *storage.Page, now time.Time) bool {
 // goneDue reports whether a URL id whose last answer left no copy (a
 // redirect, 404/410, robots-denied), fetched last in cycle last, is due
 // in cycle n when such URLs are refetched every g ≥ 1 cycles: at least g
-// cycles after its last fetch, in a cycle of its phase, n + id ≡ 0
-// (mod g). The first refetch comes g to 2g−1 cycles after the fetch that
-// found the answer, every later one g cycles after the previous; URLs
-// found in the same cycle come due in equal shares (ids are dense) over g
-// consecutive cycles. A URL not reached in its phase's cycle (a
-// budget-limited cycle that did not get to it) is due in every cycle
-// from 2g−1 cycles after its last fetch on.
+// cycles after its last fetch, in a cycle of its phase (gonePhase). The
+// first refetch comes g to 2g−1 cycles after the fetch that found the
+// answer, every later one g cycles after the previous; of the URLs found
+// in the same cycle about 1/g come due in each of g consecutive cycles
+// (exactly, when their ids are dense). A
+// URL not reached in its phase's cycle (a budget-limited cycle that did
+// not get to it) is due in every cycle from 2g−1 cycles after its last
+// fetch on.
 func goneDue(id uint64, last, n, g uint32) bool {
 	since := uint64(n) - uint64(min(last, n))
 	switch {
@@ -146,7 +149,18 @@ func goneDue(id uint64, last, n, g uint32) bool {
 	case since >= 2*uint64(g)-1:
 		return true
 	}
-	return (uint64(n)+id)%uint64(g) == 0
+	return (uint64(n)+uint64(gonePhase(id, g)))%uint64(g) == 0
+}
+
+// gonePhase returns the phase in 0..g−1 of URL id among the cycles of a
+// period of g: the id plus a hash of the block of g ids it is in, modulo
+// g. The ids of a block take g different phases, so URLs with dense ids
+// spread exactly evenly; a hash of the block, not its number, so that URLs
+// whose ids come at a stride that shares a factor with g (a page listing
+// items of k links, one of them broken) spread over the g cycles too,
+// about evenly, rather than all taking the same phase.
+func gonePhase(id uint64, g uint32) uint32 {
+	return uint32((id + mix.Finalize(id/uint64(g))) % uint64(g))
 }
 
 // Interval returns the interval to store with fetch f of the page whose
