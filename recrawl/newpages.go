@@ -235,7 +235,10 @@ func (r *Runner) pacedSeeds() bool {
 //	gain(s) = σ·r(s)/(D(s)+1) + Σ_{v ∈ out(s)} d·r(v) / ((D(s)+1)·(D(v)+1))
 //
 // the priority its own new links get (σ = 1 when the crawl refetches its
-// seeds, 0 when it traverses them from storage, see seedsRefetched) and
+// seeds, 0 when it traverses them from storage, see seedsRefetched; a
+// paced cycle, which refetches its seeds first with the whole seed weight,
+// counts a seed's own new links with weight 1 and not its out-neighbours':
+// gain(s) = r(s)) and
 // the priority the new links of its out-neighbours get when the crawl
 // refetches them next (Baeza-Yates et al.: start one hop from where new
 // pages appear). A new link competes with the known pages for the first
@@ -273,9 +276,9 @@ func (r *Runner) newPages(ctx context.Context, l *loaded, n uint32, keep []uint3
 		// gained is among the first fetches whatever the seed's
 		// out-degree; its out-neighbours are traversed from storage,
 		// their new links unseen until the refresh share reaches them.
-		// A seed is worth the new links it gains, in proportion to the
-		// share they take of its links never fetched, which the seed's
-		// weight sends to the first fetches too.
+		// A seed is worth all the new links it gains (its own term
+		// counts with weight 1, not 1/(D(s)+1)), and nothing through its
+		// out-neighbours.
 		next = 0
 	}
 	b := &baller{out: g.Out, mark: make([]uint32, g.N())}
@@ -388,11 +391,14 @@ func (r *Runner) newPages(ctx context.Context, l *loaded, n uint32, keep []uint3
 		if left < alone/2 {
 			continue
 		}
+		why := "kept: a seed of cycle 1, alive, not linked from a selected seed, worth nothing more as a seed (refetched early anyway)"
+		if alone > 0 {
+			why = fmt.Sprintf("kept: a seed of cycle 1, alive, not linked from a selected seed, the selected seeds cover %.0f%% of its gain %.3g",
+				100*(1-left/alone), alone)
+		}
 		chosen[s] = true
 		ids = append(ids, s)
-		p.Seeds = append(p.Seeds, Pick{URL: g.URLs[s], Score: left,
-			Why: fmt.Sprintf("kept: a seed of cycle 1, alive, not linked from a selected seed, the selected seeds cover %.0f%% of its gain %.3g",
-				100*(1-left/alone), alone)})
+		p.Seeds = append(p.Seeds, Pick{URL: g.URLs[s], Score: left, Why: why})
 	}
 	for i, pk := range picks {
 		if chosen[pk.v] {
@@ -417,7 +423,7 @@ const earlyShare = 0.10
 // budget whatever its seeds. The pacer releases the refetches it owes by
 // the previous cycle's PageRank, largest first, at an even rate
 // (MaxRefresh over the budget): the first earlyShare × MaxRefresh fetched
-// live pages by PageRank. Any other cycle gets none: its refetches are
+// live pages due in cycle n, by PageRank. Any other cycle gets none: its refetches are
 // not spread over the budget that way.
 func (r *Runner) earlyRefetches(l *loaded, n uint32, p *Plan) ([]uint32, error) {
 	if !r.pacedSeeds() || p.MaxRefresh <= 0 {
@@ -429,7 +435,9 @@ func (r *Runner) earlyRefetches(l *loaded, n uint32, p *Plan) ([]uint32, error) 
 	}
 	var out []uint32
 	for v, ok := range l.cs.live {
-		if ok && v < len(pr) {
+		// A page not due is traversed from storage, never owed: the
+		// pacer does not refetch it early.
+		if ok && l.cs.due[v] && v < len(pr) {
 			out = append(out, uint32(v))
 		}
 	}
