@@ -414,33 +414,57 @@ func TestHoldGone(t *testing.T) {
 	}
 }
 
-// TestGoneDueSpread replays cycles of a site whose crawl (cycle 1) found
-// 40 URLs that answer 404 and keep answering it: each cycle refetches the
-// ones the revisit policy finds due. With GoneCycles g none is refetched
+// replayGone replays cycles 2..cycles of a site whose crawl (cycle 1)
+// found URLs ids that answer 404 and keep answering it: each cycle
+// refetches the ones Revisit{GoneCycles: g} finds due. It returns how many
+// each cycle refetched (indexed by cycle) and, per URL, the cycles of its
+// refetches.
+func replayGone(ids []uint64, g, cycles uint32) (count []int, refetched [][]uint32) {
+	now := time.Unix(1_800_000_000, 0)
+	v := Revisit{GoneCycles: g}
+	pages := make([]storage.Page, len(ids))
+	for i, id := range ids {
+		pages[i] = storage.Page{ID: id, Status: storage.StatusGone, Code: 404, Cycle: 1}
+	}
+	count = make([]int, cycles+1)
+	refetched = make([][]uint32, len(ids))
+	for n := uint32(2); n <= cycles; n++ {
+		for i := range pages {
+			if v.at(n).Due(&pages[i], now) {
+				pages[i].Cycle = n
+				refetched[i] = append(refetched[i], n)
+				count[n]++
+			}
+		}
+	}
+	return count, refetched
+}
+
+// everyG reports whether cycles are g apart.
+func everyG(cycles []uint32, g uint32) bool {
+	for j := 1; j < len(cycles); j++ {
+		if cycles[j]-cycles[j-1] != g {
+			return false
+		}
+	}
+	return true
+}
+
+// TestGoneDueSpread replays the cycles of a site whose crawl found 40
+// URLs that answer 404 (replayGone). With GoneCycles g none is refetched
 // before cycle 1+g, the cycles from then on each refetch a g-th of them
 // (not all of them in cycle 1+g, which would cost as much as the crawl
 // that found them), and each URL is refetched every g cycles.
 func TestGoneDueSpread(t *testing.T) {
 	const urls, cycles = 40, 20
-	now := time.Unix(1_800_000_000, 0)
+	ids := make([]uint64, urls)
+	for i := range ids {
+		ids[i] = uint64(100 + i) // as a crawl interns them, among other URLs
+	}
 	for _, g := range []uint32{1, 2, 4, 7} {
 		t.Run(fmt.Sprintf("every %d cycles", g), func(t *testing.T) {
-			v := Revisit{GoneCycles: g}
-			pages := make([]storage.Page, urls)
-			for i := range pages {
-				// Ids as a crawl interns them, among other URLs.
-				pages[i] = storage.Page{ID: uint64(100 + i), Status: storage.StatusGone, Code: 404, Cycle: 1}
-			}
-			refetched := make([][]uint32, urls) // per URL, the cycles of its refetches
+			count, refetched := replayGone(ids, g, cycles)
 			for n := uint32(2); n <= cycles; n++ {
-				count := 0
-				for i := range pages {
-					if v.at(n).Due(&pages[i], now) {
-						pages[i].Cycle = n
-						refetched[i] = append(refetched[i], n)
-						count++
-					}
-				}
 				want := 0
 				if n >= 1+g {
 					want = urls / int(g)
@@ -448,23 +472,19 @@ func TestGoneDueSpread(t *testing.T) {
 				if g == 7 && n >= 1+g {
 					want = -1 // 40 is not a multiple of 7: checked below
 				}
-				switch {
-				case want >= 0 && count != want:
-					t.Errorf("cycle %d refetched %d of the 404s, want %d", n, count, want)
-				case want < 0 && (count < urls/int(g) || count > urls/int(g)+1):
-					t.Errorf("cycle %d refetched %d of the 404s, want %d or %d", n, count, urls/int(g), urls/int(g)+1)
+				switch c := count[n]; {
+				case want >= 0 && c != want:
+					t.Errorf("cycle %d refetched %d of the 404s, want %d", n, c, want)
+				case want < 0 && (c < urls/int(g) || c > urls/int(g)+1):
+					t.Errorf("cycle %d refetched %d of the 404s, want %d or %d", n, c, urls/int(g), urls/int(g)+1)
 				}
 			}
 			for i, cs := range refetched {
-				if len(cs) == 0 || cs[0] < 1+g || cs[0] > 2*g {
+				switch {
+				case len(cs) == 0 || cs[0] < 1+g || cs[0] > 2*g:
 					t.Errorf("URL %d: first refetch in cycles %v, want one in cycles %d..%d", i, cs, 1+g, 2*g)
-					continue
-				}
-				for j := 1; j < len(cs); j++ {
-					if cs[j]-cs[j-1] != g {
-						t.Errorf("URL %d refetched in cycles %v, want every %d", i, cs, g)
-						break
-					}
+				case !everyG(cs, g):
+					t.Errorf("URL %d refetched in cycles %v, want every %d", i, cs, g)
 				}
 			}
 		})
@@ -479,29 +499,21 @@ func TestGoneDueSpread(t *testing.T) {
 // refetched every g cycles.
 func TestGoneDueSpreadStrided(t *testing.T) {
 	const urls, cycles, g = 40, 20, 4
-	now := time.Unix(1_800_000_000, 0)
 	for _, stride := range []uint64{2, 4, 8, 12} {
 		t.Run(fmt.Sprintf("stride %d", stride), func(t *testing.T) {
-			v := Revisit{GoneCycles: g}
-			pages := make([]storage.Page, urls)
-			for i := range pages {
-				pages[i] = storage.Page{ID: 103 + uint64(i)*stride, Status: storage.StatusGone, Code: 404, Cycle: 1}
+			ids := make([]uint64, urls)
+			for i := range ids {
+				ids[i] = 103 + uint64(i)*stride
 			}
-			last := make([]uint32, urls)
-			for n := uint32(2); n <= cycles; n++ {
-				count := 0
-				for i := range pages {
-					if !v.at(n).Due(&pages[i], now) {
-						continue
-					}
-					if last[i] != 0 && n-last[i] != g {
-						t.Errorf("URL %d refetched in cycles %d and %d, want every %d", i, last[i], n, g)
-					}
-					pages[i].Cycle, last[i] = n, n
-					count++
+			count, refetched := replayGone(ids, g, cycles)
+			for n, c := range count {
+				if c > urls/2 {
+					t.Errorf("cycle %d refetched %d of the %d 404s, want at most half", n, c, urls)
 				}
-				if count > urls/2 {
-					t.Errorf("cycle %d refetched %d of the %d 404s, want at most half", n, count, urls)
+			}
+			for i, cs := range refetched {
+				if !everyG(cs, g) {
+					t.Errorf("URL %d refetched in cycles %v, want every %d", i, cs, g)
 				}
 			}
 		})
