@@ -13,9 +13,10 @@ import (
 // starveCommit is the shortest gap between two commits made because the
 // frontier starved. A politeness-bound crawl starves after every page; at
 // a second it commits at most about once a second (two fsyncs), not after
-// every page of every host, and its CPU while it waits stays small. A cluster node commits sooner
-// (clusterStarveCommit): the URLs it hands to other nodes go out with its
-// commits, and a starved node may be waiting for theirs.
+// every page of every host, and its CPU while it waits stays small. A
+// cluster node commits sooner (clusterStarveCommit): the URLs it hands to
+// other nodes go out with its commits, and a starved node may be waiting
+// for theirs.
 const (
 	starveCommit        = time.Second
 	clusterStarveCommit = 100 * time.Millisecond

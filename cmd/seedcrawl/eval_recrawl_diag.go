@@ -7,7 +7,8 @@ import (
 	"maps"
 	"slices"
 	"strconv"
-	"strings"
+
+	"github.com/seedcrawl/seedcrawl/urlnorm"
 
 	"github.com/seedcrawl/seedcrawl/recrawl"
 	"github.com/seedcrawl/seedcrawl/storage"
@@ -258,13 +259,7 @@ func diagnoseRecrawlCycle(log []testweb.Entry, t, prev *testweb.Truth, path stri
 		if at, asked := pos[r.id]; prev != nil && (!asked || at >= early) {
 			expCands = append(expCands, expCand{r.id, 0})
 		}
-		var outs []uint32
-		for _, w := range t.Graph.Out(r.id) {
-			if isNew[w] {
-				outs = append(outs, w)
-			}
-		}
-		if len(outs) > 0 {
+		if outs := newOuts(t, r.id, isNew); len(outs) > 0 {
 			cands = append(cands, outs)
 		}
 	}
@@ -308,7 +303,7 @@ func expectedAttach(prev *testweb.Truth, cands []expCand, t *testweb.Truth, isNe
 			indeg[w]++
 		}
 	}
-	host := func(v uint32) string { return hostOf(g.URLs[v]) }
+	host := func(v uint32) string { return urlnorm.Authority(g.URLs[v]) }
 	for v := range uint32(g.N()) {
 		if live(v) {
 			weight[host(v)] += indeg[v] + 1
@@ -324,26 +319,20 @@ func expectedAttach(prev *testweb.Truth, cands []expCand, t *testweb.Truth, isNe
 	slices.SortStableFunc(cands, func(a, b expCand) int { return cmp.Compare(b.exp, a.exp) })
 	out := make([][]uint32, 0, len(cands))
 	for _, c := range cands {
-		var outs []uint32
-		for _, w := range t.Graph.Out(c.id) {
-			if isNew[w] {
-				outs = append(outs, w)
-			}
-		}
-		out = append(out, outs)
+		out = append(out, newOuts(t, c.id, isNew))
 	}
 	return out
 }
 
-// hostOf returns the host of URL u (between "//" and the next "/").
-func hostOf(u string) string {
-	if i := strings.Index(u, "//"); i >= 0 {
-		u = u[i+2:]
+// newOuts returns v's out-links in t to the epoch's new pages (isNew).
+func newOuts(t *testweb.Truth, v uint32, isNew map[uint32]bool) []uint32 {
+	var outs []uint32
+	for _, w := range t.Graph.Out(v) {
+		if isNew[w] {
+			outs = append(outs, w)
+		}
 	}
-	if i := strings.IndexByte(u, '/'); i >= 0 {
-		u = u[:i]
-	}
-	return u
+	return outs
 }
 
 // oracleFound returns the size of found united with the new out-links
