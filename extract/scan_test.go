@@ -199,6 +199,7 @@ func FuzzScanner(f *testing.F) {
 	f.Add([]byte(`<a href=1 rel=nofollow><a href=2><a href=1><link rel=canonical href=c><a href=3#x><a href=javascript:x>`), uint16(0))
 	f.Add([]byte(`<meta http-equiv=Content-Type content="text/html; charset=iso-8859-1"><meta charset=shift_jis>`), uint16(0))
 	f.Add([]byte(`<meta name=robots content=nofollow><frameset><frame src=f></frameset><noscript><a href=n></noscript>`), uint16(0))
+	f.Add([]byte(`<p>x</p><IFRAME SRC=i></iframe><Svg><a href=s><title><a href=t></title></svg><MATH><mi><a href=m></math><frameset><frame src=f></frameset><Title>late</title><BASE href=/b/><A href=a><LINK rel=canonical href=c><Meta name=robots content=nofollow>`), uint16(0))
 	f.Add([]byte("<a title=\"a\r\nb\rc&amp;\r\r\nd&#233;\" href='x\r\ny&nbsp;\r'>t</a><A HREF=p\r>"), uint16(0))
 	opts := Options{MaxLinks: 5, MaxOther: 3}
 	f.Fuzz(func(t *testing.T, body []byte, flags uint16) {

@@ -38,6 +38,7 @@ type tokWalker struct {
 	c     *collector
 	token string
 	z     tokenSource
+	sc    *scanner // z, when it is the scanner (tag names read in place)
 	attrs []attr
 	name  [32]byte
 
@@ -73,6 +74,7 @@ type openElem struct {
 
 func walkTokens(z tokenSource, token string, c *collector) walker {
 	w := tokWalker{c: c, token: token, z: z}
+	w.sc, _ = z.(*scanner)
 	w.run()
 	return w.walker
 }
@@ -189,6 +191,9 @@ func interesting(a atom.Atom) bool {
 }
 
 func (w *tokWalker) start(selfClosing bool) {
+	if w.sc != nil && w.settled() && !settledTag(w.sc.b[w.sc.dataStart:w.sc.dataEnd]) {
+		return
+	}
 	name := w.tagName()
 	a := atom.Lookup(name)
 	w.attrs = w.attrs[:0]
@@ -209,6 +214,36 @@ func (w *tokWalker) start(selfClosing bool) {
 		}
 	}
 	w.htmlStart(name, a, selfClosing)
+}
+
+// settled reports that the walk reached the state most of a page is read
+// in: inside the body, which a frameset can no longer replace, and outside
+// foreign content. There only the start tags settledTag names change
+// anything, and no end tag does.
+func (w *tokWalker) settled() bool {
+	return w.inBody && w.framesetBad && !w.framesetMode && !w.afterFrameset && len(w.stack) == 0
+}
+
+// settledTag reports whether the start tag named name (as written) matters
+// once the walk is settled: the elements that carry a link or a page fact
+// (element), the first <title>, and <svg> and <math>, which start foreign
+// content. Raw text elements need nothing from the walker there: the
+// scanner reads their content as raw text by itself.
+func settledTag(name []byte) bool {
+	switch len(name) {
+	case 1:
+		return name[0]|0x20 == 'a'
+	case 3:
+		return equalFoldASCII(name, "svg")
+	case 4:
+		return equalFoldASCII(name, "area") || equalFoldASCII(name, "link") || equalFoldASCII(name, "base") ||
+			equalFoldASCII(name, "meta") || equalFoldASCII(name, "math")
+	case 5:
+		return equalFoldASCII(name, "title")
+	case 6:
+		return equalFoldASCII(name, "iframe")
+	}
+	return false
 }
 
 // breakout reports whether a start tag ends foreign content (the HTML
@@ -379,6 +414,10 @@ func (w *tokWalker) startBody() {
 }
 
 func (w *tokWalker) end() {
+	if !w.framesetMode && len(w.stack) == 0 {
+		// Only a frameset and foreign content track end tags.
+		return
+	}
 	name := w.tagName()
 	if w.framesetMode {
 		if string(name) == "frameset" {
