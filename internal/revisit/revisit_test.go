@@ -5,16 +5,14 @@ import (
 	"testing"
 )
 
+// TestLasting: the answers that say the URL is missing or refused last;
+// a redirect, a 400, 429 and 5xx do not.
 func TestLasting(t *testing.T) {
-	for _, tc := range []struct {
-		code int
-		want bool
-	}{
-		{401, true}, {403, true}, {404, true}, {410, true}, {451, true},
-		{0, false}, {200, false}, {301, false}, {400, false}, {429, false}, {500, false}, {503, false},
-	} {
-		if got := Lasting(tc.code); got != tc.want {
-			t.Errorf("Lasting(%d) = %v, want %v", tc.code, got, tc.want)
+	lasting := map[int]bool{401: true, 403: true, 404: true, 410: true, 451: true,
+		0: false, 200: false, 301: false, 400: false, 429: false, 500: false, 503: false}
+	for code, want := range lasting {
+		if got := Lasting(code); got != want {
+			t.Errorf("Lasting(%d) = %v, want %v", code, got, want)
 		}
 	}
 }
