@@ -316,11 +316,10 @@ func rates(hosts []string, hs []pageHist, now float64) []float64 {
 // redirect, a 404 or 410, a 401, 403 or 451, robots.txt denying it) and
 // that is not due in cycle n: the revisit policy refetches such URLs only
 // every goneCycles cycles, each in its phase (Revisit.GoneCycles,
-// revisit.Due), so a refetch
-// planned for one before then would not be made and its share of the
-// budget would go unspent; and there is no copy to keep fresh. Once due,
-// the page keeps its estimated rate and competes for a refetch like any
-// other.
+// revisit.Due), so a refetch planned for one before then would not be
+// made and its share of the budget would go unspent; and there is no copy
+// to keep fresh. Once due, the page keeps its estimated rate and competes
+// for a refetch like any other.
 func holdGone(rate []float64, ids []uint64, hs []pageHist, n, goneCycles uint32) {
 	if goneCycles == 0 {
 		return

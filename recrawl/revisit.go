@@ -123,11 +123,12 @@ func (v Revisit) withDefaults() Revisit {
 }
 
 // Due reports whether p is due at now: its interval has passed since its
-// last fetch; a gone-like page (see GoneCycles) once GoneCycles cycles have
-// passed since its last fetch, in a cycle of its phase (revisit.Due). A page stored without an interval (fetched
-// by a plain crawl, or by cycles run without one) has Initial as its
-// interval, so turning intervals on takes effect for the pages already
-// known, not only for new ones; with no Initial either, it is always due.
+// last fetch; a gone-like page (see GoneCycles) once GoneCycles cycles
+// have passed since its last fetch, in a cycle of its phase
+// (revisit.Due). A page stored without an interval (fetched by a plain
+// crawl, or by cycles run without one) has Initial as its interval, so
+// turning intervals on takes effect for the pages already known, not only
+// for new ones; with no Initial either, it is always due.
 func (v Revisit) Due(p *storage.Page, now time.Time) bool {
 	if v.GoneCycles > 0 && v.cycle > 0 && goneLike(p) {
 		return revisit.Due(p.ID, p.Cycle, v.cycle, v.GoneCycles)

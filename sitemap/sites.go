@@ -157,8 +157,9 @@ type Known struct {
 // was 404 or 410, or a refusal (401, 403, 451), is remembered as missing,
 // as a recrawl remembers any such URL: it is read again only once it is
 // due (see goneDue), since most sites have no /sitemap.xml and asking
-// every site for it in every cycle costs a request per site and cycle. skip names a refusal worth
-// counting ("known-page", "gone"), "" for one that is not.
+// every site for it in every cycle costs a request per site and cycle.
+// skip names a refusal worth counting ("known-page", "gone"), "" for one
+// that is not.
 func (s *Sites) Want(origin string, id uint64, k Known, redirect bool) (ok bool, skip string, err error) {
 	if _, dup := s.seen[id]; dup || k.New {
 		return !dup, "", nil
