@@ -186,8 +186,9 @@ type Config struct {
 	Listen string
 
 	// RevisitGone is the number of cycles of seedcrawl run between two
-	// refetches of a URL that answered with a redirect, 404 or 410, or that
-	// robots.txt denied (key "revisit-gone"); 0 means such URLs follow their
+	// refetches of a URL that answered with a redirect, 404 or 410, or
+	// 401, 403 or 451, or that robots.txt denied (key "revisit-gone"), each
+	// in the cycles of its own phase; 0 means such URLs follow their
 	// revisit interval like any page. Default 4. Other commands ignore it.
 	RevisitGone int
 	// RefreshPolicy spreads seedcrawl run's refresh share of each cycle's

@@ -34,7 +34,7 @@ func settings() []setting {
 // every command accepts them in a file.
 func runSettings() []setting {
 	return []setting{
-		{key: "revisit-gone", help: "refetch a redirect, 404/410 or robots-denied URL every `N`th cycle (0: by its interval like any page)",
+		{key: "revisit-gone", help: "refetch a redirect, 404/410, 401/403/451 or robots-denied URL every `N`th cycle (0: by its interval like any page)",
 			val: func(c *Config) value { return (*intVal)(&c.RevisitGone) }},
 		{key: "refresh-policy", help: "spread the refresh share over known pages by `POLICY`: " + strings.Join(RefreshPolicies(), ", ") + " (optimal: by change rate and stored PageRank; count: by change rate, every page alike)",
 			val: func(c *Config) value { return (*strVal)(&c.RefreshPolicy) }},

@@ -127,17 +127,18 @@
 // Garcia-Molina's optimal frequency for copies judged at each cycle's end
 // (changerate.OptimalCycles) and orders by what pages owe, as below. Both
 // plan no refetch for a URL whose last answer left no copy (a redirect,
-// 404/410, robots-denied) before Revisit.GoneCycles have passed, when the
-// revisit policy would not make it. RefreshImportance and
-// RefreshUniform allocate frequencies (in proportion to PageRank, equal);
-// a page with frequency f last fetched in cycle c owes f·(n−c) refetches,
-// and their list is ordered by what pages owe, so a capped share
-// refetches each page about f times per cycle.
+// 404/410, 401/403/451, robots-denied) before it is due by
+// Revisit.GoneCycles, when the revisit policy would not make it.
+// RefreshImportance and RefreshUniform allocate frequencies (in
+// proportion to PageRank, equal); a page with frequency f last fetched in
+// cycle c owes f·(n−c) refetches, and their list is ordered by what pages
+// owe, so a capped share refetches each page about f times per cycle.
 //
-// Redirects, 404/410 and robots-denied URLs are refetched every
-// Revisit.GoneCycles cycles instead of every cycle, each in the cycles of
-// its own phase, so those found in the same cycle come due spread over
-// GoneCycles cycles rather than together.
+// Redirects, 404/410, refusals (401/403/451) and robots-denied URLs are
+// refetched every Revisit.GoneCycles cycles instead of every cycle, each
+// in the cycles of its own phase, so those found in the same cycle come
+// due spread over GoneCycles cycles rather than together; 5xx answers and
+// network failures are transient and tried again whenever due.
 //
 // # Seeds that find new pages
 //

@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"github.com/seedcrawl/seedcrawl/changerate"
+	"github.com/seedcrawl/seedcrawl/internal/revisit"
 	"github.com/seedcrawl/seedcrawl/storage"
 )
 
@@ -103,16 +104,16 @@ type pageHist struct {
 	// wall is the crawler's clock at the last dated fetch (Unix seconds).
 	wall float64
 	// noCopy is the cycle of the last answer if it left no copy to
-	// refresh and is one Revisit.GoneCycles spaces out (a redirect, a 404
-	// or 410, robots.txt denying it); 0 otherwise.
+	// refresh and is one Revisit.GoneCycles spaces out (goneAnswer: a
+	// redirect, a 404 or 410, a 401, 403 or 451, robots.txt denying it);
+	// 0 otherwise.
 	noCopy uint32
 }
 
 // add adds fetch record r, the next of the page in cycle order.
 func (h *pageHist) add(r storage.FetchRecord) {
 	switch {
-	case r.Status == storage.StatusRedirect || r.Status == storage.StatusGone || r.Status == storage.StatusRobotsDenied ||
-		r.Status == storage.StatusHTTPError && (r.Code == 404 || r.Code == 410):
+	case goneAnswer(r.Status, r.Code):
 		h.noCopy = r.Cycle
 	case r.Status.Fetched() || r.Status == storage.StatusHTTPError:
 		h.noCopy = 0
@@ -312,19 +313,19 @@ func rates(hosts []string, hs []pageHist, now float64) []float64 {
 
 // holdGone sets to 0 the rate of each page (ids, with histories hs,
 // indexed like rate) whose last answer left no copy (pageHist.noCopy: a
-// redirect, a 404 or 410, robots.txt denying it) and that is not due in
-// cycle n: the revisit policy refetches such URLs only every goneCycles
-// cycles, each in its phase (Revisit.GoneCycles, goneDue), so a refetch
-// planned for one before then would not be made and its share of the
-// budget would go unspent; and there is no copy to keep fresh. Once due,
-// the page keeps its estimated rate and competes for a refetch like any
-// other.
+// redirect, a 404 or 410, a 401, 403 or 451, robots.txt denying it) and
+// that is not due in cycle n: the revisit policy refetches such URLs only
+// every goneCycles cycles, each in its phase (Revisit.GoneCycles,
+// revisit.Due), so a refetch planned for one before then would not be
+// made and its share of the budget would go unspent; and there is no copy
+// to keep fresh. Once due, the page keeps its estimated rate and competes
+// for a refetch like any other.
 func holdGone(rate []float64, ids []uint64, hs []pageHist, n, goneCycles uint32) {
 	if goneCycles == 0 {
 		return
 	}
 	for i := range rate {
-		if at := hs[i].noCopy; at > 0 && !goneDue(ids[i], at, n, goneCycles) {
+		if at := hs[i].noCopy; at > 0 && !revisit.Due(ids[i], at, n, goneCycles) {
 			rate[i] = 0
 		}
 	}

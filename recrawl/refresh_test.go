@@ -68,6 +68,18 @@ func TestRevisitGoneCycles(t *testing.T) {
 		{"410 seven cycles ago, any phase", storage.Page{ID: 3, Status: storage.StatusGone, Code: 410, Cycle: 2}, 9, true},
 		{"redirect last cycle", storage.Page{Status: storage.StatusRedirect, Code: 301, Cycle: 5}, 6, false},
 		{"robots-denied last cycle", storage.Page{Status: storage.StatusRobotsDenied, Cycle: 5}, 6, false},
+		{"403 last cycle", storage.Page{Status: storage.StatusHTTPError, Code: 403, Cycle: 5}, 6, false},
+		{"401 three cycles ago", storage.Page{Status: storage.StatusHTTPError, Code: 401, Cycle: 3}, 6, false},
+		{"451 four cycles ago, another phase", storage.Page{ID: 3, Status: storage.StatusHTTPError, Code: 451, Cycle: 2}, 6, false},
+		{"403 four cycles ago, its phase", storage.Page{ID: 2, Status: storage.StatusHTTPError, Code: 403, Cycle: 2}, 6, true},
+		// Transient failures are tried again whenever due by the interval
+		// (none stored here: Initial, an hour, has passed).
+		{"503 last cycle", storage.Page{Status: storage.StatusHTTPError, Code: 503, Cycle: 5,
+			FetchedAt: now.Add(-2 * time.Hour)}, 6, true},
+		{"429 last cycle", storage.Page{Status: storage.StatusHTTPError, Code: 429, Cycle: 5,
+			FetchedAt: now.Add(-2 * time.Hour)}, 6, true},
+		{"network failure last cycle", storage.Page{Status: storage.StatusFetchError, Cycle: 5,
+			FetchedAt: now.Add(-2 * time.Hour)}, 6, true},
 		{"live page due by its interval", storage.Page{Status: storage.StatusFetched, Code: 200, Cycle: 5,
 			FetchedAt: now.Add(-2 * time.Hour), Interval: time.Hour}, 6, true},
 		{"404 with the cycle unknown: by interval", storage.Page{Status: storage.StatusGone, Code: 404, Cycle: 5}, 0, true},
@@ -374,10 +386,10 @@ func TestRefreshCountKeepsMoreFresh(t *testing.T) {
 	}
 }
 
-// TestHoldGone: a URL whose last answer was a redirect, 404/410 or
-// robots-denied gets no refetch planned until the revisit policy's
-// GoneCycles have passed; other answers (a 5xx, a page back with content)
-// hold nothing.
+// TestHoldGone: a URL whose last answer was a redirect, 404/410,
+// 401/403/451 or robots-denied gets no refetch planned until the revisit
+// policy's GoneCycles have passed; other answers (a 5xx, a page back with
+// content) hold nothing.
 func TestHoldGone(t *testing.T) {
 	rec := func(c uint32, st storage.Status, code int) storage.FetchRecord {
 		return storage.FetchRecord{Cycle: c, Status: st, Code: code}
@@ -387,7 +399,7 @@ func TestHoldGone(t *testing.T) {
 		recs []storage.FetchRecord
 		n    uint32
 		want float64 // rate after holdGone, from 0.3
-		id   uint64  // the page's id (its phase, goneDue)
+		id   uint64  // the page's id (its phase, revisit.Due)
 	}{
 		{"live page", []storage.FetchRecord{rec(1, storage.StatusFetched, 200)}, 3, 0.3, 0},
 		{"404 one cycle ago", []storage.FetchRecord{rec(1, storage.StatusFetched, 200), rec(2, storage.StatusGone, 404)}, 3, 0, 0},
@@ -397,6 +409,13 @@ func TestHoldGone(t *testing.T) {
 		{"redirect", []storage.FetchRecord{rec(1, storage.StatusRedirect, 301)}, 2, 0, 0},
 		{"robots-denied", []storage.FetchRecord{rec(1, storage.StatusRobotsDenied, 0)}, 4, 0, 0},
 		{"503 is not gone", []storage.FetchRecord{rec(1, storage.StatusHTTPError, 503)}, 2, 0.3, 0},
+		{"403 one cycle ago", []storage.FetchRecord{rec(1, storage.StatusFetched, 200), rec(2, storage.StatusHTTPError, 403)}, 3, 0, 0},
+		{"403 four cycles ago, its phase", []storage.FetchRecord{rec(2, storage.StatusHTTPError, 403)}, 6, 0.3, 2},
+		{"403 four cycles ago, not its phase", []storage.FetchRecord{rec(2, storage.StatusHTTPError, 403)}, 6, 0, 1},
+		{"401", []storage.FetchRecord{rec(1, storage.StatusHTTPError, 401)}, 3, 0, 0},
+		{"451", []storage.FetchRecord{rec(1, storage.StatusHTTPError, 451)}, 3, 0, 0},
+		{"back after a 403", []storage.FetchRecord{rec(1, storage.StatusHTTPError, 403), rec(2, storage.StatusFetched, 200)}, 3, 0.3, 0},
+		{"503 after a 403 is due again", []storage.FetchRecord{rec(1, storage.StatusHTTPError, 403), rec(2, storage.StatusHTTPError, 503)}, 3, 0.3, 0},
 		{"back after a 404", []storage.FetchRecord{rec(1, storage.StatusGone, 404), rec(2, storage.StatusFetched, 200)}, 3, 0.3, 0},
 		{"fetch error keeps the 404", []storage.FetchRecord{rec(1, storage.StatusGone, 404), rec(2, storage.StatusFetchError, 0)}, 3, 0, 0},
 	} {
@@ -415,16 +434,17 @@ func TestHoldGone(t *testing.T) {
 }
 
 // replayGone replays cycles 2..cycles of a site whose crawl (cycle 1)
-// found URLs ids that answer 404 and keep answering it: each cycle
-// refetches the ones Revisit{GoneCycles: g} finds due. It returns how many
-// each cycle refetched (indexed by cycle) and, per URL, the cycles of its
-// refetches.
-func replayGone(ids []uint64, g, cycles uint32) (count []int, refetched [][]uint32) {
+// found URLs ids that answer with status and code (a 404 is
+// storage.StatusGone, a 403 storage.StatusHTTPError) and keep answering
+// it: each cycle refetches the ones Revisit{GoneCycles: g} finds due. It
+// returns how many each cycle refetched (indexed by cycle) and, per URL,
+// the cycles of its refetches.
+func replayGone(ids []uint64, status storage.Status, code int, g, cycles uint32) (count []int, refetched [][]uint32) {
 	now := time.Unix(1_800_000_000, 0)
 	v := Revisit{GoneCycles: g}
 	pages := make([]storage.Page, len(ids))
 	for i, id := range ids {
-		pages[i] = storage.Page{ID: id, Status: storage.StatusGone, Code: 404, Cycle: 1}
+		pages[i] = storage.Page{ID: id, Status: status, Code: code, Cycle: 1}
 	}
 	count = make([]int, cycles+1)
 	refetched = make([][]uint32, len(ids))
@@ -451,44 +471,59 @@ func everyG(cycles []uint32, g uint32) bool {
 }
 
 // TestGoneDueSpread replays the cycles of a site whose crawl found 40
-// URLs that answer 404 (replayGone). With GoneCycles g none is refetched
-// before cycle 1+g, the cycles from then on each refetch a g-th of them
-// (not all of them in cycle 1+g, which would cost as much as the crawl
-// that found them), and each URL is refetched every g cycles.
+// URLs that answer 404, or 403 Forbidden (replayGone). With GoneCycles g
+// none is refetched before cycle 1+g, the cycles from then on each
+// refetch a g-th of them (not all of them in cycle 1+g, which would cost
+// as much as the crawl that found them), and each URL is refetched every
+// g cycles. URLs that answer 503 are refetched in every cycle: a 5xx is
+// transient.
 func TestGoneDueSpread(t *testing.T) {
 	const urls, cycles = 40, 20
 	ids := make([]uint64, urls)
 	for i := range ids {
 		ids[i] = uint64(100 + i) // as a crawl interns them, among other URLs
 	}
-	for _, g := range []uint32{1, 2, 4, 7} {
-		t.Run(fmt.Sprintf("every %d cycles", g), func(t *testing.T) {
-			count, refetched := replayGone(ids, g, cycles)
-			for n := uint32(2); n <= cycles; n++ {
-				want := 0
-				if n >= 1+g {
-					want = urls / int(g)
+	for _, ans := range []struct {
+		status storage.Status
+		code   int
+	}{{storage.StatusGone, 404}, {storage.StatusHTTPError, 403}} {
+		for _, g := range []uint32{1, 2, 4, 7} {
+			t.Run(fmt.Sprintf("%d every %d cycles", ans.code, g), func(t *testing.T) {
+				count, refetched := replayGone(ids, ans.status, ans.code, g, cycles)
+				for n := uint32(2); n <= cycles; n++ {
+					want := 0
+					if n >= 1+g {
+						want = urls / int(g)
+					}
+					if g == 7 && n >= 1+g {
+						want = -1 // 40 is not a multiple of 7: checked below
+					}
+					switch c := count[n]; {
+					case want >= 0 && c != want:
+						t.Errorf("cycle %d refetched %d of the %ds, want %d", n, c, ans.code, want)
+					case want < 0 && (c < urls/int(g) || c > urls/int(g)+1):
+						t.Errorf("cycle %d refetched %d of the %ds, want %d or %d", n, c, ans.code, urls/int(g), urls/int(g)+1)
+					}
 				}
-				if g == 7 && n >= 1+g {
-					want = -1 // 40 is not a multiple of 7: checked below
+				for i, cs := range refetched {
+					switch {
+					case len(cs) == 0 || cs[0] < 1+g || cs[0] > 2*g:
+						t.Errorf("URL %d: first refetch in cycles %v, want one in cycles %d..%d", i, cs, 1+g, 2*g)
+					case !everyG(cs, g):
+						t.Errorf("URL %d refetched in cycles %v, want every %d", i, cs, g)
+					}
 				}
-				switch c := count[n]; {
-				case want >= 0 && c != want:
-					t.Errorf("cycle %d refetched %d of the 404s, want %d", n, c, want)
-				case want < 0 && (c < urls/int(g) || c > urls/int(g)+1):
-					t.Errorf("cycle %d refetched %d of the 404s, want %d or %d", n, c, urls/int(g), urls/int(g)+1)
-				}
-			}
-			for i, cs := range refetched {
-				switch {
-				case len(cs) == 0 || cs[0] < 1+g || cs[0] > 2*g:
-					t.Errorf("URL %d: first refetch in cycles %v, want one in cycles %d..%d", i, cs, 1+g, 2*g)
-				case !everyG(cs, g):
-					t.Errorf("URL %d refetched in cycles %v, want every %d", i, cs, g)
-				}
-			}
-		})
+			})
+		}
 	}
+	t.Run("503 every cycle", func(t *testing.T) {
+		count, _ := replayGone(ids, storage.StatusHTTPError, 503, 4, cycles)
+		for n := uint32(2); n <= cycles; n++ {
+			if count[n] != urls {
+				t.Errorf("cycle %d refetched %d of the %d 503s, want all", n, count[n], urls)
+			}
+		}
+	})
 }
 
 // TestGoneDueSpreadStrided: the 40 broken links of TestGoneDueSpread, but
@@ -505,7 +540,7 @@ func TestGoneDueSpreadStrided(t *testing.T) {
 			for i := range ids {
 				ids[i] = 103 + uint64(i)*stride
 			}
-			count, refetched := replayGone(ids, g, cycles)
+			count, refetched := replayGone(ids, storage.StatusGone, 404, g, cycles)
 			for n, c := range count {
 				if c > urls/2 {
 					t.Errorf("cycle %d refetched %d of the %d 404s, want at most half", n, c, urls)

@@ -4,8 +4,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/seedcrawl/seedcrawl/internal/mix"
-
+	"github.com/seedcrawl/seedcrawl/internal/revisit"
 	"github.com/seedcrawl/seedcrawl/storage"
 )
 
@@ -15,7 +14,8 @@ const (
 	DefaultDecRate     = 0.2
 	DefaultMaxInterval = 30 * 24 * time.Hour
 	// DefaultGoneCycles is seedcrawl run's --revisit-gone: a redirect, a
-	// 404/410 or a robots-denied URL is refetched every 4th cycle.
+	// 404/410, a 401/403/451 or a robots-denied URL is refetched every 4th
+	// cycle.
 	DefaultGoneCycles = 4
 )
 
@@ -38,14 +38,17 @@ const (
 // with Last-Modified) is not used: many servers send no Last-Modified, and
 // the content hash is what the crawl compares.
 //
-// A URL that answered with a redirect, 404 or 410, or that robots.txt
-// denied, is refetched on its own schedule, every GoneCycles cycles: such
-// answers rarely change, and refetching them in every cycle costs a
-// request each (one host's Crawl-delay can make them the bulk of a
-// refresh cycle's time). Each such URL is refetched in the cycles of its
-// own phase (goneDue), so the ones a crawl found together are spread over
+// A URL that answered with a redirect, 404 or 410, or a refusal (401,
+// 403, 451), or that robots.txt denied, is refetched on its own schedule,
+// every GoneCycles cycles: such answers rarely change, leave no copy to
+// keep fresh, and refetching them in every cycle costs a request each
+// (one host's Crawl-delay can make them the bulk of a refresh cycle's
+// time). Each such URL is refetched in the cycles of its own phase
+// (revisit.Due), so the ones a crawl found together are spread over
 // GoneCycles cycles instead of all coming due in the same cycle, which
-// would then cost as much as the crawl that found them.
+// would then cost as much as the crawl that found them. A 5xx, a 429 or
+// a network failure is not such an answer: it is transient, and the page
+// is tried again when next due by its interval.
 //
 // The zero value (every page due every cycle) is usable; Revisit
 // implements RevisitPolicy.
@@ -59,8 +62,8 @@ type Revisit struct {
 	// and dec_rate; 0 means DefaultIncRate and DefaultDecRate.
 	IncRate, DecRate float64
 	// GoneCycles is the number of cycles between refetches of a redirect,
-	// 404, 410 or robots-denied URL; 0 means those follow the interval
-	// like any page.
+	// 404, 410, 401, 403, 451 or robots-denied URL; 0 means those follow
+	// the interval like any page.
 	GoneCycles uint32
 
 	cycle uint32 // the cycle being planned (at); 0: unknown, GoneCycles unused
@@ -72,14 +75,23 @@ func (v Revisit) at(n uint32) Revisit {
 	return v
 }
 
-// goneLike reports whether p's last answer was a redirect, 404 or 410, or
-// robots.txt denied it.
-func goneLike(p *storage.Page) bool {
-	switch p.Status {
+// goneLike reports whether p's last answer was one GoneCycles spaces out
+// (goneAnswer of its status and code).
+func goneLike(p *storage.Page) bool { return goneAnswer(p.Status, p.Code) }
+
+// goneAnswer reports whether an answer of status and HTTP code left no
+// copy and rarely changes, so that GoneCycles spaces out its refetches: a
+// redirect, robots.txt denying the URL, or a code revisit.Lasting names
+// (404 and 410; the refusals 401, 403 and 451, stored as
+// storage.StatusHTTPError with the code). The revisit policy (Due) and
+// the refresh planning (pageHist.add, holdGone) both ask it, so the
+// planning holds back exactly the refetches the policy would not make.
+func goneAnswer(s storage.Status, code int) bool {
+	switch s {
 	case storage.StatusRedirect, storage.StatusGone, storage.StatusRobotsDenied:
 		return true
 	}
-	return p.Code == 404 || p.Code == 410
+	return revisit.Lasting(code)
 }
 
 // Validate reports the first field out of range.
@@ -111,14 +123,15 @@ func (v Revisit) withDefaults() Revisit {
 }
 
 // Due reports whether p is due at now: its interval has passed since its
-// last fetch; a gone-like page (see GoneCycles) once GoneCycles cycles have
-// passed since its last fetch. A page stored without an interval (fetched
-// by a plain crawl, or by cycles run without one) has Initial as its
-// interval, so turning intervals on takes effect for the pages already
-// known, not only for new ones; with no Initial either, it is always due.
+// last fetch; a gone-like page (see GoneCycles) once GoneCycles cycles
+// have passed since its last fetch, in a cycle of its phase
+// (revisit.Due). A page stored without an interval (fetched by a plain
+// crawl, or by cycles run without one) has Initial as its interval, so
+// turning intervals on takes effect for the pages already known, not only
+// for new ones; with no Initial either, it is always due.
 func (v Revisit) Due(p *storage.Page, now time.Time) bool {
 	if v.GoneCycles > 0 && v.cycle > 0 && goneLike(p) {
-		return goneDue(p.ID, p.Cycle, v.cycle, v.GoneCycles)
+		return revisit.Due(p.ID, p.Cycle, v.cycle, v.GoneCycles)
 	}
 	iv := p.Interval
 	if iv <= 0 {
@@ -128,39 +141,6 @@ func (v Revisit) Due(p *storage.Page, now time.Time) bool {
 		return true
 	}
 	return !now.Before(p.FetchedAt.Add(iv))
-}
-
-// goneDue reports whether a URL id whose last answer left no copy (a
-// redirect, 404/410, robots-denied), fetched last in cycle last, is due
-// in cycle n when such URLs are refetched every g ≥ 1 cycles: at least g
-// cycles after its last fetch, in a cycle of its phase (gonePhase). The
-// first refetch comes g to 2g−1 cycles after the fetch that found the
-// answer, every later one g cycles after the previous; of the URLs found
-// in the same cycle about 1/g come due in each of g consecutive cycles
-// (exactly, when their ids are dense). A
-// URL not reached in its phase's cycle (a budget-limited cycle that did
-// not get to it) is due in every cycle from 2g−1 cycles after its last
-// fetch on.
-func goneDue(id uint64, last, n, g uint32) bool {
-	since := uint64(n) - uint64(min(last, n))
-	switch {
-	case since < uint64(g):
-		return false
-	case since >= 2*uint64(g)-1:
-		return true
-	}
-	return (uint64(n)+uint64(gonePhase(id, g)))%uint64(g) == 0
-}
-
-// gonePhase returns the phase in 0..g−1 of URL id among the cycles of a
-// period of g: the id plus a hash of the block of g ids it is in, modulo
-// g. The ids of a block take g different phases, so URLs with dense ids
-// spread exactly evenly; a hash of the block, not its number, so that URLs
-// whose ids come at a stride that shares a factor with g (a page listing
-// items of k links, one of them broken) spread over the g cycles too,
-// about evenly, rather than all taking the same phase.
-func gonePhase(id uint64, g uint32) uint32 {
-	return uint32((id + mix.Finalize(id/uint64(g))) % uint64(g))
 }
 
 // Interval returns the interval to store with fetch f of the page whose

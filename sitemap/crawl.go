@@ -48,8 +48,9 @@ type CrawlOptions struct {
 	// /sitemap.xml is read.
 	Source Source
 	// GoneCycles is the number of cycles between two reads of a sitemap
-	// that answered 404 or 410, as a recrawl refetches any such URL
-	// (seedcrawl run's revisit-gone); 0: such a sitemap is read again once
+	// that answered 404 or 410, or 401, 403 or 451, each in the cycles of
+	// its phase, as a recrawl refetches any such URL (seedcrawl run's
+	// revisit-gone); 0: such a sitemap is read again once
 	// the revisit interval stored with its last fetch has passed, in every
 	// cycle if none was stored.
 	GoneCycles uint32
@@ -80,7 +81,7 @@ func (c *Crawl) Start(l crawler.Loop) {
 }
 
 // Job implements crawler.Sitemaps. A sitemap that answered 404 or 410
-// and is not due again (Sites.Resting) is no sitemap job: a recrawl
+// (or 401, 403, 451) and is not due again (Sites.Resting) is no sitemap job: a recrawl
 // queues it among the known pages, and the crawl then handles it as a
 // page, which its revisit policy traverses from storage without a request
 // until it is due (a sitemap job is read whatever that policy says).

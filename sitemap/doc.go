@@ -54,10 +54,12 @@
 // depth: ...", "sitemap-invalid: ..." for a file that is no sitemap). A
 // sitemap is read once per run and cycle (one read by an interrupted run
 // of the same cycle is not read again), and one that answered 404 or 410
-// only every CrawlOptions.GoneCycles cycles (seedcrawl run's revisit-gone,
-// 4 by default), as a recrawl refetches any 404: most sites have no
-// /sitemap.xml, and asking each for it in every cycle would cost a request
-// per site and cycle; a URL the crawl fetched as a page
+// (or 401, 403, 451) only every CrawlOptions.GoneCycles cycles (seedcrawl
+// run's revisit-gone, 4 by default), each in the cycles of its own phase,
+// as a recrawl refetches any 404: most sites have no /sitemap.xml, and
+// asking each for it in every cycle would cost a request per site and
+// cycle, and asking all of them in the same cycle would cost as much once
+// every GoneCycles cycles; a URL the crawl fetched as a page
 // is never read as a sitemap, and a sitemap's redirect target is read only
 // if the crawl did not know it (sites redirect unknown paths to their home
 // page). The marks of earlier runs (Load) make a sitemap left in the

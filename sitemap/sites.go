@@ -9,6 +9,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/seedcrawl/seedcrawl/internal/revisit"
 	"github.com/seedcrawl/seedcrawl/storage"
 	"github.com/seedcrawl/seedcrawl/urlnorm"
 )
@@ -28,8 +29,9 @@ type Sites struct {
 	lim   Limits // MaxDepth, MaxSitemaps and MaxWalkURLs filled in
 	cycle uint32 // the crawl's current cycle: a sitemap is read once per cycle
 	// gone is the number of cycles between reads of a sitemap that
-	// answered 404 or 410 (CrawlOptions.GoneCycles); 0: such a sitemap
-	// is read again once its stored revisit interval has passed.
+	// answered 404 or 410, or 401, 403 or 451 (CrawlOptions.GoneCycles);
+	// 0: such a sitemap is read again once its stored revisit interval
+	// has passed.
 	gone uint32
 	now  func() time.Time // the crawler's clock, for the stored interval
 
@@ -152,11 +154,12 @@ type Known struct {
 // (a site that answers every path, or an HTML sitemap page) and, for the
 // target of a sitemap's redirect, any URL seen before (sites often
 // redirect unknown paths to their home page). A sitemap whose last answer
-// was 404 or 410 is remembered as missing, as a recrawl remembers any
-// such URL: it is read again only once it is due (see goneDue), since
-// most sites have no /sitemap.xml and asking every site for it in every
-// cycle costs a request per site and cycle. skip names a refusal worth
-// counting ("known-page", "gone"), "" for one that is not.
+// was 404 or 410, or a refusal (401, 403, 451), is remembered as missing,
+// as a recrawl remembers any such URL: it is read again only once it is
+// due (see goneDue), since most sites have no /sitemap.xml and asking
+// every site for it in every cycle costs a request per site and cycle.
+// skip names a refusal worth counting ("known-page", "gone"), "" for one
+// that is not.
 func (s *Sites) Want(origin string, id uint64, k Known, redirect bool) (ok bool, skip string, err error) {
 	if _, dup := s.seen[id]; dup || k.New {
 		return !dup, "", nil
@@ -186,28 +189,34 @@ func (s *Sites) Want(origin string, id uint64, k Known, redirect bool) (ok bool,
 }
 
 // Resting reports whether sitemap p, fetched before, is missing (its
-// last answer was 404 or 410) and not due again (see Want): its job is
-// then a page job, which a recrawl's revisit policy traverses from
-// storage, with no request, as it does any 404 that is not due.
+// last answer was 404 or 410, or 401, 403 or 451) and not due again (see
+// Want): its job is then a page job, which a recrawl's revisit policy
+// traverses from storage, with no request, as it does any 404 or 403
+// that is not due.
 func (s *Sites) Resting(p *storage.Page) bool {
 	return p.Fetches > 0 && p.Cycle != s.cycle && missing(p) && !s.goneDue(p)
 }
 
-// missing reports whether p's last answer said it does not exist: 404
-// or 410 (storage.StatusGone once it had existed).
+// missing reports whether p's last answer said it does not exist or is
+// not for this crawler, lastingly (revisit.Lasting): 404 or 410
+// (storage.StatusGone once it had existed), 401, 403 or 451. A 5xx or a
+// network failure is not: the file is read again in the next cycle.
 func missing(p *storage.Page) bool {
-	return p.Status == storage.StatusGone || p.Code == 404 || p.Code == 410
+	return p.Status == storage.StatusGone || revisit.Lasting(p.Code)
 }
 
-// goneDue reports whether a missing sitemap p is due again: gone cycles
-// after the cycle of its last fetch, as a recrawl's revisit policy
-// (recrawl.Revisit.GoneCycles) schedules any 404; with gone 0, once the
-// revisit interval stored with its last fetch has passed (the policy
-// gives a 404 0.9 × its longest interval), and in every cycle when none
-// was stored (the revisit schedule is off).
+// goneDue reports whether a missing sitemap p is due again by the rule a
+// recrawl's revisit policy (recrawl.Revisit.GoneCycles) applies to any
+// 404 or 403 (revisit.Due): gone cycles or more after the cycle of its
+// last fetch, in a cycle of its phase, so the /sitemap.xml files of the
+// many sites one cycle found without one come due spread over gone
+// cycles rather than all in the same cycle. With gone 0, once the revisit
+// interval stored with its last fetch has passed (the policy gives a 404
+// 0.9 × its longest interval), and in every cycle when none was stored
+// (the revisit schedule is off).
 func (s *Sites) goneDue(p *storage.Page) bool {
 	if s.gone > 0 {
-		return s.cycle >= p.Cycle+s.gone
+		return revisit.Due(p.ID, p.Cycle, s.cycle, s.gone)
 	}
 	if p.Interval <= 0 || p.FetchedAt.IsZero() {
 		return true

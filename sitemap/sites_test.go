@@ -193,11 +193,13 @@ func TestSitesReadDeliver(t *testing.T) {
 	}
 }
 
-// TestSitesMissingSitemap walks a sitemap that answered 404 in cycle 2
-// through later cycles: with gone cycles it rests (no sitemap job, not
-// queued, counted "gone") until that many cycles have passed; with none,
-// until the interval stored with its fetch has passed on the crawler's
-// clock; a 410, a gone page and a sitemap that exists never rest.
+// TestSitesMissingSitemap walks a sitemap (id 11, phase 1 of 4) that
+// answered 404 in cycle 2 through later cycles: with gone cycles it rests
+// (no sitemap job, not queued, counted "gone") until that many cycles
+// have passed and then until a cycle of its phase; with none, until the
+// interval stored with its fetch has passed on the crawler's clock. A
+// 410, a gone page and a refusal (401, 403, 451) rest alike; a sitemap
+// that exists or answered 503 never rests.
 func TestSitesMissingSitemap(t *testing.T) {
 	fetched := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	miss := storage.Page{ID: 11, Status: storage.StatusHTTPError, Code: 404, Fetches: 1, Cycle: 2, FetchedAt: fetched}
@@ -207,6 +209,7 @@ func TestSitesMissingSitemap(t *testing.T) {
 	gone.Status, gone.Code = storage.StatusGone, 404
 	exists := miss
 	exists.Status, exists.Code = storage.StatusFetched, 200
+	code := func(c int) storage.Page { p := miss; p.Code = c; return p }
 	for _, tc := range []struct {
 		name  string
 		p     storage.Page
@@ -217,10 +220,18 @@ func TestSitesMissingSitemap(t *testing.T) {
 	}{
 		{"404, next cycle", miss, 4, 3, fetched, true},
 		{"404, three cycles on", miss, 4, 5, fetched, true},
-		{"404, four cycles on", miss, 4, 6, fetched, false},
+		{"404, four cycles on, not its phase", miss, 4, 6, fetched, true},
+		{"404, five cycles on, its phase", miss, 4, 7, fetched, false},
+		{"404, seven cycles on", miss, 4, 9, fetched, false},
 		{"404 read in this cycle", miss, 4, 2, fetched, false}, // Want refuses it: read once per cycle
-		{"410", func() storage.Page { p := miss; p.Code = 410; return p }(), 2, 3, fetched, true},
+		{"410", code(410), 2, 3, fetched, true},
 		{"gone", gone, 2, 3, fetched, true},
+		{"403, next cycle", code(403), 4, 3, fetched, true},
+		{"403, four cycles on, not its phase", code(403), 4, 6, fetched, true},
+		{"403, five cycles on, its phase", code(403), 4, 7, fetched, false},
+		{"401", code(401), 4, 3, fetched, true},
+		{"451", code(451), 4, 3, fetched, true},
+		{"503", code(503), 4, 3, fetched, false},
 		{"exists", exists, 4, 3, fetched, false},
 		{"interval not passed", withInterval, 0, 3, fetched.Add(47 * time.Hour), true},
 		{"interval passed", withInterval, 0, 3, fetched.Add(48 * time.Hour), false},

@@ -13,9 +13,9 @@ import (
 	"time"
 )
 
-// goneSite is a site on loopback with live pages, broken links (404) and
+// goneSite is a site on loopback with live pages, broken links (404),
 // directory links that redirect (/dN to /dN/), as documentation sites
-// have. It counts the requests per path in the current cycle and serves
+// have, and links to pages it forbids (403). It counts the requests per path in the current cycle and serves
 // Last-Modified, so an unchanged page answers 304.
 type goneSite struct {
 	srv   *httptest.Server
@@ -28,6 +28,7 @@ const (
 	goneSiteLive    = 8  // /pN
 	goneSiteMissing = 12 // /missingN: 404
 	goneSiteDirs    = 4  // /dN: 301 to /dN/
+	goneSiteDenied  = 4  // /forbiddenN: 403
 )
 
 func newGoneSite(t *testing.T) *goneSite {
@@ -63,6 +64,12 @@ func (s *goneSite) serve(w http.ResponseWriter, r *http.Request) {
 		for i := range goneSiteDirs {
 			fmt.Fprintf(&body, `<a href="/d%d">d</a> `, i)
 		}
+		for i := range goneSiteDenied {
+			fmt.Fprintf(&body, `<a href="/forbidden%d">f</a> `, i)
+		}
+	case strings.HasPrefix(p, "/forbidden"):
+		http.Error(w, "forbidden", http.StatusForbidden)
+		return
 	case strings.HasPrefix(p, "/p") || strings.HasPrefix(p, "/d") && strings.HasSuffix(p, "/"):
 		fmt.Fprintf(&body, `<p>page %s <a href="/">home</a>`, p)
 	case strings.HasPrefix(p, "/d"):
@@ -78,12 +85,12 @@ func (s *goneSite) serve(w http.ResponseWriter, r *http.Request) {
 
 // TestRunGoneSpread runs nine back-to-back cycles of `run` with every
 // known page due (no --revisit-initial, no --interval) over a site whose
-// crawl finds broken links and directory redirects, and reads the
-// server's side: every live page is requested in every cycle; the 404s
-// and redirects are not requested in cycles 2..4 and then come due in
-// equal shares over cycles 5..8 (--revisit-gone 4), not all in cycle 5,
-// which would then send as many requests as the first crawl; and each is
-// requested again four cycles after its previous request.
+// crawl finds broken links, directory redirects and forbidden pages, and
+// reads the server's side: every live page is requested in every cycle;
+// the 404s, redirects and 403s are not requested in cycles 2..4 and then
+// come due in equal shares over cycles 5..8 (--revisit-gone 4), not all
+// in cycle 5, which would then send as many requests as the first crawl;
+// and each is requested again four cycles after its previous request.
 func TestRunGoneSpread(t *testing.T) {
 	s := newGoneSite(t)
 	db := filepath.Join(t.TempDir(), "gone.db")
@@ -93,6 +100,9 @@ func TestRunGoneSpread(t *testing.T) {
 	}
 	for i := range goneSiteDirs {
 		gone[fmt.Sprintf("/d%d", i)] = true
+	}
+	for i := range goneSiteDenied {
+		gone[fmt.Sprintf("/forbidden%d", i)] = true
 	}
 	const cycles = 9
 	asked := make([]map[string]int, cycles+1)
@@ -123,13 +133,13 @@ func TestRunGoneSpread(t *testing.T) {
 		}
 		switch {
 		case c == 1 && n != len(gone):
-			t.Errorf("cycle 1 requested %d of the %d broken links and redirects, want all", n, len(gone))
+			t.Errorf("cycle 1 requested %d of the %d broken links, redirects and 403s, want all", n, len(gone))
 		case c >= 2 && c <= 4 && n != 0:
-			t.Errorf("cycle %d requested %d broken links and redirects, want none before cycle 5", c, n)
+			t.Errorf("cycle %d requested %d broken links, redirects and 403s, want none before cycle 5", c, n)
 		case c >= 5 && n > len(gone)/4+1:
-			t.Errorf("cycle %d requested %d of the %d broken links and redirects, want about a quarter", c, n, len(gone))
+			t.Errorf("cycle %d requested %d of the %d broken links, redirects and 403s, want about a quarter", c, n, len(gone))
 		}
-		t.Logf("cycle %d: %d requests, %d of them broken links and redirects", c, len(asked[c]), n)
+		t.Logf("cycle %d: %d requests, %d of them broken links, redirects and 403s", c, len(asked[c]), n)
 	}
 	for p := range gone {
 		cs := when[p]
