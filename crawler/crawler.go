@@ -23,11 +23,10 @@ import (
 // by who touches it.
 type Crawler struct {
 	opts      Options
-	rules     *scope.Rules          // which links are followed
-	extractor *extract.Extractor    // links of a page, capped while parsing
-	kinds     [256]storage.LinkKind // extract.Kind -> the storage kind of its name
-	adm       *scope.Admission      // the links admitted so far (disposer only)
-	in        chan outcome          // workers → disposer
+	rules     *scope.Rules       // which links are followed
+	extractor *extract.Extractor // links of a page, capped while parsing
+	adm       *scope.Admission   // the links admitted so far (disposer only)
+	in        chan outcome       // workers → disposer
 	ran       atomic.Bool
 
 	lifetime
@@ -128,15 +127,6 @@ func New(opts Options) (*Crawler, error) {
 		return nil, fmt.Errorf("%w: %w", ErrOptions, err)
 	}
 	c.extractor = ex
-	for k := range c.kinds {
-		// extract names a link's kind as storage stores it; looked up
-		// once here, not for every link.
-		kind, perr := storage.ParseLinkKind(extract.Kind(k).String())
-		if perr != nil {
-			kind = storage.LinkOther
-		}
-		c.kinds[k] = kind
-	}
 	if opts.Settings.Sitemaps {
 		c.sm = opts.Sitemaps
 	}
