@@ -144,15 +144,6 @@ func New(opts Options) (*Crawler, error) {
 // request is abandoned and its URL fetched again by the next run.
 const StopGrace = 500 * time.Millisecond
 
-// Stop reasons reported in monitor.Summary.Stopped.
-const (
-	StopExhausted   = "exhausted"    // nothing left to crawl
-	StopMaxPages    = "max-pages"    // MaxPages fetched
-	StopMaxDuration = "max-duration" // MaxDuration passed
-	StopInterrupted = "interrupted"  // ctx was cancelled (SIGINT)
-	StopError       = "error"        // a fatal error
-)
-
 // Run crawls from seeds (absolute URLs; normalized here) and from whatever
 // the stored frontier holds, until the frontier is exhausted, a budget is
 // spent or ctx ends. A graceful stop returns a nil error; the summary is
@@ -217,18 +208,18 @@ func (c *Crawler) Run(ctx context.Context, seeds []string) (monitor.Summary, err
 	}
 	queued, err := c.seed(norm)
 	if err != nil {
-		return c.summary(StopError), err
+		return c.summary(monitor.StopError), err
 	}
 	if pending == 0 && queued == 0 && len(norm) == 0 && c.opts.Feed == nil {
-		return c.summary(StopError), ErrNoSeeds
+		return c.summary(monitor.StopError), ErrNoSeeds
 	}
 	if c.opts.Feed != nil {
 		if err := c.opts.Feed.Attach(Loop{c}); err != nil {
-			return c.summary(StopError), err
+			return c.summary(monitor.StopError), err
 		}
 	}
 	if err := c.commit(); err != nil {
-		return c.summary(StopError), err
+		return c.summary(monitor.StopError), err
 	}
 	c.seeded.Store(true)
 
@@ -259,7 +250,7 @@ func (c *Crawler) Run(ctx context.Context, seeds []string) (monitor.Summary, err
 		c.batch.PutRun(c.runRecord(time.Now()))
 		if err := c.opts.Store.Commit(&c.batch); err != nil {
 			runErr = fmt.Errorf("crawler: close run %d: %w", c.run.ID, err)
-			stop = StopError
+			stop = monitor.StopError
 		}
 		c.batch.Reset()
 	}
@@ -274,23 +265,16 @@ func (c *Crawler) abort() {
 }
 
 func (c *Crawler) stopReason(ctx context.Context, runErr error) string {
-	switch {
-	case runErr != nil:
-		return StopError
-	case c.exhausted.Load():
-		return StopExhausted
-	case c.budgetHit.Load() && c.started.Load() >= c.opts.Settings.MaxPages:
-		// A worker refused a reservation, and now that every worker
-		// ended (and gave back those it held waiting in Next) the jobs
-		// taken fill the budget: more workers than pages left is not a
-		// spent budget.
-		return StopMaxPages
-	case ctx.Err() != nil:
-		return StopInterrupted
-	case c.stopCtx.Err() != nil && errors.Is(context.Cause(c.stopCtx), context.DeadlineExceeded):
-		return StopMaxDuration
-	}
-	return StopExhausted
+	return monitor.Stopping{
+		Err: runErr, Exhausted: c.exhausted.Load(),
+		// A worker refused a reservation, and now that every worker ended
+		// (and gave back those it held waiting in Next) the jobs taken
+		// fill the budget: more workers than pages left is not a spent
+		// budget.
+		BudgetSpent: c.budgetHit.Load() && c.started.Load() >= c.opts.Settings.MaxPages,
+		Interrupted: ctx.Err() != nil,
+		TimedOut:    c.stopCtx.Err() != nil && errors.Is(context.Cause(c.stopCtx), context.DeadlineExceeded),
+	}.Reason()
 }
 
 // seed interns the seeds and queues the new ones (all of them with
