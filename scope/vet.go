@@ -34,3 +34,16 @@ func (r *Rules) Extracted(links []extract.Link, rejects []string) ([]Link, []str
 	}
 	return out, rejects
 }
+
+// Stored vets a page's stored out-links again (a page answering 304, or
+// traversed by a recrawl): the links a guard tightened since refuses are
+// left out, as they are not followed now.
+func (r *Rules) Stored(links []storage.OutLink) []Link {
+	out := make([]Link, 0, len(links))
+	for _, l := range links {
+		if cand, _, ok := r.Vet(l.URL, l.Kind); ok {
+			out = append(out, cand)
+		}
+	}
+	return out
+}

@@ -27,3 +27,21 @@ func TestExtracted(t *testing.T) {
 		t.Errorf("Extracted = %+v %v, want %+v and the repeated segments", got, rejects, want)
 	}
 }
+
+// TestStored checks that stored links keep their kind and that a link a
+// guard now refuses is left out.
+func TestStored(t *testing.T) {
+	r := newRules(t, false)
+	got := r.Stored([]storage.OutLink{
+		{URL: "http://127.0.0.1:8080/a", Kind: storage.LinkRedirect},
+		{URL: "http://127.0.0.1:8080/x/x/x/x/x", Kind: storage.LinkA},
+		{URL: "http://127.0.0.9:8080/b", Kind: storage.LinkSitemap},
+	})
+	want := []Link{
+		{URL: "http://127.0.0.1:8080/a", Host: "127.0.0.1:8080", Kind: storage.LinkRedirect, InScope: true},
+		{URL: "http://127.0.0.9:8080/b", Host: "127.0.0.9:8080", Kind: storage.LinkSitemap},
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("Stored = %+v, want %+v", got, want)
+	}
+}
