@@ -6,18 +6,6 @@ import (
 	"github.com/seedcrawl/seedcrawl/storage"
 )
 
-// admit decides a link at depth to id, interned with isNew, as the
-// crawl's own links (scope.Admission.Targets) are decided; a new URL
-// refused is counted as skipped. Queueing, and recording the status of a
-// URL not queued, are the caller's.
-func (c *Crawler) admit(id uint64, cd *scope.Link, depth int, isNew bool) scope.Verdict {
-	v := c.adm.Admit(id, cd, depth, 0, isNew)
-	if isNew && !v.OK {
-		scopeCrawl{c}.Refused(v.Status, v.Reason)
-	}
-	return v
-}
-
 // targets interns a page's links (and its redirect target) and decides
 // which are queued (scope.Admission.Targets).
 func (c *Crawler) targets(job frontier.Job, cands []scope.Link, redirect *scope.Link, hops int) (scope.Targets, error) {

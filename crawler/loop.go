@@ -170,13 +170,14 @@ func (l Loop) Uncommitted(id uint64) bool { return l.c.recentlyDone(id) }
 func (l Loop) Offer(id uint64, u string, depth int, isNew, again bool) bool {
 	c := l.c
 	cd := scope.Link{URL: u, Host: urlnorm.Authority(u), InScope: true}
-	v := c.admit(id, &cd, depth, isNew)
+	v := c.adm.Admit(id, &cd, depth, 0, isNew)
 	switch {
 	case !isNew && v.OK && (again || v.Lift):
 		c.batch.SetStatus(id, storage.StatusQueued, "")
 	case !isNew:
 		return false
 	case !v.OK:
+		scopeCrawl{c}.Refused(v.Status, v.Reason)
 		c.batch.SetStatus(id, v.Status, v.Reason)
 		return false
 	}
