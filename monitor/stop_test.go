@@ -5,23 +5,21 @@ import (
 	"testing"
 )
 
-// TestStoppingReason checks which reason wins when several hold.
+// TestStoppingReason checks which reason wins when several hold: each
+// case adds a reason that loses to the one before it.
 func TestStoppingReason(t *testing.T) {
-	tests := []struct {
-		name string
-		s    Stopping
-		want string
-	}{
-		{name: "nothing: ran dry", want: StopExhausted},
-		{name: "error wins", s: Stopping{Err: errors.New("commit"), Exhausted: true, Interrupted: true}, want: StopError},
-		{name: "exhausted before the budget", s: Stopping{Exhausted: true, BudgetSpent: true}, want: StopExhausted},
-		{name: "budget before interrupt", s: Stopping{BudgetSpent: true, Interrupted: true}, want: StopMaxPages},
-		{name: "interrupt before time", s: Stopping{Interrupted: true, TimedOut: true}, want: StopInterrupted},
-		{name: "time", s: Stopping{TimedOut: true}, want: StopMaxDuration},
-	}
-	for _, tt := range tests {
-		if got := tt.s.Reason(); got != tt.want {
-			t.Errorf("%s: Reason = %q, want %q", tt.name, got, tt.want)
+	for want, s := range map[string]Stopping{
+		StopError:       {Err: errors.New("commit"), Exhausted: true, Interrupted: true},
+		StopExhausted:   {Exhausted: true, BudgetSpent: true},
+		StopMaxPages:    {BudgetSpent: true, Interrupted: true},
+		StopInterrupted: {Interrupted: true, TimedOut: true},
+		StopMaxDuration: {TimedOut: true},
+	} {
+		if got := s.Reason(); got != want {
+			t.Errorf("%+v: Reason = %q, want %q", s, got, want)
 		}
+	}
+	if got := (Stopping{}).Reason(); got != StopExhausted {
+		t.Errorf("nothing holds: Reason = %q, want %q (ran dry)", got, StopExhausted)
 	}
 }
