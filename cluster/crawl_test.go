@@ -236,7 +236,7 @@ func TestClusterHook(t *testing.T) {
 
 	close(fc.done)
 	rr := <-res
-	if rr.err != nil || rr.s.Stopped != crawler.StopExhausted {
+	if rr.err != nil || rr.s.Stopped != monitor.StopExhausted {
 		t.Fatalf("Run = %q, %v; want exhausted, nil", rr.s.Stopped, rr.err)
 	}
 	if err := cr.Inject(context.Background(), []URL{{URL: "http://a.test/z"}}); !errors.Is(err, crawler.ErrStopped) {

@@ -1,29 +1,48 @@
 package crawler
 
 import (
+	"github.com/seedcrawl/seedcrawl/frontier"
 	"github.com/seedcrawl/seedcrawl/scope"
+	"github.com/seedcrawl/seedcrawl/storage"
 )
 
-// admit decides a link at depth, redirectHops into a redirect chain, to
-// id, interned with isNew, as the crawl's own links (Crawler.targets) and
-// links from outside (Loop.Offer) are decided (scope.Admission); a new URL
-// refused is counted as skipped. Queueing, and recording the status of a
-// URL not queued, are the caller's.
-func (c *Crawler) admit(id uint64, cd *scope.Link, depth, redirectHops int, isNew bool) scope.Verdict {
-	v := c.adm.Admit(id, cd, depth, redirectHops, isNew)
-	if isNew && !v.OK {
-		c.count("skip/"+statusReason(v.Status, v.Reason), 1)
+// targets interns a page's links (and its redirect target) and decides
+// which are queued (scope.Admission.Targets).
+func (c *Crawler) targets(job frontier.Job, cands []scope.Link, redirect *scope.Link, hops int) (scope.Targets, error) {
+	t, err := c.adm.Targets(scopeCrawl{c}, &scope.Page{ID: job.ID, Depth: job.Depth, Hops: hops, Links: cands, Redirect: redirect, StoreOnly: c.opts.FedOnly})
+	if t.SeedRedirect {
+		c.count("scope/seed-redirect", 1)
 	}
-	return v
+	c.totals.Discovered.Add(uint64(t.Discovered))
+	return t, err
 }
 
-// queue notes a URL about to be queued: admission lets it pass (its
-// redirect hops kept for the job), its host's budget counts it, the cycle
-// hears of it.
-func (c *Crawler) queue(id uint64, cd *scope.Link, redirectHops int) {
-	c.adm.Pass(id, redirectHops)
-	if c.cyc != nil {
-		c.cyc.Queued(id)
+// scopeCrawl is the crawl as admission sees it (scope.Crawl): a page's links
+// are interned in the store, queued in the frontier, noted by the cycle.
+type scopeCrawl struct{ c *Crawler }
+
+func (l scopeCrawl) Intern(urls []string, from uint64, depth uint32) ([]storage.Interned, error) {
+	return l.c.opts.Store.Intern(urls, from, depth)
+}
+
+func (l scopeCrawl) Remote(host string) bool { return l.c.remoteHost(host) }
+
+func (l scopeCrawl) Requeue(id uint64) (bool, error) {
+	if l.c.cyc == nil {
+		return false, nil
 	}
-	c.opts.Frontier.Admit(cd.Host)
+	return l.c.cyc.Requeue(id)
+}
+
+// Queue notes a URL queued: its host's budget counts it, the cycle hears
+// of it.
+func (l scopeCrawl) Queue(id uint64, cd *scope.Link) {
+	if l.c.cyc != nil {
+		l.c.cyc.Queued(id)
+	}
+	l.c.opts.Frontier.Admit(cd.Host)
+}
+
+func (l scopeCrawl) Refused(status storage.Status, reason string) {
+	l.c.count("skip/"+statusReason(status, reason), 1)
 }

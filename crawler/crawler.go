@@ -23,11 +23,10 @@ import (
 // by who touches it.
 type Crawler struct {
 	opts      Options
-	rules     *scope.Rules          // which links are followed
-	extractor *extract.Extractor    // links of a page, capped while parsing
-	kinds     [256]storage.LinkKind // extract.Kind -> the storage kind of its name
-	adm       *scope.Admission      // the links admitted so far (disposer only)
-	in        chan outcome          // workers → disposer
+	rules     *scope.Rules       // which links are followed
+	extractor *extract.Extractor // links of a page, capped while parsing
+	adm       *scope.Admission   // the links admitted so far (disposer only)
+	in        chan outcome       // workers → disposer
 	ran       atomic.Bool
 
 	lifetime
@@ -128,15 +127,6 @@ func New(opts Options) (*Crawler, error) {
 		return nil, fmt.Errorf("%w: %w", ErrOptions, err)
 	}
 	c.extractor = ex
-	for k := range c.kinds {
-		// extract names a link's kind as storage stores it; looked up
-		// once here, not for every link.
-		kind, perr := storage.ParseLinkKind(extract.Kind(k).String())
-		if perr != nil {
-			kind = storage.LinkOther
-		}
-		c.kinds[k] = kind
-	}
 	if opts.Settings.Sitemaps {
 		c.sm = opts.Sitemaps
 	}
@@ -153,15 +143,6 @@ func New(opts Options) (*Crawler, error) {
 // cancelled. Within it most requests finish and are stored; past it a
 // request is abandoned and its URL fetched again by the next run.
 const StopGrace = 500 * time.Millisecond
-
-// Stop reasons reported in monitor.Summary.Stopped.
-const (
-	StopExhausted   = "exhausted"    // nothing left to crawl
-	StopMaxPages    = "max-pages"    // MaxPages fetched
-	StopMaxDuration = "max-duration" // MaxDuration passed
-	StopInterrupted = "interrupted"  // ctx was cancelled (SIGINT)
-	StopError       = "error"        // a fatal error
-)
 
 // Run crawls from seeds (absolute URLs; normalized here) and from whatever
 // the stored frontier holds, until the frontier is exhausted, a budget is
@@ -227,18 +208,18 @@ func (c *Crawler) Run(ctx context.Context, seeds []string) (monitor.Summary, err
 	}
 	queued, err := c.seed(norm)
 	if err != nil {
-		return c.summary(StopError), err
+		return c.summary(monitor.StopError), err
 	}
 	if pending == 0 && queued == 0 && len(norm) == 0 && c.opts.Feed == nil {
-		return c.summary(StopError), ErrNoSeeds
+		return c.summary(monitor.StopError), ErrNoSeeds
 	}
 	if c.opts.Feed != nil {
 		if err := c.opts.Feed.Attach(Loop{c}); err != nil {
-			return c.summary(StopError), err
+			return c.summary(monitor.StopError), err
 		}
 	}
 	if err := c.commit(); err != nil {
-		return c.summary(StopError), err
+		return c.summary(monitor.StopError), err
 	}
 	c.seeded.Store(true)
 
@@ -269,7 +250,7 @@ func (c *Crawler) Run(ctx context.Context, seeds []string) (monitor.Summary, err
 		c.batch.PutRun(c.runRecord(time.Now()))
 		if err := c.opts.Store.Commit(&c.batch); err != nil {
 			runErr = fmt.Errorf("crawler: close run %d: %w", c.run.ID, err)
-			stop = StopError
+			stop = monitor.StopError
 		}
 		c.batch.Reset()
 	}
@@ -284,23 +265,16 @@ func (c *Crawler) abort() {
 }
 
 func (c *Crawler) stopReason(ctx context.Context, runErr error) string {
-	switch {
-	case runErr != nil:
-		return StopError
-	case c.exhausted.Load():
-		return StopExhausted
-	case c.budgetHit.Load() && c.started.Load() >= c.opts.Settings.MaxPages:
-		// A worker refused a reservation, and now that every worker
-		// ended (and gave back those it held waiting in Next) the jobs
-		// taken fill the budget: more workers than pages left is not a
-		// spent budget.
-		return StopMaxPages
-	case ctx.Err() != nil:
-		return StopInterrupted
-	case c.stopCtx.Err() != nil && errors.Is(context.Cause(c.stopCtx), context.DeadlineExceeded):
-		return StopMaxDuration
-	}
-	return StopExhausted
+	return monitor.Stopping{
+		Err: runErr, Exhausted: c.exhausted.Load(),
+		// A worker refused a reservation, and now that every worker ended
+		// (and gave back those it held waiting in Next) the jobs taken
+		// fill the budget: more workers than pages left is not a spent
+		// budget.
+		BudgetSpent: c.budgetHit.Load() && c.started.Load() >= c.opts.Settings.MaxPages,
+		Interrupted: ctx.Err() != nil,
+		TimedOut:    c.stopCtx.Err() != nil && errors.Is(context.Cause(c.stopCtx), context.DeadlineExceeded),
+	}.Reason()
 }
 
 // seed interns the seeds and queues the new ones (all of them with

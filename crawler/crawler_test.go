@@ -35,8 +35,8 @@ func TestCrawlFollowsLinksAndStoresGraph(t *testing.T) {
 	r.Web.HTML("http://a.test/c", "/img.png", "/c")
 
 	s := r.mustRun("http://A.test:80/")
-	if s.Stopped != StopExhausted {
-		t.Errorf("stopped = %q, want %q", s.Stopped, StopExhausted)
+	if s.Stopped != monitor.StopExhausted {
+		t.Errorf("stopped = %q, want %q", s.Stopped, monitor.StopExhausted)
 	}
 	want := []string{"http://a.test/", "http://a.test/b", "http://a.test/c", "http://a.test/img.png"}
 	if got := r.Web.Fetched(); !reflect.DeepEqual(got, want) {
@@ -308,13 +308,13 @@ func TestBudgets(t *testing.T) {
 		chain(r)
 		r.opts.Settings.MaxPages = 2
 		s := r.mustRun("http://a.test/")
-		if s.Stopped != StopMaxPages || s.Fetches != 2 || len(r.Web.Fetched()) != 2 {
+		if s.Stopped != monitor.StopMaxPages || s.Fetches != 2 || len(r.Web.Fetched()) != 2 {
 			t.Fatalf("summary %+v, fetched %v; want max-pages after 2", s, r.Web.Fetched())
 		}
 		r.reopen()
 		r.opts.Settings.MaxPages = 0
 		s = r.mustRun("http://a.test/")
-		if s.Stopped != StopExhausted || len(r.Web.Fetched()) != 9 {
+		if s.Stopped != monitor.StopExhausted || len(r.Web.Fetched()) != 9 {
 			t.Errorf("resume: %+v, fetched %v", s, r.Web.Fetched())
 		}
 		for _, u := range r.Web.Fetched() {
@@ -332,7 +332,7 @@ func TestBudgets(t *testing.T) {
 		r.opts.Settings.Delay = time.Hour // one page per host, then nothing is ready
 		r.opts.Settings.MaxDuration = 50 * time.Millisecond
 		s := r.mustRun("http://a.test/")
-		if s.Stopped != StopMaxDuration || s.Fetches != 1 || s.Pending != 4 {
+		if s.Stopped != monitor.StopMaxDuration || s.Fetches != 1 || s.Pending != 4 {
 			t.Errorf("summary %+v, want max-duration after one fetch with 4 pending", s)
 		}
 	})
@@ -533,7 +533,7 @@ func TestInterruptBeforeBudget(t *testing.T) {
 		return seed(req, n)
 	}
 	s, err := c.Run(ctx, []string{"http://a.test/"})
-	if err != nil || s.Stopped != StopInterrupted || s.Fetches != 1 {
+	if err != nil || s.Stopped != monitor.StopInterrupted || s.Fetches != 1 {
 		t.Fatalf("Run = stopped %q after %d fetches, %v; want interrupted after 1", s.Stopped, s.Fetches, err)
 	}
 }
@@ -551,7 +551,7 @@ func TestInterruptIsGraceful(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Millisecond)
 	defer cancel()
 	s, err := r.run(ctx, "http://a.test/")
-	if err != nil || s.Stopped != StopInterrupted {
+	if err != nil || s.Stopped != monitor.StopInterrupted {
 		t.Fatalf("Run = %+v, %v; want a graceful interrupted stop", s, err)
 	}
 	fetched := uint64(len(r.Web.Fetched()))

@@ -201,8 +201,7 @@ func (m *fetched) dispose(c *Crawler) error {
 	c.totals.Bytes.Add(uint64(rec.Length))
 	c.observeFetch(rec)
 	res := frontier.Result{Requested: true, Downloaded: true, Transient: m.retry.Transient, RetryAfter: m.retry.After, Duration: m.serverTime}
-	var links []storage.Link
-	var skips []skip
+	var t scope.Targets
 	if !m.retry.Transient {
 		// Only a transient failure may be retried, and it has no links:
 		// the URL's result is final, its per-URL state goes.
@@ -218,9 +217,10 @@ func (m *fetched) dispose(c *Crawler) error {
 			}
 		}
 		var err error
-		if res.Links, links, skips, err = c.targets(job, m.links, m.redirect, hops); err != nil {
+		if t, err = c.targets(job, m.links, m.redirect, hops); err != nil {
 			return err
 		}
+		res.Links = t.Targets
 	}
 	retried, err := fr.Done(job, res, &c.changes)
 	if err != nil {
@@ -237,13 +237,12 @@ func (m *fetched) dispose(c *Crawler) error {
 	c.forget(job.ID)
 	// Sitemaps are queued after Done: their frontier changes follow the
 	// job's.
-	if links, err = c.sitemapsOf(job, m.url, rec.Status, links, m.sitemap); err != nil {
+	links, err := c.sitemapsOf(job, m.url, rec.Status, t.Links, m.sitemap)
+	if err != nil {
 		return err
 	}
 	c.batch.AddFetch(*rec, links)
-	for _, s := range skips {
-		c.batch.SetStatus(s.id, s.status, s.reason)
-	}
+	c.skip(t.Skips)
 	c.count("fetch/"+rec.Status.String(), 1)
 	if rec.Status == storage.StatusHTTPError || rec.Status == storage.StatusFetchError {
 		c.count("error/"+failureName(rec), 1)
@@ -281,21 +280,19 @@ func (m *fetched) dispose(c *Crawler) error {
 // frontier: its stored links go on (the scheduler sees the page as
 // downloaded), nothing is stored for the page itself.
 func (m *traversed) dispose(c *Crawler) error {
-	targets, _, skips, err := c.targets(m.job, m.links, nil, 0)
+	t, err := c.targets(m.job, m.links, nil, 0)
 	if err != nil {
 		return err
 	}
-	if _, err := c.opts.Frontier.Done(m.job, frontier.Result{Downloaded: true, Links: targets}, &c.changes); err != nil {
+	if _, err := c.opts.Frontier.Done(m.job, frontier.Result{Downloaded: true, Links: t.Targets}, &c.changes); err != nil {
 		return fmt.Errorf("crawler: done %d: %w", m.job.ID, err)
 	}
-	if err := c.handOff(m.job, targets, m.links, nil); err != nil {
+	if err := c.handOff(m.job, t.Targets, m.links, nil); err != nil {
 		return err
 	}
 	c.forget(m.job.ID)
 	c.changes.Flush(&c.batch)
-	for _, s := range skips {
-		c.batch.SetStatus(s.id, s.status, s.reason)
-	}
+	c.skip(t.Skips)
 	c.count("refresh/"+m.reason, 1)
 	c.markDone(m.job.ID)
 	if c.sm == nil {
@@ -319,98 +316,11 @@ func failureName(rec *storage.Fetch) string {
 	return "http-" + strconv.Itoa(rec.Code)
 }
 
-// skip is a new URL recorded with a status saying why it is not queued.
-type skip struct {
-	id     uint64
-	status storage.Status
-	reason string
-}
-
-// targets interns a page's links (and its redirect target) and decides
-// which are queued.
-func (c *Crawler) targets(job frontier.Job, cands []scope.Link, redirect *scope.Link, hops int) ([]frontier.Target, []storage.Link, []skip, error) {
-	var targets []frontier.Target
-	var links []storage.Link
-	var skipped []skip
-	if n := len(cands); n > 0 || redirect != nil {
-		// Sized once: a documentation page has about 75 links.
-		targets = make([]frontier.Target, 0, n+1)
-		links = make([]storage.Link, 0, n+1)
+// skip records the statuses of URLs a page's links did not queue.
+func (c *Crawler) skip(skips []scope.Skip) {
+	for _, s := range skips {
+		c.batch.SetStatus(s.ID, s.Status, s.Reason)
 	}
-	add := func(cands []scope.Link, depth int, redirectHops int) error {
-		if len(cands) == 0 {
-			return nil
-		}
-		urls := make([]string, len(cands))
-		for i := range cands {
-			urls[i] = cands[i].URL
-		}
-		ints, err := c.opts.Store.Intern(urls, job.ID, uint32(depth))
-		if err != nil {
-			return fmt.Errorf("crawler: intern %d links of page %d: %w", len(urls), job.ID, err)
-		}
-		for i := range cands {
-			cd := &cands[i]
-			id, isNew := ints[i].ID, ints[i].New
-			links = append(links, storage.Link{To: id, Kind: cd.Kind})
-			t := frontier.Target{ID: id, Host: cd.Host, Depth: depth, New: isNew}
-			v := c.admit(id, cd, depth, redirectHops, isNew)
-			if v.OK && !c.opts.FedOnly && c.remoteHost(cd.Host) {
-				// Another node's URL: the scheduler gives it its share
-				// (frontier.Target.Remote), handOff sends it on, new to
-				// the owner if it is new here or lifted.
-				c.adm.Pass(id, 0)
-				t.Remote, t.New = true, isNew || v.Lift
-				targets = append(targets, t)
-				continue
-			}
-			lazy := false
-			if !isNew && v.OK && !v.Lift && c.cyc != nil {
-				if lazy, err = c.cyc.Requeue(id); err != nil {
-					return err
-				}
-			}
-			switch {
-			case isNew && !v.OK:
-				t.Skip = true
-				if v.Status != storage.StatusDiscovered || v.Reason != "" {
-					skipped = append(skipped, skip{id, v.Status, v.Reason})
-				}
-			case c.opts.FedOnly:
-				// Links are stored; only the Feed queues.
-				t.Skip = true
-			case isNew:
-				c.queue(id, cd, redirectHops)
-				c.totals.Discovered.Add(1)
-			case v.Lift:
-				// A URL seen before only beyond MaxDepth, now found at an
-				// allowed depth: queue it now.
-				t.New = true
-				c.queue(id, cd, redirectHops)
-				skipped = append(skipped, skip{id, storage.StatusQueued, ""})
-			case lazy:
-				// A known page (or a URL an earlier cycle left pending)
-				// reached by a link of this cycle: queued as if listed.
-				t.New = true
-			case !v.OK:
-				t.Skip = true
-			}
-			targets = append(targets, t)
-		}
-		return nil
-	}
-	if err := add(cands, job.Depth+1, 0); err != nil {
-		return nil, nil, nil, err
-	}
-	if redirect != nil {
-		if c.rules.Redirect(redirect, job.Depth) {
-			c.count("scope/seed-redirect", 1)
-		}
-		if err := add([]scope.Link{*redirect}, job.Depth, hops+1); err != nil {
-			return nil, nil, nil, err
-		}
-	}
-	return targets, links, skipped, nil
 }
 
 // count adds to a run counter and to the stored counters.

@@ -34,25 +34,21 @@
 // # Links
 //
 // Links a polite crawler does not follow (RespectNofollow) are counted,
-// not recorded, as testweb's ground truth records a crawl. Each link is
-// vetted and admitted by scope.Rules; a link refused is stored as a node
-// of the graph with a status saying why but not queued, and a URL first
-// seen too deep is queued later if a link at an allowed depth reaches it
-// in the same run: the crawl's own links and the links other nodes offer
-// (Loop.Offer) go through one admission step (scope.Admission: the
-// rules, and the URLs refused for a reason a later link may lift) and one
-// queueing. Redirects are not followed by the fetcher: each hop is stored
-// as a link of kind redirect and the target goes through the frontier,
-// MaxRedirects hops at most per chain (the hop count lives in memory:
-// after a restart a chain's count starts again).
+// not recorded, as testweb's ground truth records a crawl. Which links are
+// queued is scope's decision (scope.Admission.Targets, whose doc says how
+// a refusal is recorded and lifted); the crawl's own links and the links
+// other nodes offer (Loop.Offer) go through the one Admission. Redirects
+// are not followed by the fetcher: each hop is stored as a link of kind
+// redirect and the target goes through the frontier, MaxRedirects hops at
+// most per chain (the hop count lives in memory: after a restart a
+// chain's count starts again).
 //
 // # Extensions
 //
-// What is not fetch → extract → report lives with the package that owns
-// the concept and plugs in through a small interface this package
-// declares (Cycle, Feed, Cluster, Sitemaps, Recorder, Options.Archive),
-// driving the loop through Loop: storage, the batch, admission, the
-// frontier, and Post to run on the disposer.
+// What is not fetch → extract → report plugs in through the small
+// interfaces this package declares (Cycle, Feed, Cluster, Sitemaps,
+// Recorder, Options.Archive; ARCHITECTURE.md names their implementations)
+// and drives the loop through Loop.
 //
 // # Stopping
 //

@@ -170,17 +170,19 @@ func (l Loop) Uncommitted(id uint64) bool { return l.c.recentlyDone(id) }
 func (l Loop) Offer(id uint64, u string, depth int, isNew, again bool) bool {
 	c := l.c
 	cd := scope.Link{URL: u, Host: urlnorm.Authority(u), InScope: true}
-	v := c.admit(id, &cd, depth, 0, isNew)
+	v := c.adm.Admit(id, &cd, depth, 0, isNew)
 	switch {
 	case !isNew && v.OK && (again || v.Lift):
 		c.batch.SetStatus(id, storage.StatusQueued, "")
 	case !isNew:
 		return false
 	case !v.OK:
+		scopeCrawl{c}.Refused(v.Status, v.Reason)
 		c.batch.SetStatus(id, v.Status, v.Reason)
 		return false
 	}
-	c.queue(id, &cd, 0)
+	c.adm.Pass(id, 0)
+	scopeCrawl{c}.Queue(id, &cd)
 	c.totals.Discovered.Add(1)
 	return true
 }

@@ -20,53 +20,37 @@ type Options struct {
 	// workers.
 	Fetchers []Fetcher
 
-	// Scope decides which discovered URLs are crawled. The zero Scope
-	// allows nothing but the seeds.
-	Scope urlnorm.Scope
-	// SeedRedirects brings the host of a seed's redirect target (and of the
-	// next hops) into scope, so a seed http://example.com/ answering 301 to
-	// https://www.example.com/ does not end a seeds-hosts crawl (Heritrix's
-	// seedsRedirectNewSeeds). Pages at depth 0 are the seeds and their
-	// redirect targets.
+	// Scope and SeedRedirects decide which discovered URLs are crawled
+	// (scope.Options). The zero Scope allows nothing but the seeds.
+	Scope         urlnorm.Scope
 	SeedRedirects bool
-	// Settings are the crawl's settings, as package config defines and
-	// documents them; the crawler reads the budgets (MaxPages, MaxDepth,
-	// MaxDuration), the link rules (MaxRedirects, MaxOutLinks,
-	// RespectNofollow, RespectNoindex, RobotsToken, the URL guards) and
-	// the commit settings; the politeness settings and the host page
-	// budget are the frontier's (frontier.Options.Politeness and
-	// HostMaxPages: with HostMaxPages set here too, a resumed crawl
-	// rebuilds the frontier's per-host counts). A zero value means: no
-	// budget, the defaults of config.Default for MaxOutLinks,
-	// CommitInterval and CommitPages, urlnorm's default guards. Settings are
-	// stored, as JSON, in the run record.
+	// Settings are the crawl's settings (config.Config documents them and
+	// their defaults); the politeness settings are the frontier's, and
+	// HostMaxPages set here too lets a resumed crawl rebuild the
+	// frontier's per-host counts. Zero MaxOutLinks, CommitInterval and
+	// CommitPages mean config.Default's. They are stored, as JSON, in the
+	// run record.
 	Settings config.Config
 
 	// Refetch queues seeds that were fetched before again (with
 	// If-None-Match / If-Modified-Since): a recrawl of the seeds.
 	Refetch bool
 
-	// Cycle, when set, runs the crawl as a cycle of an incremental crawler
-	// (seedcrawl run; package recrawl's Cycle): known pages are revisited
-	// by its refresh decision, the cycle is recorded and its seeds
-	// watched. A Cycle serves one crawl. nil: a plain crawl.
+	// Cycle, when set, runs the crawl as a cycle of an incremental
+	// crawler (see Cycle); it serves one crawl. nil: a plain crawl.
 	Cycle Cycle
 
 	// Command is stored in the run record: the command line.
 	Command string
 
-	// Feed, when set, brings URLs from outside the crawl's links
-	// (package compare's Injection); see Feed. A Feed that is a Cluster
-	// makes this crawl one node of a cluster: URLs of hosts other nodes
-	// own are handed to them, and Run returns when the Feed's Done closes
-	// rather than when the frontier runs dry. nil: a plain crawl.
+	// Feed, when set, brings URLs from outside the crawl's links (see
+	// Feed and Cluster). nil: a plain crawl.
 	Feed Feed
 	// FedOnly queues only the Feed's URLs: the links of fetched pages are
 	// stored, not queued, and no sitemap is read (seedcrawl compare).
 	FedOnly bool
-	// Sitemaps reads the sites' sitemaps (package sitemap's Crawl) when
-	// Settings.Sitemaps is set: each site's sitemaps are read once per
-	// cycle. nil: no sitemap is read.
+	// Sitemaps reads the sites' sitemaps when Settings.Sitemaps is set
+	// (see Sitemaps). nil: no sitemap is read.
 	Sitemaps Sitemaps
 
 	// Logger receives warnings (robots store failures, ...). nil: discard.

@@ -13,15 +13,7 @@ func (c *Crawler) storedLinks(id uint64) ([]scope.Link, error) {
 	if err != nil {
 		return nil, fmt.Errorf("crawler: stored links of %d: %w", id, err)
 	}
-	out := make([]scope.Link, 0, len(links))
-	for _, l := range links {
-		cand, _, ok := c.rules.Vet(l.URL, l.Kind)
-		if !ok {
-			continue // a guard tightened since: not followed now
-		}
-		out = append(out, cand)
-	}
-	return out, nil
+	return c.rules.Stored(links), nil
 }
 
 // recentlyDone reports whether id's result is in the batch not yet

@@ -254,40 +254,19 @@ func (c *Crawler) links(m *fetched, resp fetch.Response) {
 // extractLinks parses an HTML body and keeps its distinct, guard-checked
 // links in document order.
 func (c *Crawler) extractLinks(m *fetched, resp fetch.Response) {
-	page, err := c.extractor.Extract(m.url, resp.Body, resp.Charset)
-	m.nofollow += page.NoFollowSkipped
-	m.tooMany = page.Dropped
+	f, err := c.extractor.Follow(m.url, resp.Body, resp.Charset, resp.Header.Get("X-Robots-Tag"))
+	m.nofollow += f.NoFollow
+	m.tooMany = f.Dropped
+	m.rejects = append(m.rejects, f.Rejects...)
 	if err != nil {
 		m.rejects = append(m.rejects, "bad-page-url")
 		return
 	}
-	meta := page.Robots.Merge(resp.Header.Get("X-Robots-Tag"))
-	if c.opts.Settings.RespectNoindex && meta.NoIndex && m.rec.Reason == "" {
+	if c.opts.Settings.RespectNoindex && f.Robots.NoIndex && m.rec.Reason == "" {
 		m.rec.Reason = "noindex"
 	}
-	allNofollow := c.opts.Settings.RespectNofollow && meta.NoFollow
-	// Extract returns each distinct URL once and has already asked the
-	// scope (Options.Keep) about it: l.Kept is that answer.
-	m.links = make([]scope.Link, 0, len(page.Links))
-	for _, l := range page.Links {
-		if l.URL == "" {
-			m.rejects = append(m.rejects, l.Reject)
-			continue
-		}
-		if allNofollow || (c.opts.Settings.RespectNofollow && l.NoFollow) {
-			// Not followed and not recorded: the link graph holds the
-			// links a polite crawler follows.
-			m.nofollow++
-			continue
-		}
-		cand, reason, ok := c.rules.Checked(l.URL, c.kinds[l.Kind], l.Kept)
-		if !ok {
-			m.rejects = append(m.rejects, reason)
-			continue
-		}
-		m.links = append(m.links, cand)
-	}
+	m.links, m.rejects = c.rules.Extracted(f.Links, m.rejects)
 	// m holds copies (scope.Link, with the same strings): the slice can
 	// serve the next page.
-	c.extractor.Recycle(page.Links)
+	c.extractor.Recycle(f.Links)
 }

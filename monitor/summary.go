@@ -9,7 +9,7 @@ import (
 // `seedcrawl crawl --json` prints.
 type Summary struct {
 	Run     uint64    `json:"run"`
-	Stopped string    `json:"stopped"` // why it stopped (crawler.StopExhausted, ...)
+	Stopped string    `json:"stopped"` // why it stopped (StopExhausted, ...)
 	Start   time.Time `json:"start"`
 	End     time.Time `json:"end"`
 	Seconds float64   `json:"seconds"`

@@ -10,8 +10,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/seedcrawl/seedcrawl/crawler"
 	"github.com/seedcrawl/seedcrawl/fetch"
+	"github.com/seedcrawl/seedcrawl/monitor"
 	"github.com/seedcrawl/seedcrawl/sitemap"
 	"github.com/seedcrawl/seedcrawl/storage"
 )
@@ -242,7 +242,7 @@ func TestRecrawlResumesCycle(t *testing.T) {
 	r.opts.Fetchers = r.opts.Fetchers[:1]
 	s := r.mustCycle(CycleOptions{Cycle: storage.Cycle{N: 2, SeedAlgo: "given"}, Start: true, Seeds: []Pick{{URL: pa, Why: "kept"}},
 		Refresh: r.ids(pb, pc, pd)})
-	if s.Stopped != crawler.StopMaxPages {
+	if s.Stopped != monitor.StopMaxPages {
 		t.Fatalf("stopped %q", s.Stopped)
 	}
 	rec := r.cycleRecord(2)

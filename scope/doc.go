@@ -14,7 +14,11 @@
 // next, by URL id: the URLs refused for a reason a later link may lift
 // (first seen beyond MaxDepth) and the redirect hops of queued redirect
 // targets. The crawl's disposer admits its own links and the ones other
-// nodes of a cluster offer through the one Admission.
+// nodes of a cluster offer through the one Admission. Admission.Targets
+// decides all the links of a page at once: it interns them through the
+// crawl (Crawl) and says which are queued, handed to another node, or
+// recorded as refused and why, as the frontier's targets. Rules.Extracted
+// vets the links an extract.Extractor found.
 //
 // The host page budget and dropped hosts are the frontier's; Rules asks
 // them through Hosts. Rules is safe for concurrent use: the crawl's

@@ -47,6 +47,7 @@ type Options struct {
 type Rules struct {
 	opts  Options
 	guard urlnorm.Guard
+	kinds [256]storage.LinkKind // extract.Kind -> the storage kind (Extracted)
 
 	mu    sync.RWMutex
 	hosts map[string]bool // hosts brought into scope by seed redirects
@@ -60,7 +61,7 @@ func New(opts Options) *Rules {
 	// The year changes too slowly for the frontier's clock to matter.
 	guard := urlnorm.Guard{MaxLen: s.MaxURLLength, MaxSegments: s.MaxPathSegments, MaxRepeats: s.MaxRepeatedSegments,
 		MaxQueryParams: s.MaxQueryParams, MaxYear: time.Now().Year() + 1}
-	return &Rules{opts: opts, guard: guard, hosts: map[string]bool{}}
+	return &Rules{opts: opts, guard: guard, kinds: linkKinds(), hosts: map[string]bool{}}
 }
 
 // InScope reports whether u (normalized) is in the crawl's scope, hosts

@@ -229,7 +229,7 @@ func nodeRun(ctx context.Context, node *cluster.Node, sess *crawlSession, crawl 
 	if err != nil {
 		return sum, err
 	}
-	if sum.Stopped != crawler.StopExhausted {
+	if sum.Stopped != monitor.StopExhausted {
 		lctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
 		err := node.Leave(lctx)
 		cancel()

@@ -81,9 +81,9 @@ func runCrawl(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return err
 	}
 	switch {
-	case sum.Stopped == crawler.StopExhausted && sum.Pages == 0 && !*refetch:
+	case sum.Stopped == monitor.StopExhausted && sum.Pages == 0 && !*refetch:
 		fmt.Fprintf(stderr, "seedcrawl crawl: nothing fetched, the crawl in %s is finished; %s\n", cfg.DB, crawlFinishedHint(sess.db, cfg.DB))
-	case sum.Stopped != crawler.StopExhausted && sum.Pending > 0:
+	case sum.Stopped != monitor.StopExhausted && sum.Pending > 0:
 		// Stopped early (Ctrl-C, --max-pages, --max-duration): say how to
 		// go on, as run does.
 		fmt.Fprintf(stderr, "seedcrawl crawl: stopped (%s) with %d URLs pending in %s; rerun the same command to go on\n",

@@ -14,7 +14,6 @@ import (
 	"time"
 
 	"github.com/seedcrawl/seedcrawl/config"
-	"github.com/seedcrawl/seedcrawl/crawler"
 	"github.com/seedcrawl/seedcrawl/graph"
 	"github.com/seedcrawl/seedcrawl/internal/version"
 	"github.com/seedcrawl/seedcrawl/monitor"
@@ -125,7 +124,7 @@ func TestCrawlCleanWebEqualsGroundTruth(t *testing.T) {
 	// (TestCrawlSitemaps compares a crawl reading sitemaps with its truth).
 	cfg.Sitemaps = false
 	sum := crawlRun(t, cfg, crawlExtras{})
-	if sum.Stopped != crawler.StopExhausted {
+	if sum.Stopped != monitor.StopExhausted {
 		t.Errorf("stopped %q, want exhausted", sum.Stopped)
 	}
 	reach, err := w.web.Truth().Reachable(w.site.Seeds(), version.Token)
@@ -311,7 +310,7 @@ func TestCrawlHostileWeb(t *testing.T) {
 		if trap == 0 || trap > int(h.cfg.HostMaxPages)+2 {
 			t.Errorf("%d requests to trap.test, want some and at most the host budget %d (+robots.txt)", trap, h.cfg.HostMaxPages)
 		}
-		if h.sum.Stopped != crawler.StopExhausted || h.sum.Skipped["host-max-pages"] == 0 {
+		if h.sum.Stopped != monitor.StopExhausted || h.sum.Skipped["host-max-pages"] == 0 {
 			t.Errorf("crawl %s, skipped %v: want it exhausted, the calendar cut by host-max-pages", h.sum.Stopped, h.sum.Skipped)
 		}
 		if h.sum.Rejected["repeated-segments"] == 0 {

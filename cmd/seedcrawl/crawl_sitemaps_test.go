@@ -9,9 +9,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/seedcrawl/seedcrawl/crawler"
 	"github.com/seedcrawl/seedcrawl/graph"
 	"github.com/seedcrawl/seedcrawl/internal/version"
+	"github.com/seedcrawl/seedcrawl/monitor"
 	"github.com/seedcrawl/seedcrawl/storage"
 	"github.com/seedcrawl/seedcrawl/testweb"
 )
@@ -217,12 +217,12 @@ func TestCrawlSitemapsResume(t *testing.T) {
 			cfg.DelayFactor = 0
 			cfg.MaxPages = stopAfter
 			first := crawlRun(t, cfg, crawlExtras{})
-			if first.Stopped != crawler.StopMaxPages || first.Sitemaps["queued"] == 0 || first.Pending == 0 {
+			if first.Stopped != monitor.StopMaxPages || first.Sitemaps["queued"] == 0 || first.Pending == 0 {
 				t.Fatalf("first run: stopped %q, sitemaps %v, %d pending; want max-pages with sitemaps queued", first.Stopped, first.Sitemaps, first.Pending)
 			}
 			cfg.MaxPages = 0
 			second := crawlRun(t, cfg, crawlExtras{})
-			if second.Stopped != crawler.StopExhausted || second.Sitemaps["files"] == 0 {
+			if second.Stopped != monitor.StopExhausted || second.Sitemaps["files"] == 0 {
 				t.Fatalf("second run: stopped %q, sitemaps %v", second.Stopped, second.Sitemaps)
 			}
 			count := map[string]int{}

@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/seedcrawl/seedcrawl/crawler"
+	"github.com/seedcrawl/seedcrawl/monitor"
 	"github.com/seedcrawl/seedcrawl/storage"
 	"github.com/seedcrawl/seedcrawl/testweb"
 	"github.com/seedcrawl/seedcrawl/urlnorm"
@@ -25,7 +25,7 @@ func TestHostBudgetAcrossRestarts(t *testing.T) {
 	cfg.Sitemaps = false
 	runs := 0
 	for ; runs < 60; runs++ {
-		if s := crawlRun(t, cfg, crawlExtras{}); s.Stopped == crawler.StopExhausted {
+		if s := crawlRun(t, cfg, crawlExtras{}); s.Stopped == monitor.StopExhausted {
 			break
 		}
 		cfg.Seeds = nil // resume from the db

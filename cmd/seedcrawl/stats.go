@@ -8,7 +8,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/seedcrawl/seedcrawl/crawler"
 	"github.com/seedcrawl/seedcrawl/monitor"
 	"github.com/seedcrawl/seedcrawl/storage"
 )
@@ -166,7 +165,7 @@ func statsJSON(st storage.Stats, url func(uint64) string) statsJSONOut {
 		// A run without an end was killed (or is running); one with an
 		// end may still have been stopped by a signal or --max-duration.
 		ro := statsRunOut{ID: r.ID, Start: r.Start, Command: r.Command, Counters: r.Counters,
-			Interrupted: r.End.IsZero() || r.Counters["stop/"+crawler.StopInterrupted] > 0}
+			Interrupted: r.End.IsZero() || r.Counters["stop/"+monitor.StopInterrupted] > 0}
 		if !r.End.IsZero() {
 			e := r.End
 			ro.End = &e

@@ -1,0 +1,49 @@
+package scope
+
+import (
+	"github.com/seedcrawl/seedcrawl/extract"
+	"github.com/seedcrawl/seedcrawl/storage"
+)
+
+// linkKinds maps each extract.Kind to the storage kind of its name, looked
+// up once for a Rules rather than for every link.
+func linkKinds() (kinds [256]storage.LinkKind) {
+	for k := range kinds {
+		kind, err := storage.ParseLinkKind(extract.Kind(k).String())
+		if err != nil {
+			kind = storage.LinkOther
+		}
+		kinds[k] = kind
+	}
+	return kinds
+}
+
+// Extracted vets links an extractor found on a page (extract.Followed),
+// whose Keep was InScope (extract.Link.Kept is its answer), as Checked
+// does: it returns the links that pass, in order, and adds to rejects why
+// each other one was refused.
+func (r *Rules) Extracted(links []extract.Link, rejects []string) ([]Link, []string) {
+	out := make([]Link, 0, len(links))
+	for _, l := range links {
+		cand, reason, ok := r.Checked(l.URL, r.kinds[l.Kind], l.Kept)
+		if !ok {
+			rejects = append(rejects, reason)
+			continue
+		}
+		out = append(out, cand)
+	}
+	return out, rejects
+}
+
+// Stored vets a page's stored out-links again (a page answering 304, or
+// traversed by a recrawl): the links a guard tightened since refuses are
+// left out, as they are not followed now.
+func (r *Rules) Stored(links []storage.OutLink) []Link {
+	out := make([]Link, 0, len(links))
+	for _, l := range links {
+		if cand, _, ok := r.Vet(l.URL, l.Kind); ok {
+			out = append(out, cand)
+		}
+	}
+	return out
+}

@@ -1,0 +1,47 @@
+package scope
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/seedcrawl/seedcrawl/extract"
+	"github.com/seedcrawl/seedcrawl/storage"
+	"github.com/seedcrawl/seedcrawl/urlnorm"
+)
+
+// TestExtracted checks that extracted links keep the extractor's scope
+// answer, get storage's kind of their name, and are guard-checked.
+func TestExtracted(t *testing.T) {
+	r := newRules(t, false)
+	links := []extract.Link{
+		{URL: "http://127.0.0.1:8080/a", Kind: extract.KindA, Kept: true},
+		{URL: "http://127.0.0.1:8080/x/x/x/x/x", Kind: extract.KindA, Kept: true},
+		{URL: "http://127.0.0.9:8080/c", Kind: extract.KindCanonical},
+	}
+	got, rejects := r.Extracted(links, []string{"bad-url"})
+	want := []Link{
+		{URL: links[0].URL, Host: "127.0.0.1:8080", Kind: storage.LinkA, InScope: true},
+		{URL: links[2].URL, Host: "127.0.0.9:8080", Kind: storage.LinkCanonical},
+	}
+	if !slices.Equal(got, want) || !slices.Equal(rejects, []string{"bad-url", urlnorm.ReasonRepeatedSegments}) {
+		t.Errorf("Extracted = %+v %v, want %+v and the repeated segments", got, rejects, want)
+	}
+}
+
+// TestStored checks that stored links keep their kind and that a link a
+// guard now refuses is left out.
+func TestStored(t *testing.T) {
+	r := newRules(t, false)
+	got := r.Stored([]storage.OutLink{
+		{URL: "http://127.0.0.1:8080/a", Kind: storage.LinkRedirect},
+		{URL: "http://127.0.0.1:8080/x/x/x/x/x", Kind: storage.LinkA},
+		{URL: "http://127.0.0.9:8080/b", Kind: storage.LinkSitemap},
+	})
+	want := []Link{
+		{URL: "http://127.0.0.1:8080/a", Host: "127.0.0.1:8080", Kind: storage.LinkRedirect, InScope: true},
+		{URL: "http://127.0.0.9:8080/b", Host: "127.0.0.9:8080", Kind: storage.LinkSitemap},
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("Stored = %+v, want %+v", got, want)
+	}
+}
