@@ -108,15 +108,23 @@ func (l *lines) errorf(line int, format string, a ...any) error {
 	return fmt.Errorf("%w: %s:%d: %s", ErrFormat, l.name, line, fmt.Sprintf(format, a...))
 }
 
-// chunk returns the next run of complete lines, nil at the end of input; a
-// read error is an ErrFormat error about the line where the input broke
-// off.
-func (l *lines) chunk() ([]byte, error) {
-	c, err := l.lr.chunk()
-	if err != nil {
-		return nil, fmt.Errorf("%w: %s:%d: %w", ErrFormat, l.name, l.line+1, err)
+// each calls fn with every run of complete lines in order, and stops at
+// the end of input or the first error. fn counts the lines it consumes in
+// l.line; a read error is an ErrFormat error about the line after them,
+// where the input broke off.
+func (l *lines) each(fn func(c []byte) error) error {
+	for {
+		c, err := l.lr.chunk()
+		if err != nil {
+			return fmt.Errorf("%w: %s:%d: %w", ErrFormat, l.name, l.line+1, err)
+		}
+		if c == nil {
+			return nil
+		}
+		if err := fn(c); err != nil {
+			return err
+		}
 	}
-	return c, nil
 }
 
 type arcsReader struct {
@@ -143,27 +151,22 @@ const MaxIsolatedNodes = 1 << 20
 const MaxPrealloc = 1 << 20
 
 func (ar *arcsReader) read() (*CSR, error) {
-	for {
-		c, err := ar.chunk()
-		if err != nil {
-			return nil, err
-		}
-		if c == nil {
-			break
-		}
+	err := ar.each(func(c []byte) error {
 		for ar.line < 4 && len(c) > 0 {
 			i := bytes.IndexByte(c, '\n')
 			ar.line++
 			if err := ar.header(strings.TrimSuffix(string(c[:i]), "\r")); err != nil {
-				return nil, err
+				return err
 			}
 			c = c[i+1:]
 		}
 		if len(c) > 0 {
-			if err := ar.arcs(c); err != nil {
-				return nil, err
-			}
+			return ar.arcs(c)
 		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	if ar.line < 4 {
 		return nil, ar.errorf(ar.line+1, "file ends inside the four-line header")

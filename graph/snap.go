@@ -75,22 +75,19 @@ type snapReader struct {
 }
 
 func (sr *snapReader) read() (*CSR, error) {
-	for {
-		c, err := sr.chunk()
-		if err != nil {
-			return nil, err
-		}
-		if c == nil {
-			break
-		}
+	err := sr.each(func(c []byte) error {
 		for len(c) > 0 {
 			i := bytes.IndexByte(c, '\n')
 			sr.line++
 			if err := sr.parseLine(c[:i]); err != nil {
-				return nil, err
+				return err
 			}
 			c = c[i+1:]
 		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	n, m := len(sr.labels), len(sr.src)
 	if sr.headNodes >= 0 && sr.headNodes != int64(n) {
