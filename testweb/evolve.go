@@ -73,8 +73,7 @@ func (s *Site) evolveUniform(prev *state, e int) *state {
 	for i := 0; i < k && len(all) > 0; i++ {
 		h := nodes[all[rng.IntN(len(all))]].host
 		id := uint32(len(nodes))
-		n := node{host: h, path: "/new/" + strconv.Itoa(e) + "/" + strconv.Itoa(i) + ".html",
-			kind: KindPage, status: 200, flags: flagEvolve, mod: uint32(e), born: uint32(e)}
+		n := newPage(h, e, i)
 		for range 2 + rng.IntN(5) {
 			c := live[h]
 			if rng.Float64() < 0.05 {
@@ -143,6 +142,13 @@ func drawFates(nodes []node, evo Evolution, e int, prev *state, rng *rand.Rand, 
 		change(nodes, id, x)
 	}
 	return nodes
+}
+
+// newPage returns the i-th new page of epoch e, /new/E/I.html on host h,
+// without links yet.
+func newPage(h uint32, e, i int) node {
+	return node{host: h, path: "/new/" + strconv.Itoa(e) + "/" + strconv.Itoa(i) + ".html",
+		kind: KindPage, status: 200, flags: flagEvolve, mod: uint32(e), born: uint32(e)}
 }
 
 // maybeDropLink drops one of links, chosen at random, with probability 0.3
@@ -450,8 +456,7 @@ func (s *Site) evolveWeb(prev *state, e int) *state {
 	for i := 0; i < k && len(all) > 0; i++ {
 		h := nodes[all[rng.IntN(len(all))]].host
 		id := uint32(len(nodes))
-		n := node{host: h, path: "/new/" + strconv.Itoa(e) + "/" + strconv.Itoa(i) + ".html",
-			kind: KindPage, status: 200, flags: flagEvolve, mod: uint32(e), born: uint32(e)}
+		n := newPage(h, e, i)
 		var parent uint32
 		found := false
 		for try := 0; try < 4 && !found; try++ {
