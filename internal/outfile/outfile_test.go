@@ -2,12 +2,12 @@ package outfile
 
 import (
 	"bufio"
-	"compress/gzip"
 	"errors"
-	"io"
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/seedcrawl/seedcrawl/internal/crawltest"
 )
 
 func TestWrite(t *testing.T) {
@@ -19,22 +19,7 @@ func TestWrite(t *testing.T) {
 		}
 		return string(b)
 	}
-	gunzip := func(t *testing.T, path string) string {
-		f, err := os.Open(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer f.Close()
-		zr, err := gzip.NewReader(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		b, err := io.ReadAll(zr)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return string(b)
-	}
+	gunzip := func(t *testing.T, path string) string { return string(crawltest.ReadGzip(t, path)) }
 	for _, tc := range []struct {
 		name  string
 		write func(string, func(*bufio.Writer) error) error
