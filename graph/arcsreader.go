@@ -30,7 +30,7 @@ import (
 // starts; the first source smaller than its predecessor switches to
 // collecting (src, dst) pairs and a counting sort by source at the end.
 func ReadArcsText(r io.Reader, name string) (*CSR, error) {
-	ar := arcsReader{lr: lineReader{r: r, buf: make([]byte, 1<<20)}, name: name, n: -1, m: -1}
+	ar := arcsReader{lines: newLines(r, name, 1<<20), n: -1, m: -1}
 	return ar.read()
 }
 
@@ -90,10 +90,45 @@ func (lr *lineReader) chunk() ([]byte, error) {
 	}
 }
 
-type arcsReader struct {
+// lines is the input of a text reader: its chunks of whole lines, its name
+// and the number of the last line consumed, which error messages give as
+// name:line.
+type lines struct {
 	lr   lineReader
 	name string
 	line int // number of the last line consumed
+}
+
+func newLines(r io.Reader, name string, bufSize int) lines {
+	return lines{lr: lineReader{r: r, buf: make([]byte, bufSize)}, name: name}
+}
+
+// errorf returns an ErrFormat error about line.
+func (l *lines) errorf(line int, format string, a ...any) error {
+	return fmt.Errorf("%w: %s:%d: %s", ErrFormat, l.name, line, fmt.Sprintf(format, a...))
+}
+
+// each calls fn with every run of complete lines in order, and stops at
+// the end of input or the first error. fn counts the lines it consumes in
+// l.line; a read error is an ErrFormat error about the line after them,
+// where the input broke off.
+func (l *lines) each(fn func(c []byte) error) error {
+	for {
+		c, err := l.lr.chunk()
+		if err != nil {
+			return fmt.Errorf("%w: %s:%d: %w", ErrFormat, l.name, l.line+1, err)
+		}
+		if c == nil {
+			return nil
+		}
+		if err := fn(c); err != nil {
+			return err
+		}
+	}
+}
+
+type arcsReader struct {
+	lines
 	n, m int
 
 	tg []uint32
@@ -115,32 +150,23 @@ const MaxIsolatedNodes = 1 << 20
 // header states; beyond it, slices grow as the data arrives.
 const MaxPrealloc = 1 << 20
 
-func (ar *arcsReader) errorf(line int, format string, a ...any) error {
-	return fmt.Errorf("%w: %s:%d: %s", ErrFormat, ar.name, line, fmt.Sprintf(format, a...))
-}
-
 func (ar *arcsReader) read() (*CSR, error) {
-	for {
-		c, err := ar.lr.chunk()
-		if err != nil {
-			return nil, fmt.Errorf("%w: %s:%d: %w", ErrFormat, ar.name, ar.line+1, err)
-		}
-		if c == nil {
-			break
-		}
+	err := ar.each(func(c []byte) error {
 		for ar.line < 4 && len(c) > 0 {
 			i := bytes.IndexByte(c, '\n')
 			ar.line++
 			if err := ar.header(strings.TrimSuffix(string(c[:i]), "\r")); err != nil {
-				return nil, err
+				return err
 			}
 			c = c[i+1:]
 		}
 		if len(c) > 0 {
-			if err := ar.arcs(c); err != nil {
-				return nil, err
-			}
+			return ar.arcs(c)
 		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	if ar.line < 4 {
 		return nil, ar.errorf(ar.line+1, "file ends inside the four-line header")

@@ -160,7 +160,7 @@ func TestReadArcsChunkBoundaries(t *testing.T) {
 			for _, a := range arcs {
 				text.WriteString(strconv.Itoa(int(a[0])) + "\t" + strconv.Itoa(int(a[1])) + "\n")
 			}
-			ar := arcsReader{lr: lineReader{r: iotest.OneByteReader(strings.NewReader(text.String())), buf: make([]byte, 32)}, name: "x", n: -1, m: -1}
+			ar := arcsReader{lines: newLines(iotest.OneByteReader(strings.NewReader(text.String())), "x", 32), n: -1, m: -1}
 			g, err := ar.read()
 			if err != nil {
 				t.Fatalf("sorted=%v case %d: %v", sorted, i, err)
@@ -168,7 +168,7 @@ func TestReadArcsChunkBoundaries(t *testing.T) {
 			sameGraph(t, g, fromArcs(n, arcs))
 		}
 	}
-	ar := arcsReader{lr: lineReader{r: strings.NewReader(header + "0\t1111111111111111111111111111111111111\n"), buf: make([]byte, 32)}, name: "x", n: -1, m: -1}
+	ar := arcsReader{lines: newLines(strings.NewReader(header+"0\t1111111111111111111111111111111111111\n"), "x", 32), n: -1, m: -1}
 	if _, err := ar.read(); err == nil || !strings.Contains(err.Error(), "x:5: line too long") {
 		t.Fatalf("long line: %v", err)
 	}

@@ -9,6 +9,8 @@ import (
 	"os"
 	"strconv"
 	"strings"
+
+	"github.com/seedcrawl/seedcrawl/internal/outfile"
 )
 
 // ReadDataset reads BASENAME.arcs.tsv.gz and, when it exists,
@@ -148,25 +150,9 @@ func WriteDataset(basename, source string, g *CSR) error {
 	})
 }
 
+// writeGz writes path with body through gzip, or not at all.
 func writeGz(path string, body func(*bufio.Writer) error) error {
-	f, err := os.Create(path)
-	if err != nil {
-		return fmt.Errorf("graph: write %s: %w", path, err)
-	}
-	zw, _ := gzip.NewWriterLevel(f, gzip.BestCompression)
-	bw := bufio.NewWriterSize(zw, 1<<16)
-	err = body(bw)
-	if err == nil {
-		err = bw.Flush()
-	}
-	if err == nil {
-		err = zw.Close()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		os.Remove(path)
+	if err := outfile.WriteGzip(path, body); err != nil {
 		return fmt.Errorf("graph: write %s: %w", path, err)
 	}
 	return nil

@@ -52,15 +52,13 @@ func ReadSNAP(r io.Reader, name string) (*CSR, error) {
 	} else {
 		r = br
 	}
-	sr := snapReader{lr: lineReader{r: r, buf: make([]byte, 1<<20)}, name: name, ids: make(map[uint64]uint32), labels: []uint64{},
+	sr := snapReader{lines: newLines(r, name, 1<<20), ids: make(map[uint64]uint32), labels: []uint64{},
 		headNodes: -1, headEdges: -1}
 	return sr.read()
 }
 
 type snapReader struct {
-	lr       lineReader
-	name     string
-	line     int
+	lines
 	ids      map[uint64]uint32
 	labels   []uint64
 	src, dst []uint32
@@ -76,27 +74,20 @@ type snapReader struct {
 	headLine             int
 }
 
-func (sr *snapReader) errorf(line int, format string, a ...any) error {
-	return fmt.Errorf("%w: %s:%d: %s", ErrFormat, sr.name, line, fmt.Sprintf(format, a...))
-}
-
 func (sr *snapReader) read() (*CSR, error) {
-	for {
-		c, err := sr.lr.chunk()
-		if err != nil {
-			return nil, fmt.Errorf("%w: %s:%d: %w", ErrFormat, sr.name, sr.line+1, err)
-		}
-		if c == nil {
-			break
-		}
+	err := sr.each(func(c []byte) error {
 		for len(c) > 0 {
 			i := bytes.IndexByte(c, '\n')
 			sr.line++
 			if err := sr.parseLine(c[:i]); err != nil {
-				return nil, err
+				return err
 			}
 			c = c[i+1:]
 		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	n, m := len(sr.labels), len(sr.src)
 	if sr.headNodes >= 0 && sr.headNodes != int64(n) {

@@ -48,17 +48,7 @@ func (s *history) Seed(seeds []Link) {
 		return
 	}
 	v := (1 - s.d) * s.mass / float64(len(seeds))
-	for i := range seeds {
-		l := &seeds[i]
-		if l.State == Done {
-			continue
-		}
-		if p, ok := s.known(l.ID); ok {
-			l.Prio = max(l.Prio, p)
-			continue
-		}
-		l.Prio += v
-	}
+	s.spread(seeds, v, v)
 }
 
 // Downloaded sends page p's value f = page.Prio (its prior if the history
@@ -86,8 +76,15 @@ func (s *history) Downloaded(page Link, out []Link) {
 			wi = w
 		}
 	}
-	for i := range out {
-		l := &out[i]
+	s.spread(out, w, wi)
+}
+
+// spread gives each link that is not Done and that the history knows
+// max(Prio, prior), and any other link that is not Done its share on top of
+// its Prio: intra if it is intra-host, inter if not.
+func (s *history) spread(links []Link, intra, inter float64) {
+	for i := range links {
+		l := &links[i]
 		if l.State == Done {
 			continue
 		}
@@ -96,9 +93,9 @@ func (s *history) Downloaded(page Link, out []Link) {
 			continue
 		}
 		if l.Intra {
-			l.Prio += w
+			l.Prio += intra
 		} else {
-			l.Prio += wi
+			l.Prio += inter
 		}
 	}
 }

@@ -196,29 +196,14 @@ func (c *committer) apply(tx *bolt.Tx) error {
 	if err := putSorted(c.hashes, c.hashKV, "hash"); err != nil {
 		return err
 	}
-	if err := c.putFrontier(); err != nil {
-		return err
-	}
-	if err := c.putHosts(); err != nil {
-		return err
-	}
-	if err := c.putAdmitted(); err != nil {
-		return err
-	}
-	if err := c.putCounters(); err != nil {
-		return err
-	}
-	if err := c.putStates(); err != nil {
-		return err
-	}
-	if err := c.putRuns(); err != nil {
-		return err
-	}
-	if err := c.putSitemaps(); err != nil {
-		return err
-	}
-	if err := c.putOwed(); err != nil {
-		return err
+	// The side records, each in its own bucket, in this order.
+	for _, put := range []func() error{
+		c.putFrontier, c.putHosts, c.putAdmitted, c.putCounters,
+		c.putStates, c.putRuns, c.putSitemaps, c.putOwed,
+	} {
+		if err := put(); err != nil {
+			return err
+		}
 	}
 	c.stats.Found += uint64(len(c.pend))
 	c.stats.NextID = c.limit

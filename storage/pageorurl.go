@@ -39,13 +39,9 @@ func (db *DB) OutLinks(src uint64) ([]OutLink, error) {
 	var pending []int // targets not committed when read: interned since
 	var links []Link
 	err := db.view(func(tx *bolt.Tx) error {
-		k, v := latestLinks(tx.Bucket(bktLinks).Cursor(), src, ^uint32(0))
-		if k == nil {
-			return nil
-		}
 		var err error
-		if links, err = decodeLinks(nil, src, v); err != nil {
-			return db.corrupt(err, "links of %d", src)
+		if links, err = db.currentLinks(tx, src); err != nil || links == nil {
+			return err
 		}
 		pages := tx.Bucket(bktPages)
 		out = make([]OutLink, len(links))

@@ -82,14 +82,9 @@ func (db *DB) yieldPage(id uint64, v []byte, p *Page, fn func(p *Page) error) er
 // it has none).
 func (db *DB) Links(src uint64) ([]Link, error) {
 	var out []Link
-	err := db.view(func(tx *bolt.Tx) error {
-		k, v := latestLinks(tx.Bucket(bktLinks).Cursor(), src, ^uint32(0))
-		if k == nil {
-			return nil
-		}
-		var err error
-		out, err = decodeLinks(nil, src, v)
-		return db.corrupt(err, "links of %d", src)
+	err := db.view(func(tx *bolt.Tx) (err error) {
+		out, err = db.currentLinks(tx, src)
+		return err
 	})
 	if err != nil {
 		return nil, fmt.Errorf("storage: links of %d: %w", src, err)
@@ -98,6 +93,17 @@ func (db *DB) Links(src uint64) ([]Link, error) {
 		return nil, nil
 	}
 	return out, nil
+}
+
+// currentLinks decodes the newest stored out-links of page src in tx (nil
+// if it has none).
+func (db *DB) currentLinks(tx *bolt.Tx, src uint64) ([]Link, error) {
+	k, v := latestLinks(tx.Bucket(bktLinks).Cursor(), src, ^uint32(0))
+	if k == nil {
+		return nil, nil
+	}
+	links, err := decodeLinks(nil, src, v)
+	return links, db.corrupt(err, "links of %d", src)
 }
 
 // latestLinks returns the newest link list version of src at or before

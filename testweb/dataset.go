@@ -2,13 +2,12 @@ package testweb
 
 import (
 	"bufio"
-	"compress/gzip"
 	"fmt"
-	"os"
 	"strconv"
 	"strings"
 
 	"github.com/seedcrawl/seedcrawl/graph"
+	"github.com/seedcrawl/seedcrawl/internal/outfile"
 )
 
 // WriteDataset writes the truth in the ../shared/data format, so it reads
@@ -28,9 +27,7 @@ func (t *Truth) WriteDataset(basename, token string) error {
 	}
 	pr := t.PageRank()
 	path := basename + ".nodes.tsv.gz"
-	err := writeFile(path, func(w *bufio.Writer) error {
-		zw, _ := gzip.NewWriterLevel(w, gzip.BestCompression)
-		bw := bufio.NewWriterSize(zw, 1<<16)
+	err := outfile.WriteGzip(path, func(bw *bufio.Writer) error {
 		fmt.Fprintf(bw, "# name: %s\n# source: %s\n# robots token: %s\n# columns: id kind status robots modified_epoch pagerank\n",
 			baseName(basename), source, token)
 		var line []byte
@@ -51,15 +48,13 @@ func (t *Truth) WriteDataset(basename, token string) error {
 			line = append(line, '\n')
 			bw.Write(line)
 		}
-		if err := bw.Flush(); err != nil {
-			return err
-		}
-		return zw.Close()
+		return nil
 	})
 	if err != nil {
-		return err
+		return fmt.Errorf("testweb: write %s: %w", path, err)
 	}
-	return writeFile(basename+".seeds.txt", func(w *bufio.Writer) error {
+	path = basename + ".seeds.txt"
+	err = outfile.Write(path, func(w *bufio.Writer) error {
 		fmt.Fprintf(w, "# seeds of %s epoch=%d\n", t.site.name, t.Epoch)
 		for _, s := range t.Seeds {
 			w.WriteString(s)
@@ -67,6 +62,10 @@ func (t *Truth) WriteDataset(basename, token string) error {
 		}
 		return nil
 	})
+	if err != nil {
+		return fmt.Errorf("testweb: write %s: %w", path, err)
+	}
+	return nil
 }
 
 func baseName(p string) string {
@@ -74,25 +73,4 @@ func baseName(p string) string {
 		return p[i+1:]
 	}
 	return p
-}
-
-// writeFile creates path and writes it with body; a failure removes it.
-func writeFile(path string, body func(*bufio.Writer) error) error {
-	f, err := os.Create(path)
-	if err != nil {
-		return fmt.Errorf("testweb: write %s: %w", path, err)
-	}
-	w := bufio.NewWriter(f)
-	err = body(w)
-	if err == nil {
-		err = w.Flush()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		os.Remove(path)
-		return fmt.Errorf("testweb: write %s: %w", path, err)
-	}
-	return nil
 }

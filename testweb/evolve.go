@@ -54,55 +54,26 @@ func (s *Site) evolveUniform(prev *state, e int) *state {
 	evo := s.evo
 	rng := rand.New(rand.NewPCG(s.seed, 0xe90c_0000_0000_0000|uint64(e)))
 	nodes := slices.Clone(prev.nodes)
-	nprev := len(nodes)
-	live := make([][]uint32, len(s.hosts))
-	var all []uint32
-	evolving := 0
-	for id := 0; id < nprev; id++ {
+	live, all, evolving := livePages(nodes, len(s.hosts))
+	nodes = drawFates(nodes, evo, e, prev, rng, func(nodes []node, id int, x float64) {
 		n := &nodes[id]
-		if n.kind != KindPage || n.flags&(flagEvolve|flagRoot) == 0 {
-			continue
+		if !(x < evo.Gone+evo.Move+evo.Change) {
+			return
 		}
-		live[n.host] = append(live[n.host], uint32(id))
-		all = append(all, uint32(id))
-		if n.flags&flagRoot == 0 {
-			evolving++
-		}
-	}
-	for id := 0; id < nprev; id++ {
-		n := &nodes[id]
-		if n.kind != KindPage || n.flags&(flagEvolve|flagRoot) == 0 {
-			continue
-		}
-		x := rng.Float64()
-		root := n.flags&flagRoot != 0
-		var ended bool
-		if nodes, ended = goneOrMoved(nodes, id, x, root, evo, e, prev, rng); ended {
-			continue
-		}
-		n = &nodes[id]
-		switch {
-		case x < evo.Gone+evo.Move+evo.Change:
-			n.touch(e)
-			links := slices.Clone(n.links)
-			if c := live[n.host]; rng.Float64() < 0.5 && len(c) > 0 {
-				if t := c[rng.IntN(len(c))]; t != uint32(id) && !hasLink(links, t) {
-					links = append(links, link{to: t})
-				}
+		n.touch(e)
+		links := slices.Clone(n.links)
+		if c := live[n.host]; rng.Float64() < 0.5 && len(c) > 0 {
+			if t := c[rng.IntN(len(c))]; t != uint32(id) && !hasLink(links, t) {
+				links = append(links, link{to: t})
 			}
-			if len(links) > 1 && rng.Float64() < 0.3 {
-				j := rng.IntN(len(links))
-				links = slices.Delete(links, j, j+1)
-			}
-			n.links = links
 		}
-	}
+		n.links = maybeDropLink(links, rng)
+	})
 	k := int(math.Round(evo.New * float64(evolving)))
 	for i := 0; i < k && len(all) > 0; i++ {
 		h := nodes[all[rng.IntN(len(all))]].host
 		id := uint32(len(nodes))
-		n := node{host: h, path: "/new/" + strconv.Itoa(e) + "/" + strconv.Itoa(i) + ".html",
-			kind: KindPage, status: 200, flags: flagEvolve, mod: uint32(e), born: uint32(e)}
+		n := newPage(h, e, i)
 		for range 2 + rng.IntN(5) {
 			c := live[h]
 			if rng.Float64() < 0.05 {
@@ -125,6 +96,69 @@ func (s *Site) evolveUniform(prev *state, e int) *state {
 	st := &state{epoch: e, nodes: nodes}
 	st.seal(prev, nil)
 	return st
+}
+
+// isLive reports whether n is a live page that takes part in evolution: a
+// regular or graph page, or a host root, that has neither gone nor moved.
+func isLive(n *node) bool { return n.kind == KindPage && n.flags&(flagEvolve|flagRoot) != 0 }
+
+// livePages lists the live pages of nodes (isLive) in id order, per host
+// (live, for hosts below nh) and all together, and counts those that are
+// not host roots: the pages that may go, move or grow new pages.
+func livePages(nodes []node, nh int) (live [][]uint32, all []uint32, evolving int) {
+	live = make([][]uint32, nh)
+	for id := range nodes {
+		n := &nodes[id]
+		if !isLive(n) {
+			continue
+		}
+		live[n.host] = append(live[n.host], uint32(id))
+		all = append(all, uint32(id))
+		if n.flags&flagRoot == 0 {
+			evolving++
+		}
+	}
+	return live, all, evolving
+}
+
+// drawFates draws the fate of every live page of the previous epoch (the
+// first len(nodes) nodes) in id order: one draw x from rng, with which
+// goneOrMoved may remove or move the page; a page that stays is handed to
+// change with x, which may change its content. It returns the nodes (a
+// move appends to them: change gets the current ones).
+func drawFates(nodes []node, evo Evolution, e int, prev *state, rng *rand.Rand, change func(nodes []node, id int, x float64)) []node {
+	nprev := len(nodes)
+	for id := 0; id < nprev; id++ {
+		n := &nodes[id]
+		if !isLive(n) {
+			continue
+		}
+		x := rng.Float64()
+		root := n.flags&flagRoot != 0
+		var ended bool
+		if nodes, ended = goneOrMoved(nodes, id, x, root, evo, e, prev, rng); ended {
+			continue
+		}
+		change(nodes, id, x)
+	}
+	return nodes
+}
+
+// newPage returns the i-th new page of epoch e, /new/E/I.html on host h,
+// without links yet.
+func newPage(h uint32, e, i int) node {
+	return node{host: h, path: "/new/" + strconv.Itoa(e) + "/" + strconv.Itoa(i) + ".html",
+		kind: KindPage, status: 200, flags: flagEvolve, mod: uint32(e), born: uint32(e)}
+}
+
+// maybeDropLink drops one of links, chosen at random, with probability 0.3
+// when there are at least two.
+func maybeDropLink(links []link, rng *rand.Rand) []link {
+	if len(links) > 1 && rng.Float64() < 0.3 {
+		j := rng.IntN(len(links))
+		links = slices.Delete(links, j, j+1)
+	}
+	return links
 }
 
 func hasLink(ls []link, t uint32) bool {
@@ -208,7 +242,7 @@ func rateScale(change float64) float64 {
 // zoo, gone pages, redirects) have 0. scale is rateScale(Change) under
 // EvolveWeb and unused otherwise.
 func (s *Site) changeRate(n *node, id uint32, scale float64) float64 {
-	if n.kind != KindPage || n.flags&(flagEvolve|flagRoot) == 0 {
+	if !isLive(n) {
 		return 0
 	}
 	if s.evo.Model == EvolveWeb {
@@ -246,7 +280,6 @@ const (
 // which changes the hub. A hub's content thus changes far more often than
 // its own rate says, and its Last-Modified must show it.
 func attachRates(st *state, evo Evolution, hosts int) []float64 {
-	isLive := func(n *node) bool { return n.kind == KindPage && n.flags&(flagEvolve|flagRoot) != 0 }
 	indeg := make([]float64, len(st.nodes))
 	live := make([]float64, hosts)
 	weight := make([]float64, hosts)
@@ -371,21 +404,7 @@ func (s *Site) evolveWeb(prev *state, e int) *state {
 	nodes := slices.Clone(prev.nodes)
 	nprev := len(nodes)
 	nh := len(s.hosts)
-	live := make([][]uint32, nh)
-	var all []uint32
-	evolving := 0
-	isLive := func(n *node) bool { return n.kind == KindPage && n.flags&(flagEvolve|flagRoot) != 0 }
-	for id := 0; id < nprev; id++ {
-		n := &nodes[id]
-		if !isLive(n) {
-			continue
-		}
-		live[n.host] = append(live[n.host], uint32(id))
-		all = append(all, uint32(id))
-		if n.flags&flagRoot == 0 {
-			evolving++
-		}
-	}
+	_, all, evolving := livePages(nodes, nh)
 	// Hubs: live pages weighted by in-degree + 1 from live pages, per host
 	// and over the whole web, as the previous epoch left them.
 	indeg := make([]float64, nprev)
@@ -405,36 +424,22 @@ func (s *Site) evolveWeb(prev *state, e int) *state {
 	}
 	changed := make([][]uint32, nh)
 	var changedAll []uint32
-	for id := 0; id < nprev; id++ {
+	nodes = drawFates(nodes, evo, e, prev, rng, func(nodes []node, id int, _ float64) {
 		n := &nodes[id]
-		if !isLive(n) {
-			continue
+		if !(rng.Float64() < -math.Expm1(-scale*s.rateFactor(n.host, uint32(id)))) {
+			return
 		}
-		x := rng.Float64()
-		root := n.flags&flagRoot != 0
-		var ended bool
-		if nodes, ended = goneOrMoved(nodes, id, x, root, evo, e, prev, rng); ended {
-			continue
-		}
-		n = &nodes[id]
-		switch {
-		case rng.Float64() < -math.Expm1(-scale*s.rateFactor(n.host, uint32(id))):
-			n.touch(e)
-			changed[n.host] = append(changed[n.host], uint32(id))
-			changedAll = append(changedAll, uint32(id))
-			links := slices.Clone(n.links)
-			if rng.Float64() < 0.5 {
-				if t, ok := hubs[n.host].pick(rng); ok && t != uint32(id) && isLive(&nodes[t]) && !hasLink(links, t) {
-					links = append(links, link{to: t})
-				}
+		n.touch(e)
+		changed[n.host] = append(changed[n.host], uint32(id))
+		changedAll = append(changedAll, uint32(id))
+		links := slices.Clone(n.links)
+		if rng.Float64() < 0.5 {
+			if t, ok := hubs[n.host].pick(rng); ok && t != uint32(id) && isLive(&nodes[t]) && !hasLink(links, t) {
+				links = append(links, link{to: t})
 			}
-			if len(links) > 1 && rng.Float64() < 0.3 {
-				j := rng.IntN(len(links))
-				links = slices.Delete(links, j, j+1)
-			}
-			n.links = links
 		}
-	}
+		n.links = maybeDropLink(links, rng)
+	})
 	// livePage reports whether id serves a page now (it may have gone or
 	// moved earlier in this epoch).
 	livePage := func(id uint32) bool { return isLive(&nodes[id]) }
@@ -451,8 +456,7 @@ func (s *Site) evolveWeb(prev *state, e int) *state {
 	for i := 0; i < k && len(all) > 0; i++ {
 		h := nodes[all[rng.IntN(len(all))]].host
 		id := uint32(len(nodes))
-		n := node{host: h, path: "/new/" + strconv.Itoa(e) + "/" + strconv.Itoa(i) + ".html",
-			kind: KindPage, status: 200, flags: flagEvolve, mod: uint32(e), born: uint32(e)}
+		n := newPage(h, e, i)
 		var parent uint32
 		found := false
 		for try := 0; try < 4 && !found; try++ {
