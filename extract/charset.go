@@ -10,7 +10,9 @@ import (
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/charset"
 	"golang.org/x/text/encoding"
+	"golang.org/x/text/encoding/charmap"
 	"golang.org/x/text/encoding/htmlindex"
+	"golang.org/x/text/encoding/korean"
 	"golang.org/x/text/encoding/unicode"
 	"golang.org/x/text/transform"
 )
@@ -100,7 +102,36 @@ func (d document) tokens() tokenSource {
 	if d.enc == nil {
 		return newScanner(d.body)
 	}
+	if rawScannable(d.enc) {
+		s := newScanner(d.body)
+		s.dec = d.enc.NewDecoder()
+		return s
+	}
 	return html.NewTokenizer(d.reader())
+}
+
+// rawScannable reports whether a body in enc can be scanned as it stands
+// (see scanner): UTF-8 with invalid sequences, whose decoder replaces them
+// without taking a byte below 0x80; the single-byte encodings whose bytes
+// below 0x80 are ASCII (all the HTML standard's); and EUC-KR, whose
+// decoder takes a byte below 0x80 as the second of a pair only when it is
+// a letter, and otherwise leaves it to stand alone. The other multi-byte
+// encodings are read by the Tokenizer through their decoder.
+func rawScannable(enc encoding.Encoding) bool {
+	switch enc {
+	case unicode.UTF8, korean.EUCKR:
+		return true
+	}
+	cm, ok := enc.(*charmap.Charmap)
+	if !ok {
+		return false
+	}
+	for b := range utf8.RuneSelf {
+		if cm.DecodeByte(byte(b)) != rune(b) {
+			return false
+		}
+	}
+	return true
 }
 
 // queryEncoder returns how query strings are encoded for this document:

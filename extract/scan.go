@@ -2,8 +2,10 @@ package extract
 
 import (
 	"bytes"
+	"unicode/utf8"
 
 	"golang.org/x/net/html"
+	"golang.org/x/text/encoding"
 )
 
 // tokenSource is what the streaming walker reads: the token stream of
@@ -40,11 +42,21 @@ type tokenSource interface {
 // x/net/html's Tokenizer, so the entity table and its rules stay
 // x/net/html's.
 //
+// A body in a legacy encoding whose markup bytes mean what they mean in
+// ASCII (see rawScannable) is scanned as it stands, and only what the
+// walker reads (tag names, attribute keys and values, text) is decoded,
+// when it has a byte above 0x7F: the Tokenizer reading the decoded stream
+// finds the same tokens, since the decoder maps every byte below 0x80 to
+// itself and never joins one of the bytes that end a name, key, value or
+// text ('\t', '\n', '\f', '\r', ' ', '"', '&', '\”, '/', '<', '=', '>')
+// to the bytes before it.
+//
 // The body is never modified. Memory is the attribute list of the current
 // tag, bounded by the tag's size.
 type scanner struct {
 	b   []byte
-	pos int // the end of the current token (the Tokenizer's raw.end)
+	pos int               // the end of the current token (the Tokenizer's raw.end)
+	dec *encoding.Decoder // the body's legacy encoding; nil: UTF-8
 
 	start, dataStart, dataEnd int // the current token and its data (text, or tag name)
 	tt                        html.TokenType
@@ -68,6 +80,30 @@ type scanner struct {
 type scanAttr struct{ key, val []byte }
 
 func newScanner(b []byte) *scanner { return &scanner{b: b} }
+
+// decoded returns b as UTF-8: b itself for a UTF-8 body or when b is
+// ASCII, else a decoded copy.
+func (s *scanner) decoded(b []byte) []byte {
+	if s.dec == nil || !hasHigh(b) {
+		return b
+	}
+	d, err := s.dec.Bytes(b)
+	if err != nil {
+		// The decoders of rawScannable replace what they cannot
+		// decode; an error is not expected, and the bytes are kept.
+		return b
+	}
+	return d
+}
+
+func hasHigh(b []byte) bool {
+	for _, c := range b {
+		if c >= utf8.RuneSelf {
+			return true
+		}
+	}
+	return false
+}
 
 func (s *scanner) AllowCDATA(allow bool) { s.allowCDATA = allow }
 

@@ -18,7 +18,11 @@ func (s *scanner) Text() []byte {
 	if s.tt != html.TextToken {
 		return nil
 	}
-	t := bytes.Clone(s.b[s.dataStart:s.dataEnd])
+	t := s.b[s.dataStart:s.dataEnd]
+	if s.dec != nil && hasHigh(t) {
+		t = s.decoded(t)
+	}
+	t = bytes.Clone(t)
 	s.dataStart, s.dataEnd = s.pos, s.pos
 	t = convertNewlines(t)
 	if s.convertNUL && bytes.IndexByte(t, 0) >= 0 {
@@ -57,7 +61,7 @@ func (s *scanner) TagName() ([]byte, bool) {
 	default:
 		return nil, false
 	}
-	name := bytes.ReplaceAll(s.b[s.dataStart:s.dataEnd], []byte{0}, []byte("\ufffd"))
+	name := bytes.ReplaceAll(s.decoded(s.b[s.dataStart:s.dataEnd]), []byte{0}, []byte("\ufffd"))
 	for i, c := range name {
 		if 'A' <= c && c <= 'Z' {
 			name[i] = c + 'a' - 'A'
@@ -105,7 +109,7 @@ func (s *scanner) readAttrs() {
 		if slow {
 			return
 		}
-		key := s.b[ks:ke]
+		key := s.decoded(s.b[ks:ke])
 		if bytes.IndexByte(key, 0) >= 0 {
 			slow = true
 			return
@@ -123,7 +127,7 @@ func (s *scanner) readAttrs() {
 		if s.keySeen(key) {
 			return
 		}
-		val, ok := unescapeAttr(s.b[vs:ve])
+		val, ok := unescapeAttr(s.decoded(s.b[vs:ve]))
 		if !ok {
 			slow = true
 			return
@@ -177,7 +181,7 @@ func hasUpper(b []byte) bool {
 // same attributes as in the document.
 func (s *scanner) slowAttrs() {
 	s.attrs = s.attrs[:0]
-	z := html.NewTokenizer(bytes.NewReader(s.b[s.start:s.pos]))
+	z := html.NewTokenizer(bytes.NewReader(s.decoded(s.b[s.start:s.pos])))
 	z.Next()
 	for {
 		k, v, more := z.TagAttr()

@@ -3,12 +3,14 @@ package extract
 import (
 	"bytes"
 	"fmt"
+	"math/rand/v2"
 	"reflect"
 	"slices"
 	"strings"
 	"testing"
 
 	"golang.org/x/net/html"
+	"golang.org/x/text/encoding/htmlindex"
 
 	"github.com/seedcrawl/seedcrawl/urlnorm"
 )
@@ -201,6 +203,11 @@ func FuzzScanner(f *testing.F) {
 	f.Add([]byte(`<meta name=robots content=nofollow><frameset><frame src=f></frameset><noscript><a href=n></noscript>`), uint16(0))
 	f.Add([]byte(`<p>x</p><IFRAME SRC=i></iframe><Svg><a href=s><title><a href=t></title></svg><MATH><mi><a href=m></math><frameset><frame src=f></frameset><Title>late</title><BASE href=/b/><A href=a><LINK rel=canonical href=c><Meta name=robots content=nofollow>`), uint16(0))
 	f.Add([]byte("<a title=\"a\r\nb\rc&amp;\r\r\nd&#233;\" href='x\r\ny&nbsp;\r'>t</a><A HREF=p\r>"), uint16(0))
+	// Legacy encodings the scanner reads as raw bytes, with bytes above
+	// 0x7F in names, keys, values and text, and before the delimiters.
+	for _, cs := range []string{"windows-1252", "iso-8859-2", "koi8-r", "euc-kr", "utf-8", "x-user-defined", "shift_jis"} {
+		f.Add([]byte("<meta charset="+cs+"><title>t\xe9\xb0\x81</title><a href=\"/\xe9\xb0?q=\x81\xc7\" title=\x81>x</a><\xe9a h\x81=\x81\xe9\x81><svg><\xc9x\xe9><a href=s\x81></\xe9X\xc9></svg><A HREF='\xb0\x81&amp;\x81'>"), uint16(0))
+	}
 	opts := Options{MaxLinks: 5, MaxOther: 3}
 	f.Fuzz(func(t *testing.T, body []byte, flags uint16) {
 		if d := diffTokens(body, flags); d != "" {
@@ -278,6 +285,42 @@ func BenchmarkScanHostile(b *testing.B) {
 					}
 				}
 			})
+		}
+	}
+}
+
+// TestLegacyRawScan checks extraction from a body in a legacy encoding the
+// scanner reads as raw bytes (rawScannable) against the Tokenizer reading
+// the decoded stream, on random markup dense in the bytes that matter:
+// delimiters, bytes above 0x7F (lead bytes of EUC-KR pairs among them)
+// and letters that can follow them as a second byte.
+func TestLegacyRawScan(t *testing.T) {
+	pieces := []string{"<", ">", "</", "<a ", "<A HREF=", "<svg>", "</svg>", "<title>", "</title>", "<link rel=canonical href=",
+		"<base href=", "<iframe src=", "<!--", "-->", "=", "\"", "'", " ", "\r\n", "&amp;", "&eacute;", "&#233;", "&",
+		"/", "?q=", "#f", "a", "B", "z", "\x81", "\xa1", "\xb0", "\xc7", "\xe9", "\xfe", "\xff", "\x80", "\x00"}
+	r := rand.New(rand.NewPCG(1, 2))
+	for _, cs := range []string{"windows-1252", "iso-8859-2", "koi8-r", "euc-kr", "utf-8", "x-user-defined"} {
+		enc, err := htmlindex.Get(cs)
+		if err != nil || !rawScannable(enc) {
+			t.Fatalf("%s: %v, raw scannable %v", cs, err, err == nil && rawScannable(enc))
+		}
+		for range 400 {
+			var sb strings.Builder
+			sb.WriteString("<meta charset=" + cs + ">")
+			for range 40 + r.IntN(80) {
+				sb.WriteString(pieces[r.IntN(len(pieces))])
+			}
+			body := []byte(sb.String())
+			got := streamExtract(t, "http://example.com/dir/page", body, Options{}, true)
+			want := tokenizerExtract(t, "http://example.com/dir/page", body, Options{}, true)
+			if !reflect.DeepEqual(got, want) {
+				t.Fatalf("%s %q:\n%s", cs, body, diffPages(got, want))
+			}
+		}
+	}
+	for _, cs := range []string{"shift_jis", "gb18030", "big5", "euc-jp", "iso-2022-jp", "utf-16le"} {
+		if enc, err := htmlindex.Get(cs); err != nil || rawScannable(enc) {
+			t.Errorf("%s: %v; a multi-byte encoding not checked here must go through the Tokenizer", cs, err)
 		}
 	}
 }

@@ -138,8 +138,8 @@ func (w *tokWalker) readAttrs() {
 
 // tagName returns the lower-cased name of the current tag from its raw
 // bytes, in w.name. Tokenizer.TagName allocates a copy per call (it
-// replaces NUL bytes); a name with NUL or longer than the buffer falls back
-// to it.
+// replaces NUL bytes); a name with NUL, longer than the buffer or in need
+// of decoding falls back to it.
 func (w *tokWalker) tagName() []byte {
 	raw := w.z.Raw()
 	i := 1
@@ -153,6 +153,11 @@ func (w *tokWalker) tagName() []byte {
 		case ' ', '\n', '\r', '\t', '\f', '/', '>':
 			return w.name[:n]
 		case 0:
+			name, _ := w.z.TagName()
+			return name
+		}
+		if c >= 0x80 && w.sc != nil && w.sc.dec != nil {
+			// A legacy-encoded name: the scanner decodes it.
 			name, _ := w.z.TagName()
 			return name
 		}
