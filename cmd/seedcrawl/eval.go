@@ -58,10 +58,8 @@ and the mean PageRank of the pages at each BFS depth from the seeds (Daneshpajou
 	if *trials < 1 || *samples < 1 {
 		return fmt.Errorf("%w: --trials and --samples want at least 1", errUsage)
 	}
-	if *plotPath != "" {
-		if err := checkPlotPath("--plot", *plotPath); err != nil {
-			return err
-		}
+	if err := checkPlotPath(*plotPath); err != nil {
+		return err
 	}
 	var list []string
 	if *algos != "all" {
@@ -109,8 +107,7 @@ and the mean PageRank of the pages at each BFS depth from the seeds (Daneshpajou
 			name = filepath.Base(sf.dbPath)
 		}
 		fig := ev.Figure(seeds.PlotOptions{Graph: name, Title: *plotTitle, LogX: *plotLogX})
-		format := strings.TrimPrefix(filepath.Ext(*plotPath), ".")
-		if err := out.plot.write(func(w io.Writer) error { return fig.Render(w, format) }); err != nil {
+		if err := out.plot.writeFigure(fig); err != nil {
 			return fmt.Errorf("plot: %w", err)
 		}
 	}

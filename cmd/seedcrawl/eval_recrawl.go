@@ -140,10 +140,8 @@ the most new pages, those adding the most) or knowing the web model (expected at
 			return fmt.Errorf("%w: --refresh-policies: unknown policy %q (known: %s)", errUsage, p, strings.Join(recrawl.RefreshPolicies(), ", "))
 		}
 	}
-	if *plotPath != "" {
-		if err := checkPlotPath("--plot", *plotPath); err != nil {
-			return err
-		}
+	if err := checkPlotPath(*plotPath); err != nil {
+		return err
 	}
 	if *budget == 0 {
 		*budget = int64(max(*pages/4, 1))
@@ -254,8 +252,7 @@ the most new pages, those adding the most) or knowing the web model (expected at
 	}
 	if out.plot != nil {
 		fig := recrawlFigure(curves, *budget, *pages, *epochs)
-		format := strings.TrimPrefix(strings.ToLower(filepath.Ext(*plotPath)), ".")
-		if err := out.plot.write(func(w io.Writer) error { return fig.Render(w, format) }); err != nil {
+		if err := out.plot.writeFigure(fig); err != nil {
 			return fmt.Errorf("plot: %w", err)
 		}
 	}

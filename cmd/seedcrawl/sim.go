@@ -54,10 +54,8 @@ curve minus bfs's, so that schedulers whose curves coincide above can be told ap
 	if err := checkDamping(*damping); err != nil {
 		return err
 	}
-	if *plotPath != "" {
-		if err := checkPlotPath("--plot", *plotPath); err != nil {
-			return err
-		}
+	if err := checkPlotPath(*plotPath); err != nil {
+		return err
 	}
 	lower, err := chart.ParseLower(*plotLower)
 	if err != nil {
@@ -143,12 +141,11 @@ curve minus bfs's, so that schedulers whose curves coincide above can be told ap
 		log.Info("wrote CSV", "file", *outPath)
 	}
 	if out.plot != nil {
-		format := strings.TrimPrefix(filepath.Ext(*plotPath), ".")
-		if err := out.plot.write(func(w io.Writer) error {
-			return rep.WritePlot(w, format, sim.PlotOptions{
-				LogX: *plotLogX || *logX, Lower: lower, Seeds: *seedSpec, Title: *plotTitle,
-			})
-		}); err != nil {
+		fig, err := rep.Figure(sim.PlotOptions{LogX: *plotLogX || *logX, Lower: lower, Seeds: *seedSpec, Title: *plotTitle})
+		if err != nil {
+			return err
+		}
+		if err := out.plot.writeFigure(fig); err != nil {
 			return err
 		}
 		log.Info("wrote plot", "file", *plotPath)
