@@ -154,7 +154,7 @@ func runCompare(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if *frontier {
 		*share = math.Inf(1)
 	}
-	opts := compareOptions{Schedulers: simSplitList(*scheds), Budget: *budget, Window: *window, Damping: *damping, RandomSeed: *randomSeed}
+	opts := compareOptions{Schedulers: splitList(*scheds), Budget: *budget, Window: *window, Damping: *damping, RandomSeed: *randomSeed}
 	if err := compareCheckFlags(opts); err != nil {
 		return err
 	}

@@ -63,14 +63,11 @@ and the mean PageRank of the pages at each BFS depth from the seeds (Daneshpajou
 	}
 	var list []string
 	if *algos != "all" {
-		for _, a := range strings.Split(*algos, ",") {
-			if a = strings.TrimSpace(a); a == "" {
-				continue
-			}
+		list = splitList(*algos)
+		for _, a := range list {
 			if !seedsKnownAlgo(a) {
 				return fmt.Errorf("%w: --algos: unknown selector %q (known: %s)", errUsage, a, strings.Join(seeds.Algos(), ", "))
 			}
-			list = append(list, a)
 		}
 		if len(list) == 0 {
 			return fmt.Errorf("%w: --algos is empty", errUsage)

@@ -100,16 +100,7 @@ the most new pages, those adding the most) or knowing the web model (expected at
 `); err != nil {
 		return err
 	}
-	split := func(s string) []string {
-		var out []string
-		for _, x := range strings.Split(s, ",") {
-			if x = strings.TrimSpace(x); x != "" {
-				out = append(out, x)
-			}
-		}
-		return out
-	}
-	sl, al, pl := split(*scheds), split(*algos), split(*policies)
+	sl, al, pl := splitList(*scheds), splitList(*algos), splitList(*policies)
 	switch {
 	case *pages < 10 || *hosts < 1 || *epochs < 2:
 		return fmt.Errorf("%w: want --pages ≥ 10, --hosts ≥ 1, --epochs ≥ 2", errUsage)

@@ -13,8 +13,9 @@ import (
 )
 
 // Helpers shared by the subcommands (sim, seeds, eval, rank, stats, export,
-// demo, testweb): flag parsing for commands without arguments, and result files
-// that are opened before the work and replaced only when complete.
+// demo, testweb): flag parsing for commands without arguments, list flags,
+// and result files that are opened before the work and replaced only when
+// complete.
 
 // parseFlagsUsage parses args with parseFlags after installing usage, the
 // text -h prints above the flag list, as fs.Usage.
@@ -46,6 +47,18 @@ func writeJSON(w io.Writer, v any) error {
 		return fmt.Errorf("write json: %w", err)
 	}
 	return nil
+}
+
+// splitList splits a comma-separated flag value (--schedulers, --algos,
+// ...), trimming spaces and dropping empty items.
+func splitList(s string) []string {
+	var out []string
+	for _, f := range strings.Split(s, ",") {
+		if f = strings.TrimSpace(f); f != "" {
+			out = append(out, f)
+		}
+	}
+	return out
 }
 
 // checkPlotPath rejects a --plot file whose extension names no format

@@ -61,7 +61,7 @@ curve minus bfs's, so that schedulers whose curves coincide above can be told ap
 	if err != nil {
 		return fmt.Errorf("%w: --plot-lower: %w", errUsage, err)
 	}
-	names := simSplitList(*scheds)
+	names := splitList(*scheds)
 	if len(names) == 0 {
 		return fmt.Errorf("%w: --schedulers is empty", errUsage)
 	}
@@ -151,15 +151,4 @@ curve minus bfs's, so that schedulers whose curves coincide above can be told ap
 		log.Info("wrote plot", "file", *plotPath)
 	}
 	return nil
-}
-
-// simSplitList splits a comma-separated flag value, dropping empty items.
-func simSplitList(s string) []string {
-	var out []string
-	for _, f := range strings.Split(s, ",") {
-		if f = strings.TrimSpace(f); f != "" {
-			out = append(out, f)
-		}
-	}
-	return out
 }
