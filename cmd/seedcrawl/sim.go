@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"log/slog"
 	"path/filepath"
 	"strings"
 
@@ -76,11 +75,7 @@ curve minus bfs's, so that schedulers whose curves coincide above can be told ap
 	}
 	defer out.discard()
 
-	logw := stderr
-	if *quiet {
-		logw = io.Discard
-	}
-	log := slog.New(slog.NewTextHandler(logw, &slog.HandlerOptions{Level: slog.LevelInfo}))
+	log := progressLogger(stderr, *quiet)
 
 	g, err := loadGraphFormat(ctx, *graphBase, *graphFormat, *dbPath)
 	if err != nil {
