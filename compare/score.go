@@ -8,6 +8,7 @@ import (
 	"slices"
 	"sync"
 
+	"github.com/seedcrawl/seedcrawl/chart"
 	"github.com/seedcrawl/seedcrawl/graph"
 	"github.com/seedcrawl/seedcrawl/scheduler"
 )
@@ -97,7 +98,7 @@ func ParseUnfetched(s string) (Unfetched, error) {
 
 // Checkpoints are the fractions of the budget at which the report
 // tabulates the scores (sim's checkpoints).
-func Checkpoints() []float64 { return []float64{0.01, 0.02, 0.05, 0.10, 0.20, 0.50, 1} }
+func Checkpoints() []float64 { return chart.Checkpoints() }
 
 // corpus is every page Score may rank and every URL they link to, under
 // dense ids (pages first, in the given order), so that the union graph and
@@ -312,7 +313,7 @@ func Score(pages []Page, seeds []string, seqs []Sequence, o ScoreOptions) (*Repo
 	if K == 0 {
 		return nil, fmt.Errorf("%w: no sequence has downloaded anything", ErrOptions)
 	}
-	r.Pages, r.Checkpoint = grid(K, o.Grid)
+	r.Pages, r.Checkpoint = chart.Grid(K, o.Grid)
 	var seedIDs []uint32
 	for _, s := range seeds {
 		if v := c.ids[s]; !slices.Contains(seedIDs, v) {
@@ -428,33 +429,6 @@ func unionOf[T comparable](seqs [][]T, skip int) []T {
 		}
 	}
 	return out
-}
-
-// grid returns sim's grid of k values for K pages: the checkpoints,
-// evenly spaced and geometrically spaced points, ascending and distinct,
-// with the checkpoint fraction each k stands for (0 for the fine grid).
-func grid(K, points int) ([]int, []float64) {
-	points = min(points, K)
-	cp := map[int]float64{}
-	var ks []int
-	for _, f := range Checkpoints() {
-		k := max(1, int(math.Ceil(f*float64(K)-1e-9)))
-		if _, dup := cp[k]; !dup {
-			cp[k] = f
-		}
-		ks = append(ks, k)
-	}
-	for i := 1; i <= points; i++ {
-		ks = append(ks, max(1, int(math.Round(float64(i)*float64(K)/float64(points)))))
-		ks = append(ks, max(1, int(math.Round(math.Pow(float64(K), float64(i)/float64(points))))))
-	}
-	slices.Sort(ks)
-	ks = slices.Compact(ks)
-	fr := make([]float64, len(ks))
-	for i, k := range ks {
-		fr[i] = cp[k]
-	}
-	return ks, fr
 }
 
 // cumulative returns Σ vals[:k] at each k of ks; beyond len(vals) the sum

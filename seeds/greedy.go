@@ -185,22 +185,12 @@ func (s *selector) maxSCC(ctx context.Context, cands []bool, k int) ([]Seed, str
 	s.components()
 	n, nc := s.g.N(), s.ncomp
 	val := slices.Clone(s.val)
-	off := make([]uint32, nc+1)
-	for _, c := range s.comp {
-		off[c+1]++
-	}
-	for c := 0; c < nc; c++ {
-		off[c+1] += off[c]
-	}
-	members := make([]uint32, n)
-	pos := slices.Clone(off[:nc])
+	off, members := groupBy(s.comp, nc)
 	weight := make([]float64, nc)
 	nonzero := make([]int, nc) // members with a nonzero current value
 	avail := make([]int, nc)   // candidate members not chosen yet
 	for v := 0; v < n; v++ {
 		c := s.comp[v]
-		members[pos[c]] = uint32(v)
-		pos[c]++
 		weight[c] += val[v]
 		if val[v] != 0 {
 			nonzero[c]++
@@ -241,7 +231,7 @@ func (s *selector) maxSCC(ctx context.Context, cands []bool, k int) ([]Seed, str
 		v := uint32(bv)
 		chosen[v] = true
 		avail[best]--
-		out = append(out, Seed{Node: v, Score: weight[best], ComponentSize: int(off[best+1] - off[best])})
+		out = append(out, Seed{Node: v, Score: weight[best], ComponentSize: off[best+1] - off[best]})
 		cov.add(v, func(u uint32) {
 			c := s.comp[u]
 			if val[u] != 0 {
@@ -254,4 +244,24 @@ func (s *selector) maxSCC(ctx context.Context, cands []bool, k int) ([]Seed, str
 		})
 	}
 	return out, "", nil
+}
+
+// groupBy lists the nodes grouped by key (a counting sort): the nodes v
+// with key[v] = c are members[off[c]:off[c+1]], ascending. key values are
+// below groups.
+func groupBy(key []uint32, groups int) (off []int, members []uint32) {
+	off = make([]int, groups+1)
+	for _, c := range key {
+		off[c+1]++
+	}
+	for c := range groups {
+		off[c+1] += off[c]
+	}
+	members = make([]uint32, len(key))
+	pos := slices.Clone(off[:groups])
+	for v, c := range key {
+		members[pos[c]] = uint32(v)
+		pos[c]++
+	}
+	return off, members
 }

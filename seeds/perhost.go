@@ -42,21 +42,9 @@ func (s *selector) perHost(ctx context.Context) ([]Seed, []HostQuota, string, er
 	var out []Seed
 	var quotas []HostQuota
 	var notes []string
-	// Pages grouped by host (counting sort), so each host's candidate mask is
-	// set and cleared in time proportional to the host's size.
-	off := make([]int, nh+1)
-	for _, h := range g.Hosts {
-		off[h+1]++
-	}
-	for h := 0; h < nh; h++ {
-		off[h+1] += off[h]
-	}
-	members := make([]uint32, g.N())
-	pos := slices.Clone(off[:nh])
-	for v, h := range g.Hosts {
-		members[pos[h]] = uint32(v)
-		pos[h]++
-	}
+	// Pages grouped by host, so each host's candidate mask is set and
+	// cleared in time proportional to the host's size.
+	off, members := groupBy(g.Hosts, nh)
 	cands := make([]bool, g.N())
 	for _, h := range order {
 		mine := members[off[h]:off[h+1]]

@@ -39,11 +39,7 @@ func BenchmarkSim(b *testing.B) {
 			b.Run(ds+"/"+sn, func(b *testing.B) {
 				var links, pages int
 				for b.Loop() {
-					sch, err := s.Scheduler(sn)
-					if err != nil {
-						b.Fatal(err)
-					}
-					c, err := s.Crawl(context.Background(), sch, func(uint32) {})
+					c, err := s.Crawl(context.Background(), mustScheduler(b, s, sn), func(uint32) {})
 					if err != nil {
 						b.Fatal(err)
 					}

@@ -7,6 +7,7 @@ import (
 	"math"
 	"slices"
 
+	"github.com/seedcrawl/seedcrawl/chart"
 	"github.com/seedcrawl/seedcrawl/graph"
 	"github.com/seedcrawl/seedcrawl/scheduler"
 )
@@ -56,7 +57,7 @@ type Options struct {
 
 // Checkpoints are the fractions of the reachable pages at which the report
 // tabulates S(k).
-func Checkpoints() []float64 { return []float64{0.01, 0.02, 0.05, 0.10, 0.20, 0.50, 1} }
+func Checkpoints() []float64 { return chart.Checkpoints() }
 
 // Sim is a simulation prepared on one graph and seed set: the true PageRank,
 // the hosts, the reachable set, the grid of k values and the upper bound.
@@ -180,33 +181,10 @@ func reach(g *graph.CSR, seeds []uint32, seen []bool) (nodes, arcs int) {
 	return len(q), arcs
 }
 
-// grid sets the k values: the checkpoints, o.Grid evenly spaced points and
-// o.Grid geometrically spaced ones, with U(k) at each.
+// grid sets the k values, chart's grid of the reachable pages, with U(k)
+// at each.
 func (s *Sim) grid() {
-	r := s.reachable
-	// More evenly spaced points than pages would only repeat k values; the
-	// clamp also keeps a typo such as --grid 1e12 from allocating them.
-	points := min(s.o.Grid, r)
-	cp := map[int]float64{}
-	ks := []int{}
-	for _, f := range Checkpoints() {
-		k := max(1, int(math.Ceil(f*float64(r)-1e-9)))
-		if _, dup := cp[k]; !dup { // on tiny crawls 1% and 2% may both be page 1
-			cp[k] = f
-		}
-		ks = append(ks, k)
-	}
-	for i := 1; i <= points; i++ {
-		ks = append(ks, max(1, int(math.Round(float64(i)*float64(r)/float64(points)))))
-		// and geometrically spaced, for a log axis: r^(i/points)
-		ks = append(ks, max(1, int(math.Round(math.Pow(float64(r), float64(i)/float64(points))))))
-	}
-	slices.Sort(ks)
-	s.ks = slices.Compact(ks)
-	s.checkpoint = make([]float64, len(s.ks))
-	for i, k := range s.ks {
-		s.checkpoint[i] = cp[k]
-	}
+	s.ks, s.checkpoint = chart.Grid(s.reachable, s.o.Grid)
 	sorted := slices.Clone(s.pr)
 	slices.SortFunc(sorted, func(a, b float64) int { return cmp.Compare(b, a) })
 	s.upper = make([]float64, len(s.ks))

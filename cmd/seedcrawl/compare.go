@@ -154,7 +154,7 @@ func runCompare(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if *frontier {
 		*share = math.Inf(1)
 	}
-	opts := compareOptions{Schedulers: simSplitList(*scheds), Budget: *budget, Window: *window, Damping: *damping, RandomSeed: *randomSeed}
+	opts := compareOptions{Schedulers: splitList(*scheds), Budget: *budget, Window: *window, Damping: *damping, RandomSeed: *randomSeed}
 	if err := compareCheckFlags(opts); err != nil {
 		return err
 	}
@@ -388,10 +388,8 @@ func (o compareOutputs) check() error {
 	if _, err := compare.ParseUnfetched(*o.unfetched); err != nil {
 		return fmt.Errorf("%w: --score-unfetched %q: want host or dangling", errUsage, *o.unfetched)
 	}
-	if *o.plot != "" {
-		if err := checkPlotPath("--plot", *o.plot); err != nil {
-			return err
-		}
+	if err := checkPlotPath(*o.plot); err != nil {
+		return err
 	}
 	if _, err := chart.ParseLower(*o.lower); err != nil {
 		return fmt.Errorf("%w: --plot-lower: %w", errUsage, err)
@@ -436,8 +434,7 @@ func (o compareOutputs) write(rep *compare.Report, name string, stdout io.Writer
 		if err != nil {
 			return fmt.Errorf("plot: %w", err)
 		}
-		format := strings.TrimPrefix(strings.ToLower(filepath.Ext(*o.plot)), ".")
-		if err := out.plot.write(func(w io.Writer) error { return fig.Render(w, format) }); err != nil {
+		if err := out.plot.writeFigure(fig); err != nil {
 			return err
 		}
 	}

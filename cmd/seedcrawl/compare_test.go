@@ -16,7 +16,6 @@ import (
 	"github.com/seedcrawl/seedcrawl/compare"
 	"github.com/seedcrawl/seedcrawl/internal/version"
 	"github.com/seedcrawl/seedcrawl/sim"
-	"github.com/seedcrawl/seedcrawl/storage"
 	"github.com/seedcrawl/seedcrawl/testweb"
 )
 
@@ -35,10 +34,7 @@ func compareCmd(t testing.TB, args []string) string {
 // compareSequences reads back the download sequences a comparison stored.
 func compareSequences(t testing.TB, path string) []compare.Sequence {
 	t.Helper()
-	db, err := storage.Open(path, &storage.Options{ReadOnly: true})
-	if err != nil {
-		t.Fatal(err)
-	}
+	db := openDB(t, path)
 	defer db.Close()
 	raw, err := db.CompareOptions()
 	if err != nil || raw == nil {

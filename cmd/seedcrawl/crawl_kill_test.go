@@ -151,11 +151,11 @@ func crawlKillRuns(t testing.TB, bin string, args func(string) []string, w *craw
 	// The killed crawl: SIGKILL after further shares of the reference's requests,
 	// then once right at the start, then run to the end.
 	db := filepath.Join(dir, "kill.db")
-	type run struct{ first, last int } // log indices of the run's requests
-	var runs []run
+	start := len(w.log.Entries())
+	var ends []int                // log length, from start, when each killed run died
 	committed := map[string]int{} // URL -> the killed run after which its fetch was stored
 	var kills []time.Duration     // arrival time of each killed run's last request
-	for _, share := range shares {
+	for i, share := range shares {
 		before := len(w.log.Entries())
 		a, at := args(db), stopPoint{requests: before + int(share*float64(total))}
 		if share == 0 {
@@ -163,19 +163,17 @@ func crawlKillRuns(t testing.TB, bin string, args func(string) []string, w *craw
 		}
 		crawlStop(t, w, exec.Command(bin, a...), at, syscall.SIGKILL)
 		es := w.log.Entries()
-		runs = append(runs, run{before, len(es)})
-		last := lastRequest(es[before:])
-		kills = append(kills, last)
+		ends = append(ends, len(es)-start)
+		kills = append(kills, lastRequest(es[before:]))
 		stored := 0
 		for u, p := range crawlPages(t, db) {
 			if _, ok := committed[u]; !ok && p.Fetches > 0 {
-				committed[u] = len(runs) - 1
+				committed[u] = i
 				stored++
 			}
 		}
 		t.Logf("killed after %d requests; %d fetches were committed", len(es)-before, stored)
 	}
-	before := len(w.log.Entries())
 	out, err := exec.Command(bin, args(db)...).Output()
 	if err != nil {
 		t.Fatalf("final run: %v", err)
@@ -183,7 +181,6 @@ func crawlKillRuns(t testing.TB, bin string, args func(string) []string, w *craw
 	if !strings.Contains(string(out), `"stopped": "exhausted"`) {
 		t.Errorf("final run summary:\n%s", out)
 	}
-	runs = append(runs, run{before, len(w.log.Entries())})
 
 	// Same pages (with their status) and same links as the reference.
 	refPages, gotPages := crawlPages(t, ref), crawlPages(t, db)
@@ -200,47 +197,53 @@ func crawlKillRuns(t testing.TB, bin string, args func(string) []string, w *craw
 			len(a), len(b), crawlDiffSample(a, b, 5), crawlDiffSample(b, a, 5))
 	}
 
-	// Audit: no URL whose fetch was committed before a kill is requested
-	// again; a URL requested twice was requested by a killed run within
-	// crawlKillWindow of its death (in flight, or waiting for a commit).
-	es := w.log.Entries()
-	firstAt := map[string]struct {
-		run int
-		at  time.Duration
-	}{}
-	dups := 0
-	for ri, r := range runs {
-		for _, e := range es[r.first:r.last] {
-			if e.Target == "/robots.txt" {
-				continue
-			}
-			u := e.URL()
-			if k, ok := committed[u]; ok && ri > k {
-				t.Errorf("%s fetched by run %d although its fetch was committed before kill %d", u, ri+1, k+1)
-			}
-			prev, seen := firstAt[u]
-			if !seen {
-				firstAt[u] = struct {
-					run int
-					at  time.Duration
-				}{ri, e.Time}
-				continue
-			}
-			dups++
-			if prev.run >= len(kills) {
-				t.Errorf("%s fetched twice by the final run", u)
-				continue
-			}
-			if age := kills[prev.run] - prev.at; age > crawlKillWindow {
-				t.Errorf("%s fetched again although it was fetched %v before kill %d (more than %v: committed)", u, age, prev.run+1, crawlKillWindow)
-			}
-		}
-	}
-	t.Logf("%d URLs, %d fetched again after a kill", len(firstAt), dups)
-	if len(firstAt) < total*9/10 {
-		t.Errorf("%d distinct URLs requested, the reference requested %d", len(firstAt), total)
+	urls, dups := auditKillRepeats(t, w.log.Entries()[start:], ends, kills, committed)
+	t.Logf("%d URLs, %d fetched again after a kill", urls, dups)
+	if urls < total*9/10 {
+		t.Errorf("%d distinct URLs requested, the reference requested %d", urls, total)
 	}
 	return dups
+}
+
+// auditKillRepeats audits the access log es of a crawl killed (SIGKILL)
+// several times and then run to the end: ends[i] is the length of es when
+// killed run i died, kills[i] the time of its last request, committed[u]
+// the killed run after which u's fetch was stored. No URL whose fetch was
+// committed before a kill is requested again, and a URL requested twice
+// was first requested by a killed run within crawlKillWindow of its death
+// (in flight, or waiting for a commit). robots.txt is left out. It returns
+// the distinct URLs requested and the repeated requests.
+func auditKillRepeats(t testing.TB, es []testweb.Entry, ends []int, kills []time.Duration, committed map[string]int) (urls, dups int) {
+	t.Helper()
+	type first struct {
+		run int
+		at  time.Duration
+	}
+	seen := map[string]first{}
+	for i, e := range es {
+		if e.Target == "/robots.txt" {
+			continue
+		}
+		u := e.URL()
+		run := sort.SearchInts(ends, i+1) // the run that made request i; len(ends) is the final run
+		if k, ok := committed[u]; ok && run > k {
+			t.Errorf("%s requested by run %d although its fetch was committed before kill %d", u, run+1, k+1)
+		}
+		f, ok := seen[u]
+		if !ok {
+			seen[u] = first{run, e.Time}
+			continue
+		}
+		dups++
+		switch {
+		case f.run >= len(kills):
+			t.Errorf("%s requested twice by the final run", u)
+		case kills[f.run]-f.at > crawlKillWindow:
+			t.Errorf("%s requested again although run %d requested it %v before its kill (more than %v: committed)",
+				u, f.run+1, kills[f.run]-f.at, crawlKillWindow)
+		}
+	}
+	return len(seen), dups
 }
 
 // BenchmarkCrawlKill20 kills the crawl of a 5,000-page test web with

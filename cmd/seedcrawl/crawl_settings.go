@@ -63,10 +63,22 @@ func (f *crawlFlags) settings(fs *flag.FlagSet) (config.Config, error) {
 	return loadSettings(f.configPath, &f.cfg, fs, extra...)
 }
 
-// warnLogger is the logger of a crawling subcommand: warnings and errors,
-// as text on w (stderr).
-func warnLogger(w io.Writer) *slog.Logger {
-	return slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{Level: slog.LevelWarn}))
+// textLogger is a subcommand's logger: records from level up, as text on
+// w (stderr).
+func textLogger(w io.Writer, level slog.Level) *slog.Logger {
+	return slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{Level: level}))
+}
+
+// warnLogger is the logger of a crawling subcommand: warnings and errors.
+func warnLogger(w io.Writer) *slog.Logger { return textLogger(w, slog.LevelWarn) }
+
+// progressLogger is the logger of sim and rank: their progress (info) on
+// stderr, nothing with -q.
+func progressLogger(stderr io.Writer, quiet bool) *slog.Logger {
+	if quiet {
+		stderr = io.Discard
+	}
+	return textLogger(stderr, slog.LevelInfo)
 }
 
 // seedArg is the placeholder of the positional arguments in the usage of

@@ -99,7 +99,7 @@ func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		len(site.Hosts()), srv.HTTPAddr(), srv.HTTPSAddr(), len(cfg.Seeds), path)
 	sess, err := openCrawl(cfg, crawlExtras{
 		command: "seedcrawl demo",
-		logger:  slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelError})),
+		logger:  textLogger(stderr, slog.LevelError),
 	})
 	if err != nil {
 		return err
@@ -153,7 +153,7 @@ func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer) error
 func demoCycles(ctx context.Context, cfg config.Config, web *testweb.Web, n int, algo string, progress time.Duration, stdout, stderr io.Writer) error {
 	sess, err := openCrawlBase(cfg, crawlExtras{
 		command: "seedcrawl demo --cycles",
-		logger:  slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelError})),
+		logger:  textLogger(stderr, slog.LevelError),
 	})
 	if err != nil {
 		return err

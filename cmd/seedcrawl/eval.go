@@ -58,21 +58,16 @@ and the mean PageRank of the pages at each BFS depth from the seeds (Daneshpajou
 	if *trials < 1 || *samples < 1 {
 		return fmt.Errorf("%w: --trials and --samples want at least 1", errUsage)
 	}
-	if *plotPath != "" {
-		if err := checkPlotPath("--plot", *plotPath); err != nil {
-			return err
-		}
+	if err := checkPlotPath(*plotPath); err != nil {
+		return err
 	}
 	var list []string
 	if *algos != "all" {
-		for _, a := range strings.Split(*algos, ",") {
-			if a = strings.TrimSpace(a); a == "" {
-				continue
-			}
+		list = splitList(*algos)
+		for _, a := range list {
 			if !seedsKnownAlgo(a) {
 				return fmt.Errorf("%w: --algos: unknown selector %q (known: %s)", errUsage, a, strings.Join(seeds.Algos(), ", "))
 			}
-			list = append(list, a)
 		}
 		if len(list) == 0 {
 			return fmt.Errorf("%w: --algos is empty", errUsage)
@@ -109,8 +104,7 @@ and the mean PageRank of the pages at each BFS depth from the seeds (Daneshpajou
 			name = filepath.Base(sf.dbPath)
 		}
 		fig := ev.Figure(seeds.PlotOptions{Graph: name, Title: *plotTitle, LogX: *plotLogX})
-		format := strings.TrimPrefix(filepath.Ext(*plotPath), ".")
-		if err := out.plot.write(func(w io.Writer) error { return fig.Render(w, format) }); err != nil {
+		if err := out.plot.writeFigure(fig); err != nil {
 			return fmt.Errorf("plot: %w", err)
 		}
 	}

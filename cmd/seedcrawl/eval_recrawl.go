@@ -100,16 +100,7 @@ the most new pages, those adding the most) or knowing the web model (expected at
 `); err != nil {
 		return err
 	}
-	split := func(s string) []string {
-		var out []string
-		for _, x := range strings.Split(s, ",") {
-			if x = strings.TrimSpace(x); x != "" {
-				out = append(out, x)
-			}
-		}
-		return out
-	}
-	sl, al, pl := split(*scheds), split(*algos), split(*policies)
+	sl, al, pl := splitList(*scheds), splitList(*algos), splitList(*policies)
 	switch {
 	case *pages < 10 || *hosts < 1 || *epochs < 2:
 		return fmt.Errorf("%w: want --pages ≥ 10, --hosts ≥ 1, --epochs ≥ 2", errUsage)
@@ -140,10 +131,8 @@ the most new pages, those adding the most) or knowing the web model (expected at
 			return fmt.Errorf("%w: --refresh-policies: unknown policy %q (known: %s)", errUsage, p, strings.Join(recrawl.RefreshPolicies(), ", "))
 		}
 	}
-	if *plotPath != "" {
-		if err := checkPlotPath("--plot", *plotPath); err != nil {
-			return err
-		}
+	if err := checkPlotPath(*plotPath); err != nil {
+		return err
 	}
 	if *budget == 0 {
 		*budget = int64(max(*pages/4, 1))
@@ -254,8 +243,7 @@ the most new pages, those adding the most) or knowing the web model (expected at
 	}
 	if out.plot != nil {
 		fig := recrawlFigure(curves, *budget, *pages, *epochs)
-		format := strings.TrimPrefix(strings.ToLower(filepath.Ext(*plotPath)), ".")
-		if err := out.plot.write(func(w io.Writer) error { return fig.Render(w, format) }); err != nil {
+		if err := out.plot.writeFigure(fig); err != nil {
 			return fmt.Errorf("plot: %w", err)
 		}
 	}

@@ -61,9 +61,3 @@ func loadGraphFormat(ctx context.Context, graphPath, format, dbPath string) (*gr
 		return nil, fmt.Errorf("%w: give --graph BASENAME or --db FILE", errUsage)
 	}
 }
-
-// loadNodeFlags returns, for a crawl database, which pages were fetched and
-// which had content new to the crawl, indexed by node id.
-func loadNodeFlags(ctx context.Context, dbPath string) (fetched, novel []bool, err error) {
-	return loadDBNodeFlags(ctx, dbPath)
-}

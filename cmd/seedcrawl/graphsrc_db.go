@@ -41,38 +41,30 @@ func loadDBGraph(ctx context.Context, dbPath string) (*graph.CSR, error) {
 	return g, nil
 }
 
-func loadDBNodeFlags(ctx context.Context, dbPath string) (fetched, novel []bool, err error) {
+// loadDBPageFlags reads, by node id, which pages of a crawl database were
+// fetched and which had content new to the crawl, and which may be seeds:
+// fetched, live HTML pages (a seed is a page to start crawling from, so
+// never a redirect, an error, an image or a sitemap file). n is the
+// graph's node count.
+func loadDBPageFlags(dbPath string, n int) (fetched, novel, candidates []bool, err error) {
 	db, err := openDBReadOnly(dbPath)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	defer db.Close()
 	fetched, novel, err = db.NodeFlags()
 	if err != nil {
-		return nil, nil, fmt.Errorf("read page flags from db %s: %w", dbPath, err)
+		return nil, nil, nil, fmt.Errorf("read page flags from db %s: %w", dbPath, err)
 	}
-	return fetched, novel, nil
-}
-
-// loadDBCandidates marks the pages of a crawl database that may be seeds:
-// fetched, live HTML pages. A seed is a page to start crawling from, so
-// never a redirect, an error, an image or a sitemap file. n is the graph's
-// node count.
-func loadDBCandidates(dbPath string, n int) ([]bool, error) {
-	db, err := openDBReadOnly(dbPath)
-	if err != nil {
-		return nil, err
-	}
-	defer db.Close()
-	out := make([]bool, n)
+	candidates = make([]bool, n)
 	err = db.EachPage(func(p *storage.Page) error {
 		if p.ID < uint64(n) {
-			out[p.ID] = p.Status.Fetched() && fetch.IsHTML(p.ContentType)
+			candidates[p.ID] = p.Status.Fetched() && fetch.IsHTML(p.ContentType)
 		}
 		return nil
 	})
 	if err != nil {
-		return nil, fmt.Errorf("read pages of db %s: %w", dbPath, err)
+		return nil, nil, nil, fmt.Errorf("read pages of db %s: %w", dbPath, err)
 	}
-	return out, nil
+	return fetched, novel, candidates, nil
 }

@@ -8,11 +8,14 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/seedcrawl/seedcrawl/chart"
 )
 
 // Helpers shared by the subcommands (sim, seeds, eval, rank, stats, export,
-// demo, testweb): flag parsing for commands without arguments, and result files
-// that are opened before the work and replaced only when complete.
+// demo, testweb): flag parsing for commands without arguments, list flags,
+// and result files that are opened before the work and replaced only when
+// complete.
 
 // parseFlagsUsage parses args with parseFlags after installing usage, the
 // text -h prints above the flag list, as fs.Usage.
@@ -46,14 +49,30 @@ func writeJSON(w io.Writer, v any) error {
 	return nil
 }
 
-// checkPlotPath rejects a plot file whose extension names no format gonum
-// can write, before any work is done. Shared by sim and eval.
-func checkPlotPath(flagName, path string) error {
+// splitList splits a comma-separated flag value (--schedulers, --algos,
+// ...), trimming spaces and dropping empty items.
+func splitList(s string) []string {
+	var out []string
+	for _, f := range strings.Split(s, ",") {
+		if f = strings.TrimSpace(f); f != "" {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// checkPlotPath rejects a --plot file whose extension names no format
+// gonum can write, before any work is done; "" (no plot) passes. Shared by
+// sim, compare and eval.
+func checkPlotPath(path string) error {
+	if path == "" {
+		return nil
+	}
 	switch strings.ToLower(filepath.Ext(path)) {
 	case ".svg", ".png", ".pdf":
 		return nil
 	}
-	return fmt.Errorf("%w: %s %s: name a .svg or .png file (or .pdf)", errUsage, flagName, path)
+	return fmt.Errorf("%w: --plot %s: name a .svg or .png file (or .pdf)", errUsage, path)
 }
 
 // checkDamping rejects a --damping outside (0, 1), where PageRank and the
@@ -116,6 +135,16 @@ func (o *output) write(fn func(io.Writer) error) error {
 		return fmt.Errorf("%s: write %s: %w", o.flag, o.path, err)
 	}
 	return nil
+}
+
+// writeFigure renders fig into the output in the format its file's
+// extension names (checked by checkPlotPath), and moves it into place.
+func (o *output) writeFigure(fig *chart.Figure) error {
+	if o == nil {
+		return nil
+	}
+	format := strings.TrimPrefix(filepath.Ext(o.path), ".")
+	return o.write(func(w io.Writer) error { return fig.Render(w, format) })
 }
 
 // discard removes an output that will not be written (the run failed).

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"log/slog"
 	"strconv"
 	"time"
 
@@ -58,11 +57,7 @@ Writes node<TAB>url<TAB>score (pagerank, sums to 1) or node<TAB>url<TAB>hub<TAB>
 		out = o
 		defer out.discard()
 	}
-	logw := stderr
-	if *quiet {
-		logw = io.Discard
-	}
-	log := slog.New(slog.NewTextHandler(logw, &slog.HandlerOptions{Level: slog.LevelInfo}))
+	log := progressLogger(stderr, *quiet)
 
 	start := time.Now()
 	g, err := loadGraphFormat(ctx, *graphBase, *graphFormat, *dbPath)

@@ -47,13 +47,13 @@ func TestRunBinaryResumesCycle(t *testing.T) {
 
 	committed := map[string]int{} // URL -> kill after which its cycle-2 fetch was stored
 	var kills []time.Duration     // time of the last request of each killed run
-	var bounds []int              // log length after each killed run
+	var ends []int                // log length after each killed run
 	for i, share := range []float64{0.25, 0.6} {
 		want := len(w.log.Entries()) + int(share*float64(total)) - total/4*i
 		crawlStop(t, w, exec.Command(bin, args(kill, "2")...), stopPoint{requests: want}, syscall.SIGKILL)
 		last := lastRequest(w.log.Entries())
 		kills = append(kills, last)
-		bounds = append(bounds, len(w.log.Entries()))
+		ends = append(ends, len(w.log.Entries()))
 		st := runReadDB(t, kill)
 		if len(st.cycles) != 2 || !st.cycles[1].End.IsZero() {
 			t.Fatalf("after kill %d: cycles %+v, want cycle 2 unfinished", i+1, st.cycles)
@@ -98,33 +98,8 @@ func TestRunBinaryResumesCycle(t *testing.T) {
 
 	// Audit: a URL whose cycle-2 fetch was committed before a kill is not
 	// requested again; repeats are the fetches in flight at a kill.
-	es := w.log.Entries()
-	type first struct {
-		run int
-		at  time.Duration
-	}
-	seen := map[string]first{}
-	dups := 0
-	for i, e := range es {
-		if e.Target == "/robots.txt" {
-			continue
-		}
-		u := e.URL()
-		run := sort.SearchInts(bounds, i+1) // index of the run that made request i
-		if k, ok := committed[u]; ok && run > k {
-			t.Errorf("%s requested by run %d although its fetch was committed before kill %d", u, run+1, k+1)
-		}
-		f, ok := seen[u]
-		if !ok {
-			seen[u] = first{run, e.Time}
-			continue
-		}
-		dups++
-		if f.run >= len(kills) || kills[f.run]-f.at > crawlKillWindow {
-			t.Errorf("%s requested again although run %d requested it %v before its kill", u, f.run+1, kills[min(f.run, len(kills)-1)]-f.at)
-		}
-	}
-	t.Logf("%d URLs requested in the killed cycle 2, %d again after a kill", len(seen), dups)
+	urls, dups := auditKillRepeats(t, w.log.Entries(), ends, kills, committed)
+	t.Logf("%d URLs requested in the killed cycle 2, %d again after a kill", urls, dups)
 }
 
 // runSeedSummary lists a cycle's seeds and replacements by URL.

@@ -26,10 +26,7 @@ func TestStoredSeedsLeaveSitemapsOut(t *testing.T) {
 	cfg.DelayFactor = 0
 	crawlRun(t, cfg, crawlExtras{})
 
-	db, err := storage.Open(path, &storage.Options{ReadOnly: true})
-	if err != nil {
-		t.Fatal(err)
-	}
+	db := openDB(t, path)
 	sitemaps := 0
 	if err := db.EachSitemap(func(uint64, storage.SitemapFile) error { sitemaps++; return nil }); err != nil {
 		t.Fatal(err)
@@ -79,10 +76,7 @@ func TestScoreCycleSeeds(t *testing.T) {
 	if len(want) < 2 {
 		t.Fatalf("cycle 2 has seeds %q; the test needs more than cycle 1's one", want)
 	}
-	db, err := storage.Open(path, &storage.Options{ReadOnly: true})
-	if err != nil {
-		t.Fatal(err)
-	}
+	db := openDB(t, path)
 	defer db.Close()
 	got, err := scoreSeeds(db, 2)
 	if err != nil {

@@ -102,10 +102,7 @@ func (f *seedsFlags) input(ctx context.Context, stderr io.Writer) (seeds.Input, 
 	}
 	in := seeds.Input{G: g}
 	if f.dbPath != "" {
-		if in.Fetched, in.Novel, err = loadNodeFlags(ctx, f.dbPath); err != nil {
-			return seeds.Input{}, fmt.Errorf("load page flags of %s: %w", f.dbPath, err)
-		}
-		if f.candidates, err = loadDBCandidates(f.dbPath, g.N()); err != nil {
+		if in.Fetched, in.Novel, f.candidates, err = loadDBPageFlags(f.dbPath, g.N()); err != nil {
 			return seeds.Input{}, err
 		}
 	} else {

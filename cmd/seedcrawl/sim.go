@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"log/slog"
 	"path/filepath"
 	"strings"
 
@@ -54,16 +53,14 @@ curve minus bfs's, so that schedulers whose curves coincide above can be told ap
 	if err := checkDamping(*damping); err != nil {
 		return err
 	}
-	if *plotPath != "" {
-		if err := checkPlotPath("--plot", *plotPath); err != nil {
-			return err
-		}
+	if err := checkPlotPath(*plotPath); err != nil {
+		return err
 	}
 	lower, err := chart.ParseLower(*plotLower)
 	if err != nil {
 		return fmt.Errorf("%w: --plot-lower: %w", errUsage, err)
 	}
-	names := simSplitList(*scheds)
+	names := splitList(*scheds)
 	if len(names) == 0 {
 		return fmt.Errorf("%w: --schedulers is empty", errUsage)
 	}
@@ -78,11 +75,7 @@ curve minus bfs's, so that schedulers whose curves coincide above can be told ap
 	}
 	defer out.discard()
 
-	logw := stderr
-	if *quiet {
-		logw = io.Discard
-	}
-	log := slog.New(slog.NewTextHandler(logw, &slog.HandlerOptions{Level: slog.LevelInfo}))
+	log := progressLogger(stderr, *quiet)
 
 	g, err := loadGraphFormat(ctx, *graphBase, *graphFormat, *dbPath)
 	if err != nil {
@@ -143,26 +136,14 @@ curve minus bfs's, so that schedulers whose curves coincide above can be told ap
 		log.Info("wrote CSV", "file", *outPath)
 	}
 	if out.plot != nil {
-		format := strings.TrimPrefix(filepath.Ext(*plotPath), ".")
-		if err := out.plot.write(func(w io.Writer) error {
-			return rep.WritePlot(w, format, sim.PlotOptions{
-				LogX: *plotLogX || *logX, Lower: lower, Seeds: *seedSpec, Title: *plotTitle,
-			})
-		}); err != nil {
+		fig, err := rep.Figure(sim.PlotOptions{LogX: *plotLogX || *logX, Lower: lower, Seeds: *seedSpec, Title: *plotTitle})
+		if err != nil {
+			return err
+		}
+		if err := out.plot.writeFigure(fig); err != nil {
 			return err
 		}
 		log.Info("wrote plot", "file", *plotPath)
 	}
 	return nil
-}
-
-// simSplitList splits a comma-separated flag value, dropping empty items.
-func simSplitList(s string) []string {
-	var out []string
-	for _, f := range strings.Split(s, ",") {
-		if f = strings.TrimSpace(f); f != "" {
-			out = append(out, f)
-		}
-	}
-	return out
 }
