@@ -27,11 +27,19 @@
 // the script escape rules) without looking at each byte, and reads the
 // attributes of only the tags a link or page fact depends on. Attribute
 // values are decoded as the Tokenizer decodes them (its character
-// reference rules for attributes); a tag with an unusual reference, a CR
-// or a NUL is read by the Tokenizer itself. TestScannerTokens and
-// FuzzScanner check the scanner's tokens against the Tokenizer's, and
-// extraction through both, token by token and page by page. Pages in a
-// legacy encoding are decoded while the Tokenizer reads them.
+// reference rules for attributes); a tag with an unusual reference or a
+// NUL is read by the Tokenizer itself. TestScannerTokens and FuzzScanner
+// check the scanner's tokens against the Tokenizer's, and extraction
+// through both, token by token and page by page. A page in a legacy
+// encoding whose markup bytes are ASCII (the single-byte encodings,
+// EUC-KR, UTF-8 with invalid bytes) is scanned as raw bytes, and only what
+// the walker reads is decoded (TestLegacyRawScan); a page in another
+// encoding is decoded while the Tokenizer reads it.
+//
+// Most of a page is read in one state: inside the body, which a frameset
+// can no longer replace, outside <svg> and <math>. There the walker
+// ignores end tags and every start tag but those that can carry a link or
+// a page fact, without looking their names up.
 //
 // Extractor.Extract keeps each distinct URL once; Options.MaxLinks caps
 // the distinct URLs Options.Keep accepts (DefaultMaxLinks) and

@@ -35,12 +35,12 @@ type tokenSource interface {
 // called (TagName reads them to report whether there are any).
 //
 // Attribute values are aliases of the body unless they need decoding.
-// Values with the common character references (&amp; &quot; &apos; &lt;
-// &gt; &nbsp;, numeric references ended by ';' to ordinary characters, and
-// a bare '&' that no reference can start) are decoded here; a tag with any
-// other reference, a CR or a NUL byte in an attribute is handed to
-// x/net/html's Tokenizer, so the entity table and its rules stay
-// x/net/html's.
+// Values with character references ended by ';' (named ones, looked up
+// in x/net/html's table, and numeric ones to ordinary characters), a bare
+// '&' that no reference can start, or CRs are decoded here; a tag with any
+// other reference (one without its ';', a numeric one x/net/html maps
+// specially) or a NUL byte in an attribute is handed to x/net/html's
+// Tokenizer, so the entity table and its rules stay x/net/html's.
 //
 // A body in a legacy encoding whose markup bytes mean what they mean in
 // ASCII (see rawScannable) is scanned as it stands, and only what the

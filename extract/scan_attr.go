@@ -2,6 +2,7 @@ package extract
 
 import (
 	"bytes"
+	"strings"
 	"unicode/utf8"
 
 	"golang.org/x/net/html"
@@ -196,14 +197,13 @@ func (s *scanner) slowAttrs() {
 }
 
 // unescapeAttr decodes the character references of an attribute value
-// when they are the common ones: the named references of commonEntity and
-// the numeric references numericRef takes, each ended by ';', and a '&'
-// that cannot start a reference (not followed by a letter or digit, or
-// followed by letters and digits then '=', which the HTML standard leaves
-// alone in attributes). It
+// when they are ended by ';': the named references namedRef knows and the
+// numeric references numericRef takes, and a '&' that cannot start a
+// reference (not followed by a letter or digit, or followed by letters and
+// digits then '=', which the HTML standard leaves alone in attributes). It
 // returns the value itself when there is nothing to decode, and false for
-// anything else (other references, NUL), which the caller hands to
-// x/net/html. A CR, alone or before LF, becomes one LF first, as the
+// anything else (a reference without its ';', an unknown name, NUL), which
+// the caller hands to x/net/html. A CR, alone or before LF, becomes one LF first, as the
 // Tokenizer converts newlines before it decodes references (pages saved
 // with CRLF line ends carry CRs in values that span lines).
 func unescapeAttr(v []byte) ([]byte, bool) {
@@ -217,17 +217,19 @@ func unescapeAttr(v []byte) ([]byte, bool) {
 		}
 	}
 	var out []byte
+	inPlace := false // out writes over v, a copy made for the CRs
 	if cr {
 		// A copy: the body is never modified. References are decoded
-		// in place, as a decoded reference is never longer than it.
+		// in place while a decoded reference is not longer than it.
 		v = convertNewlines(bytes.Clone(v))
-		out = v[:0]
+		out, inPlace = v[:0], true
 	}
 	amp := bytes.IndexByte(v, '&')
 	if amp < 0 {
 		return v, true
 	}
 	last := 0 // v[last:i] is still to be copied
+	var buf [4]byte
 	for i := amp; i < len(v); i++ {
 		if v[i] != '&' {
 			continue
@@ -236,14 +238,15 @@ func unescapeAttr(v []byte) ([]byte, bool) {
 		for j < len(v) && isAlnum(v[j]) {
 			j++
 		}
-		var r rune // the decoded character, if any
+		var text []byte // the decoded reference, if any
 		switch {
 		case j == i+1:
 			if j < len(v) && v[j] == '#' {
-				var end int
-				if r, end = numericRef(v, j+1); r < 0 {
+				r, end := numericRef(v, j+1)
+				if r < 0 {
 					return nil, false
 				}
+				text = utf8.AppendRune(buf[:0], r)
 				j = end - 1 // the ';', consumed below
 				break
 			}
@@ -251,18 +254,22 @@ func unescapeAttr(v []byte) ([]byte, bool) {
 		case j < len(v) && v[j] == '=':
 			// "&name=" is left alone in an attribute.
 		case j < len(v) && v[j] == ';':
-			if r = commonEntity(v[i+1 : j]); r < 0 {
+			if text = namedRef(v[i+1:j], buf[:0]); text == nil {
 				return nil, false
 			}
 		default:
 			return nil, false
 		}
-		if r > 0 {
+		if text != nil {
 			if out == nil {
 				out = make([]byte, 0, len(v))
+			} else if inPlace && len(text) > j+1-i {
+				// Longer than the reference (a few two-character
+				// references are): out leaves v.
+				out, inPlace = append(make([]byte, 0, len(v)+len(text)), out...), false
 			}
 			out = append(out, v[last:i]...)
-			out = utf8.AppendRune(out, r)
+			out = append(out, text...)
 			last = j + 1
 			i = j
 			continue
@@ -275,26 +282,45 @@ func unescapeAttr(v []byte) ([]byte, bool) {
 	return append(out, v[last:]...), true
 }
 
-// commonEntity returns the character of the named references pages use
-// most in attribute values (name without its ';'), and -1 for any other
-// name, which the caller leaves to x/net/html's full table.
-func commonEntity(name []byte) rune {
+// namedRef returns the text of the named character reference name (the
+// letters and digits between '&' and ';'), appended to buf, and nil when
+// the HTML standard has no such reference (the caller leaves that to
+// x/net/html). The references pages use most are looked up here; any
+// other goes to x/net/html's table: html.UnescapeString decodes "&name;"
+// entirely when "name;" is a reference, and otherwise leaves a suffix
+// ending in ';' (a prefix it may still decode outside attributes, as it
+// does, is of no use here).
+func namedRef(name, buf []byte) []byte {
 	switch string(name) {
 	case "amp":
-		return '&'
+		return append(buf, '&')
 	case "quot":
-		return '"'
+		return append(buf, '"')
 	case "apos":
-		return '\''
+		return append(buf, '\'')
 	case "lt":
-		return '<'
+		return append(buf, '<')
 	case "gt":
-		return '>'
+		return append(buf, '>')
 	case "nbsp":
-		return '\u00a0'
+		return append(buf, "\u00a0"...)
+	case "semi":
+		return append(buf, ';')
 	}
-	return -1
+	if len(name) > maxEntityName {
+		return nil
+	}
+	ref := "&" + string(name) + ";"
+	text := html.UnescapeString(ref)
+	if text == ref || strings.HasSuffix(text, ";") {
+		return nil
+	}
+	return append(buf, text...)
 }
+
+// maxEntityName bounds the names namedRef looks up (the longest the HTML
+// standard defines is CounterClockwiseContourIntegral, 31 letters).
+const maxEntityName = 32
 
 // numericRef decodes the numeric reference whose digits start at v[i]
 // (after "&#"): decimal, or hexadecimal after 'x' or 'X', ended by ';'.

@@ -89,6 +89,10 @@ var scannerCases = []string{
 	`<a title="&#39;&#x27;&#X27;&#160;&#8217;&#x1F600;&#32;" href=/x>`,
 	`<a title="&#0; &#9; &#127; &#128; &#x9F; &#xD800; &#x110000; &#12345678; &#; &#x; &#39 x">`,
 	`<a title="&QUOT; &quot &quotx; &nbsp=1 &eacute; &notin; &not;">`,
+	// Other named references, looked up in x/net/html's table: one and
+	// two characters, longer decoded than written, unknown, a prefix.
+	`<a title="Fran&ccedil;ais &uuml;&Uuml; &nGt;&NotEqualTilde; &semi;&SEMI; &CounterClockwiseContourIntegral; &xyz; &notit; &AMP;">`,
+	"<a title=\"\r\n&nGt;&nGt;&nGt;&NotEqualTilde;x\r\" href='\r&ThickSpace;&fjlig;'>",
 	`plain text`,
 	`a < b <3 <> <= </> </ x> </3> <? pi ?> <!x> <! > <!>`,
 	`<a href=x>t</a><A HREF="Y" Href='z'>`,
