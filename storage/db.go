@@ -72,8 +72,9 @@ type DB struct {
 	committed uint64
 	pend      []pending
 	byURL     map[string]uint64
-	recent    *urlCache // committed URL -> id, for repeated links; nil if off
-	cycle     uint32    // current cycle (1 if none was ever started)
+	recent    *urlCache   // committed URL -> id, for repeated links; nil if off
+	seen      *seenFilter // every URL interned, while that is all the db holds; else nil
+	cycle     uint32      // current cycle (1 if none was ever started)
 
 	commitMu sync.Mutex // one Commit at a time (the allocator snapshot)
 }
@@ -137,6 +138,9 @@ func Open(path string, opts *Options) (*DB, error) {
 	if err := db.init(o.Verify); err != nil {
 		_ = bdb.Close()
 		return nil, err
+	}
+	if !db.readOnly && db.committed == 0 {
+		db.seen = newSeenFilter()
 	}
 	return db, nil
 }

@@ -41,7 +41,7 @@ func (db *DB) Intern(urls []string, from uint64, depth uint32) ([]Interned, erro
 	}
 	// Holding mu across the read transaction keeps Commit from retiring a
 	// pending URL between the map miss and the bucket lookup.
-	misses := 0
+	misses, absent := 0, 0
 	for i, u := range urls {
 		if id, ok := db.byURL[u]; ok {
 			out[i] = Interned{ID: id}
@@ -52,9 +52,18 @@ func (db *DB) Intern(urls []string, from uint64, depth uint32) ([]Interned, erro
 			continue
 		}
 		out[i].ID = NoPage
+		if db.seen != nil && !db.seen.mayHave(u) {
+			// New for certain; given its id below, in order.
+			out[i].New = true
+			absent++
+			continue
+		}
 		misses++
 	}
 	if misses == 0 {
+		if absent > 0 {
+			db.internNew(urls, out, from, depth)
+		}
 		return out, nil
 	}
 	err := db.view(func(tx *bolt.Tx) error {
@@ -69,18 +78,17 @@ func (db *DB) Intern(urls []string, from uint64, depth uint32) ([]Interned, erro
 				out[i] = Interned{ID: id}
 				continue
 			}
-			if v := seekValue(cur, keyOf(u)); v != nil {
-				if len(v) != 8 {
-					return fmt.Errorf("%w: %s: url %q: id value of %d bytes", ErrCorrupt, db.path, u, len(v))
+			if !out[i].New {
+				if v := seekValue(cur, keyOf(u)); v != nil {
+					if len(v) != 8 {
+						return fmt.Errorf("%w: %s: url %q: id value of %d bytes", ErrCorrupt, db.path, u, len(v))
+					}
+					out[i] = Interned{ID: getU64(v)}
+					db.remember(u, out[i].ID)
+					continue
 				}
-				out[i] = Interned{ID: getU64(v)}
-				db.remember(u, out[i].ID)
-				continue
 			}
-			id := db.committed + uint64(len(db.pend))
-			db.pend = append(db.pend, pending{url: u, from: from, depth: depth})
-			db.byURL[u] = id
-			out[i] = Interned{ID: id, New: true}
+			out[i] = Interned{ID: db.pendURL(u, from, depth), New: true}
 		}
 		return nil
 	})
@@ -88,6 +96,33 @@ func (db *DB) Intern(urls []string, from uint64, depth uint32) ([]Interned, erro
 		return nil, fmt.Errorf("storage: intern %d urls: %w", len(urls), err)
 	}
 	return out, nil
+}
+
+// internNew gives the URLs of urls that out marks New with no id yet their
+// ids, in order; a URL repeated among them gets one id, New only at its
+// first place. db.mu held.
+func (db *DB) internNew(urls []string, out []Interned, from uint64, depth uint32) {
+	for i, u := range urls {
+		if out[i].ID != NoPage {
+			continue
+		}
+		if id, ok := db.byURL[u]; ok {
+			out[i] = Interned{ID: id}
+			continue
+		}
+		out[i].ID = db.pendURL(u, from, depth)
+	}
+}
+
+// pendURL interns u, new, with the next id; db.mu held.
+func (db *DB) pendURL(u string, from uint64, depth uint32) uint64 {
+	id := db.committed + uint64(len(db.pend))
+	db.pend = append(db.pend, pending{url: u, from: from, depth: depth})
+	db.byURL[u] = id
+	if db.seen != nil && !db.seen.add(u) {
+		db.seen = nil
+	}
+	return id
 }
 
 // Lookup returns the id of every URL in urls, NoPage for URLs never seen.
@@ -108,7 +143,7 @@ func (db *DB) Lookup(urls []string) ([]uint64, error) {
 				continue
 			}
 			out[i] = NoPage
-			if u == "" || len(u) > MaxURLLen {
+			if u == "" || len(u) > MaxURLLen || db.seen != nil && !db.seen.mayHave(u) {
 				continue
 			}
 			if v := seekValue(cur, keyOf(u)); len(v) == 8 {
