@@ -103,12 +103,6 @@ func (l Loop) Seed(targets []frontier.Target) error {
 	return nil
 }
 
-// SitemapChanged reports whether a sitemap says page id changed after its
-// last fetch (prev): it is then due whatever a revisit policy estimated.
-func (l Loop) SitemapChanged(id uint64, prev *storage.Page) bool {
-	return l.c.sm != nil && l.c.sm.Changed(id, prev)
-}
-
 // Restore hands snap to the (fresh) frontier.
 func (l Loop) Restore(snap frontier.Snapshot) error { return l.c.opts.Frontier.Restore(snap) }
 

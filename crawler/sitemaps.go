@@ -37,9 +37,6 @@ type Sitemaps interface {
 	// recorded at url with its links (a page: read is nil). It returns
 	// links to add to the job's: a sitemap's child sitemaps.
 	Recorded(job frontier.Job, url string, status storage.Status, links []storage.Link, read any) ([]storage.Link, error)
-	// Changed reports whether a sitemap says page id changed after its
-	// last fetch (prev): it is then due whatever a revisit policy says.
-	Changed(id uint64, prev *storage.Page) bool
 }
 
 // sitemapOf reports whether job id is a sitemap to read rather than a

@@ -334,7 +334,7 @@ func (cy *Cycle) Refresh(job uint64, prev *storage.Page, uncommitted bool) (stri
 	// it would hand on only the links of its stored copy (a selector picks
 	// seeds for the new links they gained). Seeds are few (k).
 	seed := cy.seeds[job]
-	if !seed && rc.Policy != nil && !rc.Policy.Due(prev, time.Now()) && !cy.l.SitemapChanged(job, prev) {
+	if !seed && rc.Policy != nil && !rc.Policy.Due(prev, time.Now()) && !(rc.Changed != nil && rc.Changed(job, prev)) {
 		return refreshNotDue, false
 	}
 	if seed && cy.pace != nil {

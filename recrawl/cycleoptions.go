@@ -54,6 +54,11 @@ type CycleOptions struct {
 	// revisit interval stored with each fetch; nil means every known page
 	// is due and no interval is stored.
 	Policy RevisitPolicy
+	// Changed reports whether the sites' sitemaps say page id changed
+	// after its last fetch (prev): it is then due whatever Policy
+	// estimated (sitemap.Lastmods.Changed, when the crawl reads
+	// sitemaps). nil: no page is.
+	Changed func(id uint64, prev *storage.Page) bool
 	// MaxRefresh caps the refetches of pages fetched in earlier cycles in
 	// this run (the refresh share of the cycle's budget); 0 means no cap,
 	// negative means no refetch at all. A known page that is not due, or

@@ -3,6 +3,7 @@ package sitemap
 import (
 	"context"
 	"fmt"
+	"log/slog"
 	"net/url"
 	"time"
 
@@ -264,17 +265,24 @@ func (c *Crawl) queue(job frontier.Job, urls []string, file storage.SitemapFile,
 	return ids, nil
 }
 
-// lastModStore is the optional part of a crawl's Store that gives the
-// lastmod a sitemap listed for a page, and the record of a page's fetch in
-// a cycle (whose Date is the server's clock then); *storage.DB implements
-// it.
-type lastModStore interface {
+// LastModStore is what Lastmods reads: the lastmod a sitemap listed for a
+// page, and the record of a page's fetch in a cycle (whose Date is the
+// server's clock then); *storage.DB implements it.
+type LastModStore interface {
 	LastMod(id uint64) (time.Time, bool, error)
 	FetchIn(n uint32, id uint64) (storage.FetchRecord, bool, error)
 }
 
-// Changed implements crawler.Sitemaps: a page whose lastmod is later than
-// its last fetch is due for a revisit whatever the revisit policy
+// Lastmods tells a recrawl which pages the sites' sitemaps say changed
+// (recrawl.CycleOptions.Changed): the lastmod values a Crawl stored.
+type Lastmods struct {
+	Store LastModStore
+	// Logger receives warnings (a failed read); nil: discard.
+	Logger *slog.Logger
+}
+
+// Changed reports whether a page whose lastmod is later than its last
+// fetch (prev) is due for a revisit whatever the revisit policy
 // estimated (sitemaps.org: lastmod lets a crawler skip unchanged pages
 // and find changed ones). Both times are read on the server's clock: the
 // lastmod as listed, the fetch as the Date its answer carried (kept in the
@@ -282,23 +290,26 @@ type lastModStore interface {
 // not make all its pages due, or none. A fetch without a Date (no answer,
 // or a server that sends none), or with one more than 30 days from the
 // crawler's clock (a lie, see ServerTime), is taken at the crawler's clock.
-func (c *Crawl) Changed(id uint64, prev *storage.Page) bool {
-	st, ok := c.l.Store().(lastModStore)
-	if !ok || prev.FetchedAt.IsZero() {
+func (m Lastmods) Changed(id uint64, prev *storage.Page) bool {
+	if m.Store == nil || prev.FetchedAt.IsZero() {
 		return false
 	}
-	lm, ok, err := st.LastMod(id)
+	log := m.Logger
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	lm, ok, err := m.Store.LastMod(id)
 	if err != nil {
-		c.l.Logger().Warn("sitemap lastmod", "page", id, "err", err)
+		log.Warn("sitemap lastmod", "page", id, "err", err)
 		return false
 	}
 	if !ok {
 		return false
 	}
 	fetched := prev.FetchedAt
-	switch r, ok, err := st.FetchIn(prev.Cycle, id); {
+	switch r, ok, err := m.Store.FetchIn(prev.Cycle, id); {
 	case err != nil:
-		c.l.Logger().Warn("sitemap lastmod: last fetch", "page", id, "err", err)
+		log.Warn("sitemap lastmod: last fetch", "page", id, "err", err)
 	case ok && !r.Date.IsZero() && r.Date.Sub(prev.FetchedAt).Abs() <= maxClockSkew:
 		fetched = r.Date
 	}

@@ -18,6 +18,7 @@ import (
 	"github.com/seedcrawl/seedcrawl/recrawl"
 	"github.com/seedcrawl/seedcrawl/scheduler"
 	"github.com/seedcrawl/seedcrawl/seeds"
+	"github.com/seedcrawl/seedcrawl/sitemap"
 	"github.com/seedcrawl/seedcrawl/storage"
 )
 
@@ -294,6 +295,9 @@ func runSession(ctx context.Context, sess *crawlSession, rf runFlags, progress t
 			sess.history = runHistory(cfg.Scheduler, p.Rank)
 			rc := p.Recrawl()
 			rc.Prior = sess.history.History
+			if cfg.Sitemaps {
+				rc.Changed = sitemap.Lastmods{Store: sess.db, Logger: sess.x.logger}.Changed
+			}
 			cy, err := recrawl.NewCycle(rc)
 			if err != nil {
 				return err
