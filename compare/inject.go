@@ -196,7 +196,7 @@ func (in *Injection) take() error {
 			continue
 		}
 		host := urlnorm.Authority(u)
-		l.Admit(host)
+		l.Frontier().Admit(host)
 		targets = append(targets, frontier.Target{ID: id, Host: host, Depth: int(prev.Depth), New: true})
 	}
 	if len(targets) > 0 {

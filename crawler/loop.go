@@ -59,8 +59,8 @@ type Cycle interface {
 const refreshFetched = "fetched"
 
 // Loop is the crawl loop as its extensions (Cycle, Feed, Sitemaps) drive
-// it. Its methods that change state (Batch, Count, Admit, Seed, Restore,
-// Resume, Offer, Credit, Add, Commit) are called from Cycle.Start or
+// it. Its methods that change state (Batch, Count, Seed, Offer, Credit,
+// Add, Commit; the Frontier's Admit and Restore) are called from Cycle.Start or
 // Sitemaps.Start, from the hook methods the disposer calls, or from a
 // function given to Post; the rest are safe anywhere.
 type Loop struct{ c *Crawler }
@@ -90,8 +90,11 @@ func (l Loop) Count(name string, n uint64) { l.c.count(name, n) }
 // Remote reports that another node of the cluster owns host.
 func (l Loop) Remote(host string) bool { return l.c.remoteHost(host) }
 
-// Admit counts a URL queued as a page against its host's budget.
-func (l Loop) Admit(host string) { l.c.opts.Frontier.Admit(host) }
+// Frontier is the crawl's frontier (Options.Frontier). Its methods that
+// report frontier.Changes are called through Loop (Seed, Credit, Add),
+// which stores the changes; the others (Admit, Restore, Dropped) change
+// state as Loop's methods do, from the same places.
+func (l Loop) Frontier() Frontier { return l.c.opts.Frontier }
 
 // Seed gives targets the scheduler's seed weight and queues the new ones
 // (frontier.Seed); the frontier's changes go into the batch.
@@ -101,22 +104,6 @@ func (l Loop) Seed(targets []frontier.Target) error {
 	}
 	l.c.changes.Flush(&l.c.batch)
 	return nil
-}
-
-// Restore hands snap to the (fresh) frontier.
-func (l Loop) Restore(snap frontier.Snapshot) error { return l.c.opts.Frontier.Restore(snap) }
-
-// Resume restores the stored frontier, host states and scheduler state as
-// a resumed crawl does (frontier.Resume), with the host budgets from
-// storage's admitted index (a recrawl: host budgets count URLs, not the
-// fetches of earlier cycles), and returns the ids restored.
-func (l Loop) Resume() ([]uint64, error) {
-	entries, err := frontier.Resume(l.c.opts.Store, l.c.opts.Frontier, frontier.CountIndex)
-	ids := make([]uint64, len(entries))
-	for i, e := range entries {
-		ids[i] = e.ID
-	}
-	return ids, err
 }
 
 // Post has fn run on the disposer goroutine, in the order posted, without
@@ -205,9 +192,6 @@ func (l Loop) Cycle() uint32 { return l.c.currentCycle() }
 func (l Loop) Vet(u string, kind storage.LinkKind) (link scope.Link, reason string, ok bool) {
 	return l.c.rules.Vet(u, kind)
 }
-
-// Dropped reports a host given up, whose URLs are not queued, and why.
-func (l Loop) Dropped(host string) (reason string, ok bool) { return l.c.opts.Frontier.Dropped(host) }
 
 // Add queues targets outside the scheduler at priority prio (sitemaps),
 // under the frontier's politeness; it returns how many were queued.

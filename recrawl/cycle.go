@@ -86,12 +86,16 @@ func (cy *Cycle) Start(l crawler.Loop, seeds []string) (int, error) {
 		}
 		return cy.startCycle()
 	}
-	ids, err := l.Resume()
+	// The stored frontier, host states and scheduler state are restored
+	// as a resumed crawl's are, with the host budgets from storage's
+	// admitted index: a recrawl's host budgets count URLs, not the
+	// fetches of earlier cycles.
+	entries, err := frontier.Resume(l.Store(), l.Frontier(), frontier.CountIndex)
 	if err != nil {
 		return 0, err
 	}
-	for _, id := range ids {
-		cy.Queued(id)
+	for _, e := range entries {
+		cy.Queued(e.ID)
 	}
 	if cy.pace != nil && len(cy.rc.Owed) > 0 {
 		// Which owed pages the restored frontier holds: a set of the owed
@@ -103,9 +107,9 @@ func (cy *Cycle) Start(l crawler.Loop, seeds []string) (int, error) {
 			// again (the pacer holds it), as in the uninterrupted run.
 			cy.Queued(o.ID)
 		}
-		for _, id := range ids {
-			if _, ok := queued[id]; ok {
-				queued[id] = true
+		for _, e := range entries {
+			if _, ok := queued[e.ID]; ok {
+				queued[e.ID] = true
 			}
 		}
 		n := cy.pace.restore(cy.rc.Owed, func(id uint64) bool { return queued[id] })
@@ -115,7 +119,7 @@ func (cy *Cycle) Start(l crawler.Loop, seeds []string) (int, error) {
 		cy.seedSet[s.ID] = true
 	}
 	cy.seeds = maps.Clone(cy.seedSet)
-	return len(ids), nil
+	return len(entries), nil
 }
 
 // pageTable is what one pass over the page records tells a recrawl: the
@@ -280,7 +284,7 @@ func (cy *Cycle) startCycle() (int, error) {
 		}
 		add(frontier.Entry{ID: id, Host: tab.names[tab.host[id]], Depth: tab.depth[id]})
 	}
-	if err := l.Restore(snap); err != nil {
+	if err := l.Frontier().Restore(snap); err != nil {
 		return 0, fmt.Errorf("recrawl: start cycle %d: %w", rc.Cycle.N, err)
 	}
 	if rc.Cycle.Start.IsZero() {
@@ -539,7 +543,7 @@ func (cy *Cycle) inject(picks []Pick) ([]uint64, error) {
 		host := urlnorm.Authority(u)
 		targets = append(targets, frontier.Target{ID: id, Host: host, New: true})
 		if ints[i].New {
-			cy.l.Admit(host)
+			cy.l.Frontier().Admit(host)
 		}
 		if !cy.seedSet[id] {
 			cy.seedSet[id] = true

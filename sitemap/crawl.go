@@ -238,7 +238,7 @@ func (c *Crawl) queue(job frontier.Job, urls []string, file storage.SitemapFile,
 		if skip != "" {
 			c.l.Count("sitemap/skip/"+skip, 1)
 		}
-		switch r, dropped := c.l.Dropped(host); {
+		switch r, dropped := c.l.Frontier().Dropped(host); {
 		case !want:
 			continue
 		case c.l.Remote(host):
