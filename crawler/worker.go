@@ -202,7 +202,11 @@ func (c *Crawler) process(f Fetcher, job frontier.Job) (o outcome, refresh bool)
 	}
 	m.rec, m.retry = resp.Record(&prev, c.olderHashes)
 	m.rec.ID, m.rec.Host, m.rec.FetchedAt = job.ID, job.Host, fetchedAt
-	c.links(m, resp)
+	if isSitemap {
+		c.readSitemap(m, &resp)
+	} else {
+		c.links(m, resp)
+	}
 	if r, ok := f.(bodyReleaser); ok && resp.Body != nil && !isSitemap {
 		// The body has been archived, hashed and parsed: m holds only
 		// copies (URLs are strings built from it), and resp does not
@@ -210,11 +214,6 @@ func (c *Crawler) process(f Fetcher, job frontier.Job) (o outcome, refresh bool)
 		// fetch. A sitemap's body is left alone; they are few.
 		r.Release(resp.Body)
 		resp.Body = nil
-	}
-	if m.sitemap != nil && m.redirect != nil {
-		// A moved sitemap is still a sitemap, at the same depth.
-		m.sitemap = c.sm.Moved(m.sitemap, m.redirect.URL)
-		m.redirect = nil
 	}
 	if m.rec.Status == storage.StatusNotModified {
 		// The page is as stored: so are its links, which the scheduler
@@ -231,8 +230,8 @@ func (c *Crawler) process(f Fetcher, job frontier.Job) (o outcome, refresh bool)
 	return m, refresh
 }
 
-// links reads a fetch's links: a redirect's target, the links of an HTML
-// page, the URLs a sitemap lists.
+// links reads a page's links: a redirect's target, the links of an HTML
+// page.
 func (c *Crawler) links(m *fetched, resp fetch.Response) {
 	switch m.rec.Status {
 	case storage.StatusRedirect:
@@ -242,10 +241,7 @@ func (c *Crawler) links(m *fetched, resp fetch.Response) {
 			m.rejects = append(m.rejects, reason)
 		}
 	case storage.StatusFetched:
-		switch {
-		case m.sitemap != nil:
-			c.readSitemap(m, resp)
-		case fetch.IsHTML(resp.ContentType) && resp.Body != nil:
+		if fetch.IsHTML(resp.ContentType) && resp.Body != nil {
 			c.extractLinks(m, resp)
 		}
 	}

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/seedcrawl/seedcrawl/crawler"
+	"github.com/seedcrawl/seedcrawl/fetch"
 	"github.com/seedcrawl/seedcrawl/frontier"
 	crawlscope "github.com/seedcrawl/seedcrawl/scope" // package sitemap has a scope type of its own
 	"github.com/seedcrawl/seedcrawl/storage"
@@ -97,18 +98,30 @@ func (c *Crawl) Job(id uint64) (any, bool) {
 	return &FileRead{File: f}, true
 }
 
-// Read implements crawler.Sitemaps: the URLs the file lists and its
-// child sitemaps are kept if they pass the crawl's guards (Loop.Vet), the
-// listed ones as its links; listed URLs that do not normalize are
-// rejected too. Lastmod values later than the server's clock (date, the
-// response's Date, else fetchedAt), or before 1990, are dropped
-// (FileRead.ClampLastMod).
-func (c *Crawl) Read(ctx context.Context, read any, u string, body []byte, truncated bool, date string, fetchedAt time.Time) (
+// Read implements crawler.Sitemaps. A sitemap that redirected to a target
+// that passes the crawl's guards (Loop.Vet) is still a sitemap, read at
+// the same depth (Moved). Of a fetched file, the URLs it lists and its
+// child sitemaps are kept if they pass those guards, the listed ones as
+// its links; listed URLs that do not normalize are rejected too. Lastmod
+// values later than the server's clock (the response's Date, else the
+// fetch time), or before 1990, are dropped (FileRead.ClampLastMod).
+func (c *Crawl) Read(ctx context.Context, read any, u string, resp *fetch.Response, rec *storage.Fetch) (
 	any, []crawlscope.Link, []string) {
-	r := c.sites.Read(ctx, body, u, read.(*FileRead).File, truncated)
-	r.ClampLastMod(ServerTime(date, fetchedAt))
 	var links []crawlscope.Link
 	var rejects []string
+	switch rec.Status {
+	case storage.StatusRedirect:
+		target, reason, ok := c.l.Vet(resp.Location, storage.LinkRedirect)
+		if !ok {
+			return read, nil, []string{reason}
+		}
+		return Moved(read.(*FileRead).File, target.URL), nil, nil
+	case storage.StatusFetched:
+	default:
+		return read, nil, nil
+	}
+	r := c.sites.Read(ctx, resp.Body, u, read.(*FileRead).File, resp.Truncated)
+	r.ClampLastMod(ServerTime(rec.Date, rec.FetchedAt))
 	for range r.BadURLs {
 		rejects = append(rejects, "sitemap-bad-url")
 	}
@@ -125,12 +138,6 @@ func (c *Crawl) Read(ctx context.Context, read any, u string, body []byte, trunc
 	}
 	r.Keep(keep(true), keep(false))
 	return r, links, rejects
-}
-
-// Moved implements crawler.Sitemaps: a moved sitemap is still a sitemap,
-// read at the same depth.
-func (c *Crawl) Moved(read any, target string) any {
-	return Moved(read.(*FileRead).File, target)
 }
 
 // Bound implements crawler.Sitemaps: the site's entry bound applies, and
