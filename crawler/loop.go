@@ -127,16 +127,9 @@ func (l Loop) Stopped() <-chan struct{} { return l.c.ended }
 // Err is the error that stopped the crawl, once Stopped is closed.
 func (l Loop) Err() error { return l.c.endErr }
 
-// Check decides, as for a link at depth, whether u (normalized) may be
-// queued: its scope, its host's state and page budget, MaxDepth. When it
-// may not, status and reason say why.
-func (l Loop) Check(u string, depth int) (status storage.Status, reason string, ok bool) {
-	status, reason, _, ok = l.c.rules.Admit(&scope.Link{URL: u, Host: urlnorm.Authority(u), InScope: l.c.rules.InScope(u)}, depth, 0)
-	return status, reason, ok
-}
-
-// InScope reports whether u (normalized) is in the crawl's scope.
-func (l Loop) InScope(u string) bool { return l.c.rules.InScope(u) }
+// Rules are the crawl's scope rules: which URLs it vets (Vet), keeps in
+// scope (InScope) and may queue (Check).
+func (l Loop) Rules() *scope.Rules { return l.c.rules }
 
 // Uncommitted reports that id's final outcome is recorded and awaits the
 // next commit (kept with a Cycle or a Feed).
@@ -185,13 +178,6 @@ func (l Loop) Idle() bool { return l.c.idle() }
 
 // Cycle is the cycle the crawl's fetches are stored in.
 func (l Loop) Cycle() uint32 { return l.c.currentCycle() }
-
-// Vet checks u (normalized) as a link of kind: the trap guards and the
-// URL length (ok false and why), and whether the crawl's scope allows it
-// (link.InScope).
-func (l Loop) Vet(u string, kind storage.LinkKind) (link scope.Link, reason string, ok bool) {
-	return l.c.rules.Vet(u, kind)
-}
 
 // Add queues targets outside the scheduler at priority prio (sitemaps),
 // under the frontier's politeness; it returns how many were queued.

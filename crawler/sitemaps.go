@@ -24,7 +24,7 @@ type Sitemaps interface {
 	// recorded as rec (on a worker): a fetched file's body is parsed, a
 	// redirect moves the sitemap to its target. It returns the job's read
 	// after the fetch, the listed URLs that pass the crawl's guards
-	// (Loop.Vet) as links of kind storage.LinkSitemap, and why each
+	// (Loop.Rules().Vet) as links of kind storage.LinkSitemap, and why each
 	// refused URL, child sitemap or redirect target was refused.
 	Read(ctx context.Context, read any, url string, resp *fetch.Response, rec *storage.Fetch) (
 		r any, links []scope.Link, rejects []string)

@@ -99,7 +99,7 @@ func (c *Crawl) Job(id uint64) (any, bool) {
 }
 
 // Read implements crawler.Sitemaps. A sitemap that redirected to a target
-// that passes the crawl's guards (Loop.Vet) is still a sitemap, read at
+// that passes the crawl's guards (Loop.Rules().Vet) is still a sitemap, read at
 // the same depth (Moved). Of a fetched file, the URLs it lists and its
 // child sitemaps are kept if they pass those guards, the listed ones as
 // its links; listed URLs that do not normalize are rejected too. Lastmod
@@ -111,7 +111,7 @@ func (c *Crawl) Read(ctx context.Context, read any, u string, resp *fetch.Respon
 	var rejects []string
 	switch rec.Status {
 	case storage.StatusRedirect:
-		target, reason, ok := c.l.Vet(resp.Location, storage.LinkRedirect)
+		target, reason, ok := c.l.Rules().Vet(resp.Location, storage.LinkRedirect)
 		if !ok {
 			return read, nil, []string{reason}
 		}
@@ -127,7 +127,7 @@ func (c *Crawl) Read(ctx context.Context, read any, u string, resp *fetch.Respon
 	}
 	keep := func(listed bool) func(string) bool {
 		return func(u string) bool {
-			link, reason, ok := c.l.Vet(u, storage.LinkSitemap)
+			link, reason, ok := c.l.Rules().Vet(u, storage.LinkSitemap)
 			if !ok {
 				rejects = append(rejects, reason)
 			} else if listed {
@@ -204,7 +204,7 @@ func (c *Crawl) plan(job frontier.Job, pageURL string) error {
 	})
 	var keep []string
 	for _, u := range urls {
-		link, reason, ok := c.l.Vet(u, storage.LinkOther)
+		link, reason, ok := c.l.Rules().Vet(u, storage.LinkOther)
 		switch {
 		case !ok:
 			c.l.Count("sitemap/reject/"+reason, 1)
