@@ -54,10 +54,6 @@ type Cycle interface {
 	Stop()
 }
 
-// refreshFetched is counted under "refresh/" for a refetch of a known page
-// that Cycle.Refresh allowed and that was made.
-const refreshFetched = "fetched"
-
 // Loop is the crawl loop as its extensions (Cycle, Feed, Sitemaps) drive
 // it. Its methods that change state (Batch, Count, Seed, Offer, Credit,
 // Add, Commit; the Frontier's Admit and Restore) are called from Cycle.Start or

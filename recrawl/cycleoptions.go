@@ -167,7 +167,7 @@ const (
 
 // Traversal reasons counted under "refresh/": how a known page of an
 // earlier cycle was handled in a recrawl. The crawler counts a refetch
-// made under "refresh/fetched" too.
+// made under "refresh/fetched" too (monitor.Fetch).
 const (
 	refreshFetched   = "fetched"    // refetched with a conditional GET
 	refreshNotDue    = "not-due"    // traversed from storage: its revisit time has not come
