@@ -8,7 +8,6 @@ import (
 	"github.com/seedcrawl/seedcrawl/frontier"
 	"github.com/seedcrawl/seedcrawl/scope"
 	"github.com/seedcrawl/seedcrawl/storage"
-	"github.com/seedcrawl/seedcrawl/urlnorm"
 )
 
 // Cycle is what makes a crawl one cycle of an incremental crawler
@@ -132,29 +131,16 @@ func (l Loop) Rules() *scope.Rules { return l.c.rules }
 func (l Loop) Uncommitted(id uint64) bool { return l.c.recentlyDone(id) }
 
 // Offer applies a link from outside (another node's) at depth to id, an
-// in-scope URL interned with isNew, as the crawl applies its own links: a
-// new URL that passes admission is queued, a known one is queued now if
-// it passes and was seen only beyond MaxDepth or again is set, a new one
-// refused is recorded with why. It reports whether id was queued (the
-// frontier's Target.New).
+// in-scope URL interned with isNew, as the crawl applies its own links
+// (scope.Admission.Offer, again included), recording the status it gives.
+// It reports whether id was queued (the frontier's Target.New).
 func (l Loop) Offer(id uint64, u string, depth int, isNew, again bool) bool {
-	c := l.c
-	cd := scope.Link{URL: u, Host: urlnorm.Authority(u), InScope: true}
-	v := c.adm.Admit(id, &cd, depth, 0, isNew)
-	switch {
-	case !isNew && v.OK && (again || v.Lift):
-		c.batch.SetStatus(id, storage.StatusQueued, "")
-	case !isNew:
-		return false
-	case !v.OK:
-		scopeCrawl{c}.Refused(v.Status, v.Reason)
-		c.batch.SetStatus(id, v.Status, v.Reason)
-		return false
+	queued, skips := l.c.adm.Offer(scopeCrawl{l.c}, id, u, depth, isNew, again)
+	l.c.skip(skips)
+	if queued {
+		l.c.totals.Discovered.Add(1)
 	}
-	c.adm.Pass(id, 0)
-	scopeCrawl{c}.Queue(id, &cd)
-	c.totals.Discovered.Add(1)
-	return true
+	return queued
 }
 
 // Credit applies priority mass and depth to targets without the
