@@ -2,7 +2,6 @@ package crawler
 
 import (
 	"context"
-	"log/slog"
 	"time"
 
 	"github.com/seedcrawl/seedcrawl/frontier"
@@ -72,9 +71,6 @@ func (l Loop) Started() time.Time { return l.c.start }
 // Context ends when work in flight is abandoned (a fatal error, Run
 // returning).
 func (l Loop) Context() context.Context { return l.c.workCtx }
-
-// Logger receives warnings.
-func (l Loop) Logger() *slog.Logger { return l.c.opts.Logger }
 
 // Fetches is the number of page requests made so far, retries included.
 func (l Loop) Fetches() uint64 { return l.c.totals.Fetches.Load() }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"maps"
 	"math"
 	"net/http"
@@ -61,6 +62,9 @@ func NewCycle(r *CycleOptions) (*Cycle, error) {
 		return nil, fmt.Errorf("%w: CycleOptions.ReseedEvery without a Reseeder", crawler.ErrOptions)
 	}
 	cp := *r
+	if cp.Logger == nil {
+		cp.Logger = slog.New(slog.DiscardHandler)
+	}
 	cp.Cycle.Seeds = slices.Clone(cp.Cycle.Seeds)
 	cp.Cycle.Replaced = slices.Clone(cp.Cycle.Replaced)
 	cy := &Cycle{rc: &cp, seedSet: map[uint64]bool{}, pace: newPacer(&cp)}
@@ -494,7 +498,7 @@ func (cy *Cycle) seedVanished(id uint64, reason string) error {
 		p, ok, err := rc.Replacer.Replace(cy.l.Context(), id, reason, func(x uint64) bool { return cy.seedSet[x] })
 		switch {
 		case err != nil && !errors.Is(err, context.Canceled):
-			cy.l.Logger().Warn("replace vanished seed", "seed", id, "reason", reason, "err", err)
+			cy.rc.Logger.Warn("replace vanished seed", "seed", id, "reason", reason, "err", err)
 		case err == nil && ok:
 			ids, err := cy.inject([]Pick{p})
 			if err != nil {
@@ -522,7 +526,7 @@ func (cy *Cycle) inject(picks []Pick) ([]uint64, error) {
 	for _, p := range picks {
 		u, err := urlnorm.Normalize(p.URL)
 		if err != nil || len(u) > storage.MaxURLLen {
-			cy.l.Logger().Warn("injected seed ignored", "url", p.URL, "err", err)
+			cy.rc.Logger.Warn("injected seed ignored", "url", p.URL, "err", err)
 			continue
 		}
 		urls = append(urls, u)
@@ -604,7 +608,7 @@ func (cy *Cycle) reseeded(at uint64, picks []Pick, err error) error {
 	cy.reseed.running = false
 	if err != nil {
 		if !errors.Is(err, context.Canceled) {
-			cy.l.Logger().Warn("reseed", "after", at, "err", err)
+			cy.rc.Logger.Warn("reseed", "after", at, "err", err)
 			cy.l.Count("seeds/reseed-failed", 1)
 		}
 		return nil

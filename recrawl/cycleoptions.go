@@ -2,6 +2,7 @@ package recrawl
 
 import (
 	"context"
+	"log/slog"
 	"time"
 
 	"github.com/seedcrawl/seedcrawl/storage"
@@ -101,6 +102,10 @@ type CycleOptions struct {
 	ReseedEvery uint64
 	// Reseeder picks the seeds injected by ReseedEvery.
 	Reseeder SeedReseeder
+
+	// Logger receives warnings (a failed replacement or reseed, an
+	// injected seed ignored); nil: discard.
+	Logger *slog.Logger
 }
 
 // OwedRefetch is a refetch a paced cycle owes a known page it traversed

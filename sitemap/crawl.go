@@ -56,6 +56,9 @@ type CrawlOptions struct {
 	// the revisit interval stored with its last fetch has passed, in every
 	// cycle if none was stored.
 	GoneCycles uint32
+	// Logger receives warnings (marks or robots.txt sitemaps not read);
+	// nil: discard.
+	Logger *slog.Logger
 }
 
 // NewCrawl returns the sitemap side of a crawl that reads the sitemaps
@@ -66,7 +69,12 @@ func NewCrawl(src Source) *Crawl {
 }
 
 // NewCrawlWith returns the sitemap side of a crawl with opts.
-func NewCrawlWith(opts CrawlOptions) *Crawl { return &Crawl{opts: opts} }
+func NewCrawlWith(opts CrawlOptions) *Crawl {
+	if opts.Logger == nil {
+		opts.Logger = slog.New(slog.DiscardHandler)
+	}
+	return &Crawl{opts: opts}
+}
 
 // Start implements crawler.Sitemaps: the marks of earlier runs become
 // known, so a sitemap left in the stored frontier by an interrupted run is
@@ -77,7 +85,7 @@ func (c *Crawl) Start(l crawler.Loop) {
 	c.sites.gone = c.opts.GoneCycles
 	if st, ok := l.Store().(Marks); ok {
 		if err := c.sites.Load(st); err != nil {
-			l.Logger().Warn("sitemap marks of earlier runs not loaded", "err", err)
+			c.opts.Logger.Warn("sitemap marks of earlier runs not loaded", "err", err)
 		}
 	}
 }
@@ -198,7 +206,7 @@ func (c *Crawl) plan(job frontier.Job, pageURL string) error {
 		}
 		l, _, err := c.opts.Source.SitemapsOf(origin)
 		if err != nil {
-			c.l.Logger().Warn("robots.txt sitemaps", "origin", origin, "err", err)
+			c.opts.Logger.Warn("robots.txt sitemaps", "origin", origin, "err", err)
 		}
 		return l
 	})

@@ -294,7 +294,7 @@ func runSession(ctx context.Context, sess *crawlSession, rf runFlags, progress t
 			fmt.Fprintf(stderr, "seedcrawl run: %s cycle %d (%s)\n", verb, p.Cycle.N, runPlanNote(p))
 			sess.history = runHistory(cfg.Scheduler, p.Rank)
 			rc := p.Recrawl()
-			rc.Prior = sess.history.History
+			rc.Prior, rc.Logger = sess.history.History, sess.x.logger
 			if cfg.Sitemaps {
 				rc.Changed = sitemap.Lastmods{Store: sess.db, Logger: sess.x.logger}.Changed
 			}
