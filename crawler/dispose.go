@@ -243,12 +243,11 @@ func (m *fetched) dispose(c *Crawler) error {
 	}
 	c.batch.AddFetch(*rec, links)
 	c.skip(t.Skips)
-	counted := monitor.Fetch{Status: rec.Status.String(), Truncated: rec.Truncated, Rejects: m.rejects,
-		TooMany: m.tooMany, NoFollow: m.nofollow, Refresh: m.refresh}
+	m.counts.Status, m.counts.Truncated = rec.Status.String(), rec.Truncated
 	if rec.Status == storage.StatusHTTPError || rec.Status == storage.StatusFetchError {
-		counted.Failure = monitor.FailureName(rec.Reason, rec.Code)
+		m.counts.Failure = monitor.FailureName(rec.Reason, rec.Code)
 	}
-	counted.Count(c.count)
+	m.counts.Count(c.count)
 	c.totals.Pages.Add(1)
 	r := &Recorded{ID: job.ID, URL: m.url, Fetch: rec, Status: rec.Status, Reason: rec.Reason, RedirectTo: storage.NoPage}
 	if m.redirect != nil {

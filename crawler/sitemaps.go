@@ -52,7 +52,7 @@ func (c *Crawler) sitemapOf(id uint64) (any, bool) {
 func (c *Crawler) readSitemap(m *fetched, resp *fetch.Response) {
 	var rejects []string
 	m.sitemap, m.links, rejects = c.sm.Read(c.workCtx, m.sitemap, m.url, resp, &m.rec)
-	m.rejects = append(m.rejects, rejects...)
+	m.counts.Rejects = append(m.counts.Rejects, rejects...)
 }
 
 // sitemapsOf hands a recorded job to Sitemaps after the frontier's Done
