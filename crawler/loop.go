@@ -54,9 +54,9 @@ type Cycle interface {
 
 // Loop is the crawl loop as its extensions (Cycle, Feed, Sitemaps) drive
 // it. Its methods that change state (Batch, Count, Seed, Offer, Credit,
-// Add, Commit; the Frontier's Admit and Restore) are called from Cycle.Start or
-// Sitemaps.Start, from the hook methods the disposer calls, or from a
-// function given to Post; the rest are safe anywhere.
+// Add, Commit; the Frontier's Admit and Restore) are called from
+// Cycle.Start or Sitemaps.Start, from the hook methods the disposer calls,
+// or from a function given to Post; the rest are safe anywhere.
 type Loop struct{ c *Crawler }
 
 // Store is the crawl database.
@@ -83,8 +83,8 @@ func (l Loop) Remote(host string) bool { return l.c.remoteHost(host) }
 
 // Frontier is the crawl's frontier (Options.Frontier). Its methods that
 // report frontier.Changes are called through Loop (Seed, Credit, Add),
-// which stores the changes; the others (Admit, Restore, Dropped) change
-// state as Loop's methods do, from the same places.
+// which stores the changes; Admit and Restore change state, and are
+// called from the same places as Loop's methods that do.
 func (l Loop) Frontier() Frontier { return l.c.opts.Frontier }
 
 // Seed gives targets the scheduler's seed weight and queues the new ones
