@@ -281,16 +281,9 @@ func (m *traversed) dispose(c *Crawler) error {
 	c.skip(t.Skips)
 	c.count("refresh/"+m.reason, 1)
 	c.markDone(m.job.ID)
-	if c.sm == nil {
-		return nil
-	}
 	// A cycle that traverses a site's known pages still reads its
 	// sitemaps once.
-	u, err := c.opts.Store.URL(m.job.ID)
-	if err != nil {
-		return fmt.Errorf("crawler: url of page %d: %w", m.job.ID, err)
-	}
-	_, err = c.sitemapsOf(m.job, u, 0, nil, nil)
+	_, err = c.sitemapsOf(m.job, "", 0, nil, nil)
 	return err
 }
 

@@ -32,8 +32,9 @@ type Sitemaps interface {
 	// how many of those kept stay, and why the file was cut ("": not).
 	Bound(id uint64, read any) (keep int, reason string)
 	// Recorded is told, on the disposer after the frontier's Done, of job
-	// recorded at url with its links (a page: read is nil). It returns
-	// links to add to the job's: a sitemap's child sitemaps.
+	// recorded at url with its links (a page: read is nil; url is "" for
+	// a page traversed from storage, whose URL the store gives). It
+	// returns links to add to the job's: a sitemap's child sitemaps.
 	Recorded(job frontier.Job, url string, status storage.Status, links []storage.Link, read any) ([]storage.Link, error)
 }
 

@@ -158,12 +158,20 @@ func (c *Crawl) Bound(id uint64, read any) (keep int, reason string) {
 
 // Recorded implements crawler.Sitemaps: for a page (read nil), the
 // sitemaps of its site are queued the first time a page of the site is
-// recorded in this run; for a sitemap, the lastmod of its listed URLs
+// recorded in this run (pageURL "": a page traversed from storage, its URL
+// read from the store); for a sitemap, the lastmod of its listed URLs
 // (links[i] is listed URL i) is stored, it is counted, and its child
 // sitemaps are queued and returned as its links. A lastmod the file gave
 // that ClampLastMod dropped clears the one stored for the URL.
 func (c *Crawl) Recorded(job frontier.Job, pageURL string, status storage.Status, links []storage.Link, read any) ([]storage.Link, error) {
 	if read == nil {
+		if pageURL == "" {
+			u, err := c.l.Store().URL(job.ID)
+			if err != nil {
+				return nil, fmt.Errorf("sitemap: url of page %d: %w", job.ID, err)
+			}
+			pageURL = u
+		}
 		return nil, c.plan(job, pageURL)
 	}
 	r := read.(*FileRead)
