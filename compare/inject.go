@@ -188,7 +188,7 @@ func (in *Injection) take() error {
 			now = append(now, d)
 			continue
 		}
-		if status, reason, ok := l.Check(u, int(prev.Depth)); !ok {
+		if status, reason, ok := l.Rules().Check(u, int(prev.Depth)); !ok {
 			if status == storage.StatusOutOfScope {
 				reason = "out-of-scope"
 			}
@@ -196,7 +196,7 @@ func (in *Injection) take() error {
 			continue
 		}
 		host := urlnorm.Authority(u)
-		l.Admit(host)
+		l.Frontier().Admit(host)
 		targets = append(targets, frontier.Target{ID: id, Host: host, Depth: int(prev.Depth), New: true})
 	}
 	if len(targets) > 0 {
@@ -229,7 +229,7 @@ func stored(l *crawler.Loop, u string, p *storage.Page) (Delivery, error) {
 		if redirect != (k.Kind == storage.LinkRedirect) {
 			continue
 		}
-		if !seen[k.URL] && l.InScope(k.URL) {
+		if !seen[k.URL] && l.Rules().InScope(k.URL) {
 			seen[k.URL] = true
 			d.Links = append(d.Links, k.URL)
 		}

@@ -2,10 +2,10 @@ package crawler
 
 import (
 	"fmt"
-	"strconv"
 	"time"
 
 	"github.com/seedcrawl/seedcrawl/frontier"
+	"github.com/seedcrawl/seedcrawl/monitor"
 	"github.com/seedcrawl/seedcrawl/scope"
 	"github.com/seedcrawl/seedcrawl/storage"
 )
@@ -231,7 +231,7 @@ func (m *fetched) dispose(c *Crawler) error {
 	}
 	c.changes.Flush(&c.batch)
 	if retried {
-		c.count("retry/"+failureName(rec), 1)
+		c.count("retry/"+monitor.FailureName(rec.Reason, rec.Code), 1)
 		return nil
 	}
 	c.forget(job.ID)
@@ -243,26 +243,12 @@ func (m *fetched) dispose(c *Crawler) error {
 	}
 	c.batch.AddFetch(*rec, links)
 	c.skip(t.Skips)
-	c.count("fetch/"+rec.Status.String(), 1)
+	m.counts.Status, m.counts.Truncated = rec.Status.String(), rec.Truncated
 	if rec.Status == storage.StatusHTTPError || rec.Status == storage.StatusFetchError {
-		c.count("error/"+failureName(rec), 1)
+		m.counts.Failure = monitor.FailureName(rec.Reason, rec.Code)
 	}
-	if rec.Truncated {
-		c.count("truncated", 1)
-	}
-	for _, r := range m.rejects {
-		c.count("reject/"+r, 1)
-	}
-	if m.tooMany > 0 {
-		c.count("reject/too-many-links", uint64(m.tooMany))
-	}
-	if m.nofollow > 0 {
-		c.count("skip/nofollow", uint64(m.nofollow))
-	}
+	m.counts.Count(c.count)
 	c.totals.Pages.Add(1)
-	if m.refresh {
-		c.count("refresh/"+refreshFetched, 1)
-	}
 	r := &Recorded{ID: job.ID, URL: m.url, Fetch: rec, Status: rec.Status, Reason: rec.Reason, RedirectTo: storage.NoPage}
 	if m.redirect != nil {
 		r.Redirect = m.redirect
@@ -295,25 +281,10 @@ func (m *traversed) dispose(c *Crawler) error {
 	c.skip(t.Skips)
 	c.count("refresh/"+m.reason, 1)
 	c.markDone(m.job.ID)
-	if c.sm == nil {
-		return nil
-	}
 	// A cycle that traverses a site's known pages still reads its
 	// sitemaps once.
-	u, err := c.opts.Store.URL(m.job.ID)
-	if err != nil {
-		return fmt.Errorf("crawler: url of page %d: %w", m.job.ID, err)
-	}
-	_, err = c.sitemapsOf(m.job, u, 0, nil, nil)
+	_, err = c.sitemapsOf(m.job, "", 0, nil, nil)
 	return err
-}
-
-// failureName names a failed fetch for counting: the reason, else the code.
-func failureName(rec *storage.Fetch) string {
-	if rec.Reason != "" && rec.Reason != "noindex" {
-		return rec.Reason
-	}
-	return "http-" + strconv.Itoa(rec.Code)
 }
 
 // skip records the statuses of URLs a page's links did not queue.

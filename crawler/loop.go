@@ -2,13 +2,11 @@ package crawler
 
 import (
 	"context"
-	"log/slog"
 	"time"
 
 	"github.com/seedcrawl/seedcrawl/frontier"
 	"github.com/seedcrawl/seedcrawl/scope"
 	"github.com/seedcrawl/seedcrawl/storage"
-	"github.com/seedcrawl/seedcrawl/urlnorm"
 )
 
 // Cycle is what makes a crawl one cycle of an incremental crawler
@@ -54,15 +52,11 @@ type Cycle interface {
 	Stop()
 }
 
-// refreshFetched is counted under "refresh/" for a refetch of a known page
-// that Cycle.Refresh allowed and that was made.
-const refreshFetched = "fetched"
-
 // Loop is the crawl loop as its extensions (Cycle, Feed, Sitemaps) drive
-// it. Its methods that change state (Batch, Count, Admit, Seed, Restore,
-// Resume, Offer, Credit, Add, Commit) are called from Cycle.Start or
-// Sitemaps.Start, from the hook methods the disposer calls, or from a
-// function given to Post; the rest are safe anywhere.
+// it. Its methods that change state (Batch, Count, Seed, Offer, Credit,
+// Add, Commit; the Frontier's Admit and Restore) are called from
+// Cycle.Start or Sitemaps.Start, from the hook methods the disposer calls,
+// or from a function given to Post; the rest are safe anywhere.
 type Loop struct{ c *Crawler }
 
 // Store is the crawl database.
@@ -78,9 +72,6 @@ func (l Loop) Started() time.Time { return l.c.start }
 // returning).
 func (l Loop) Context() context.Context { return l.c.workCtx }
 
-// Logger receives warnings.
-func (l Loop) Logger() *slog.Logger { return l.c.opts.Logger }
-
 // Fetches is the number of page requests made so far, retries included.
 func (l Loop) Fetches() uint64 { return l.c.totals.Fetches.Load() }
 
@@ -90,8 +81,11 @@ func (l Loop) Count(name string, n uint64) { l.c.count(name, n) }
 // Remote reports that another node of the cluster owns host.
 func (l Loop) Remote(host string) bool { return l.c.remoteHost(host) }
 
-// Admit counts a URL queued as a page against its host's budget.
-func (l Loop) Admit(host string) { l.c.opts.Frontier.Admit(host) }
+// Frontier is the crawl's frontier (Options.Frontier). Its methods that
+// report frontier.Changes are called through Loop (Seed, Credit, Add),
+// which stores the changes; Admit and Restore change state, and are
+// called from the same places as Loop's methods that do.
+func (l Loop) Frontier() Frontier { return l.c.opts.Frontier }
 
 // Seed gives targets the scheduler's seed weight and queues the new ones
 // (frontier.Seed); the frontier's changes go into the batch.
@@ -101,28 +95,6 @@ func (l Loop) Seed(targets []frontier.Target) error {
 	}
 	l.c.changes.Flush(&l.c.batch)
 	return nil
-}
-
-// SitemapChanged reports whether a sitemap says page id changed after its
-// last fetch (prev): it is then due whatever a revisit policy estimated.
-func (l Loop) SitemapChanged(id uint64, prev *storage.Page) bool {
-	return l.c.sm != nil && l.c.sm.Changed(id, prev)
-}
-
-// Restore hands snap to the (fresh) frontier.
-func (l Loop) Restore(snap frontier.Snapshot) error { return l.c.opts.Frontier.Restore(snap) }
-
-// Resume restores the stored frontier, host states and scheduler state as
-// a resumed crawl does (frontier.Resume), with the host budgets from
-// storage's admitted index (a recrawl: host budgets count URLs, not the
-// fetches of earlier cycles), and returns the ids restored.
-func (l Loop) Resume() ([]uint64, error) {
-	entries, err := frontier.Resume(l.c.opts.Store, l.c.opts.Frontier, frontier.CountIndex)
-	ids := make([]uint64, len(entries))
-	for i, e := range entries {
-		ids[i] = e.ID
-	}
-	return ids, err
 }
 
 // Post has fn run on the disposer goroutine, in the order posted, without
@@ -146,45 +118,25 @@ func (l Loop) Stopped() <-chan struct{} { return l.c.ended }
 // Err is the error that stopped the crawl, once Stopped is closed.
 func (l Loop) Err() error { return l.c.endErr }
 
-// Check decides, as for a link at depth, whether u (normalized) may be
-// queued: its scope, its host's state and page budget, MaxDepth. When it
-// may not, status and reason say why.
-func (l Loop) Check(u string, depth int) (status storage.Status, reason string, ok bool) {
-	status, reason, _, ok = l.c.rules.Admit(&scope.Link{URL: u, Host: urlnorm.Authority(u), InScope: l.c.rules.InScope(u)}, depth, 0)
-	return status, reason, ok
-}
-
-// InScope reports whether u (normalized) is in the crawl's scope.
-func (l Loop) InScope(u string) bool { return l.c.rules.InScope(u) }
+// Rules are the crawl's scope rules: which URLs it vets (Vet), keeps in
+// scope (InScope) and may queue (Check).
+func (l Loop) Rules() *scope.Rules { return l.c.rules }
 
 // Uncommitted reports that id's final outcome is recorded and awaits the
 // next commit (kept with a Cycle or a Feed).
 func (l Loop) Uncommitted(id uint64) bool { return l.c.recentlyDone(id) }
 
 // Offer applies a link from outside (another node's) at depth to id, an
-// in-scope URL interned with isNew, as the crawl applies its own links: a
-// new URL that passes admission is queued, a known one is queued now if
-// it passes and was seen only beyond MaxDepth or again is set, a new one
-// refused is recorded with why. It reports whether id was queued (the
-// frontier's Target.New).
+// in-scope URL interned with isNew, as the crawl applies its own links
+// (scope.Admission.Offer, again included), recording the status it gives.
+// It reports whether id was queued (the frontier's Target.New).
 func (l Loop) Offer(id uint64, u string, depth int, isNew, again bool) bool {
-	c := l.c
-	cd := scope.Link{URL: u, Host: urlnorm.Authority(u), InScope: true}
-	v := c.adm.Admit(id, &cd, depth, 0, isNew)
-	switch {
-	case !isNew && v.OK && (again || v.Lift):
-		c.batch.SetStatus(id, storage.StatusQueued, "")
-	case !isNew:
-		return false
-	case !v.OK:
-		scopeCrawl{c}.Refused(v.Status, v.Reason)
-		c.batch.SetStatus(id, v.Status, v.Reason)
-		return false
+	queued, skips := l.c.adm.Offer(scopeCrawl{l.c}, id, u, depth, isNew, again)
+	l.c.skip(skips)
+	if queued {
+		l.c.totals.Discovered.Add(1)
 	}
-	c.adm.Pass(id, 0)
-	scopeCrawl{c}.Queue(id, &cd)
-	c.totals.Discovered.Add(1)
-	return true
+	return queued
 }
 
 // Credit applies priority mass and depth to targets without the
@@ -204,16 +156,6 @@ func (l Loop) Idle() bool { return l.c.idle() }
 
 // Cycle is the cycle the crawl's fetches are stored in.
 func (l Loop) Cycle() uint32 { return l.c.currentCycle() }
-
-// Vet checks u (normalized) as a link of kind: the trap guards and the
-// URL length (ok false and why), and whether the crawl's scope allows it
-// (link.InScope).
-func (l Loop) Vet(u string, kind storage.LinkKind) (link scope.Link, reason string, ok bool) {
-	return l.c.rules.Vet(u, kind)
-}
-
-// Dropped reports a host given up, whose URLs are not queued, and why.
-func (l Loop) Dropped(host string) (reason string, ok bool) { return l.c.opts.Frontier.Dropped(host) }
 
 // Add queues targets outside the scheduler at priority prio (sitemaps),
 // under the frontier's politeness; it returns how many were queued.

@@ -2,7 +2,6 @@ package crawler
 
 import (
 	"context"
-	"time"
 
 	"github.com/seedcrawl/seedcrawl/fetch"
 	"github.com/seedcrawl/seedcrawl/frontier"
@@ -21,25 +20,22 @@ type Sitemaps interface {
 	// Job reports whether job id is a sitemap to read rather than a page,
 	// with its read before the fetch (workers, concurrently).
 	Job(id uint64) (read any, ok bool)
-	// Read parses the body of a sitemap job, fetched from url at
-	// fetchedAt with date the response's Date header ("" if none) (on a
-	// worker). It returns what it read, the listed URLs that pass the
-	// crawl's guards (Loop.Vet) as links of kind storage.LinkSitemap, and
-	// why each refused URL or child sitemap was refused.
-	Read(ctx context.Context, read any, url string, body []byte, truncated bool, date string, fetchedAt time.Time) (
+	// Read takes what the fetch of a sitemap job from url gave, resp
+	// recorded as rec (on a worker): a fetched file's body is parsed, a
+	// redirect moves the sitemap to its target. It returns the job's read
+	// after the fetch, the listed URLs that pass the crawl's guards
+	// (Loop.Rules().Vet) as links of kind storage.LinkSitemap, and why each
+	// refused URL, child sitemap or redirect target was refused.
+	Read(ctx context.Context, read any, url string, resp *fetch.Response, rec *storage.Fetch) (
 		r any, links []scope.Link, rejects []string)
-	// Moved is the read of a sitemap job that redirected to target.
-	Moved(read any, target string) any
 	// Bound, on the disposer before the listed URLs are interned, returns
 	// how many of those kept stay, and why the file was cut ("": not).
 	Bound(id uint64, read any) (keep int, reason string)
 	// Recorded is told, on the disposer after the frontier's Done, of job
-	// recorded at url with its links (a page: read is nil). It returns
-	// links to add to the job's: a sitemap's child sitemaps.
+	// recorded at url with its links (a page: read is nil; url is "" for
+	// a page traversed from storage, whose URL the store gives). It
+	// returns links to add to the job's: a sitemap's child sitemaps.
 	Recorded(job frontier.Job, url string, status storage.Status, links []storage.Link, read any) ([]storage.Link, error)
-	// Changed reports whether a sitemap says page id changed after its
-	// last fetch (prev): it is then due whatever a revisit policy says.
-	Changed(id uint64, prev *storage.Page) bool
 }
 
 // sitemapOf reports whether job id is a sitemap to read rather than a
@@ -51,12 +47,13 @@ func (c *Crawler) sitemapOf(id uint64) (any, bool) {
 	return c.sm.Job(id)
 }
 
-// readSitemap parses the body of a sitemap job: the URLs it lists that pass
-// the trap guards become the job's links (kind sitemap).
-func (c *Crawler) readSitemap(m *fetched, resp fetch.Response) {
+// readSitemap reads a sitemap job's fetch (Sitemaps.Read): the URLs it
+// lists that pass the trap guards become the job's links (kind sitemap);
+// a sitemap that moved is still a sitemap, at the same depth.
+func (c *Crawler) readSitemap(m *fetched, resp *fetch.Response) {
 	var rejects []string
-	m.sitemap, m.links, rejects = c.sm.Read(c.workCtx, m.sitemap, m.url, resp.Body, resp.Truncated, m.rec.Date, m.rec.FetchedAt)
-	m.rejects = append(m.rejects, rejects...)
+	m.sitemap, m.links, rejects = c.sm.Read(c.workCtx, m.sitemap, m.url, resp, &m.rec)
+	m.counts.Rejects = append(m.counts.Rejects, rejects...)
 }
 
 // sitemapsOf hands a recorded job to Sitemaps after the frontier's Done

@@ -8,6 +8,7 @@ import (
 
 	"github.com/seedcrawl/seedcrawl/fetch"
 	"github.com/seedcrawl/seedcrawl/frontier"
+	"github.com/seedcrawl/seedcrawl/monitor"
 	"github.com/seedcrawl/seedcrawl/robots"
 	"github.com/seedcrawl/seedcrawl/scope"
 	"github.com/seedcrawl/seedcrawl/storage"
@@ -27,15 +28,14 @@ type fetched struct {
 	links    []scope.Link
 	redirect *scope.Link // 3xx target
 	retry    fetch.Retry
-	rejects  []string // trap-guard and URL rejections, one reason per distinct link
-	nofollow int      // links not followed (rel=nofollow, meta robots nofollow)
-	tooMany  int      // distinct links beyond --max-out-links
+	// counts are the counters it adds: the worker fills in its links'
+	// (Rejects, NoFollow, TooMany) and Refresh, the disposer the rest.
+	counts monitor.Fetch
 	// serverTime is the server's time to first byte, for the adaptive
 	// per-host delay: the whole fetch time would include this process's
 	// own CPU starvation and slow the crawl down when the client is busy.
 	serverTime time.Duration
-	refresh    bool // a refetch of a page fetched in an earlier cycle (recrawl)
-	sitemap    any  // the job is a sitemap: what Sitemaps read (nil: a page)
+	sitemap    any // the job is a sitemap: what Sitemaps read (nil: a page)
 }
 
 // skipped: the job ends without a request, recorded with a status (robots
@@ -193,7 +193,7 @@ func (c *Crawler) process(f Fetcher, job frontier.Job) (o outcome, refresh bool)
 	if err := c.archive(ctx, job.ID, &resp, &prev); err != nil {
 		return &fatal{err}, refresh
 	}
-	m := &fetched{job: job, url: u, refresh: refresh, serverTime: resp.TTFB}
+	m := &fetched{job: job, url: u, counts: monitor.Fetch{Refresh: refresh}, serverTime: resp.TTFB}
 	if isSitemap {
 		m.sitemap = sj
 	}
@@ -202,7 +202,11 @@ func (c *Crawler) process(f Fetcher, job frontier.Job) (o outcome, refresh bool)
 	}
 	m.rec, m.retry = resp.Record(&prev, c.olderHashes)
 	m.rec.ID, m.rec.Host, m.rec.FetchedAt = job.ID, job.Host, fetchedAt
-	c.links(m, resp)
+	if isSitemap {
+		c.readSitemap(m, &resp)
+	} else {
+		c.links(m, resp)
+	}
 	if r, ok := f.(bodyReleaser); ok && resp.Body != nil && !isSitemap {
 		// The body has been archived, hashed and parsed: m holds only
 		// copies (URLs are strings built from it), and resp does not
@@ -210,11 +214,6 @@ func (c *Crawler) process(f Fetcher, job frontier.Job) (o outcome, refresh bool)
 		// fetch. A sitemap's body is left alone; they are few.
 		r.Release(resp.Body)
 		resp.Body = nil
-	}
-	if m.sitemap != nil && m.redirect != nil {
-		// A moved sitemap is still a sitemap, at the same depth.
-		m.sitemap = c.sm.Moved(m.sitemap, m.redirect.URL)
-		m.redirect = nil
 	}
 	if m.rec.Status == storage.StatusNotModified {
 		// The page is as stored: so are its links, which the scheduler
@@ -231,21 +230,18 @@ func (c *Crawler) process(f Fetcher, job frontier.Job) (o outcome, refresh bool)
 	return m, refresh
 }
 
-// links reads a fetch's links: a redirect's target, the links of an HTML
-// page, the URLs a sitemap lists.
+// links reads a page's links: a redirect's target, the links of an HTML
+// page.
 func (c *Crawler) links(m *fetched, resp fetch.Response) {
 	switch m.rec.Status {
 	case storage.StatusRedirect:
 		if cand, reason, ok := c.rules.Vet(resp.Location, storage.LinkRedirect); ok {
 			m.redirect = &cand
 		} else {
-			m.rejects = append(m.rejects, reason)
+			m.counts.Rejects = append(m.counts.Rejects, reason)
 		}
 	case storage.StatusFetched:
-		switch {
-		case m.sitemap != nil:
-			c.readSitemap(m, resp)
-		case fetch.IsHTML(resp.ContentType) && resp.Body != nil:
+		if fetch.IsHTML(resp.ContentType) && resp.Body != nil {
 			c.extractLinks(m, resp)
 		}
 	}
@@ -255,17 +251,17 @@ func (c *Crawler) links(m *fetched, resp fetch.Response) {
 // links in document order.
 func (c *Crawler) extractLinks(m *fetched, resp fetch.Response) {
 	f, err := c.extractor.Follow(m.url, resp.Body, resp.Charset, resp.Header.Get("X-Robots-Tag"))
-	m.nofollow += f.NoFollow
-	m.tooMany = f.Dropped
-	m.rejects = append(m.rejects, f.Rejects...)
+	m.counts.NoFollow += f.NoFollow
+	m.counts.TooMany = f.Dropped
+	m.counts.Rejects = append(m.counts.Rejects, f.Rejects...)
 	if err != nil {
-		m.rejects = append(m.rejects, "bad-page-url")
+		m.counts.Rejects = append(m.counts.Rejects, "bad-page-url")
 		return
 	}
 	if c.opts.Settings.RespectNoindex && f.Robots.NoIndex && m.rec.Reason == "" {
 		m.rec.Reason = "noindex"
 	}
-	m.links, m.rejects = c.rules.Extracted(f.Links, m.rejects)
+	m.links, m.counts.Rejects = c.rules.Extracted(f.Links, m.counts.Rejects)
 	// m holds copies (scope.Link, with the same strings): the slice can
 	// serve the next page.
 	c.extractor.Recycle(f.Links)

@@ -17,6 +17,10 @@
 // atomics and never allocates on the hot path, and a nil *Recorder ignores
 // every call, so a crawl without --listen calls it unconditionally.
 //
+// Fetch names the counters a crawl adds for a recorded fetch
+// ("fetch/", "error/", "reject/", ...), so their keys are kept here with
+// the code that reads them.
+//
 // Summary is what a crawl reports when it ends (NewSummary groups its
 // counters by kind); `seedcrawl crawl --json` prints it.
 //

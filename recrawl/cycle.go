@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"maps"
 	"math"
 	"net/http"
@@ -61,6 +62,9 @@ func NewCycle(r *CycleOptions) (*Cycle, error) {
 		return nil, fmt.Errorf("%w: CycleOptions.ReseedEvery without a Reseeder", crawler.ErrOptions)
 	}
 	cp := *r
+	if cp.Logger == nil {
+		cp.Logger = slog.New(slog.DiscardHandler)
+	}
 	cp.Cycle.Seeds = slices.Clone(cp.Cycle.Seeds)
 	cp.Cycle.Replaced = slices.Clone(cp.Cycle.Replaced)
 	cy := &Cycle{rc: &cp, seedSet: map[uint64]bool{}, pace: newPacer(&cp)}
@@ -86,12 +90,16 @@ func (cy *Cycle) Start(l crawler.Loop, seeds []string) (int, error) {
 		}
 		return cy.startCycle()
 	}
-	ids, err := l.Resume()
+	// The stored frontier, host states and scheduler state are restored
+	// as a resumed crawl's are, with the host budgets from storage's
+	// admitted index: a recrawl's host budgets count URLs, not the
+	// fetches of earlier cycles.
+	entries, err := frontier.Resume(l.Store(), l.Frontier(), frontier.CountIndex)
 	if err != nil {
 		return 0, err
 	}
-	for _, id := range ids {
-		cy.Queued(id)
+	for _, e := range entries {
+		cy.Queued(e.ID)
 	}
 	if cy.pace != nil && len(cy.rc.Owed) > 0 {
 		// Which owed pages the restored frontier holds: a set of the owed
@@ -103,9 +111,9 @@ func (cy *Cycle) Start(l crawler.Loop, seeds []string) (int, error) {
 			// again (the pacer holds it), as in the uninterrupted run.
 			cy.Queued(o.ID)
 		}
-		for _, id := range ids {
-			if _, ok := queued[id]; ok {
-				queued[id] = true
+		for _, e := range entries {
+			if _, ok := queued[e.ID]; ok {
+				queued[e.ID] = true
 			}
 		}
 		n := cy.pace.restore(cy.rc.Owed, func(id uint64) bool { return queued[id] })
@@ -115,7 +123,7 @@ func (cy *Cycle) Start(l crawler.Loop, seeds []string) (int, error) {
 		cy.seedSet[s.ID] = true
 	}
 	cy.seeds = maps.Clone(cy.seedSet)
-	return len(ids), nil
+	return len(entries), nil
 }
 
 // pageTable is what one pass over the page records tells a recrawl: the
@@ -280,7 +288,7 @@ func (cy *Cycle) startCycle() (int, error) {
 		}
 		add(frontier.Entry{ID: id, Host: tab.names[tab.host[id]], Depth: tab.depth[id]})
 	}
-	if err := l.Restore(snap); err != nil {
+	if err := l.Frontier().Restore(snap); err != nil {
 		return 0, fmt.Errorf("recrawl: start cycle %d: %w", rc.Cycle.N, err)
 	}
 	if rc.Cycle.Start.IsZero() {
@@ -334,7 +342,7 @@ func (cy *Cycle) Refresh(job uint64, prev *storage.Page, uncommitted bool) (stri
 	// it would hand on only the links of its stored copy (a selector picks
 	// seeds for the new links they gained). Seeds are few (k).
 	seed := cy.seeds[job]
-	if !seed && rc.Policy != nil && !rc.Policy.Due(prev, time.Now()) && !cy.l.SitemapChanged(job, prev) {
+	if !seed && rc.Policy != nil && !rc.Policy.Due(prev, time.Now()) && !(rc.Changed != nil && rc.Changed(job, prev)) {
 		return refreshNotDue, false
 	}
 	if seed && cy.pace != nil {
@@ -490,7 +498,7 @@ func (cy *Cycle) seedVanished(id uint64, reason string) error {
 		p, ok, err := rc.Replacer.Replace(cy.l.Context(), id, reason, func(x uint64) bool { return cy.seedSet[x] })
 		switch {
 		case err != nil && !errors.Is(err, context.Canceled):
-			cy.l.Logger().Warn("replace vanished seed", "seed", id, "reason", reason, "err", err)
+			cy.rc.Logger.Warn("replace vanished seed", "seed", id, "reason", reason, "err", err)
 		case err == nil && ok:
 			ids, err := cy.inject([]Pick{p})
 			if err != nil {
@@ -518,7 +526,7 @@ func (cy *Cycle) inject(picks []Pick) ([]uint64, error) {
 	for _, p := range picks {
 		u, err := urlnorm.Normalize(p.URL)
 		if err != nil || len(u) > storage.MaxURLLen {
-			cy.l.Logger().Warn("injected seed ignored", "url", p.URL, "err", err)
+			cy.rc.Logger.Warn("injected seed ignored", "url", p.URL, "err", err)
 			continue
 		}
 		urls = append(urls, u)
@@ -539,7 +547,7 @@ func (cy *Cycle) inject(picks []Pick) ([]uint64, error) {
 		host := urlnorm.Authority(u)
 		targets = append(targets, frontier.Target{ID: id, Host: host, New: true})
 		if ints[i].New {
-			cy.l.Admit(host)
+			cy.l.Frontier().Admit(host)
 		}
 		if !cy.seedSet[id] {
 			cy.seedSet[id] = true
@@ -600,7 +608,7 @@ func (cy *Cycle) reseeded(at uint64, picks []Pick, err error) error {
 	cy.reseed.running = false
 	if err != nil {
 		if !errors.Is(err, context.Canceled) {
-			cy.l.Logger().Warn("reseed", "after", at, "err", err)
+			cy.rc.Logger.Warn("reseed", "after", at, "err", err)
 			cy.l.Count("seeds/reseed-failed", 1)
 		}
 		return nil

@@ -386,7 +386,8 @@ func TestSitemapsRecrawl(t *testing.T) {
 	r.opts.Fetchers = r.opts.Fetchers[:1]
 	before := r.Web.NReqs()
 	notDue := duePolicy{due: map[string]bool{pa: false, pb: false, only: false}}
-	r.mustCycle(CycleOptions{Cycle: storage.Cycle{N: 2}, Start: true, Seeds: []Pick{{URL: pa}}, Refresh: r.ids(pb, only), Policy: notDue})
+	r.mustCycle(CycleOptions{Cycle: storage.Cycle{N: 2}, Start: true, Seeds: []Pick{{URL: pa}}, Refresh: r.ids(pb, only), Policy: notDue,
+		Changed: sitemap.Lastmods{Store: r.DB}.Changed})
 	all, _ := r.Web.RequestsSince(before)
 	if got, want := sortedCopy(all), sortedCopy([]string{pa, pb, sm, only}); !reflect.DeepEqual(got, want) {
 		t.Errorf("cycle 2 requested %v, want %v (the seed, the sitemap once, the pages it says changed)", got, want)

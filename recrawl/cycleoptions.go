@@ -2,6 +2,7 @@ package recrawl
 
 import (
 	"context"
+	"log/slog"
 	"time"
 
 	"github.com/seedcrawl/seedcrawl/storage"
@@ -54,6 +55,11 @@ type CycleOptions struct {
 	// revisit interval stored with each fetch; nil means every known page
 	// is due and no interval is stored.
 	Policy RevisitPolicy
+	// Changed reports whether the sites' sitemaps say page id changed
+	// after its last fetch (prev): it is then due whatever Policy
+	// estimated (sitemap.Lastmods.Changed, when the crawl reads
+	// sitemaps). nil: no page is.
+	Changed func(id uint64, prev *storage.Page) bool
 	// MaxRefresh caps the refetches of pages fetched in earlier cycles in
 	// this run (the refresh share of the cycle's budget); 0 means no cap,
 	// negative means no refetch at all. A known page that is not due, or
@@ -96,6 +102,10 @@ type CycleOptions struct {
 	ReseedEvery uint64
 	// Reseeder picks the seeds injected by ReseedEvery.
 	Reseeder SeedReseeder
+
+	// Logger receives warnings (a failed replacement or reseed, an
+	// injected seed ignored); nil: discard.
+	Logger *slog.Logger
 }
 
 // OwedRefetch is a refetch a paced cycle owes a known page it traversed
@@ -162,7 +172,7 @@ const (
 
 // Traversal reasons counted under "refresh/": how a known page of an
 // earlier cycle was handled in a recrawl. The crawler counts a refetch
-// made under "refresh/fetched" too.
+// made under "refresh/fetched" too (monitor.Fetch).
 const (
 	refreshFetched   = "fetched"    // refetched with a conditional GET
 	refreshNotDue    = "not-due"    // traversed from storage: its revisit time has not come

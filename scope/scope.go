@@ -119,6 +119,14 @@ func (r *Rules) Admit(l *Link, depth, redirectHops int) (status storage.Status, 
 	return 0, "", false, true
 }
 
+// Check decides, as for a link at depth, whether u (normalized) may be
+// queued: its scope, its host's state and page budget, MaxDepth (Admit).
+// When it may not, status and reason say why.
+func (r *Rules) Check(u string, depth int) (status storage.Status, reason string, ok bool) {
+	status, reason, _, ok = r.Admit(&Link{URL: u, Host: urlnorm.Authority(u), InScope: r.InScope(u)}, depth, 0)
+	return status, reason, ok
+}
+
 // Redirect is told of target, the redirect target of a page at depth.
 // With SeedRedirects, the target of a page at depth 0 (a seed, or a
 // seed's redirect target) out of scope is a seed too: its host comes into

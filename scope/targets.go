@@ -5,6 +5,7 @@ import (
 
 	"github.com/seedcrawl/seedcrawl/frontier"
 	"github.com/seedcrawl/seedcrawl/storage"
+	"github.com/seedcrawl/seedcrawl/urlnorm"
 )
 
 // Crawl is what Admission.Targets needs from the crawl whose page it
@@ -86,6 +87,30 @@ func (a *Admission) Targets(cr Crawl, p *Page) (Targets, error) {
 		}
 	}
 	return out, nil
+}
+
+// Offer admits a link from outside the crawl's pages (another node's) at
+// depth to id, an in-scope URL interned with isNew, as Targets admits a
+// page's links: a new URL that passes is queued (Crawl.Queue), a known
+// one is queued if it passes and was seen only beyond MaxDepth or again
+// is set, a new one refused is told to Crawl.Refused. It reports whether
+// id was queued, and the status to record for it (none for a known URL
+// left as it is).
+func (a *Admission) Offer(cr Crawl, id uint64, u string, depth int, isNew, again bool) (queued bool, skips []Skip) {
+	l := Link{URL: u, Host: urlnorm.Authority(u), InScope: true}
+	v := a.Admit(id, &l, depth, 0, isNew)
+	switch {
+	case !isNew && v.OK && (again || v.Lift):
+		skips = []Skip{{id, storage.StatusQueued, ""}}
+	case !isNew:
+		return false, nil
+	case !v.OK:
+		cr.Refused(v.Status, v.Reason)
+		return false, []Skip{{id, v.Status, v.Reason}}
+	}
+	a.Pass(id, 0)
+	cr.Queue(id, &l)
+	return true, skips
 }
 
 // targets adds to out the links of p at depth, redirectHops into a

@@ -116,3 +116,44 @@ func (c *crawl) url(id uint64) string {
 	}
 	return ""
 }
+
+// TestOffer admits links from outside one after the other, as a cluster
+// node's disposer applies other nodes' links: a refusal beyond MaxDepth is
+// remembered and lifted by a later offer at an allowed depth.
+func TestOffer(t *testing.T) {
+	a := newRules(t, false).Admission() // MaxDepth 2
+	cr := &crawl{ids: map[string]uint64{}}
+	const ok, dropped = "http://127.0.0.1:8080/a", "http://127.0.0.2:8080/b"
+	tests := []struct {
+		name         string
+		id           uint64
+		url          string
+		depth        int
+		isNew, again bool
+		queued       bool
+		skips        []Skip
+		refused      int // len(cr.refused) after
+	}{
+		{name: "new, passes", id: 1, url: ok, depth: 1, isNew: true, queued: true},
+		{name: "known, left", id: 1, url: ok, depth: 1},
+		{name: "known, again", id: 1, url: ok, depth: 1, again: true, queued: true, skips: []Skip{{1, storage.StatusQueued, ""}}},
+		{name: "new, too deep", id: 2, url: ok + "/deep", depth: 3, isNew: true,
+			skips: []Skip{{2, storage.StatusRejected, "max-depth"}}, refused: 1},
+		{name: "known, lifted at an allowed depth", id: 2, url: ok + "/deep", depth: 2, queued: true,
+			skips: []Skip{{2, storage.StatusQueued, ""}}, refused: 1},
+		{name: "new, host dropped", id: 3, url: dropped, depth: 1, isNew: true,
+			skips: []Skip{{3, storage.StatusDeferred, "crawl-delay 60s"}}, refused: 2},
+	}
+	var queued []uint64
+	for _, tc := range tests {
+		got, skips := a.Offer(cr, tc.id, tc.url, tc.depth, tc.isNew, tc.again)
+		if tc.queued {
+			queued = append(queued, tc.id)
+		}
+		if got != tc.queued || fmt.Sprint(skips) != fmt.Sprint(tc.skips) || len(cr.refused) != tc.refused ||
+			fmt.Sprint(cr.queued) != fmt.Sprint(queued) {
+			t.Errorf("%s: queued %v, skips %v, refused %v, crawl queued %v; want %v, %v, %d refusals, %v",
+				tc.name, got, skips, cr.refused, cr.queued, tc.queued, tc.skips, tc.refused, queued)
+		}
+	}
+}

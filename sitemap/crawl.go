@@ -3,10 +3,12 @@ package sitemap
 import (
 	"context"
 	"fmt"
+	"log/slog"
 	"net/url"
 	"time"
 
 	"github.com/seedcrawl/seedcrawl/crawler"
+	"github.com/seedcrawl/seedcrawl/fetch"
 	"github.com/seedcrawl/seedcrawl/frontier"
 	crawlscope "github.com/seedcrawl/seedcrawl/scope" // package sitemap has a scope type of its own
 	"github.com/seedcrawl/seedcrawl/storage"
@@ -54,6 +56,9 @@ type CrawlOptions struct {
 	// the revisit interval stored with its last fetch has passed, in every
 	// cycle if none was stored.
 	GoneCycles uint32
+	// Logger receives warnings (marks or robots.txt sitemaps not read);
+	// nil: discard.
+	Logger *slog.Logger
 }
 
 // NewCrawl returns the sitemap side of a crawl that reads the sitemaps
@@ -64,7 +69,12 @@ func NewCrawl(src Source) *Crawl {
 }
 
 // NewCrawlWith returns the sitemap side of a crawl with opts.
-func NewCrawlWith(opts CrawlOptions) *Crawl { return &Crawl{opts: opts} }
+func NewCrawlWith(opts CrawlOptions) *Crawl {
+	if opts.Logger == nil {
+		opts.Logger = slog.New(slog.DiscardHandler)
+	}
+	return &Crawl{opts: opts}
+}
 
 // Start implements crawler.Sitemaps: the marks of earlier runs become
 // known, so a sitemap left in the stored frontier by an interrupted run is
@@ -75,7 +85,7 @@ func (c *Crawl) Start(l crawler.Loop) {
 	c.sites.gone = c.opts.GoneCycles
 	if st, ok := l.Store().(Marks); ok {
 		if err := c.sites.Load(st); err != nil {
-			l.Logger().Warn("sitemap marks of earlier runs not loaded", "err", err)
+			c.opts.Logger.Warn("sitemap marks of earlier runs not loaded", "err", err)
 		}
 	}
 }
@@ -96,24 +106,36 @@ func (c *Crawl) Job(id uint64) (any, bool) {
 	return &FileRead{File: f}, true
 }
 
-// Read implements crawler.Sitemaps: the URLs the file lists and its
-// child sitemaps are kept if they pass the crawl's guards (Loop.Vet), the
-// listed ones as its links; listed URLs that do not normalize are
-// rejected too. Lastmod values later than the server's clock (date, the
-// response's Date, else fetchedAt), or before 1990, are dropped
-// (FileRead.ClampLastMod).
-func (c *Crawl) Read(ctx context.Context, read any, u string, body []byte, truncated bool, date string, fetchedAt time.Time) (
+// Read implements crawler.Sitemaps. A sitemap that redirected to a target
+// that passes the crawl's guards (Loop.Rules().Vet) is still a sitemap, read at
+// the same depth (Moved). Of a fetched file, the URLs it lists and its
+// child sitemaps are kept if they pass those guards, the listed ones as
+// its links; listed URLs that do not normalize are rejected too. Lastmod
+// values later than the server's clock (the response's Date, else the
+// fetch time), or before 1990, are dropped (FileRead.ClampLastMod).
+func (c *Crawl) Read(ctx context.Context, read any, u string, resp *fetch.Response, rec *storage.Fetch) (
 	any, []crawlscope.Link, []string) {
-	r := c.sites.Read(ctx, body, u, read.(*FileRead).File, truncated)
-	r.ClampLastMod(ServerTime(date, fetchedAt))
 	var links []crawlscope.Link
 	var rejects []string
+	switch rec.Status {
+	case storage.StatusRedirect:
+		target, reason, ok := c.l.Rules().Vet(resp.Location, storage.LinkRedirect)
+		if !ok {
+			return read, nil, []string{reason}
+		}
+		return Moved(read.(*FileRead).File, target.URL), nil, nil
+	case storage.StatusFetched:
+	default:
+		return read, nil, nil
+	}
+	r := c.sites.Read(ctx, resp.Body, u, read.(*FileRead).File, resp.Truncated)
+	r.ClampLastMod(ServerTime(rec.Date, rec.FetchedAt))
 	for range r.BadURLs {
 		rejects = append(rejects, "sitemap-bad-url")
 	}
 	keep := func(listed bool) func(string) bool {
 		return func(u string) bool {
-			link, reason, ok := c.l.Vet(u, storage.LinkSitemap)
+			link, reason, ok := c.l.Rules().Vet(u, storage.LinkSitemap)
 			if !ok {
 				rejects = append(rejects, reason)
 			} else if listed {
@@ -126,12 +148,6 @@ func (c *Crawl) Read(ctx context.Context, read any, u string, body []byte, trunc
 	return r, links, rejects
 }
 
-// Moved implements crawler.Sitemaps: a moved sitemap is still a sitemap,
-// read at the same depth.
-func (c *Crawl) Moved(read any, target string) any {
-	return Moved(read.(*FileRead).File, target)
-}
-
 // Bound implements crawler.Sitemaps: the site's entry bound applies, and
 // the reason of a cut, skip or error is the page record's.
 func (c *Crawl) Bound(id uint64, read any) (keep int, reason string) {
@@ -142,12 +158,20 @@ func (c *Crawl) Bound(id uint64, read any) (keep int, reason string) {
 
 // Recorded implements crawler.Sitemaps: for a page (read nil), the
 // sitemaps of its site are queued the first time a page of the site is
-// recorded in this run; for a sitemap, the lastmod of its listed URLs
+// recorded in this run (pageURL "": a page traversed from storage, its URL
+// read from the store); for a sitemap, the lastmod of its listed URLs
 // (links[i] is listed URL i) is stored, it is counted, and its child
 // sitemaps are queued and returned as its links. A lastmod the file gave
 // that ClampLastMod dropped clears the one stored for the URL.
 func (c *Crawl) Recorded(job frontier.Job, pageURL string, status storage.Status, links []storage.Link, read any) ([]storage.Link, error) {
 	if read == nil {
+		if pageURL == "" {
+			u, err := c.l.Store().URL(job.ID)
+			if err != nil {
+				return nil, fmt.Errorf("sitemap: url of page %d: %w", job.ID, err)
+			}
+			pageURL = u
+		}
 		return nil, c.plan(job, pageURL)
 	}
 	r := read.(*FileRead)
@@ -190,13 +214,13 @@ func (c *Crawl) plan(job frontier.Job, pageURL string) error {
 		}
 		l, _, err := c.opts.Source.SitemapsOf(origin)
 		if err != nil {
-			c.l.Logger().Warn("robots.txt sitemaps", "origin", origin, "err", err)
+			c.opts.Logger.Warn("robots.txt sitemaps", "origin", origin, "err", err)
 		}
 		return l
 	})
 	var keep []string
 	for _, u := range urls {
-		link, reason, ok := c.l.Vet(u, storage.LinkOther)
+		link, reason, ok := c.l.Rules().Vet(u, storage.LinkOther)
 		switch {
 		case !ok:
 			c.l.Count("sitemap/reject/"+reason, 1)
@@ -237,7 +261,7 @@ func (c *Crawl) queue(job frontier.Job, urls []string, file storage.SitemapFile,
 		if skip != "" {
 			c.l.Count("sitemap/skip/"+skip, 1)
 		}
-		switch r, dropped := c.l.Dropped(host); {
+		switch r, dropped := c.l.Frontier().Dropped(host); {
 		case !want:
 			continue
 		case c.l.Remote(host):
@@ -264,17 +288,24 @@ func (c *Crawl) queue(job frontier.Job, urls []string, file storage.SitemapFile,
 	return ids, nil
 }
 
-// lastModStore is the optional part of a crawl's Store that gives the
-// lastmod a sitemap listed for a page, and the record of a page's fetch in
-// a cycle (whose Date is the server's clock then); *storage.DB implements
-// it.
-type lastModStore interface {
+// LastModStore is what Lastmods reads: the lastmod a sitemap listed for a
+// page, and the record of a page's fetch in a cycle (whose Date is the
+// server's clock then); *storage.DB implements it.
+type LastModStore interface {
 	LastMod(id uint64) (time.Time, bool, error)
 	FetchIn(n uint32, id uint64) (storage.FetchRecord, bool, error)
 }
 
-// Changed implements crawler.Sitemaps: a page whose lastmod is later than
-// its last fetch is due for a revisit whatever the revisit policy
+// Lastmods tells a recrawl which pages the sites' sitemaps say changed
+// (recrawl.CycleOptions.Changed): the lastmod values a Crawl stored.
+type Lastmods struct {
+	Store LastModStore
+	// Logger receives warnings (a failed read); nil: discard.
+	Logger *slog.Logger
+}
+
+// Changed reports whether a page whose lastmod is later than its last
+// fetch (prev) is due for a revisit whatever the revisit policy
 // estimated (sitemaps.org: lastmod lets a crawler skip unchanged pages
 // and find changed ones). Both times are read on the server's clock: the
 // lastmod as listed, the fetch as the Date its answer carried (kept in the
@@ -282,23 +313,26 @@ type lastModStore interface {
 // not make all its pages due, or none. A fetch without a Date (no answer,
 // or a server that sends none), or with one more than 30 days from the
 // crawler's clock (a lie, see ServerTime), is taken at the crawler's clock.
-func (c *Crawl) Changed(id uint64, prev *storage.Page) bool {
-	st, ok := c.l.Store().(lastModStore)
-	if !ok || prev.FetchedAt.IsZero() {
+func (m Lastmods) Changed(id uint64, prev *storage.Page) bool {
+	if m.Store == nil || prev.FetchedAt.IsZero() {
 		return false
 	}
-	lm, ok, err := st.LastMod(id)
+	log := m.Logger
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	lm, ok, err := m.Store.LastMod(id)
 	if err != nil {
-		c.l.Logger().Warn("sitemap lastmod", "page", id, "err", err)
+		log.Warn("sitemap lastmod", "page", id, "err", err)
 		return false
 	}
 	if !ok {
 		return false
 	}
 	fetched := prev.FetchedAt
-	switch r, ok, err := st.FetchIn(prev.Cycle, id); {
+	switch r, ok, err := m.Store.FetchIn(prev.Cycle, id); {
 	case err != nil:
-		c.l.Logger().Warn("sitemap lastmod: last fetch", "page", id, "err", err)
+		log.Warn("sitemap lastmod: last fetch", "page", id, "err", err)
 	case ok && !r.Date.IsZero() && r.Date.Sub(prev.FetchedAt).Abs() <= maxClockSkew:
 		fetched = r.Date
 	}

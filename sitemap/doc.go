@@ -32,8 +32,8 @@
 // Crawl plugs Sites into the crawl loop (crawler.Sitemaps): it queues a
 // site's sitemaps when the crawl records the site's first page, reads the
 // sitemap jobs' bodies (the listed URLs and child sitemaps that pass the
-// crawl's guards, crawler.Loop.Vet, are kept; the listed ones become the
-// job's links), stores the listed URLs' lastmod and tells a
+// crawl's guards, crawler.Loop.Rules().Vet, are kept; the listed ones become the
+// job's links) and stores the listed URLs' lastmod; Lastmods tells a
 // recrawl that a page changed after its last fetch (Changed). A lastmod
 // later than the server's clock when it sent the file (its Date header,
 // else the fetch time, ServerTime) is dropped (FileRead.ClampLastMod): a

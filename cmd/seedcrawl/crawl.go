@@ -351,7 +351,7 @@ func (s *crawlSession) newCrawler(cy crawler.Cycle, maxPages int64) error {
 		Archive:       s.archive(),
 		Feed:          feed,
 		FedOnly:       s.x.inject != nil,
-		Sitemaps:      sitemap.NewCrawlWith(sitemap.CrawlOptions{Source: s.robots, GoneCycles: uint32(cfg.RevisitGone)}),
+		Sitemaps:      sitemap.NewCrawlWith(sitemap.CrawlOptions{Source: s.robots, GoneCycles: uint32(cfg.RevisitGone), Logger: s.x.logger}),
 	})
 	if err != nil {
 		return err

@@ -18,6 +18,7 @@ import (
 	"github.com/seedcrawl/seedcrawl/recrawl"
 	"github.com/seedcrawl/seedcrawl/scheduler"
 	"github.com/seedcrawl/seedcrawl/seeds"
+	"github.com/seedcrawl/seedcrawl/sitemap"
 	"github.com/seedcrawl/seedcrawl/storage"
 )
 
@@ -293,7 +294,10 @@ func runSession(ctx context.Context, sess *crawlSession, rf runFlags, progress t
 			fmt.Fprintf(stderr, "seedcrawl run: %s cycle %d (%s)\n", verb, p.Cycle.N, runPlanNote(p))
 			sess.history = runHistory(cfg.Scheduler, p.Rank)
 			rc := p.Recrawl()
-			rc.Prior = sess.history.History
+			rc.Prior, rc.Logger = sess.history.History, sess.x.logger
+			if cfg.Sitemaps {
+				rc.Changed = sitemap.Lastmods{Store: sess.db, Logger: sess.x.logger}.Changed
+			}
 			cy, err := recrawl.NewCycle(rc)
 			if err != nil {
 				return err
