@@ -7,7 +7,7 @@ import (
 	"sync"
 
 	"github.com/seedcrawl/seedcrawl/crawler"
-	"github.com/seedcrawl/seedcrawl/frontier"
+	"github.com/seedcrawl/seedcrawl/scope"
 	"github.com/seedcrawl/seedcrawl/storage"
 	"github.com/seedcrawl/seedcrawl/urlnorm"
 )
@@ -162,48 +162,44 @@ func (in *Injection) take() error {
 		return nil
 	}
 	st := l.Store()
-	ints, err := st.Intern(urls, storage.NoPage, 0)
-	if err != nil {
-		return fmt.Errorf("compare: intern %d injected URLs: %w", len(urls), err)
-	}
-	var targets []frontier.Target
 	var now []Delivery
-	for i, u := range urls {
-		id := ints[i].ID
+	// A URL is queued at its stored depth; one that cannot be fetched, or
+	// is done, is delivered instead.
+	pick := func(i int, in storage.Interned) (int, bool, error) {
+		u, id := urls[i], in.ID
 		if l.Uncommitted(id) {
-			continue // its outcome was delivered and awaits the commit
+			return 0, false, nil // its outcome was delivered and awaits the commit
 		}
 		prev, err := st.Page(id)
 		switch {
 		case errors.Is(err, storage.ErrNotFound):
 			prev = storage.Page{} // interned since the last commit
 		case err != nil:
-			return fmt.Errorf("compare: look up injected page %d: %w", id, err)
+			return 0, false, fmt.Errorf("compare: look up injected page %d: %w", id, err)
 		}
 		if prev.Fetches > 0 || prev.Status == storage.StatusRobotsDenied {
 			d, err := stored(l, u, &prev)
 			if err != nil {
-				return err
+				return 0, false, err
 			}
 			now = append(now, d)
-			continue
+			return 0, false, nil
 		}
 		if status, reason, ok := l.Rules().Check(u, int(prev.Depth)); !ok {
 			if status == storage.StatusOutOfScope {
 				reason = "out-of-scope"
 			}
 			now = append(now, Delivery{URL: u, Status: status, Reason: reason})
-			continue
+			return 0, false, nil
 		}
-		host := urlnorm.Authority(u)
-		l.Frontier().Admit(host)
-		targets = append(targets, frontier.Target{ID: id, Host: host, Depth: int(prev.Depth), New: true})
+		return int(prev.Depth), true, nil
 	}
-	if len(targets) > 0 {
-		if err := l.Seed(targets); err != nil {
-			return fmt.Errorf("compare: queue %d injected URLs: %w", len(targets), err)
-		}
-		l.Count("injected", uint64(len(targets)))
+	s, err := scope.Seed(st, l.Frontier(), l, urls, scope.SeedOptions{Known: true, Pick: pick})
+	if err != nil {
+		return fmt.Errorf("compare: queue %d injected URLs: %w", len(urls), err)
+	}
+	if s.Queued > 0 {
+		l.Count("injected", uint64(s.Queued))
 	}
 	if len(now) > 0 {
 		// Nothing of these waits for a commit: they are stored already or

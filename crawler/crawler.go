@@ -280,35 +280,14 @@ func (c *Crawler) stopReason(ctx context.Context, runErr error) string {
 // seed interns the seeds and queues the new ones (all of them with
 // Refetch). It returns how many the frontier may have queued.
 func (c *Crawler) seed(seeds []string) (int, error) {
-	if len(seeds) == 0 {
-		return 0, nil
-	}
-	ints, err := c.opts.Store.Intern(seeds, storage.NoPage, 0)
+	s, err := scope.Seed(c.opts.Store, c.opts.Frontier, Loop{c}, seeds, scope.SeedOptions{Known: c.opts.Refetch, Remote: c.remoteHost})
 	if err != nil {
-		return 0, fmt.Errorf("crawler: intern %d seeds: %w", len(seeds), err)
-	}
-	var targets []frontier.Target
-	own := 0
-	for i, s := range seeds {
-		if !ints[i].New && !c.opts.Refetch {
-			continue
-		}
-		host := urlnorm.Authority(s)
-		if c.remoteHost(host) {
-			// Another node's seed counts among the seeds (FPR gives each
-			// (1−d)/|S|) but is queued by its owner only.
-			targets = append(targets, frontier.Target{ID: ints[i].ID, Host: host, Remote: true})
-			continue
-		}
-		targets = append(targets, frontier.Target{ID: ints[i].ID, Host: host, New: true})
-		c.opts.Frontier.Admit(host)
-		own++
-	}
-	if err := c.opts.Frontier.Seed(targets, &c.changes); err != nil {
 		return 0, fmt.Errorf("crawler: seed: %w", err)
 	}
-	c.count("seeds", uint64(own))
-	return own, nil
+	if len(seeds) > 0 {
+		c.count("seeds", uint64(s.Queued))
+	}
+	return s.Queued, nil
 }
 
 // runRecord is the run record with this run's counters; end is zero while

@@ -18,6 +18,7 @@ import (
 	"github.com/seedcrawl/seedcrawl/crawler"
 	"github.com/seedcrawl/seedcrawl/frontier"
 	"github.com/seedcrawl/seedcrawl/robots"
+	"github.com/seedcrawl/seedcrawl/scope"
 	"github.com/seedcrawl/seedcrawl/storage"
 	"github.com/seedcrawl/seedcrawl/urlnorm"
 )
@@ -535,30 +536,20 @@ func (cy *Cycle) inject(picks []Pick) ([]uint64, error) {
 	if len(urls) == 0 {
 		return nil, nil
 	}
-	ints, err := cy.l.Store().Intern(urls, storage.NoPage, 0)
+	// A known URL was counted against its host's budget when it was
+	// first queued.
+	s, err := scope.Seed(cy.l.Store(), cy.l.Frontier(), cy.l, urls, scope.SeedOptions{Known: true, AdmitNew: true})
 	if err != nil {
-		return nil, fmt.Errorf("recrawl: intern %d injected seeds: %w", len(urls), err)
+		return nil, fmt.Errorf("recrawl: inject %d seeds: %w", len(urls), err)
 	}
-	ids := make([]uint64, len(urls))
-	targets := make([]frontier.Target, 0, len(urls))
-	for i, u := range urls {
-		id := ints[i].ID
-		ids[i] = id
-		host := urlnorm.Authority(u)
-		targets = append(targets, frontier.Target{ID: id, Host: host, New: true})
-		if ints[i].New {
-			cy.l.Frontier().Admit(host)
-		}
+	for i, id := range s.IDs {
 		if !cy.seedSet[id] {
 			cy.seedSet[id] = true
 			cy.rc.Cycle.Seeds = append(cy.rc.Cycle.Seeds, storage.Seed{ID: id, Score: kept[i].Score, Why: kept[i].Why})
 		}
 	}
-	if err := cy.l.Seed(targets); err != nil {
-		return nil, fmt.Errorf("recrawl: inject %d seeds: %w", len(targets), err)
-	}
-	cy.l.Count("seeds/injected", uint64(len(targets)))
-	return ids, nil
+	cy.l.Count("seeds/injected", uint64(s.Queued))
+	return s.IDs, nil
 }
 
 // reseeder runs CycleOptions.Reseeder on its own goroutine, one selection at a

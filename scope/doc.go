@@ -18,7 +18,9 @@
 // decides all the links of a page at once: it interns them through the
 // crawl (Crawl) and says which are queued, handed to another node, or
 // recorded as refused and why, as the frontier's targets. Rules.Extracted
-// vets the links an extract.Extractor found.
+// vets the links an extract.Extractor found. Seed queues seeds: a
+// crawl's, the seeds injected into a recrawl cycle and the URLs a
+// comparison asks for, with SeedOptions saying how they differ.
 //
 // The host page budget and dropped hosts are the frontier's; Rules asks
 // them through Hosts. Rules is safe for concurrent use: the crawl's
