@@ -1,21 +1,5 @@
 package crawler
 
-import (
-	"fmt"
-
-	"github.com/seedcrawl/seedcrawl/scope"
-)
-
-// storedLinks returns the stored out-links of page id as candidates, for a
-// page answering 304 or traversed from storage.
-func (c *Crawler) storedLinks(id uint64) ([]scope.Link, error) {
-	links, err := c.opts.Store.OutLinks(id)
-	if err != nil {
-		return nil, fmt.Errorf("crawler: stored links of %d: %w", id, err)
-	}
-	return c.rules.Stored(links), nil
-}
-
 // recentlyDone reports whether id's result is in the batch not yet
 // committed (its stored record does not show it yet).
 func (c *Crawler) recentlyDone(id uint64) bool {

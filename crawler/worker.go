@@ -165,7 +165,7 @@ func (c *Crawler) process(f Fetcher, job frontier.Job) (o outcome, refresh bool)
 		// says (conditionally: a 304 hands its stored links on).
 		why, fetch := c.cyc.Refresh(job.ID, &prev, c.recentlyDone(job.ID))
 		if !fetch {
-			links, err := c.storedLinks(job.ID)
+			links, err := c.rules.Stored(c.opts.Store, job.ID)
 			if err != nil {
 				return &fatal{err}, false
 			}
@@ -218,7 +218,7 @@ func (c *Crawler) process(f Fetcher, job frontier.Job) (o outcome, refresh bool)
 	if m.rec.Status == storage.StatusNotModified {
 		// The page is as stored: so are its links, which the scheduler
 		// and the frontier need again in a recrawl.
-		links, err := c.storedLinks(job.ID)
+		links, err := c.rules.Stored(c.opts.Store, job.ID)
 		if err != nil {
 			return &fatal{err}, refresh
 		}

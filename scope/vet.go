@@ -1,6 +1,8 @@
 package scope
 
 import (
+	"fmt"
+
 	"github.com/seedcrawl/seedcrawl/extract"
 	"github.com/seedcrawl/seedcrawl/storage"
 )
@@ -35,15 +37,24 @@ func (r *Rules) Extracted(links []extract.Link, rejects []string) ([]Link, []str
 	return out, rejects
 }
 
-// Stored vets a page's stored out-links again (a page answering 304, or
-// traversed by a recrawl): the links a guard tightened since refuses are
-// left out, as they are not followed now.
-func (r *Rules) Stored(links []storage.OutLink) []Link {
+// OutLinks reads a page's stored out-links; *storage.DB implements it.
+type OutLinks interface {
+	OutLinks(src uint64) ([]storage.OutLink, error)
+}
+
+// Stored reads the stored out-links of page id from st and vets them again
+// (a page answering 304, or traversed by a recrawl): the links a guard
+// tightened since refuses are left out, as they are not followed now.
+func (r *Rules) Stored(st OutLinks, id uint64) ([]Link, error) {
+	links, err := st.OutLinks(id)
+	if err != nil {
+		return nil, fmt.Errorf("scope: stored links of %d: %w", id, err)
+	}
 	out := make([]Link, 0, len(links))
 	for _, l := range links {
 		if cand, _, ok := r.Vet(l.URL, l.Kind); ok {
 			out = append(out, cand)
 		}
 	}
-	return out
+	return out, nil
 }

@@ -32,11 +32,14 @@ func TestExtracted(t *testing.T) {
 // guard now refuses is left out.
 func TestStored(t *testing.T) {
 	r := newRules(t, false)
-	got := r.Stored([]storage.OutLink{
+	got, err := r.Stored(outLinks{
 		{URL: "http://127.0.0.1:8080/a", Kind: storage.LinkRedirect},
 		{URL: "http://127.0.0.1:8080/x/x/x/x/x", Kind: storage.LinkA},
 		{URL: "http://127.0.0.9:8080/b", Kind: storage.LinkSitemap},
-	})
+	}, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
 	want := []Link{
 		{URL: "http://127.0.0.1:8080/a", Host: "127.0.0.1:8080", Kind: storage.LinkRedirect, InScope: true},
 		{URL: "http://127.0.0.9:8080/b", Host: "127.0.0.9:8080", Kind: storage.LinkSitemap},
@@ -45,3 +48,8 @@ func TestStored(t *testing.T) {
 		t.Errorf("Stored = %+v, want %+v", got, want)
 	}
 }
+
+// outLinks are the stored out-links of every page.
+type outLinks []storage.OutLink
+
+func (o outLinks) OutLinks(uint64) ([]storage.OutLink, error) { return o, nil }
