@@ -201,7 +201,7 @@ func (m *fetched) dispose(c *Crawler) error {
 	c.totals.Bytes.Add(uint64(rec.Length))
 	c.observeFetch(rec)
 	res := frontier.Result{Requested: true, Downloaded: true, Transient: m.retry.Transient, RetryAfter: m.retry.After, Duration: m.serverTime}
-	var t scope.Targets
+	t := scope.Targets{RedirectTo: storage.NoPage}
 	if !m.retry.Transient {
 		// Only a transient failure may be retried, and it has no links:
 		// the URL's result is final, its per-URL state goes.
@@ -249,13 +249,7 @@ func (m *fetched) dispose(c *Crawler) error {
 	}
 	m.counts.Count(c.count)
 	c.totals.Pages.Add(1)
-	r := &Recorded{ID: job.ID, URL: m.url, Fetch: rec, Status: rec.Status, Reason: rec.Reason, RedirectTo: storage.NoPage}
-	if m.redirect != nil {
-		r.Redirect = m.redirect
-		if n := len(links); n > 0 && links[n-1].Kind == storage.LinkRedirect {
-			r.RedirectTo = links[n-1].To
-		}
-	}
+	r := &Recorded{ID: job.ID, URL: m.url, Fetch: rec, Status: rec.Status, Reason: rec.Reason, Redirect: m.redirect, RedirectTo: t.RedirectTo}
 	if c.opts.Feed != nil {
 		r.Links = m.links
 	}

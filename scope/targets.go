@@ -63,6 +63,8 @@ type Targets struct {
 	// SeedRedirect reports that the redirect target's host came into
 	// scope (Rules.Redirect).
 	SeedRedirect bool
+	// RedirectTo is the id of the redirect target, or storage.NoPage.
+	RedirectTo uint64
 }
 
 // Targets interns a page's links (and its redirect target) through cr and
@@ -71,7 +73,7 @@ type Targets struct {
 // refused only beyond MaxDepth and now reached at an allowed depth too, a
 // known URL a recrawl requeues is queued as if listed.
 func (a *Admission) Targets(cr Crawl, p *Page) (Targets, error) {
-	var out Targets
+	out := Targets{RedirectTo: storage.NoPage}
 	if n := len(p.Links); n > 0 || p.Redirect != nil {
 		// Sized once: a documentation page has about 75 links.
 		out.Targets = make([]frontier.Target, 0, n+1)
@@ -85,6 +87,7 @@ func (a *Admission) Targets(cr Crawl, p *Page) (Targets, error) {
 		if err := a.targets(cr, p, []Link{*p.Redirect}, p.Depth, p.Hops+1, &out); err != nil {
 			return Targets{}, err
 		}
+		out.RedirectTo = out.Links[len(out.Links)-1].To
 	}
 	return out, nil
 }

@@ -105,6 +105,10 @@ func TestTargets(t *testing.T) {
 		if want := tt.page.Redirect != nil; got.SeedRedirect != want {
 			t.Errorf("%s: SeedRedirect %v, want %v", tt.name, got.SeedRedirect, want)
 		}
+		if want := uint64(storage.NoPage); tt.page.Redirect != nil && got.RedirectTo != tt.want[len(tt.want)-1].ID ||
+			tt.page.Redirect == nil && got.RedirectTo != want {
+			t.Errorf("%s: RedirectTo %d", tt.name, got.RedirectTo)
+		}
 	}
 }
 
