@@ -44,5 +44,5 @@ func (l scopeCrawl) Queue(id uint64, cd *scope.Link) {
 }
 
 func (l scopeCrawl) Refused(status storage.Status, reason string) {
-	l.c.count("skip/"+statusReason(status, reason), 1)
+	l.c.count("skip/"+frontier.SkipName(status, reason), 1)
 }

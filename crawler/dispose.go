@@ -165,7 +165,7 @@ func (m *skipped) dispose(c *Crawler) error {
 		c.forget(id)
 		c.batch.SetStatus(id, m.status, m.reason)
 	}
-	c.count("skip/"+statusReason(m.status, m.reason), uint64(len(ids)))
+	c.count("skip/"+frontier.SkipName(m.status, m.reason), uint64(len(ids)))
 	c.totals.Pages.Add(1)
 	for i, id := range ids {
 		if err := c.record(&Recorded{ID: id, Status: m.status, Reason: m.reason}, i == 0); err != nil {
@@ -173,17 +173,6 @@ func (m *skipped) dispose(c *Crawler) error {
 		}
 	}
 	return nil
-}
-
-// statusReason names a non-fetch outcome for counting.
-func statusReason(s storage.Status, reason string) string {
-	if reason == "" {
-		return s.String()
-	}
-	if s == storage.StatusDeferred && frontier.DropReason(reason) {
-		return "crawl-delay-too-long"
-	}
-	return reason
 }
 
 // forget drops the per-URL state of a job that left the frontier.

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"github.com/seedcrawl/seedcrawl/storage"
 )
 
 // RobotsChecker is what the frontier needs to know about robots.txt before
@@ -86,6 +88,19 @@ const dropPrefix = "crawl-delay "
 // DropReason reports whether reason (a Job's Skip, a HostInfo's Reason)
 // is that of a host dropped for its Crawl-delay.
 func DropReason(reason string) bool { return strings.HasPrefix(reason, dropPrefix) }
+
+// SkipName names a non-fetch outcome (a status and its reason) for
+// counting: a host dropped for its Crawl-delay counts under one name,
+// whatever the delay.
+func SkipName(s storage.Status, reason string) string {
+	if reason == "" {
+		return s.String()
+	}
+	if s == storage.StatusDeferred && DropReason(reason) {
+		return "crawl-delay-too-long"
+	}
+	return reason
+}
 
 // Next hands out the best pending URL among hosts that are ready (see
 // take), after asking Options.Robots about it. A URL that robots.txt

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/seedcrawl/seedcrawl/config"
+	"github.com/seedcrawl/seedcrawl/storage"
 )
 
 // fakeRobots answers robots.txt questions from a script: the verdicts of a
@@ -361,5 +362,25 @@ func TestRobotsCheckCountsAgainstConcurrency(t *testing.T) {
 	}
 	if j := mustNext(t, f); j.ID != 1 {
 		t.Errorf("next job %d, want a.test's first URL again", j.ID)
+	}
+}
+
+// TestSkipName checks the counter names of outcomes without a request.
+func TestSkipName(t *testing.T) {
+	tests := []struct {
+		name   string
+		status storage.Status
+		reason string
+		want   string
+	}{
+		{"no reason: the status", storage.StatusOutOfScope, "", storage.StatusOutOfScope.String()},
+		{"a reason", storage.StatusRejected, "max-depth", "max-depth"},
+		{"dropped for its Crawl-delay", storage.StatusDeferred, dropPrefix + "60s exceeds max-crawl-delay 30s", "crawl-delay-too-long"},
+		{"deferred otherwise", storage.StatusDeferred, "robots-unavailable", "robots-unavailable"},
+	}
+	for _, tt := range tests {
+		if got := SkipName(tt.status, tt.reason); got != tt.want {
+			t.Errorf("%s: SkipName = %q, want %q", tt.name, got, tt.want)
+		}
 	}
 }
