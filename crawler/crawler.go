@@ -112,21 +112,10 @@ func New(opts Options) (*Crawler, error) {
 	c.cluster, _ = opts.Feed.(Cluster)
 	c.mail = mailbox.New()
 	c.ended = make(chan struct{})
-	// The cap counts distinct links the crawl would follow (in scope), so
-	// long real pages keep theirs while a page of junk costs no more than
-	// the caps; out-of-scope links are recorded up to as many again.
-	ex, err := extract.New(extract.Options{
-		Token:        opts.Settings.RobotsToken,
-		Keep:         c.rules.InScope,
-		MaxLinks:     opts.Settings.MaxOutLinks,
-		MaxOther:     opts.Settings.MaxOutLinks,
-		SkipNoFollow: opts.Settings.RespectNofollow,
-		LinkSelector: opts.Settings.LinkSelector,
-	})
-	if err != nil {
+	var err error
+	if c.extractor, err = c.rules.Extractor(); err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrOptions, err)
 	}
-	c.extractor = ex
 	if opts.Settings.Sitemaps {
 		c.sm = opts.Sitemaps
 	}

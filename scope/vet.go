@@ -20,6 +20,24 @@ func linkKinds() (kinds [256]storage.LinkKind) {
 	return kinds
 }
 
+// Extractor returns the extractor of the crawl's links, whose Keep is
+// InScope (Extracted reads its answer): the settings' robots token,
+// nofollow and link selector apply. The cap counts distinct links the
+// crawl would follow (in scope), so long real pages keep theirs while a
+// page of junk costs no more than the caps; out-of-scope links are
+// recorded up to as many again.
+func (r *Rules) Extractor() (*extract.Extractor, error) {
+	s := &r.opts.Settings
+	return extract.New(extract.Options{
+		Token:        s.RobotsToken,
+		Keep:         r.InScope,
+		MaxLinks:     s.MaxOutLinks,
+		MaxOther:     s.MaxOutLinks,
+		SkipNoFollow: s.RespectNofollow,
+		LinkSelector: s.LinkSelector,
+	})
+}
+
 // Extracted vets links an extractor found on a page (extract.Followed),
 // whose Keep was InScope (extract.Link.Kept is its answer), as Checked
 // does: it returns the links that pass, in order, and adds to rejects why

@@ -1,6 +1,7 @@
 package scope
 
 import (
+	"fmt"
 	"slices"
 	"testing"
 
@@ -53,3 +54,27 @@ func TestStored(t *testing.T) {
 type outLinks []storage.OutLink
 
 func (o outLinks) OutLinks(uint64) ([]storage.OutLink, error) { return o, nil }
+
+// TestExtractor checks that the extractor's cap counts the links in scope
+// and the links out of scope apart.
+func TestExtractor(t *testing.T) {
+	r := newRules(t, false)
+	r.opts.Settings.MaxOutLinks = 1
+	ex, err := r.Extractor()
+	if err != nil {
+		t.Fatal(err)
+	}
+	body := []byte(`<a href="/a">a</a> <a href="/b">b</a> <a href="http://127.0.0.9:8080/c">c</a> <a href="http://127.0.0.9:8080/d">d</a>`)
+	f, err := ex.Follow("http://127.0.0.1:8080/", body, "", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, l := range f.Links {
+		got = append(got, fmt.Sprint(l.URL, " ", l.Kept))
+	}
+	want := []string{"http://127.0.0.1:8080/a true", "http://127.0.0.9:8080/c false"}
+	if !slices.Equal(got, want) || f.Dropped != 2 {
+		t.Errorf("links %q, dropped %d; want %q, dropped 2", got, f.Dropped, want)
+	}
+}
