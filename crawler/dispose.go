@@ -199,11 +199,7 @@ func (m *fetched) dispose(c *Crawler) error {
 		if m.sitemap != nil {
 			// The site's entry bound applies before the listed URLs are
 			// interned; the page record keeps why the file was cut.
-			n, why := c.sm.Bound(job.ID, m.sitemap)
-			m.links = m.links[:n]
-			if why != "" && rec.Status == storage.StatusFetched {
-				rec.Reason = why
-			}
+			m.links = m.links[:c.sm.Bound(job.ID, m.sitemap, rec)]
 		}
 		var err error
 		if t, err = c.targets(job, m.links, m.redirect, hops); err != nil {

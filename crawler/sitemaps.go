@@ -29,8 +29,9 @@ type Sitemaps interface {
 	Read(ctx context.Context, read any, url string, resp *fetch.Response, rec *storage.Fetch) (
 		r any, links []scope.Link, rejects []string)
 	// Bound, on the disposer before the listed URLs are interned, returns
-	// how many of those kept stay, and why the file was cut ("": not).
-	Bound(id uint64, read any) (keep int, reason string)
+	// how many of those kept stay; the record rec of a fetched file keeps
+	// why it was cut.
+	Bound(id uint64, read any, rec *storage.Fetch) (keep int)
 	// Recorded is told, on the disposer after the frontier's Done, of job
 	// recorded at url with its links (a page: read is nil; url is "" for
 	// a page traversed from storage, whose URL the store gives). It

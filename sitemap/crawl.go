@@ -149,11 +149,15 @@ func (c *Crawl) Read(ctx context.Context, read any, u string, resp *fetch.Respon
 }
 
 // Bound implements crawler.Sitemaps: the site's entry bound applies, and
-// the reason of a cut, skip or error is the page record's.
-func (c *Crawl) Bound(id uint64, read any) (keep int, reason string) {
+// the reason of a cut, skip or error is the page record's (rec, when the
+// file was fetched).
+func (c *Crawl) Bound(id uint64, read any, rec *storage.Fetch) (keep int) {
 	r := read.(*FileRead)
 	n := c.sites.Deliver(id, r)
-	return n, r.Reason()
+	if why := r.Reason(); why != "" && rec.Status == storage.StatusFetched {
+		rec.Reason = why
+	}
+	return n
 }
 
 // Recorded implements crawler.Sitemaps: for a page (read nil), the
