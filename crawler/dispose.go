@@ -158,11 +158,11 @@ func (m *skipped) dispose(c *Crawler) error {
 	if _, err := c.opts.Frontier.Done(m.job, frontier.Result{}, &c.changes); err != nil {
 		return fmt.Errorf("crawler: done %d: %w", m.job.ID, err)
 	}
-	c.forget(m.job.ID)
+	c.adm.Forget(m.job.ID)
 	c.changes.Flush(&c.batch)
 	ids := append([]uint64{m.job.ID}, m.job.Dropped...)
 	for _, id := range ids {
-		c.forget(id)
+		c.adm.Forget(id)
 		c.batch.SetStatus(id, m.status, m.reason)
 	}
 	c.count("skip/"+frontier.SkipName(m.status, m.reason), uint64(len(ids)))
@@ -173,11 +173,6 @@ func (m *skipped) dispose(c *Crawler) error {
 		}
 	}
 	return nil
-}
-
-// forget drops the per-URL state of a job that left the frontier.
-func (c *Crawler) forget(id uint64) {
-	c.adm.Forget(id)
 }
 
 // dispose hands a fetch to the frontier, which retries it or ends it, and
@@ -195,7 +190,7 @@ func (m *fetched) dispose(c *Crawler) error {
 		// Only a transient failure may be retried, and it has no links:
 		// the URL's result is final, its per-URL state goes.
 		hops := c.adm.Hops(job.ID)
-		c.forget(job.ID)
+		c.adm.Forget(job.ID)
 		if m.sitemap != nil {
 			// The site's entry bound applies before the listed URLs are
 			// interned; the page record keeps why the file was cut.
@@ -219,7 +214,7 @@ func (m *fetched) dispose(c *Crawler) error {
 		c.count("retry/"+monitor.FailureName(rec.Reason, rec.Code), 1)
 		return nil
 	}
-	c.forget(job.ID)
+	c.adm.Forget(job.ID)
 	// Sitemaps are queued after Done: their frontier changes follow the
 	// job's.
 	links, err := c.sitemapsOf(job, m.url, rec.Status, t.Links, m.sitemap)
@@ -255,7 +250,7 @@ func (m *traversed) dispose(c *Crawler) error {
 	if err := c.handOff(m.job, t.Targets, m.links, nil); err != nil {
 		return err
 	}
-	c.forget(m.job.ID)
+	c.adm.Forget(m.job.ID)
 	c.changes.Flush(&c.batch)
 	c.skip(t.Skips)
 	c.count("refresh/"+m.reason, 1)
