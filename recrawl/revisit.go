@@ -28,9 +28,11 @@ const (
 //	first successful fetch:        Initial
 //	unchanged (304 or same hash):  interval × (1 + IncRate)
 //	changed (new content hash):    interval × (1 − DecRate)
-//	gone (404, 410):               0.9 × Max (Nutch's setPageGoneSchedule)
+//	gone or refused:               0.9 × Max (Nutch's setPageGoneSchedule)
 //	failed (no answer, 5xx):       interval (tried again when next due)
 //
+// where gone or refused is an answer that lasts: 404, 410, 401, 403 or
+// 451 (revisit.Lasting).
 // clamped to [Min, Max]. A page fetched by a plain crawl (no interval yet)
 // starts from Initial. Initial = 0 turns the schedule off: intervals stay 0
 // and every known page is due in every cycle, so consecutive cycles refresh
@@ -157,7 +159,7 @@ func (v Revisit) Interval(prev *storage.Page, f *storage.Fetch) time.Duration {
 	var iv float64
 	b := float64(base)
 	switch {
-	case f.Status == storage.StatusGone || (f.Status == storage.StatusHTTPError && (f.Code == 404 || f.Code == 410)):
+	case f.Status == storage.StatusGone || f.Status == storage.StatusHTTPError && revisit.Lasting(f.Code):
 		iv = 0.9 * float64(v.Max)
 	case f.Status == storage.StatusNotModified:
 		if prev.Successes == 0 {
