@@ -31,9 +31,8 @@ const (
 //	gone or refused:               0.9 × Max (Nutch's setPageGoneSchedule)
 //	failed (no answer, 5xx):       interval (tried again when next due)
 //
-// where gone or refused is an answer that lasts: 404, 410, 401, 403 or
-// 451 (revisit.Lasting).
-// clamped to [Min, Max]. A page fetched by a plain crawl (no interval yet)
+// clamped to [Min, Max], where gone or refused is an answer that lasts:
+// 404, 410, 401, 403 or 451 (revisit.Lasting). A page fetched by a plain crawl (no interval yet)
 // starts from Initial. Initial = 0 turns the schedule off: intervals stay 0
 // and every known page is due in every cycle, so consecutive cycles refresh
 // everything they reach. Nutch's optional SYNC_DELTA (aligning the interval
