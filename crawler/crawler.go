@@ -60,6 +60,12 @@ type tally struct {
 
 	fetching atomic.Int64  // requests on the wire now (at most one per worker)
 	totals   monitor.Tally // this run's totals and counters (also stored)
+
+	// sent counts the outcomes workers sent the disposer, applied those
+	// it applied, settling the workers waiting for the two to meet
+	// (settle).
+	sent, applied atomic.Uint64
+	settling      atomic.Int32
 }
 
 // pending is the batch the disposer builds and commits (touched only by

@@ -75,7 +75,12 @@ func (c *Crawler) dispose() error {
 			if fatal != nil {
 				continue
 			}
-			if err := o.dispose(c); err != nil {
+			err := o.dispose(c)
+			c.applied.Add(1)
+			if c.settling.Load() > 0 {
+				c.wakeWorkers()
+			}
+			if err != nil {
 				fail(err)
 				continue
 			}

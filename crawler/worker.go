@@ -81,6 +81,12 @@ func (c *Crawler) work(f Fetcher) {
 		arrived := *c.wake.Load()
 		c.waiting.Add(1)
 		job, err := c.opts.Frontier.Next(c.stopCtx)
+		if errors.Is(err, frontier.ErrExhausted) && c.opts.Feed == nil && c.settle() {
+			// Dry only until the disposer applied what came before.
+			c.waiting.Add(-1)
+			c.release()
+			continue
+		}
 		if errors.Is(err, frontier.ErrExhausted) && c.opts.Feed != nil {
 			// Dry here is not the end of a cluster crawl, nor of one fed
 			// from outside: wait, still counted as waiting, for URLs from
@@ -119,7 +125,36 @@ func (c *Crawler) work(f Fetcher) {
 				c.cyc.NotFetched()
 			}
 		}
+		c.sent.Add(1)
 		c.in <- o
+	}
+}
+
+// settle waits, when the frontier ran dry, until the disposer applied
+// every outcome sent before: applying one may queue more than its links
+// (a site's sitemaps are queued after its first page's Frontier.Done,
+// which is what made the frontier dry). It reports whether there was any
+// such outcome, so that the frontier is asked again; false when there was
+// none or the crawl stops.
+func (c *Crawler) settle() bool {
+	sent := c.sent.Load()
+	if c.applied.Load() >= sent {
+		return false
+	}
+	c.settling.Add(1)
+	defer c.settling.Add(-1)
+	for {
+		// Taken before the check: the disposer wakes the workers after
+		// it counts an outcome applied, so this channel is closed then.
+		woken := *c.wake.Load()
+		if c.applied.Load() >= sent {
+			return true
+		}
+		select {
+		case <-woken:
+		case <-c.stopCtx.Done():
+			return false
+		}
 	}
 }
 
