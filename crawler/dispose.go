@@ -77,7 +77,10 @@ func (c *Crawler) dispose() error {
 			}
 			err := o.dispose(c)
 			c.applied.Add(1)
-			if c.settling.Load() > 0 {
+			if c.settling.Load() > 0 || c.opts.Feed != nil && c.waiting.Load() > 0 {
+				// The outcome may have queued URLs after its Done (a
+				// site's sitemaps) for workers that found the frontier
+				// dry.
 				c.wakeWorkers()
 			}
 			if err != nil {

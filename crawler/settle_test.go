@@ -3,8 +3,12 @@ package crawler
 import (
 	"context"
 	"errors"
+	"fmt"
+	"runtime"
 	"slices"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/seedcrawl/seedcrawl/fetch"
 	"github.com/seedcrawl/seedcrawl/frontier"
@@ -12,19 +16,26 @@ import (
 	"github.com/seedcrawl/seedcrawl/storage"
 )
 
-// dryWatch is the crawl's frontier, telling when Next ran dry.
+// dryWatch is the crawl's frontier, telling when Next ran dry; with
+// late set, the first dry answer reaches the worker only once the
+// disposer applied the outcome it was applying (q's page).
 type dryWatch struct {
 	Frontier
-	dry chan struct{} // closed at the first ErrExhausted
+	dry  chan struct{} // closed at the first ErrExhausted
+	once sync.Once
+	late bool
+	q    *lateQueue
 }
 
 func (d *dryWatch) Next(ctx context.Context) (frontier.Job, error) {
 	job, err := d.Frontier.Next(ctx)
 	if errors.Is(err, frontier.ErrExhausted) {
-		select {
-		case <-d.dry:
-		default:
-			close(d.dry)
+		first := false
+		d.once.Do(func() { close(d.dry); first = true })
+		if first && d.late {
+			for d.q.l.c.applied.Load() == 0 {
+				runtime.Gosched()
+			}
 		}
 	}
 	return job, err
@@ -61,21 +72,56 @@ func (q *lateQueue) Recorded(job frontier.Job, _ string, _ storage.Status, _ []s
 	return nil, nil
 }
 
+// endFeed is a Feed that brings nothing and ends the crawl once url is
+// recorded.
+type endFeed struct {
+	url  string
+	done chan struct{}
+}
+
+func (f *endFeed) Attach(Loop) error     { return nil }
+func (f *endFeed) Done() <-chan struct{} { return f.done }
+func (f *endFeed) Recorded(r *Recorded) error {
+	if r.URL == f.url {
+		close(f.done)
+	}
+	return nil
+}
+
 // A URL the disposer queues after the frontier ran dry for the workers
 // (while it applies a page's outcome) is still fetched: a worker that
-// finds the frontier dry waits for the outcomes sent before to be
-// applied and asks again, instead of ending the crawl.
+// finds the frontier dry while outcomes sent before are not applied waits
+// for them and asks again, instead of ending the crawl; whether the
+// disposer is done with them before the worker looks (late) or not.
 func TestDryFrontierWaitsForDisposer(t *testing.T) {
-	r := newRig(t)
-	const home, late = "http://a.test/", "http://a.test/late"
-	r.Web.HTML(home)
-	r.Web.HTML(late)
-	r.opts.Settings.Sitemaps = true
-	w := &dryWatch{Frontier: r.Frontier(r.opts.Settings), dry: make(chan struct{})}
-	r.opts.Frontier = w
-	r.opts.Sitemaps = &lateQueue{url: late, dry: w.dry}
-	s := r.mustRun(home)
-	if got := r.Web.Fetched(); !slices.Contains(got, late) {
-		t.Fatalf("fetched %v, want %s too (summary %+v)", got, late, s)
+	for _, tc := range []struct{ late, fed bool }{{false, false}, {true, false}, {false, true}, {true, true}} {
+		late := tc.late
+		t.Run(fmt.Sprintf("applied before the worker looks %v, fed %v", tc.late, tc.fed), func(t *testing.T) {
+			r := newRig(t)
+			const home, after = "http://a.test/", "http://a.test/late"
+			r.Web.HTML(home)
+			r.Web.HTML(after)
+			r.opts.Settings.Sitemaps = true
+			r.opts.Fetchers = r.opts.Fetchers[:1]
+			w := &dryWatch{Frontier: r.Frontier(r.opts.Settings), dry: make(chan struct{}), late: late}
+			q := &lateQueue{url: after, dry: w.dry}
+			w.q = q
+			r.opts.Frontier, r.opts.Sitemaps = w, q
+			if tc.fed {
+				// A fed crawl waits dry for its feed, which ends it once
+				// the late URL is recorded; the guard only bounds a
+				// failure.
+				r.opts.Feed = &endFeed{url: after, done: make(chan struct{})}
+			}
+			ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+			defer cancel()
+			s, err := r.run(ctx, home)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := r.Web.Fetched(); !slices.Contains(got, after) {
+				t.Fatalf("fetched %v, want %s too (summary %+v)", got, after, s)
+			}
+		})
 	}
 }

@@ -79,9 +79,10 @@ func (c *Crawler) work(f Fetcher) {
 		// Taken before Next, so URLs queued from outside between an
 		// exhausted answer and the wait below are not missed.
 		arrived := *c.wake.Load()
+		applied := c.applied.Load()
 		c.waiting.Add(1)
 		job, err := c.opts.Frontier.Next(c.stopCtx)
-		if errors.Is(err, frontier.ErrExhausted) && c.opts.Feed == nil && c.settle() {
+		if errors.Is(err, frontier.ErrExhausted) && c.opts.Feed == nil && c.settle(applied) {
 			// Dry only until the disposer applied what came before.
 			c.waiting.Add(-1)
 			c.release()
@@ -131,14 +132,14 @@ func (c *Crawler) work(f Fetcher) {
 }
 
 // settle waits, when the frontier ran dry, until the disposer applied
-// every outcome sent before: applying one may queue more than its links
-// (a site's sitemaps are queued after its first page's Frontier.Done,
-// which is what made the frontier dry). It reports whether there was any
-// such outcome, so that the frontier is asked again; false when there was
-// none or the crawl stops.
-func (c *Crawler) settle() bool {
-	sent := c.sent.Load()
-	if c.applied.Load() >= sent {
+// every outcome sent: applying one may queue more than its links (a
+// site's sitemaps are queued after its first page's Frontier.Done, which
+// is what made the frontier dry). applied is the count of outcomes applied
+// before the frontier was asked. It reports whether any outcome was sent
+// and not yet applied then, so that the frontier is asked again; false
+// when the dry answer already saw every outcome, or the crawl stops.
+func (c *Crawler) settle(applied uint64) bool {
+	if c.sent.Load() == applied {
 		return false
 	}
 	c.settling.Add(1)
@@ -147,7 +148,7 @@ func (c *Crawler) settle() bool {
 		// Taken before the check: the disposer wakes the workers after
 		// it counts an outcome applied, so this channel is closed then.
 		woken := *c.wake.Load()
-		if c.applied.Load() >= sent {
+		if c.applied.Load() >= c.sent.Load() {
 			return true
 		}
 		select {
