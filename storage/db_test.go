@@ -92,6 +92,11 @@ func TestReopenKeepsData(t *testing.T) {
 	if _, err := db.Page(0); !errors.Is(err, storage.ErrClosed) {
 		t.Fatalf("page after close: %v, want ErrClosed", err)
 	}
+	// A URL no read would have found (a first crawl's db answers such
+	// URLs without a transaction).
+	if _, err := db.Intern([]string{"http://new.test/"}, storage.NoPage, 0); !errors.Is(err, storage.ErrClosed) {
+		t.Fatalf("intern after close: %v, want ErrClosed", err)
+	}
 	db2 := openPath(t, path, nil)
 	if got := db2.NextID(); got != 2 {
 		t.Fatalf("NextID after reopen = %d, want 2", got)

@@ -27,6 +27,11 @@ func (db *DB) Intern(urls []string, from uint64, depth uint32) ([]Interned, erro
 	if db.readOnly {
 		return nil, ErrReadOnly
 	}
+	if db.closed.Load() {
+		// Checked here too: with the seen filter, Intern may answer
+		// without a transaction, which would say so.
+		return nil, fmt.Errorf("storage: intern %d urls: %w", len(urls), ErrClosed)
+	}
 	out := make([]Interned, len(urls))
 	for i, u := range urls {
 		if err := checkURL(u); err != nil {

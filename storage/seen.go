@@ -18,10 +18,12 @@ import (
 // The filter grows in parts, each twice the size of the one before; a URL
 // goes into the last part and is looked for in all. Each part is a blocked
 // Bloom filter: a URL sets 7 bits in one 512-bit block (one cache line),
-// about 10 bits per URL, a false positive rate near 1% per part. Memory is
-// about 1.25 bytes per URL, plus the unused room of the last part (at most
-// as much again); past maxSeen URLs the filter is dropped and every miss is
-// looked up.
+// about 10 bits per URL, a false positive rate near 1% per full part (a
+// URL is looked for in every part, so up to about 1% times the number of
+// parts, 7 at most). Memory is about 1.25 bytes per URL, plus the unused
+// room of the last part (at most as much again): at most maxSeen URLs in
+// about 80 MiB. Past maxSeen URLs the filter is dropped and every miss is
+// looked up again.
 type seenFilter struct {
 	seed  maphash.Seed
 	parts []seenPart
@@ -36,7 +38,8 @@ type seenPart struct {
 const (
 	// seenFirst is the URLs the first part takes (1.25 MiB).
 	seenFirst = 1 << 20
-	// maxSeen bounds the URLs the filter takes (about 80 MiB of parts).
+	// maxSeen bounds the URLs the filter's parts take: 1 + 2 + … + 32 Mi
+	// URLs, about 80 MiB.
 	maxSeen = 1 << 26
 	// seenBitsPerKey is the filter's bits per URL.
 	seenBitsPerKey = 10
@@ -104,7 +107,7 @@ func (f *seenFilter) add(u string) bool {
 		for _, p := range f.parts {
 			total += p.room
 		}
-		if total >= maxSeen {
+		if total+2*last.room > maxSeen {
 			return false
 		}
 		f.grow(2 * last.room)
