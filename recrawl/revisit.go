@@ -32,8 +32,8 @@ const (
 //	failed (no answer, 5xx):       interval (tried again when next due)
 //
 // clamped to [Min, Max], where gone or refused is an answer that lasts:
-// 404, 410, 401, 403 or 451 (revisit.Lasting). A page fetched by a plain crawl (no interval yet)
-// starts from Initial. Initial = 0 turns the schedule off: intervals stay 0
+// 404, 410, 401, 403 or 451 (revisit.Lasting). A page fetched by a plain
+// crawl (no interval yet) starts from Initial. Initial = 0 turns the schedule off: intervals stay 0
 // and every known page is due in every cycle, so consecutive cycles refresh
 // everything they reach. Nutch's optional SYNC_DELTA (aligning the interval
 // with Last-Modified) is not used: many servers send no Last-Modified, and
@@ -170,7 +170,7 @@ func (v Revisit) Interval(prev *storage.Page, f *storage.Fetch) time.Duration {
 		switch {
 		case prev.Successes == 0:
 			iv = float64(v.Initial)
-		case f.Hash == prev.Hash && prev.Status != storage.StatusGone:
+		case f.Hash == prev.Hash && prev.Status != storage.StatusGone && !(prev.Status == storage.StatusHTTPError && revisit.Lasting(prev.Code)):
 			iv = b * (1 + v.IncRate)
 		default:
 			iv = b * (1 - v.DecRate)
