@@ -20,10 +20,15 @@ func (s *scanner) Text() []byte {
 		return nil
 	}
 	t := s.b[s.dataStart:s.dataEnd]
+	var d []byte
 	if s.dec != nil && hasHigh(t) {
-		t = s.decoded(t)
+		d, _ = s.dec.Bytes(t) // a decoded copy; nil on error
 	}
-	t = bytes.Clone(t)
+	if d != nil {
+		t = d
+	} else {
+		t = bytes.Clone(t)
+	}
 	s.dataStart, s.dataEnd = s.pos, s.pos
 	t = convertNewlines(t)
 	if s.convertNUL && bytes.IndexByte(t, 0) >= 0 {
@@ -202,10 +207,11 @@ func (s *scanner) slowAttrs() {
 // reference (not followed by a letter or digit, or followed by letters and
 // digits then '=', which the HTML standard leaves alone in attributes). It
 // returns the value itself when there is nothing to decode, and false for
-// anything else (a reference without its ';', an unknown name, NUL), which
-// the caller hands to x/net/html. A CR, alone or before LF, becomes one LF first, as the
-// Tokenizer converts newlines before it decodes references (pages saved
-// with CRLF line ends carry CRs in values that span lines).
+// anything else (a reference without its ';', an unknown name, NUL),
+// which the caller hands to x/net/html. A CR, alone or before LF, becomes
+// one LF first, as the Tokenizer converts newlines before it decodes
+// references (pages saved with CRLF line ends carry CRs in values that
+// span lines).
 func unescapeAttr(v []byte) ([]byte, bool) {
 	cr := false
 	for _, c := range v {
