@@ -237,6 +237,11 @@ func (c *Crawler) process(f Fetcher, job frontier.Job) (o outcome, refresh bool)
 		m.serverTime = resp.Dur // no response arrived: the time spent trying
 	}
 	m.rec, m.retry = resp.Record(&prev, c.olderHashes)
+	if !resp.Start.IsZero() {
+		// The instant the archive's record gives as the request's date
+		// (WARC-Date), which a later 304's WARC-Refers-To-Date repeats.
+		fetchedAt = resp.Start
+	}
 	m.rec.ID, m.rec.Host, m.rec.FetchedAt = job.ID, job.Host, fetchedAt
 	if isSitemap {
 		c.readSitemap(m, &resp)
