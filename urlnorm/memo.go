@@ -24,13 +24,13 @@ import (
 // A Memo is a fixed table of entries slots (two candidate slots per key,
 // the older of the two replaced), filled with references resolved a
 // second time, holding references, bases and results of at most
-// maxMemoPart bytes each: its memory is bounded by entries × (16 + 80 +
+// maxMemoPart bytes each: its memory is bounded by entries × (24 + 80 +
 // 3 × 512) bytes and is about entries × 250 bytes for real links. It is
 // safe for concurrent use: each slot is an atomic pointer to an immutable
 // entry.
 type Memo struct {
 	seed  maphash.Seed
-	slots []atomic.Pointer[memoEntry]
+	slots []memoSlot
 	mask  uint64
 	clock atomic.Uint64 // insertion counter, to tell the older of two slots
 	// door holds the hashes of references resolved once, direct-mapped: a
@@ -38,6 +38,17 @@ type Memo struct {
 	// of links seen nowhere else (most pages' own links, a hostile page's
 	// million) costs no entries and evicts nothing.
 	door []atomic.Uint64
+}
+
+// memoSlot is a slot of the table: its entry, and that entry's hash beside
+// it, so that a lookup reads the entry only when the hash matches (a
+// lookup reads two slots, and at least one of them is not its key's).
+// The two are stored one after the other, not together: a lookup that
+// sees a hash and an entry that do not belong together compares the
+// entry itself and misses.
+type memoSlot struct {
+	e    atomic.Pointer[memoEntry]
+	hash atomic.Uint64
 }
 
 // memoEntry is one remembered resolution; never modified once published.
@@ -69,7 +80,7 @@ func NewMemo(entries int) *Memo {
 	for n < entries {
 		n <<= 1
 	}
-	return &Memo{seed: maphash.MakeSeed(), slots: make([]atomic.Pointer[memoEntry], n), mask: uint64(n - 1),
+	return &Memo{seed: maphash.MakeSeed(), slots: make([]memoSlot, n), mask: uint64(n - 1),
 		door: make([]atomic.Uint64, n)}
 }
 
@@ -105,7 +116,7 @@ func (m *Memo) hash(kind byte, ctx string, ref []byte) uint64 {
 }
 
 // pair returns the two candidate slots of hash h.
-func (m *Memo) pair(h uint64) (*atomic.Pointer[memoEntry], *atomic.Pointer[memoEntry]) {
+func (m *Memo) pair(h uint64) (*memoSlot, *memoSlot) {
 	i, j := h&m.mask, h>>32&m.mask
 	if i == j {
 		j ^= 1
@@ -115,8 +126,11 @@ func (m *Memo) pair(h uint64) (*atomic.Pointer[memoEntry], *atomic.Pointer[memoE
 
 func (m *Memo) get(h uint64, kind byte, ctx string, ref []byte) *memoEntry {
 	a, b := m.pair(h)
-	for _, p := range [2]*atomic.Pointer[memoEntry]{a, b} {
-		if e := p.Load(); e != nil && e.hash == h && e.kind == kind && e.ctx == ctx && e.ref == string(ref) {
+	for _, sl := range [2]*memoSlot{a, b} {
+		if sl.hash.Load() != h {
+			continue
+		}
+		if e := sl.e.Load(); e != nil && e.hash == h && e.kind == kind && e.ctx == ctx && e.ref == string(ref) {
 			return e
 		}
 	}
@@ -141,17 +155,17 @@ func (m *Memo) admit(h uint64) bool {
 func (m *Memo) put(e *memoEntry) {
 	e.age = m.clock.Add(1)
 	a, b := m.pair(e.hash)
-	ea, eb := a.Load(), b.Load()
+	ea, eb := a.e.Load(), b.e.Load()
+	sl := b
 	switch {
 	case ea == nil:
-		a.Store(e)
+		sl = a
 	case eb == nil:
-		b.Store(e)
 	case ea.age <= eb.age:
-		a.Store(e)
-	default:
-		b.Store(e)
+		sl = a
 	}
+	sl.e.Store(e)
+	sl.hash.Store(e.hash)
 }
 
 // ResolveBytes resolves ref against b like Resolve and returns ref as a

@@ -89,7 +89,7 @@ func TestMemoErrorsAndBounds(t *testing.T) {
 		}
 	}
 	for i := range m.slots {
-		if e := m.slots[i].Load(); e != nil {
+		if e := m.slots[i].e.Load(); e != nil {
 			t.Fatalf("remembered %q", e.ref)
 		}
 	}
