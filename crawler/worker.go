@@ -6,6 +6,7 @@ import (
 	"net/url"
 	"time"
 
+	"github.com/seedcrawl/seedcrawl/extract"
 	"github.com/seedcrawl/seedcrawl/fetch"
 	"github.com/seedcrawl/seedcrawl/frontier"
 	"github.com/seedcrawl/seedcrawl/monitor"
@@ -295,6 +296,11 @@ func (c *Crawler) extractLinks(m *fetched, resp fetch.Response) {
 	m.counts.NoFollow += f.NoFollow
 	m.counts.TooMany = f.Dropped
 	m.counts.Rejects = append(m.counts.Rejects, f.Rejects...)
+	if errors.Is(err, extract.ErrInternal) {
+		m.counts.Rejects = append(m.counts.Rejects, "extract-internal-error")
+		c.opts.Logger.Error("links of a page lost to an internal error", "url", m.url, "err", err)
+		return
+	}
 	if err != nil {
 		m.counts.Rejects = append(m.counts.Rejects, "bad-page-url")
 		return

@@ -208,7 +208,10 @@ func metaCharsetIn(z tokenSource) string {
 // extracting a character encoding from a meta element".
 func charsetFromContent(s string) string {
 	for {
-		i := strings.Index(strings.ToLower(s), "charset")
+		// ASCII case only, on s itself: strings.ToLower would turn an
+		// invalid byte into three, and an index in it would not be one
+		// in s.
+		i := indexFoldASCII(s, "charset")
 		if i < 0 {
 			return ""
 		}
@@ -231,6 +234,17 @@ func charsetFromContent(s string) string {
 		}
 		return s
 	}
+}
+
+// indexFoldASCII returns the index of the first instance of lower (lower
+// case ASCII) in s, ignoring ASCII case, or -1.
+func indexFoldASCII(s, lower string) int {
+	for i := 0; i+len(lower) <= len(s); i++ {
+		if equalFoldASCII([]byte(s[i:i+len(lower)]), lower) {
+			return i
+		}
+	}
+	return -1
 }
 
 // queryEncoder encodes the query of a reference in a legacy document

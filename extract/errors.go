@@ -12,4 +12,7 @@ var (
 	// (more than 512 open elements), which the LinkSelector path needs; the
 	// streaming path has no such limit.
 	ErrTooDeep = errors.New("extract: document too deeply nested for a link selector")
+	// ErrInternal reports a defect (a panic) met while extracting a page,
+	// or in Options.Keep: the page's links are lost, the caller goes on.
+	ErrInternal = errors.New("extract: internal error")
 )

@@ -203,8 +203,8 @@ func New(opts Options) (*Extractor, error) {
 // returns the page's distinct links in document order, each URL once with
 // the Kind of its first occurrence; NoFollow is set only when every
 // occurrence has rel=nofollow. body is not modified or retained. Errors:
-// ErrPageURL, and ErrTooDeep when a LinkSelector is set and the document
-// is too deeply nested to build a tree.
+// ErrPageURL, ErrTooDeep when a LinkSelector is set and the document is
+// too deeply nested to build a tree, and ErrInternal.
 func (e *Extractor) Extract(pageURL string, body []byte, headerCharset string) (Page, error) {
 	return e.extract(pageURL, body, headerCharset, false)
 }
@@ -216,7 +216,8 @@ func (e *Extractor) Extract(pageURL string, body []byte, headerCharset string) (
 // if the response had no charset parameter. body is not modified or
 // retained. Each occurrence costs a Link (56 bytes) even past the caps'
 // distinct count, so a crawler wanting memory bounded by the caps uses
-// Extractor.Extract. Errors: ErrPageURL, ErrSelector and ErrTooDeep.
+// Extractor.Extract. Errors: ErrPageURL, ErrSelector, ErrTooDeep and
+// ErrInternal.
 func Links(pageURL string, body []byte, opts Options) (Page, error) {
 	e, err := New(opts)
 	if err != nil {
@@ -226,7 +227,15 @@ func Links(pageURL string, body []byte, opts Options) (Page, error) {
 	return e.extract(pageURL, body, "", true)
 }
 
-func (e *Extractor) extract(pageURL string, body []byte, headerCharset string, dups bool) (Page, error) {
+func (e *Extractor) extract(pageURL string, body []byte, headerCharset string, dups bool) (_ Page, err error) {
+	defer func() {
+		// A defect met on one page costs that page's links, not the
+		// crawl: a crawl stopped by it would meet the same page again
+		// when resumed.
+		if r := recover(); r != nil {
+			err = fmt.Errorf("extract: page %q: %w: %v", pageURL, ErrInternal, r)
+		}
+	}()
 	base, err := urlnorm.NewBase(pageURL)
 	if err != nil {
 		return Page{}, fmt.Errorf("extract: page %q: %w: %v", pageURL, ErrPageURL, err)

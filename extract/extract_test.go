@@ -367,3 +367,24 @@ func TestRecycleKeepsPagesApart(t *testing.T) {
 	}
 	e.Recycle(nil) // nothing to keep; must not panic
 }
+
+// A defect met on a page (here a panicking Options.Keep) costs that page's
+// links as ErrInternal, and the Extractor still serves the next page.
+func TestExtractRecoversFromDefect(t *testing.T) {
+	boom := true
+	e := mustNew(t, Options{Keep: func(u string) bool {
+		if boom {
+			panic("keep failed on " + u)
+		}
+		return true
+	}})
+	_, err := e.Extract("http://a.test/", []byte(`<a href=/x>x</a>`), "")
+	if !errors.Is(err, ErrInternal) || !strings.Contains(err.Error(), "keep failed on http://a.test/x") {
+		t.Fatalf("Extract with a panicking Keep: %v, want ErrInternal naming the panic", err)
+	}
+	boom = false
+	p, err := e.Extract("http://a.test/", []byte(`<a href=/x>x</a><a href=/y>y</a>`), "")
+	if err != nil || len(p.Links) != 2 || p.Links[0].URL != "http://a.test/x" || p.Links[1].URL != "http://a.test/y" {
+		t.Fatalf("next page: %+v, %v", p.Links, err)
+	}
+}
