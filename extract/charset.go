@@ -240,7 +240,7 @@ func charsetFromContent(s string) string {
 // case ASCII) in s, ignoring ASCII case, or -1.
 func indexFoldASCII(s, lower string) int {
 	for i := 0; i+len(lower) <= len(s); i++ {
-		if equalFoldASCII([]byte(s[i:i+len(lower)]), lower) {
+		if equalFoldASCII(s[i:i+len(lower)], lower) {
 			return i
 		}
 	}

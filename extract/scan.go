@@ -368,7 +368,9 @@ func equalFoldBytes(a, b []byte) bool {
 	return true
 }
 
-func equalFoldASCII(b []byte, lower string) bool {
+// equalFoldASCII reports whether b equals lower (lower-case ASCII, as
+// long as b) but for the ASCII case of b.
+func equalFoldASCII[T ~string | ~[]byte](b T, lower string) bool {
 	for i := range len(b) {
 		c := b[i]
 		if 'A' <= c && c <= 'Z' {
