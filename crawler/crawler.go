@@ -54,9 +54,8 @@ type lifetime struct {
 type tally struct {
 	live      atomic.Int64 // workers running
 	waiting   atomic.Int64 // workers blocked in Frontier.Next
-	started   atomic.Int64 // MaxPages reservations
+	pages     *frontier.PageBudget
 	exhausted atomic.Bool
-	budgetHit atomic.Bool
 
 	fetching atomic.Int64  // requests on the wire now (at most one per worker)
 	totals   monitor.Tally // this run's totals and counters (also stored)
@@ -115,6 +114,7 @@ func New(opts Options) (*Crawler, error) {
 		cycleState: cycleState{cyc: opts.Cycle, recent: map[uint64]struct{}{}},
 	}
 	c.adm = c.rules.Admission()
+	c.pages = frontier.NewPageBudget(opts.Settings.MaxPages)
 	c.cluster, _ = opts.Feed.(Cluster)
 	c.mail = mailbox.New()
 	c.ended = make(chan struct{})
@@ -261,12 +261,7 @@ func (c *Crawler) abort() {
 
 func (c *Crawler) stopReason(ctx context.Context, runErr error) string {
 	return monitor.Stopping{
-		Err: runErr, Exhausted: c.exhausted.Load(),
-		// A worker refused a reservation, and now that every worker ended
-		// (and gave back those it held waiting in Next) the jobs taken
-		// fill the budget: more workers than pages left is not a spent
-		// budget.
-		BudgetSpent: c.budgetHit.Load() && c.started.Load() >= c.opts.Settings.MaxPages,
+		Err: runErr, Exhausted: c.exhausted.Load(), BudgetSpent: c.pages.Spent(),
 		Interrupted: ctx.Err() != nil,
 		TimedOut:    c.stopCtx.Err() != nil && errors.Is(context.Cause(c.stopCtx), context.DeadlineExceeded),
 	}.Reason()

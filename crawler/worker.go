@@ -74,7 +74,7 @@ type bodyReleaser interface {
 // work is one worker's loop: take a job, process it, hand the outcome over.
 func (c *Crawler) work(f Fetcher) {
 	for {
-		if !c.reserve() {
+		if !c.pages.Reserve() {
 			return
 		}
 		// Taken before Next, so URLs queued from outside between an
@@ -86,7 +86,7 @@ func (c *Crawler) work(f Fetcher) {
 		if errors.Is(err, frontier.ErrExhausted) && c.opts.Feed == nil && c.settle(applied) {
 			// Dry only until the disposer applied what came before.
 			c.waiting.Add(-1)
-			c.release()
+			c.pages.Release()
 			continue
 		}
 		if errors.Is(err, frontier.ErrExhausted) && c.opts.Feed != nil {
@@ -97,7 +97,7 @@ func (c *Crawler) work(f Fetcher) {
 			select {
 			case <-arrived:
 				c.waiting.Add(-1)
-				c.release()
+				c.pages.Release()
 				continue
 			case <-over:
 			case <-c.stopCtx.Done():
@@ -108,13 +108,13 @@ func (c *Crawler) work(f Fetcher) {
 					break
 				}
 				c.waiting.Add(-1)
-				c.release()
+				c.pages.Release()
 				return
 			}
 		}
 		c.waiting.Add(-1)
 		if err != nil {
-			c.release()
+			c.pages.Release()
 			if errors.Is(err, frontier.ErrExhausted) {
 				c.exhausted.Store(true)
 			}
@@ -122,7 +122,7 @@ func (c *Crawler) work(f Fetcher) {
 		}
 		o, refresh := c.process(f, job)
 		if _, ok := o.(*fetched); !ok {
-			c.release()
+			c.pages.Release()
 			if refresh {
 				c.cyc.NotFetched()
 			}
@@ -164,25 +164,6 @@ func (c *Crawler) settle(applied uint64) bool {
 // only a stop ends it).
 func (c *Crawler) over() <-chan struct{} {
 	return c.opts.Feed.Done()
-}
-
-// reserve takes one page of the MaxPages budget; false when it is spent.
-func (c *Crawler) reserve() bool {
-	if c.opts.Settings.MaxPages <= 0 {
-		return true
-	}
-	if c.started.Add(1) > c.opts.Settings.MaxPages {
-		c.started.Add(-1)
-		c.budgetHit.Store(true)
-		return false
-	}
-	return true
-}
-
-func (c *Crawler) release() {
-	if c.opts.Settings.MaxPages > 0 {
-		c.started.Add(-1)
-	}
 }
 
 // process runs one job up to the point where the disposer takes over:
