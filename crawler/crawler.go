@@ -3,7 +3,6 @@ package crawler
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"sync"
 	"sync/atomic"
@@ -11,6 +10,7 @@ import (
 
 	"github.com/seedcrawl/seedcrawl/extract"
 	"github.com/seedcrawl/seedcrawl/frontier"
+	"github.com/seedcrawl/seedcrawl/internal/grace"
 	"github.com/seedcrawl/seedcrawl/internal/mailbox"
 	"github.com/seedcrawl/seedcrawl/monitor"
 	"github.com/seedcrawl/seedcrawl/scope"
@@ -29,7 +29,7 @@ type Crawler struct {
 	in        chan outcome       // workers → disposer
 	ran       atomic.Bool
 
-	lifetime
+	life *grace.Stop // ends a run: no new jobs (ctx, MaxDuration, fatal error), then work in flight
 	tally
 	pending
 	cycleState
@@ -39,14 +39,6 @@ type Crawler struct {
 	// (storage.DB.OlderHashes), so fetches carry the body's hash of that
 	// kind too (storage.HashesOf) and a copy of such a page is not novel.
 	olderHashes bool
-}
-
-// lifetime holds the contexts that end a run.
-type lifetime struct {
-	stopCtx    context.Context // ends: stop taking jobs (ctx, MaxDuration, fatal error)
-	stopCancel context.CancelFunc
-	workCtx    context.Context // ends: abandon work in flight (fatal error, Run returning)
-	workCancel context.CancelFunc
 }
 
 // tally holds the worker and progress counters, safe to read from any
@@ -152,28 +144,11 @@ func (c *Crawler) Run(ctx context.Context, seeds []string) (monitor.Summary, err
 	c.start = time.Now()
 	c.totals.Begin(c.start)
 	c.lastCommit = c.start
-	stopParent := ctx
-	var cancelDur context.CancelFunc = func() {}
-	if c.opts.Settings.MaxDuration > 0 {
-		stopParent, cancelDur = context.WithTimeout(ctx, c.opts.Settings.MaxDuration)
-	}
-	defer cancelDur()
-	c.stopCtx, c.stopCancel = context.WithCancel(stopParent)
-	defer c.stopCancel()
-	c.workCtx, c.workCancel = context.WithCancel(context.WithoutCancel(ctx))
-	defer c.workCancel()
 	// A stop (ctx, MaxDuration) lets the requests in flight finish for
 	// StopGrace, then cancels them: a hanging server cannot hold the crawl
 	// past it, and the abandoned URLs stay in the stored frontier.
-	stopTimer := make(chan *time.Timer, 1)
-	defer context.AfterFunc(c.stopCtx, func() { stopTimer <- time.AfterFunc(StopGrace, c.workCancel) })()
-	defer func() {
-		select {
-		case t := <-stopTimer:
-			t.Stop()
-		default:
-		}
-	}()
+	c.life = grace.New(ctx, c.opts.Settings.MaxDuration, StopGrace)
+	defer c.life.Close()
 
 	norm, err := urlnorm.Seeds(seeds)
 	if err != nil {
@@ -252,18 +227,11 @@ func (c *Crawler) Run(ctx context.Context, seeds []string) (monitor.Summary, err
 	return c.summary(stop), runErr
 }
 
-// abort stops the crawl after a fatal error: no new jobs, work in flight
-// abandoned.
-func (c *Crawler) abort() {
-	c.stopCancel()
-	c.workCancel()
-}
-
 func (c *Crawler) stopReason(ctx context.Context, runErr error) string {
 	return monitor.Stopping{
 		Err: runErr, Exhausted: c.exhausted.Load(), BudgetSpent: c.pages.Spent(),
 		Interrupted: ctx.Err() != nil,
-		TimedOut:    c.stopCtx.Err() != nil && errors.Is(context.Cause(c.stopCtx), context.DeadlineExceeded),
+		TimedOut:    c.life.TimedOut(),
 	}.Reason()
 }
 

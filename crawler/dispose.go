@@ -44,7 +44,7 @@ func (c *Crawler) dispose() error {
 	fail := func(err error) {
 		if fatal == nil {
 			fatal = err
-			c.abort()
+			c.life.Abort() // no new jobs, work in flight abandoned
 		}
 	}
 	for {
@@ -119,7 +119,7 @@ func (c *Crawler) starved() bool {
 // record) in one transaction.
 func (c *Crawler) commit() error {
 	if c.cluster != nil {
-		if err := c.cluster.Flush(c.workCtx); err != nil {
+		if err := c.cluster.Flush(c.life.Work()); err != nil {
 			return fmt.Errorf("crawler: hand off URLs before commit: %w", err)
 		}
 	}

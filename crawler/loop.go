@@ -70,7 +70,7 @@ func (l Loop) Started() time.Time { return l.c.start }
 
 // Context ends when work in flight is abandoned (a fatal error, Run
 // returning).
-func (l Loop) Context() context.Context { return l.c.workCtx }
+func (l Loop) Context() context.Context { return l.c.life.Work() }
 
 // Fetches is the number of page requests made so far, retries included.
 func (l Loop) Fetches() uint64 { return l.c.totals.Fetches.Load() }

@@ -53,7 +53,7 @@ func (c *Crawler) sitemapOf(id uint64) (any, bool) {
 // a sitemap that moved is still a sitemap, at the same depth.
 func (c *Crawler) readSitemap(m *fetched, resp *fetch.Response) {
 	var rejects []string
-	m.sitemap, m.links, rejects = c.sm.Read(c.workCtx, m.sitemap, m.url, resp, &m.rec)
+	m.sitemap, m.links, rejects = c.sm.Read(c.life.Work(), m.sitemap, m.url, resp, &m.rec)
 	m.counts.Rejects = append(m.counts.Rejects, rejects...)
 }
 

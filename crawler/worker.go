@@ -82,7 +82,7 @@ func (c *Crawler) work(f Fetcher) {
 		arrived := *c.wake.Load()
 		applied := c.applied.Load()
 		c.waiting.Add(1)
-		job, err := c.opts.Frontier.Next(c.stopCtx)
+		job, err := c.opts.Frontier.Next(c.life.Stop())
 		if errors.Is(err, frontier.ErrExhausted) && c.opts.Feed == nil && c.settle(applied) {
 			// Dry only until the disposer applied what came before.
 			c.waiting.Add(-1)
@@ -100,7 +100,7 @@ func (c *Crawler) work(f Fetcher) {
 				c.pages.Release()
 				continue
 			case <-over:
-			case <-c.stopCtx.Done():
+			case <-c.life.Stop().Done():
 				if over == nil {
 					// A crawl fed without an end of its own is stopped by
 					// its caller once it wants nothing more: it ran dry,
@@ -154,7 +154,7 @@ func (c *Crawler) settle(applied uint64) bool {
 		}
 		select {
 		case <-woken:
-		case <-c.stopCtx.Done():
+		case <-c.life.Stop().Done():
 			return false
 		}
 	}
@@ -170,7 +170,7 @@ func (c *Crawler) over() <-chan struct{} {
 // fetch, link extraction and filtering. refresh reports that a refetch of
 // a known page was allowed by Cycle.Refresh (handed back if not made).
 func (c *Crawler) process(f Fetcher, job frontier.Job) (o outcome, refresh bool) {
-	ctx := c.workCtx
+	ctx := c.life.Work()
 	u, prev, err := c.opts.Store.PageOrURL(job.ID)
 	if err != nil {
 		return &fatal{fmt.Errorf("crawler: look up page %d: %w", job.ID, err)}, false
