@@ -62,11 +62,11 @@ type tally struct {
 // pending is the batch the disposer builds and commits (touched only by
 // the disposer goroutine, and by Run before it starts and after it ends).
 type pending struct {
-	batch      storage.Batch
-	changes    frontier.Changes
-	lastCommit time.Time
-	run        storage.Run
-	start      time.Time
+	batch   storage.Batch
+	changes frontier.Changes
+	cadence storage.Cadence // when the batch is committed
+	run     storage.Run
+	start   time.Time
 }
 
 // cycleState is what the loop keeps for a recrawl cycle (Options.Cycle;
@@ -108,6 +108,10 @@ func New(opts Options) (*Crawler, error) {
 	c.adm = c.rules.Admission()
 	c.pages = frontier.NewPageBudget(opts.Settings.MaxPages)
 	c.cluster, _ = opts.Feed.(Cluster)
+	c.cadence = storage.Cadence{Pages: opts.Settings.CommitPages, Interval: opts.Settings.CommitInterval, Starve: starveCommit}
+	if c.cluster != nil {
+		c.cadence.Starve = clusterStarveCommit
+	}
 	c.mail = mailbox.New()
 	c.ended = make(chan struct{})
 	var err error
@@ -143,7 +147,7 @@ func (c *Crawler) Run(ctx context.Context, seeds []string) (monitor.Summary, err
 	defer c.finish(nil) // when Run fails before its disposer starts
 	c.start = time.Now()
 	c.totals.Begin(c.start)
-	c.lastCommit = c.start
+	c.cadence.Committed(c.start)
 	// A stop (ctx, MaxDuration) lets the requests in flight finish for
 	// StopGrace, then cancels them: a hanging server cannot hold the crawl
 	// past it, and the abandoned URLs stay in the stored frontier.

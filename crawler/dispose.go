@@ -10,34 +10,20 @@ import (
 	"github.com/seedcrawl/seedcrawl/storage"
 )
 
-// starveCommit is the shortest gap between two commits made because the
-// frontier starved. A politeness-bound crawl starves after every page; at
-// a second it commits at most about once a second (two fsyncs), not after
-// every page of every host, and its CPU while it waits stays small. A
-// cluster node commits sooner (clusterStarveCommit): the URLs it hands to
-// other nodes go out with its commits, and a starved node may be waiting
-// for theirs.
+// The gap after which a starved crawl commits (storage.Cadence.Starve): a
+// second keeps a politeness-bound crawl's CPU small while it waits; a
+// cluster node commits sooner, as the URLs it hands to other nodes go out
+// with its commits and a starved node may be waiting for theirs.
 const (
 	starveCommit        = time.Second
 	clusterStarveCommit = 100 * time.Millisecond
 )
 
-// starveGap returns the crawl's starveCommit.
-func (c *Crawler) starveGap() time.Duration {
-	if c.cluster != nil {
-		return clusterStarveCommit
-	}
-	return starveCommit
-}
-
 // dispose is the disposer goroutine: it applies every message in arrival
 // order and commits batches. It returns the first fatal error; after one it
 // keeps draining c.in so workers never block.
 func (c *Crawler) dispose() error {
-	// A quarter of the commit interval: a batch waits at most a quarter
-	// longer than the interval, and a crawl that waits on politeness
-	// wakes four times a second, not ten.
-	tick := time.NewTicker(min(c.opts.Settings.CommitInterval/4, c.starveGap()))
+	tick := time.NewTicker(c.cadence.Tick())
 	defer tick.Stop()
 	var fatal error
 	defer func() { c.finish(fatal) }()
@@ -87,8 +73,7 @@ func (c *Crawler) dispose() error {
 				fail(err)
 				continue
 			}
-			if c.batch.Pages() >= c.opts.Settings.CommitPages || time.Since(c.lastCommit) >= c.opts.Settings.CommitInterval ||
-				len(c.in) == 0 && c.starved() && time.Since(c.lastCommit) >= c.starveGap() {
+			if c.cadence.Full(c.batch.Pages()) || c.cadence.Due(time.Now(), len(c.in) == 0 && c.starved()) {
 				if err := c.commit(); err != nil {
 					fail(err)
 				}
@@ -100,7 +85,7 @@ func (c *Crawler) dispose() error {
 			if fatal != nil || c.batch.Empty() {
 				continue
 			}
-			if since := time.Since(c.lastCommit); since >= c.opts.Settings.CommitInterval || c.starved() && since >= c.starveGap() {
+			if c.cadence.Due(time.Now(), c.starved()) {
 				if err := c.commit(); err != nil {
 					fail(err)
 				}
@@ -135,7 +120,7 @@ func (c *Crawler) commit() error {
 	c.recentMu.Lock()
 	clear(c.recent)
 	c.recentMu.Unlock()
-	c.lastCommit = time.Now()
+	c.cadence.Committed(time.Now())
 	c.totals.Commits.Add(1)
 	if c.quiet() {
 		c.dirty.Store(false)

@@ -1,0 +1,36 @@
+package storage
+
+import "time"
+
+// Cadence decides when a crawl commits its batch: once the batch holds
+// Pages results (Full), once Interval has passed since the last commit, and
+// once Starve has passed when the crawl starved, its workers all waiting on
+// an empty frontier (Due). Each commit costs fsyncs, so a crawl bound by
+// politeness, which starves after nearly every page, commits at most once
+// per Starve rather than after every page. The crawl loop calls Committed
+// after each commit; a Cadence is used by one goroutine.
+type Cadence struct {
+	Pages    int
+	Interval time.Duration
+	Starve   time.Duration
+	last     time.Time
+}
+
+// Committed notes a commit (or the start of the batch) at now.
+func (c *Cadence) Committed(now time.Time) { c.last = now }
+
+// Full reports that a batch of pages results is to be committed now.
+func (c *Cadence) Full(pages int) bool { return pages >= c.Pages }
+
+// Due reports that the batch is to be committed at now: the interval has
+// passed, or the crawl starved and the shorter Starve gap has passed.
+func (c *Cadence) Due(now time.Time, starved bool) bool {
+	since := now.Sub(c.last)
+	return since >= c.Interval || starved && since >= c.Starve
+}
+
+// Tick is how often to ask Due while nothing else happens: a quarter of
+// the interval, so a batch waits at most a quarter longer than Interval
+// and a crawl waiting on politeness wakes four times a second, not ten;
+// at most Starve, so a starved crawl's commit is not late by more than it.
+func (c *Cadence) Tick() time.Duration { return min(c.Interval/4, c.Starve) }
