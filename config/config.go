@@ -304,6 +304,29 @@ func Default() Config {
 	}
 }
 
+// CrawlDefaults readies settings given in code for one crawl (package
+// crawler's Options.Settings, where a caller may set only what it needs):
+// a negative limit fails with ErrBadValue, and a zero MaxOutLinks,
+// CommitInterval or CommitPages takes Default's. Settings that passed
+// Validate are left as they are.
+func (c *Config) CrawlDefaults() error {
+	if c.MaxPages < 0 || c.MaxDuration < 0 || c.HostMaxPages < 0 || c.MaxRedirects < 0 ||
+		c.MaxOutLinks < 0 || c.CommitInterval < 0 || c.CommitPages < 0 {
+		return fmt.Errorf("%w: negative limit", ErrBadValue)
+	}
+	def := Default()
+	if c.CommitInterval == 0 {
+		c.CommitInterval = def.CommitInterval
+	}
+	if c.MaxOutLinks == 0 {
+		c.MaxOutLinks = def.MaxOutLinks
+	}
+	if c.CommitPages == 0 {
+		c.CommitPages = def.CommitPages
+	}
+	return nil
+}
+
 // Validate checks every setting and returns every problem, each a
 // *KeyError naming the key, joined (errors.Join), so one edit fixes them
 // all; nil when the settings are valid.

@@ -25,11 +25,11 @@ type Options struct {
 	Scope         urlnorm.Scope
 	SeedRedirects bool
 	// Settings are the crawl's settings (config.Config documents them and
-	// their defaults); the politeness settings are the frontier's, and
+	// their defaults; zero values as config.Config.CrawlDefaults fills
+	// them in); the politeness settings are the frontier's, and
 	// HostMaxPages set here too lets a resumed crawl rebuild the
-	// frontier's per-host counts. Zero MaxOutLinks, CommitInterval and
-	// CommitPages mean config.Default's. They are stored, as JSON, in the
-	// run record.
+	// frontier's per-host counts. They are stored, as JSON, in the run
+	// record.
 	Settings config.Config
 
 	// Refetch queues seeds that were fetched before again (with
@@ -78,20 +78,8 @@ func (o *Options) setDefaults() error {
 			return fmt.Errorf("%w: Fetchers[%d] is nil", ErrOptions, i)
 		}
 	}
-	s := &o.Settings
-	if s.MaxPages < 0 || s.MaxDuration < 0 || s.HostMaxPages < 0 || s.MaxRedirects < 0 ||
-		s.MaxOutLinks < 0 || s.CommitInterval < 0 || s.CommitPages < 0 {
-		return fmt.Errorf("%w: negative limit", ErrOptions)
-	}
-	def := config.Default()
-	if s.CommitInterval == 0 {
-		s.CommitInterval = def.CommitInterval
-	}
-	if s.MaxOutLinks == 0 {
-		s.MaxOutLinks = def.MaxOutLinks
-	}
-	if s.CommitPages == 0 {
-		s.CommitPages = def.CommitPages
+	if err := o.Settings.CrawlDefaults(); err != nil {
+		return fmt.Errorf("%w: %w", ErrOptions, err)
 	}
 	if o.Logger == nil {
 		o.Logger = slog.New(slog.DiscardHandler)
