@@ -51,12 +51,6 @@ type tally struct {
 
 	fetching atomic.Int64  // requests on the wire now (at most one per worker)
 	totals   monitor.Tally // this run's totals and counters (also stored)
-
-	// sent counts the outcomes workers sent the disposer, applied those
-	// it applied, settling the workers waiting for the two to meet
-	// (settle).
-	sent, applied atomic.Uint64
-	settling      atomic.Int32
 }
 
 // pending is the batch the disposer builds and commits (touched only by
@@ -81,11 +75,8 @@ type cycleState struct {
 // links (Options.Feed) and of the functions posted to the disposer
 // (Loop.Post).
 type outside struct {
-	seeded atomic.Bool // the seeds are committed: Loop.Idle may report true
-	dirty  atomic.Bool // a message was handled and its effects are not committed yet
-	// wake is closed when URLs from outside were queued: workers waiting
-	// on an empty frontier ask it again.
-	wake    atomic.Pointer[chan struct{}]
+	seeded  atomic.Bool      // the seeds are committed: Loop.Idle may report true
+	dirty   atomic.Bool      // a message was handled and its effects are not committed yet
 	cluster Cluster          // Options.Feed when it shares hosts; nil otherwise
 	mail    *mailbox.Mailbox // functions to run on the disposer (Loop.Post)
 	ended   chan struct{}    // closed when the disposer stopped (finish)
@@ -124,8 +115,6 @@ func New(opts Options) (*Crawler, error) {
 	if c.olderHashes, err = opts.Store.OlderHashes(); err != nil {
 		return nil, fmt.Errorf("crawler: %w", err)
 	}
-	w := make(chan struct{})
-	c.wake.Store(&w)
 	return c, nil
 }
 
@@ -188,6 +177,7 @@ func (c *Crawler) Run(ctx context.Context, seeds []string) (monitor.Summary, err
 		return c.summary(monitor.StopError), ErrNoSeeds
 	}
 	if c.opts.Feed != nil {
+		defer c.holdForFeed()()
 		if err := c.opts.Feed.Attach(Loop{c}); err != nil {
 			return c.summary(monitor.StopError), err
 		}

@@ -47,9 +47,6 @@ func (c *Crawler) dispose() error {
 					fail(err)
 				}
 			}
-			if fatal == nil {
-				c.wakeWorkers()
-			}
 		case o, ok := <-c.in:
 			if !ok {
 				if fatal == nil {
@@ -61,14 +58,11 @@ func (c *Crawler) dispose() error {
 			if fatal != nil {
 				continue
 			}
+			// Held: the outcome may queue URLs after its Done (a site's
+			// sitemaps), which may leave the frontier dry meanwhile.
+			c.opts.Frontier.Hold()
 			err := o.dispose(c)
-			c.applied.Add(1)
-			if c.settling.Load() > 0 || c.opts.Feed != nil && c.waiting.Load() > 0 {
-				// The outcome may have queued URLs after its Done (a
-				// site's sitemaps) for workers that found the frontier
-				// dry.
-				c.wakeWorkers()
-			}
+			c.opts.Frontier.Release()
 			if err != nil {
 				fail(err)
 				continue
@@ -130,13 +124,6 @@ func (c *Crawler) commit() error {
 
 // quiet reports that no message waits for the disposer.
 func (c *Crawler) quiet() bool { return len(c.in) == 0 && c.mail.Empty() }
-
-// wakeWorkers lets workers waiting for URLs from other nodes retry Next.
-func (c *Crawler) wakeWorkers() {
-	w := make(chan struct{})
-	old := c.wake.Swap(&w)
-	close(*old)
-}
 
 func (f *fatal) dispose(*Crawler) error { return f.err }
 

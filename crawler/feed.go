@@ -2,6 +2,7 @@ package crawler
 
 import (
 	"fmt"
+	"sync"
 
 	"github.com/seedcrawl/seedcrawl/scope"
 	"github.com/seedcrawl/seedcrawl/storage"
@@ -78,4 +79,23 @@ func (c *Crawler) finish(err error) {
 		c.endErr = err
 		close(c.ended)
 	})
+}
+
+// holdForFeed holds the frontier while the Feed may bring URLs, so workers
+// wait on it when dry: until the Feed's Done closes, or until Run returns
+// and calls the release it returns.
+func (c *Crawler) holdForFeed() (release func()) {
+	c.opts.Frontier.Hold()
+	var once sync.Once
+	release = func() { once.Do(c.opts.Frontier.Release) }
+	if over := c.opts.Feed.Done(); over != nil {
+		go func() {
+			select {
+			case <-over:
+				release()
+			case <-c.life.Work().Done():
+			}
+		}()
+	}
+	return release
 }

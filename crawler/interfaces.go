@@ -29,6 +29,10 @@ type Frontier interface {
 	Credit(targets []frontier.Target, ch *frontier.Changes) int
 	Restore(s frontier.Snapshot) error
 	Stats() frontier.Stats
+	// Hold and Release bracket a time when URLs may come while nothing
+	// is queued or in flight: Next waits rather than report exhaustion.
+	Hold()
+	Release()
 
 	// Hosts (Dropped, HostFull) tell which hosts' links are not queued:
 	// given up, or their page budget (--host-max-pages) spent.

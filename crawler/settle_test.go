@@ -2,11 +2,9 @@ package crawler
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"runtime"
 	"slices"
-	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -16,39 +14,43 @@ import (
 	"github.com/seedcrawl/seedcrawl/storage"
 )
 
-// dryWatch is the crawl's frontier, telling when Next ran dry; with
-// late set, the first dry answer reaches the worker only once the
-// disposer applied the outcome it was applying (q's page).
-type dryWatch struct {
+// nextWatch is the crawl's frontier, telling when a worker asks Next
+// again after its first job: with one worker, it then asks while the
+// disposer applies that job's outcome, which leaves the frontier dry. It
+// also notes a Done made while the frontier was not held.
+type nextWatch struct {
 	Frontier
-	dry  chan struct{} // closed at the first ErrExhausted
-	once sync.Once
-	late bool
-	q    *lateQueue
+	asked  chan struct{} // closed at the second Next call
+	calls  atomic.Int32
+	holds  atomic.Int32
+	unheld atomic.Bool
 }
 
-func (d *dryWatch) Next(ctx context.Context) (frontier.Job, error) {
-	job, err := d.Frontier.Next(ctx)
-	if errors.Is(err, frontier.ErrExhausted) {
-		first := false
-		d.once.Do(func() { close(d.dry); first = true })
-		if first && d.late {
-			for d.q.l.c.applied.Load() == 0 {
-				runtime.Gosched()
-			}
-		}
+func (d *nextWatch) Hold()    { d.holds.Add(1); d.Frontier.Hold() }
+func (d *nextWatch) Release() { d.holds.Add(-1); d.Frontier.Release() }
+
+func (d *nextWatch) Done(job frontier.Job, r frontier.Result, ch *frontier.Changes) (bool, error) {
+	if d.holds.Load() == 0 {
+		d.unheld.Store(true)
 	}
-	return job, err
+	return d.Frontier.Done(job, r, ch)
 }
 
-// lateQueue is a Sitemaps that, told of the first page, waits until the
-// frontier ran dry and only then queues one more URL, as package
-// sitemap queues a site's sitemaps after its first page's Done.
+func (d *nextWatch) Next(ctx context.Context) (frontier.Job, error) {
+	if d.calls.Add(1) == 2 {
+		close(d.asked)
+	}
+	return d.Frontier.Next(ctx)
+}
+
+// lateQueue is a Sitemaps that, told of the first page, queues one more
+// URL, as package sitemap queues a site's sitemaps after its first page's
+// Done; when asked is set, only once the worker asked Next again.
 type lateQueue struct {
-	l    Loop
-	url  string
-	dry  <-chan struct{}
-	done bool
+	l     Loop
+	url   string
+	asked <-chan struct{}
+	done  bool
 }
 
 func (q *lateQueue) Start(l Loop)                          { q.l = l }
@@ -63,7 +65,9 @@ func (q *lateQueue) Recorded(job frontier.Job, _ string, _ storage.Status, _ []s
 		return nil, nil
 	}
 	q.done = true
-	<-q.dry
+	if q.asked != nil {
+		<-q.asked
+	}
 	ints, err := q.l.Store().Intern([]string{q.url}, job.ID, 1)
 	if err != nil {
 		return nil, err
@@ -89,23 +93,25 @@ func (f *endFeed) Recorded(r *Recorded) error {
 }
 
 // A URL the disposer queues after the frontier ran dry for the workers
-// (while it applies a page's outcome) is still fetched: a worker that
-// finds the frontier dry while outcomes sent before are not applied waits
-// for them and asks again, instead of ending the crawl; whether the
-// disposer is done with them before the worker looks (late) or not.
+// (while it applies a page's outcome) is still fetched: the frontier is
+// held while an outcome is applied, so a worker that asks it then waits
+// instead of ending the crawl; whether the worker asks before the URL is
+// queued (late) or not.
 func TestDryFrontierWaitsForDisposer(t *testing.T) {
 	for _, tc := range []struct{ late, fed bool }{{false, false}, {true, false}, {false, true}, {true, true}} {
 		late := tc.late
-		t.Run(fmt.Sprintf("applied before the worker looks %v, fed %v", tc.late, tc.fed), func(t *testing.T) {
+		t.Run(fmt.Sprintf("queued after the worker asks %v, fed %v", tc.late, tc.fed), func(t *testing.T) {
 			r := newRig(t)
 			const home, after = "http://a.test/", "http://a.test/late"
 			r.Web.HTML(home)
 			r.Web.HTML(after)
 			r.opts.Settings.Sitemaps = true
 			r.opts.Fetchers = r.opts.Fetchers[:1]
-			w := &dryWatch{Frontier: r.Frontier(r.opts.Settings), dry: make(chan struct{}), late: late}
-			q := &lateQueue{url: after, dry: w.dry}
-			w.q = q
+			w := &nextWatch{Frontier: r.Frontier(r.opts.Settings), asked: make(chan struct{})}
+			q := &lateQueue{url: after}
+			if late {
+				q.asked = w.asked
+			}
 			r.opts.Frontier, r.opts.Sitemaps = w, q
 			if tc.fed {
 				// A fed crawl waits dry for its feed, which ends it once
@@ -121,6 +127,9 @@ func TestDryFrontierWaitsForDisposer(t *testing.T) {
 			}
 			if got := r.Web.Fetched(); !slices.Contains(got, after) {
 				t.Fatalf("fetched %v, want %s too (summary %+v)", got, after, s)
+			}
+			if w.unheld.Load() {
+				t.Fatal("an outcome's Done was applied on a frontier not held")
 			}
 		})
 	}

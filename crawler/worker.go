@@ -72,50 +72,21 @@ type bodyReleaser interface {
 }
 
 // work is one worker's loop: take a job, process it, hand the outcome over.
+// A worker ends when the frontier is exhausted, the budget is spent or
+// the crawl stops; the frontier is held (Frontier.Hold) while outcomes are
+// applied and while a Feed may bring URLs, so a dry frontier is not taken
+// for the end too early.
 func (c *Crawler) work(f Fetcher) {
 	for {
 		if !c.pages.Reserve() {
 			return
 		}
-		// Taken before Next, so URLs queued from outside between an
-		// exhausted answer and the wait below are not missed.
-		arrived := *c.wake.Load()
-		applied := c.applied.Load()
 		c.waiting.Add(1)
 		job, err := c.opts.Frontier.Next(c.life.Stop())
-		if errors.Is(err, frontier.ErrExhausted) && c.opts.Feed == nil && c.settle(applied) {
-			// Dry only until the disposer applied what came before.
-			c.waiting.Add(-1)
-			c.pages.Release()
-			continue
-		}
-		if errors.Is(err, frontier.ErrExhausted) && c.opts.Feed != nil {
-			// Dry here is not the end of a cluster crawl, nor of one fed
-			// from outside: wait, still counted as waiting, for URLs from
-			// outside, for the end or for the stop.
-			over := c.over()
-			select {
-			case <-arrived:
-				c.waiting.Add(-1)
-				c.pages.Release()
-				continue
-			case <-over:
-			case <-c.life.Stop().Done():
-				if over == nil {
-					// A crawl fed without an end of its own is stopped by
-					// its caller once it wants nothing more: it ran dry,
-					// and its run record says exhausted.
-					break
-				}
-				c.waiting.Add(-1)
-				c.pages.Release()
-				return
-			}
-		}
 		c.waiting.Add(-1)
 		if err != nil {
 			c.pages.Release()
-			if errors.Is(err, frontier.ErrExhausted) {
+			if c.ranDry(err) {
 				c.exhausted.Store(true)
 			}
 			return
@@ -127,43 +98,19 @@ func (c *Crawler) work(f Fetcher) {
 				c.cyc.NotFetched()
 			}
 		}
-		c.sent.Add(1)
 		c.in <- o
 	}
 }
 
-// settle waits, when the frontier ran dry, until the disposer applied
-// every outcome sent: applying one may queue more than its links (a
-// site's sitemaps are queued after its first page's Frontier.Done, which
-// is what made the frontier dry). applied is the count of outcomes applied
-// before the frontier was asked. It reports whether any outcome was sent
-// and not yet applied then, so that the frontier is asked again; false
-// when the dry answer already saw every outcome, or the crawl stops.
-func (c *Crawler) settle(applied uint64) bool {
-	if c.sent.Load() == applied {
+// ranDry reports whether Next's err ends the crawl as exhausted: the
+// frontier was, or it was dry when a crawl fed from outside without an end
+// of its own (Feed.Done nil) was stopped by its caller, who wants nothing
+// more. A cluster node stopped while dry is stopped, not done.
+func (c *Crawler) ranDry(err error) bool {
+	if !errors.Is(err, frontier.ErrExhausted) {
 		return false
 	}
-	c.settling.Add(1)
-	defer c.settling.Add(-1)
-	for {
-		// Taken before the check: the disposer wakes the workers after
-		// it counts an outcome applied, so this channel is closed then.
-		woken := *c.wake.Load()
-		if c.applied.Load() >= c.sent.Load() {
-			return true
-		}
-		select {
-		case <-woken:
-		case <-c.life.Stop().Done():
-			return false
-		}
-	}
-}
-
-// over is closed when a crawl fed from outside is over though dry (nil:
-// only a stop ends it).
-func (c *Crawler) over() <-chan struct{} {
-	return c.opts.Feed.Done()
+	return err == frontier.ErrExhausted || c.opts.Feed == nil || c.opts.Feed.Done() == nil
 }
 
 // process runs one job up to the point where the disposer takes over:

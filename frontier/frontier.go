@@ -41,6 +41,7 @@ type Frontier struct {
 	slots     slots            // every queued URL and job in flight
 	npending  int              // number of queued URLs
 	ninflight int              // number of jobs handed out
+	holds     int              // Hold calls not yet Released: more URLs may come
 	retries   map[uint64]int32 // attempt count of queued URLs requeued before
 	seq       uint64           // next discovery sequence number
 
@@ -113,12 +114,16 @@ func (f *Frontier) Scheduler() scheduler.Scheduler { return f.sched }
 // Priority never overrides politeness: a better URL of a host that is not
 // ready waits. next blocks while nothing is ready ("not now") until a host's
 // ready time comes, a job completes or URLs are added; it returns
-// ErrExhausted when nothing is queued and nothing is in flight ("never"),
-// and ctx.Err() when ctx ends first. A URL of a dropped host comes out with
-// Skip set.
+// ErrExhausted when nothing is queued, nothing is in flight and nothing is
+// held ("never"; see Hold), and ctx.Err() when ctx ends first. A URL of a
+// dropped host comes out with Skip set.
 func (f *Frontier) next(ctx context.Context) (Job, error) {
+	dry := false // parked with nothing queued or in flight, under a Hold
 	for {
 		if err := ctx.Err(); err != nil {
+			if dry {
+				return Job{}, fmt.Errorf("%w: %w", ErrExhausted, err)
+			}
 			return Job{}, err
 		}
 		f.mu.Lock()
@@ -128,7 +133,8 @@ func (f *Frontier) next(ctx context.Context) (Job, error) {
 			f.mu.Unlock()
 			return job, nil
 		}
-		if f.npending == 0 && f.ninflight == 0 {
+		dry = f.npending == 0 && f.ninflight == 0
+		if dry && f.holds == 0 {
 			f.mu.Unlock()
 			return Job{}, ErrExhausted
 		}
@@ -414,7 +420,7 @@ func (f *Frontier) notify() {
 	if f.wake == nil {
 		return
 	}
-	if f.ready.Len() == 0 && (f.npending != 0 || f.ninflight != 0) {
+	if f.ready.Len() == 0 && (f.npending != 0 || f.ninflight != 0 || f.holds != 0) {
 		top, ok := f.waiting.Peek()
 		if !ok || f.hosts[top.ID].readyAt >= f.sleepUntil {
 			return
