@@ -2,7 +2,6 @@ package crawler
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"sync"
 	"sync/atomic"
@@ -56,10 +55,8 @@ type tally struct {
 // pending is the batch the disposer builds and commits (touched only by
 // the disposer goroutine, and by Run before it starts and after it ends).
 type pending struct {
-	batch   storage.Batch
+	journal storage.Journal // the batch, when to commit it, the run record
 	changes frontier.Changes
-	cadence storage.Cadence // when the batch is committed
-	run     storage.Run
 	start   time.Time
 }
 
@@ -99,9 +96,9 @@ func New(opts Options) (*Crawler, error) {
 	c.adm = c.rules.Admission()
 	c.pages = frontier.NewPageBudget(opts.Settings.MaxPages)
 	c.cluster, _ = opts.Feed.(Cluster)
-	c.cadence = storage.Cadence{Pages: opts.Settings.CommitPages, Interval: opts.Settings.CommitInterval, Starve: starveCommit}
+	c.journal.Cadence = storage.Cadence{Pages: opts.Settings.CommitPages, Interval: opts.Settings.CommitInterval, Starve: starveCommit}
 	if c.cluster != nil {
-		c.cadence.Starve = clusterStarveCommit
+		c.journal.Cadence.Starve = clusterStarveCommit
 	}
 	c.mail = mailbox.New()
 	c.ended = make(chan struct{})
@@ -136,7 +133,6 @@ func (c *Crawler) Run(ctx context.Context, seeds []string) (monitor.Summary, err
 	defer c.finish(nil) // when Run fails before its disposer starts
 	c.start = time.Now()
 	c.totals.Begin(c.start)
-	c.cadence.Committed(c.start)
 	// A stop (ctx, MaxDuration) lets the requests in flight finish for
 	// StopGrace, then cancels them: a hanging server cannot hold the crawl
 	// past it, and the abandoned URLs stay in the stored frontier.
@@ -161,12 +157,7 @@ func (c *Crawler) Run(ctx context.Context, seeds []string) (monitor.Summary, err
 	if c.sm != nil {
 		c.sm.Start(Loop{c})
 	}
-	settings, err := json.Marshal(c.opts.Settings)
-	if err != nil {
-		return monitor.Summary{}, fmt.Errorf("crawler: start run: encode settings: %w", err)
-	}
-	c.run, err = c.opts.Store.StartRun(c.start, c.opts.Command, string(settings))
-	if err != nil {
+	if err := c.journal.Start(c.opts.Store, c.start, c.opts.Command, c.opts.Settings); err != nil {
 		return monitor.Summary{}, fmt.Errorf("crawler: start run: %w", err)
 	}
 	queued, err := c.seed(norm)
@@ -211,12 +202,10 @@ func (c *Crawler) Run(ctx context.Context, seeds []string) (monitor.Summary, err
 		// The run record keeps why it ended ("stop/interrupted", ...), so
 		// a run stopped by Ctrl-C is told from one that finished.
 		c.count("stop/"+stop, 1)
-		c.batch.PutRun(c.runRecord(time.Now()))
-		if err := c.opts.Store.Commit(&c.batch); err != nil {
-			runErr = fmt.Errorf("crawler: close run %d: %w", c.run.ID, err)
+		if err := c.journal.Commit(c.opts.Store, c.totals.Stored(), time.Now()); err != nil {
+			runErr = fmt.Errorf("crawler: close run %d: %w", c.journal.Run().ID, err)
 			stop = monitor.StopError
 		}
-		c.batch.Reset()
 	}
 	return c.summary(stop), runErr
 }
@@ -240,13 +229,4 @@ func (c *Crawler) seed(seeds []string) (int, error) {
 		c.count("seeds", uint64(s.Queued))
 	}
 	return s.Queued, nil
-}
-
-// runRecord is the run record with this run's counters; end is zero while
-// the run goes on.
-func (c *Crawler) runRecord(end time.Time) storage.Run {
-	r := c.run
-	r.End = end
-	r.Counters = c.totals.Stored()
-	return r
 }

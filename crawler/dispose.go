@@ -23,7 +23,7 @@ const (
 // order and commits batches. It returns the first fatal error; after one it
 // keeps draining c.in so workers never block.
 func (c *Crawler) dispose() error {
-	tick := time.NewTicker(c.cadence.Tick())
+	tick := time.NewTicker(c.journal.Cadence.Tick())
 	defer tick.Stop()
 	var fatal error
 	defer func() { c.finish(fatal) }()
@@ -67,19 +67,19 @@ func (c *Crawler) dispose() error {
 				fail(err)
 				continue
 			}
-			if c.cadence.Full(c.batch.Pages()) || c.cadence.Due(time.Now(), len(c.in) == 0 && c.starved()) {
+			if c.journal.Cadence.Full(c.journal.Batch.Pages()) || c.journal.Cadence.Due(time.Now(), len(c.in) == 0 && c.starved()) {
 				if err := c.commit(); err != nil {
 					fail(err)
 				}
 			}
 		case <-tick.C:
-			if fatal == nil && c.batch.Empty() && c.quiet() {
+			if fatal == nil && c.journal.Batch.Empty() && c.quiet() {
 				c.dirty.Store(false)
 			}
-			if fatal != nil || c.batch.Empty() {
+			if fatal != nil || c.journal.Batch.Empty() {
 				continue
 			}
-			if c.cadence.Due(time.Now(), c.starved()) {
+			if c.journal.Cadence.Due(time.Now(), c.starved()) {
 				if err := c.commit(); err != nil {
 					fail(err)
 				}
@@ -102,19 +102,16 @@ func (c *Crawler) commit() error {
 			return fmt.Errorf("crawler: hand off URLs before commit: %w", err)
 		}
 	}
-	c.changes.Flush(&c.batch)
+	c.changes.Flush(&c.journal.Batch)
 	if c.cyc != nil {
-		c.cyc.Committing(&c.batch)
+		c.cyc.Committing(&c.journal.Batch)
 	}
-	c.batch.PutRun(c.runRecord(time.Time{}))
-	if err := c.opts.Store.Commit(&c.batch); err != nil {
-		return fmt.Errorf("crawler: commit %d results: %w", c.batch.Pages(), err)
+	if err := c.journal.Commit(c.opts.Store, c.totals.Stored(), time.Time{}); err != nil {
+		return fmt.Errorf("crawler: commit %d results: %w", c.journal.Batch.Pages(), err)
 	}
-	c.batch.Reset()
 	c.recentMu.Lock()
 	clear(c.recent)
 	c.recentMu.Unlock()
-	c.cadence.Committed(time.Now())
 	c.totals.Commits.Add(1)
 	if c.quiet() {
 		c.dirty.Store(false)
@@ -139,11 +136,11 @@ func (m *skipped) dispose(c *Crawler) error {
 		return fmt.Errorf("crawler: done %d: %w", m.job.ID, err)
 	}
 	c.adm.Forget(m.job.ID)
-	c.changes.Flush(&c.batch)
+	c.changes.Flush(&c.journal.Batch)
 	ids := append([]uint64{m.job.ID}, m.job.Dropped...)
 	for _, id := range ids {
 		c.adm.Forget(id)
-		c.batch.SetStatus(id, m.status, m.reason)
+		c.journal.Batch.SetStatus(id, m.status, m.reason)
 	}
 	c.count("skip/"+frontier.SkipName(m.status, m.reason), uint64(len(ids)))
 	c.totals.Pages.Add(1)
@@ -189,7 +186,7 @@ func (m *fetched) dispose(c *Crawler) error {
 	if err := c.handOff(job, res.Links, m.links, m.redirect); err != nil {
 		return err
 	}
-	c.changes.Flush(&c.batch)
+	c.changes.Flush(&c.journal.Batch)
 	if retried {
 		c.count("retry/"+monitor.FailureName(rec.Reason, rec.Code), 1)
 		return nil
@@ -201,7 +198,7 @@ func (m *fetched) dispose(c *Crawler) error {
 	if err != nil {
 		return err
 	}
-	c.batch.AddFetch(*rec, links)
+	c.journal.Batch.AddFetch(*rec, links)
 	c.skip(t.Skips)
 	m.counts.Status, m.counts.Truncated = rec.Status.String(), rec.Truncated
 	if rec.Status == storage.StatusHTTPError || rec.Status == storage.StatusFetchError {
@@ -231,7 +228,7 @@ func (m *traversed) dispose(c *Crawler) error {
 		return err
 	}
 	c.adm.Forget(m.job.ID)
-	c.changes.Flush(&c.batch)
+	c.changes.Flush(&c.journal.Batch)
 	c.skip(t.Skips)
 	c.count("refresh/"+m.reason, 1)
 	c.markDone(m.job.ID)
@@ -244,13 +241,13 @@ func (m *traversed) dispose(c *Crawler) error {
 // skip records the statuses of URLs a page's links did not queue.
 func (c *Crawler) skip(skips []scope.Skip) {
 	for _, s := range skips {
-		c.batch.SetStatus(s.ID, s.Status, s.Reason)
+		c.journal.Batch.SetStatus(s.ID, s.Status, s.Reason)
 	}
 }
 
 // count adds to a run counter and to the stored counters.
 func (c *Crawler) count(name string, n uint64) {
-	c.batch.Count(name, n)
+	c.journal.Batch.Count(name, n)
 	c.totals.Add(name, n)
 	if r := c.opts.Recorder; r != nil {
 		r.Count(name, n)

@@ -63,7 +63,7 @@ type Loop struct{ c *Crawler }
 func (l Loop) Store() Store { return l.c.opts.Store }
 
 // Batch is the batch the next commit stores.
-func (l Loop) Batch() *storage.Batch { return &l.c.batch }
+func (l Loop) Batch() *storage.Batch { return &l.c.journal.Batch }
 
 // Started is the time Run started.
 func (l Loop) Started() time.Time { return l.c.start }
@@ -93,7 +93,7 @@ func (l Loop) Seed(targets []frontier.Target) error {
 	if err := l.c.opts.Frontier.Seed(targets, &l.c.changes); err != nil {
 		return err
 	}
-	l.c.changes.Flush(&l.c.batch)
+	l.c.changes.Flush(&l.c.journal.Batch)
 	return nil
 }
 
@@ -146,7 +146,7 @@ func (l Loop) Offer(id uint64, u string, depth int, isNew, again bool) bool {
 // many targets were queued or raised.
 func (l Loop) Credit(targets []frontier.Target) int {
 	n := l.c.opts.Frontier.Credit(targets, &l.c.changes)
-	l.c.changes.Flush(&l.c.batch)
+	l.c.changes.Flush(&l.c.journal.Batch)
 	return n
 }
 

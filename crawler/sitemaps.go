@@ -64,7 +64,7 @@ func (c *Crawler) sitemapsOf(job frontier.Job, url string, status storage.Status
 		return links, nil // only the Feed's URLs are fetched
 	}
 	more, err := c.sm.Recorded(job, url, status, links, read)
-	c.changes.Flush(&c.batch)
+	c.changes.Flush(&c.journal.Batch)
 	return append(links, more...), err
 }
 

@@ -18,5 +18,5 @@ func (c *Crawler) summary(stop string) monitor.Summary {
 	// during their fetch): they stay in the stored frontier, and the next
 	// run fetches them, so they are pending too.
 	st := c.opts.Frontier.Stats()
-	return c.totals.Summary(c.run.ID, stop, c.start, time.Now(), st.Pending+st.InFlight)
+	return c.totals.Summary(c.journal.Run().ID, stop, c.start, time.Now(), st.Pending+st.InFlight)
 }
