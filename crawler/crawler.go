@@ -31,7 +31,7 @@ type Crawler struct {
 	life *grace.Stop // ends a run: no new jobs (ctx, MaxDuration, fatal error), then work in flight
 	tally
 	pending
-	cycleState
+	cyc Cycle // Options.Cycle; nil for a plain crawl
 	outside
 	sm Sitemaps // Options.Sitemaps when Settings.Sitemaps; nil otherwise
 	// olderHashes: the db holds content hashes an older build made
@@ -60,14 +60,6 @@ type pending struct {
 	start   time.Time
 }
 
-// cycleState is what the loop keeps for a recrawl cycle (Options.Cycle;
-// cyc is nil for a plain crawl).
-type cycleState struct {
-	cyc      Cycle
-	recentMu sync.RWMutex
-	recent   map[uint64]struct{} // ids whose result awaits the next commit (kept with a Cycle or a Feed)
-}
-
 // outside is the state of URLs that come from outside the crawl's own
 // links (Options.Feed) and of the functions posted to the disposer
 // (Loop.Post).
@@ -88,10 +80,10 @@ func New(opts Options) (*Crawler, error) {
 		return nil, err
 	}
 	c := &Crawler{
-		opts:       opts,
-		rules:      scope.New(scope.Options{Scope: opts.Scope, SeedRedirects: opts.SeedRedirects, Settings: opts.Settings, Hosts: opts.Frontier}),
-		in:         make(chan outcome, 2*len(opts.Fetchers)),
-		cycleState: cycleState{cyc: opts.Cycle, recent: map[uint64]struct{}{}},
+		opts:  opts,
+		rules: scope.New(scope.Options{Scope: opts.Scope, SeedRedirects: opts.SeedRedirects, Settings: opts.Settings, Hosts: opts.Frontier}),
+		in:    make(chan outcome, 2*len(opts.Fetchers)),
+		cyc:   opts.Cycle,
 	}
 	c.adm = c.rules.Admission()
 	c.pages = frontier.NewPageBudget(opts.Settings.MaxPages)

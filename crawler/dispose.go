@@ -10,10 +10,9 @@ import (
 	"github.com/seedcrawl/seedcrawl/storage"
 )
 
-// The gap after which a starved crawl commits (storage.Cadence.Starve): a
-// second keeps a politeness-bound crawl's CPU small while it waits; a
-// cluster node commits sooner, as the URLs it hands to other nodes go out
-// with its commits and a starved node may be waiting for theirs.
+// The gap after which a starved crawl commits (storage.Cadence.Starve):
+// a cluster node commits sooner, as the URLs it hands to other nodes go
+// out with its commits and a starved node may be waiting for theirs.
 const (
 	starveCommit        = time.Second
 	clusterStarveCommit = 100 * time.Millisecond
@@ -109,9 +108,6 @@ func (c *Crawler) commit() error {
 	if err := c.journal.Commit(c.opts.Store, c.totals.Stored(), time.Time{}); err != nil {
 		return fmt.Errorf("crawler: commit %d results: %w", c.journal.Batch.Pages(), err)
 	}
-	c.recentMu.Lock()
-	clear(c.recent)
-	c.recentMu.Unlock()
 	c.totals.Commits.Add(1)
 	if c.quiet() {
 		c.dirty.Store(false)
@@ -231,7 +227,7 @@ func (m *traversed) dispose(c *Crawler) error {
 	c.changes.Flush(&c.journal.Batch)
 	c.skip(t.Skips)
 	c.count("refresh/"+m.reason, 1)
-	c.markDone(m.job.ID)
+	c.journal.Recorded(m.job.ID)
 	// A cycle that traverses a site's known pages still reads its
 	// sitemaps once.
 	_, err = c.sitemapsOf(m.job, "", 0, nil, nil)

@@ -25,11 +25,12 @@
 // answering 304, or traversed by a recrawl, hands on its stored links
 // (storage.DB.OutLinks), vetted again.
 //
-// Batches are committed when they hold Settings.CommitPages results, when
-// Settings.CommitInterval has passed, when every worker is waiting on an
-// empty frontier (starvation; about once a second at most, every 100 ms
-// on a cluster node, whose hand-offs go out with its commits) and when the crawl
-// ends. Commit runs on the disposer; workers keep fetching meanwhile.
+// Batches are committed as storage.Cadence decides (full, interval
+// passed, every worker waiting on the frontier) and when the crawl ends;
+// Commit runs on the disposer while workers keep fetching. The frontier is
+// held (frontier.Hold) while the disposer applies an outcome, which may
+// queue URLs after its Done, and while a Feed may bring URLs: a worker
+// that finds it dry then waits instead of ending the crawl.
 //
 // # Links
 //

@@ -52,7 +52,7 @@ func (c *Crawler) record(r *Recorded, toCycle bool) error {
 	if cyc == nil && feed == nil {
 		return nil
 	}
-	c.markDone(r.ID)
+	c.journal.Recorded(r.ID)
 	if cyc != nil {
 		if err := cyc.Recorded(r); err != nil {
 			return err

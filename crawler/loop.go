@@ -124,7 +124,7 @@ func (l Loop) Rules() *scope.Rules { return l.c.rules }
 
 // Uncommitted reports that id's final outcome is recorded and awaits the
 // next commit (kept with a Cycle or a Feed).
-func (l Loop) Uncommitted(id uint64) bool { return l.c.recentlyDone(id) }
+func (l Loop) Uncommitted(id uint64) bool { return l.c.journal.Uncommitted(id) }
 
 // Offer applies a link from outside (another node's) at depth to id, an
 // in-scope URL interned with isNew, as the crawl applies its own links

@@ -128,7 +128,7 @@ func (c *Crawler) process(f Fetcher, job frontier.Job) (o outcome, refresh bool)
 		// also one robots.txt now denies (its stored links are traversed).
 		// A sitemap is read once per cycle whatever the refresh policy
 		// says (conditionally: a 304 hands its stored links on).
-		why, fetch := c.cyc.Refresh(job.ID, &prev, c.recentlyDone(job.ID))
+		why, fetch := c.cyc.Refresh(job.ID, &prev, c.journal.Uncommitted(job.ID))
 		if !fetch {
 			links, err := c.rules.Stored(c.opts.Store, job.ID)
 			if err != nil {

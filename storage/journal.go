@@ -3,6 +3,7 @@ package storage
 import (
 	"encoding/json"
 	"fmt"
+	"sync"
 	"time"
 )
 
@@ -11,11 +12,14 @@ import (
 // commit stores with the batch, so the record on disk always counts the
 // results stored with it. Start opens the record, Commit writes a batch
 // (and, given an end, closes the record). A Journal is used by one
-// goroutine.
+// goroutine, but for Uncommitted.
 type Journal struct {
 	Batch   Batch
 	Cadence Cadence
 	run     Run
+
+	mu       sync.RWMutex
+	recorded map[uint64]struct{} // ids whose outcome awaits the next commit
 }
 
 // RunStore is what a Journal writes through; *DB is one.
@@ -54,5 +58,28 @@ func (j *Journal) Commit(db RunStore, counters map[string]uint64, end time.Time)
 	}
 	j.Batch.Reset()
 	j.Cadence.Committed(time.Now())
+	j.mu.Lock()
+	clear(j.recorded)
+	j.mu.Unlock()
 	return nil
+}
+
+// Recorded notes that id's final outcome is decided in this batch, so its
+// stored record does not show it until the next Commit.
+func (j *Journal) Recorded(id uint64) {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	if j.recorded == nil {
+		j.recorded = map[uint64]struct{}{}
+	}
+	j.recorded[id] = struct{}{}
+}
+
+// Uncommitted reports that id was Recorded since the last Commit; safe to
+// call from any goroutine.
+func (j *Journal) Uncommitted(id uint64) bool {
+	j.mu.RLock()
+	defer j.mu.RUnlock()
+	_, ok := j.recorded[id]
+	return ok
 }

@@ -30,9 +30,16 @@ func TestJournal(t *testing.T) {
 	for _, s := range steps {
 		if s.fetch {
 			j.Batch.AddFetch(storage.Fetch{ID: ids[0], Status: storage.StatusFetched, Code: 200, FetchedAt: at(1)}, nil)
+			j.Recorded(ids[0])
+			if !j.Uncommitted(ids[0]) || j.Uncommitted(ids[0]+1) {
+				t.Fatalf("%s: Uncommitted not true for the recorded id alone", s.name)
+			}
 		}
 		if err := j.Commit(db, s.counters, s.end); err != nil {
 			t.Fatalf("%s: %v", s.name, err)
+		}
+		if j.Uncommitted(ids[0]) {
+			t.Fatalf("%s: id still uncommitted after the commit", s.name)
 		}
 		if !j.Batch.Empty() {
 			t.Fatalf("%s: batch not emptied by the commit", s.name)
