@@ -10,7 +10,7 @@ import (
 // does: zero values take Default's, set ones stay, negative limits fail.
 func TestCrawlDefaults(t *testing.T) {
 	def := Default()
-	tests := []struct {
+	for _, tc := range []struct {
 		name string
 		in   Config
 		want Config // compared on MaxOutLinks, CommitInterval, CommitPages
@@ -25,8 +25,7 @@ func TestCrawlDefaults(t *testing.T) {
 		{name: "negative max-pages", in: Config{MaxPages: -1}, err: ErrBadValue},
 		{name: "negative commit-interval", in: Config{CommitInterval: -time.Second}, err: ErrBadValue},
 		{name: "negative max-redirects", in: Config{MaxRedirects: -1}, err: ErrBadValue},
-	}
-	for _, tc := range tests {
+	} {
 		t.Run(tc.name, func(t *testing.T) {
 			c := tc.in
 			err := c.CrawlDefaults()

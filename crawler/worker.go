@@ -71,11 +71,9 @@ type bodyReleaser interface {
 	Release(body []byte)
 }
 
-// work is one worker's loop: take a job, process it, hand the outcome over.
-// A worker ends when the frontier is exhausted, the budget is spent or
-// the crawl stops; the frontier is held (Frontier.Hold) while outcomes are
-// applied and while a Feed may bring URLs, so a dry frontier is not taken
-// for the end too early.
+// work is one worker's loop: take a job, process it, hand the outcome
+// over, until the frontier is exhausted (a held one waits: see the package
+// doc), the budget is spent or the crawl stops.
 func (c *Crawler) work(f Fetcher) {
 	for {
 		if !c.pages.Reserve() {

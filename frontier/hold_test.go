@@ -76,6 +76,8 @@ func TestHold(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
 			clk := newFakeClock()
 			f := newFrontier(t, bfsSched{}, clk, 1)
 			var busy Job
@@ -86,8 +88,6 @@ func TestHold(t *testing.T) {
 				busy = mustNext(t, f)
 			}
 			f.Hold()
-			ctx, cancel := context.WithCancel(context.Background())
-			defer cancel()
 			res := goNext(ctx, f)
 			waitBlocked(t, f, clk)
 			tc.event(t, f, cancel, busy)

@@ -21,37 +21,22 @@ func TestPageBudget(t *testing.T) {
 			steps: []step{{ok: true}, {ok: true}, {release: true}, {ok: true}},
 		},
 		{
-			name: "refused past the budget",
-			max:  2,
-			steps: []step{
-				{ok: true},
-				{ok: true},
-				{ok: false, spent: true},
-				{ok: false, spent: true},
-			},
+			name:  "refused past the budget",
+			max:   2,
+			steps: []step{{ok: true}, {ok: true}, {ok: false, spent: true}, {ok: false, spent: true}},
 		},
 		{
-			name: "a release gives a page back",
-			max:  1,
-			steps: []step{
-				{ok: true},
-				{release: true},
-				{ok: true},
-				{ok: false, spent: true},
-			},
+			name:  "a release gives a page back",
+			max:   1,
+			steps: []step{{ok: true}, {release: true}, {ok: true}, {ok: false, spent: true}},
 		},
 		{
 			// A worker waiting in Next held a page when another was
 			// refused; it got no job and gave the page back: the pages
 			// taken no longer fill the budget.
-			name: "refused, then a waiting worker's page released",
-			max:  2,
-			steps: []step{
-				{ok: true},
-				{ok: true},
-				{ok: false, spent: true},
-				{release: true, spent: false},
-			},
+			name:  "refused, then a waiting worker's page released",
+			max:   2,
+			steps: []step{{ok: true}, {ok: true}, {ok: false, spent: true}, {release: true, spent: false}},
 		},
 	}
 	for _, tc := range tests {
