@@ -67,10 +67,7 @@ type outside struct {
 	seeded  atomic.Bool      // the seeds are committed: Loop.Idle may report true
 	dirty   atomic.Bool      // a message was handled and its effects are not committed yet
 	cluster Cluster          // Options.Feed when it shares hosts; nil otherwise
-	mail    *mailbox.Mailbox // functions to run on the disposer (Loop.Post)
-	ended   chan struct{}    // closed when the disposer stopped (finish)
-	endErr  error            // why it stopped; read after ended
-	endOnce sync.Once
+	mail    *mailbox.Mailbox // functions to run on the disposer (Loop.Post); closed when it stops
 }
 
 // New returns a Crawler; it fails with ErrOptions when a required part is
@@ -93,7 +90,6 @@ func New(opts Options) (*Crawler, error) {
 		c.journal.Cadence.Starve = clusterStarveCommit
 	}
 	c.mail = mailbox.New()
-	c.ended = make(chan struct{})
 	var err error
 	if c.extractor, err = c.rules.Extractor(); err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrOptions, err)
@@ -122,7 +118,7 @@ func (c *Crawler) Run(ctx context.Context, seeds []string) (monitor.Summary, err
 	if !c.ran.CompareAndSwap(false, true) {
 		return monitor.Summary{}, fmt.Errorf("%w: Run called twice", ErrOptions)
 	}
-	defer c.finish(nil) // when Run fails before its disposer starts
+	defer c.mail.Close(nil) // when Run fails before its disposer starts
 	c.start = time.Now()
 	c.totals.Begin(c.start)
 	// A stop (ctx, MaxDuration) lets the requests in flight finish for

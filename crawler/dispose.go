@@ -25,7 +25,7 @@ func (c *Crawler) dispose() error {
 	tick := time.NewTicker(c.journal.Cadence.Tick())
 	defer tick.Stop()
 	var fatal error
-	defer func() { c.finish(fatal) }()
+	defer func() { c.mail.Close(fatal) }()
 	fail := func(err error) {
 		if fatal == nil {
 			fatal = err

@@ -71,16 +71,6 @@ func (c *Crawler) record(r *Recorded, toCycle bool) error {
 	return feed.Recorded(r)
 }
 
-// finish marks the end of the disposer (or of a Run that failed before it
-// started) with the error that ended it; the first call wins.
-func (c *Crawler) finish(err error) {
-	c.endOnce.Do(func() {
-		c.mail.Close()
-		c.endErr = err
-		close(c.ended)
-	})
-}
-
 // holdForFeed holds the frontier while the Feed may bring URLs, so workers
 // wait on it when dry: until the Feed's Done closes, or until Run returns
 // and calls the release it returns.

@@ -113,10 +113,10 @@ func (l Loop) Commit() error { return l.c.commit() }
 
 // Stopped is closed once the disposer stopped; Err then says why (nil: a
 // graceful stop).
-func (l Loop) Stopped() <-chan struct{} { return l.c.ended }
+func (l Loop) Stopped() <-chan struct{} { return l.c.mail.Closed() }
 
 // Err is the error that stopped the crawl, once Stopped is closed.
-func (l Loop) Err() error { return l.c.endErr }
+func (l Loop) Err() error { return l.c.mail.Err() }
 
 // Rules are the crawl's scope rules: which URLs it vets (Vet), keeps in
 // scope (InScope) and may queue (Check).

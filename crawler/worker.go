@@ -1,6 +1,7 @@
 package crawler
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"net/url"
@@ -108,7 +109,8 @@ func (c *Crawler) ranDry(err error) bool {
 	if !errors.Is(err, frontier.ErrExhausted) {
 		return false
 	}
-	return err == frontier.ErrExhausted || c.opts.Feed == nil || c.opts.Feed.Done() == nil
+	stopped := errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded)
+	return !stopped || c.opts.Feed == nil || c.opts.Feed.Done() == nil
 }
 
 // process runs one job up to the point where the disposer takes over:

@@ -1,7 +1,8 @@
 // Package mailbox is an unbounded queue of functions for one goroutine to
 // run: posting never waits for it, and a closed mailbox refuses what is
-// posted after. The crawl loop's disposer runs what its extensions post
-// (crawler.Loop.Post).
+// posted after and tells, to whoever waits, why it was closed. The crawl
+// loop's disposer runs what its extensions post (crawler.Loop.Post) and
+// closes it when it stops (crawler.Loop.Stopped, Err).
 package mailbox
 
 import "sync"
@@ -13,10 +14,12 @@ type Mailbox struct {
 	fns    []func() error
 	sig    chan struct{} // cap 1: something was posted
 	closed bool
+	done   chan struct{} // closed by Close
+	err    error         // Close's error; read after done
 }
 
 // New returns an empty, open Mailbox.
-func New() *Mailbox { return &Mailbox{sig: make(chan struct{}, 1)} }
+func New() *Mailbox { return &Mailbox{sig: make(chan struct{}, 1), done: make(chan struct{})} }
 
 // Post queues fn and signals Posted; it reports false, and drops fn, once
 // the mailbox is closed.
@@ -55,9 +58,20 @@ func (m *Mailbox) Empty() bool {
 	return len(m.fns) == 0
 }
 
-// Close refuses every later Post.
-func (m *Mailbox) Close() {
+// Close refuses every later Post and closes Closed, with err (nil: a
+// graceful end) as the reason Err gives; a later Close changes nothing.
+func (m *Mailbox) Close(err error) {
 	m.mu.Lock()
-	m.closed = true
-	m.mu.Unlock()
+	defer m.mu.Unlock()
+	if m.closed {
+		return
+	}
+	m.closed, m.err = true, err
+	close(m.done)
 }
+
+// Closed is closed once the mailbox is.
+func (m *Mailbox) Closed() <-chan struct{} { return m.done }
+
+// Err is the error the mailbox was first closed with; read it after Closed.
+func (m *Mailbox) Err() error { return m.err }

@@ -1,6 +1,7 @@
 package mailbox
 
 import (
+	"errors"
 	"slices"
 	"testing"
 )
@@ -49,10 +50,24 @@ func TestMailbox(t *testing.T) {
 				t.Errorf("ran %v, empty %v; want [1 2 3], true", ran, m.Empty())
 			}
 		}},
+		{"open: Closed waits", func(t *testing.T) {
+			select {
+			case <-m.Closed():
+				t.Error("Closed before Close")
+			default:
+			}
+		}},
 		{"closed refuses", func(t *testing.T) {
-			m.Close()
+			m.Close(nil)
 			if post(4) || !m.Empty() {
 				t.Error("a closed mailbox took a post")
+			}
+		}},
+		{"the first close's error stays", func(t *testing.T) {
+			m.Close(errors.New("late"))
+			<-m.Closed()
+			if m.Err() != nil {
+				t.Errorf("Err = %v, want the first Close's nil", m.Err())
 			}
 		}},
 	}
