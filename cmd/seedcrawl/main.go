@@ -50,7 +50,9 @@ var errUsage = errors.New("usage")
 
 func main() {
 	ctx, stop := stopOnSignal(context.Background(), os.Stderr, os.Interrupt, syscall.SIGTERM)
+	stopProfile := startCPUProfile(os.Stderr)
 	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	stopProfile()
 	stop()
 	os.Exit(code)
 }
