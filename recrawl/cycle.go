@@ -7,7 +7,6 @@ import (
 	"log/slog"
 	"maps"
 	"math"
-	"net/http"
 	"slices"
 	"strconv"
 	"strings"
@@ -17,6 +16,7 @@ import (
 
 	"github.com/seedcrawl/seedcrawl/crawler"
 	"github.com/seedcrawl/seedcrawl/frontier"
+	"github.com/seedcrawl/seedcrawl/internal/revisit"
 	"github.com/seedcrawl/seedcrawl/robots"
 	"github.com/seedcrawl/seedcrawl/scope"
 	"github.com/seedcrawl/seedcrawl/storage"
@@ -432,7 +432,8 @@ func (cy *Cycle) Recorded(r *crawler.Recorded) error {
 
 // fetched starts a reseed when one is due and checks the final fetch of a
 // seed: a redirect is followed (the target, queued like any redirect
-// target, replaces the seed); 404, 410 and failures that outlived the
+// target, replaces the seed); a lasting answer (404, 410, or a refusal:
+// 401, 403, 451; see revisit.Lasting) and failures that outlived the
 // retries make the seed vanished.
 func (cy *Cycle) fetched(id uint64, rec *storage.Fetch, redirectTo uint64) error {
 	cy.maybeReseed()
@@ -459,7 +460,7 @@ func (cy *Cycle) fetched(id uint64, rec *storage.Fetch, redirectTo uint64) error
 		cy.l.Batch().PutCycle(rc.Cycle)
 		cy.l.Count("seeds/vanished/"+VanishedRedirect, 1)
 		return nil
-	case rec.Code == http.StatusNotFound || rec.Code == http.StatusGone:
+	case revisit.Lasting(rec.Code):
 		return cy.seedVanished(id, strconv.Itoa(rec.Code))
 	case rec.Status == storage.StatusFetchError || rec.Status == storage.StatusHTTPError && rec.Code >= 500:
 		return cy.seedVanished(id, VanishedUnreachable)

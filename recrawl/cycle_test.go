@@ -231,6 +231,37 @@ func TestRecrawlReplacesVanishedSeeds(t *testing.T) {
 	}
 }
 
+// A seed the server starts to refuse (401, 403, 451) is as useless as a
+// gone one: it is replaced, with its code as the reason, and the refusal
+// rests like a 404 in the next plan's seed choice.
+func TestRecrawlReplacesRefusedSeeds(t *testing.T) {
+	for _, code := range []int{401, 403, 451} {
+		t.Run(fmt.Sprint(code), func(t *testing.T) {
+			r := firstCycle(t)
+			r.Web.Versioned("http://a.test/w", "w1", "/c")
+			r.reopen()
+			seeds := []Pick{{URL: pa}, {URL: "http://a.test/w"}}
+			r.mustCycle(CycleOptions{Cycle: storage.Cycle{N: 2}, Start: true, Seeds: seeds, Refresh: r.ids(pb, pc, pd)})
+			r.Web.Status("http://a.test/w", code)
+			r.reopen()
+			rep := &fakeReplacer{with: pd}
+			w := r.Page("http://a.test/w").ID
+			r.mustCycle(CycleOptions{Cycle: storage.Cycle{N: 3}, Start: true, Seeds: seeds, Refresh: r.ids(pb, pc, pd), Replacer: rep})
+			if want := []string{fmt.Sprint(w, " ", code)}; !reflect.DeepEqual(rep.calls, want) {
+				t.Errorf("replacer calls %v, want %v", rep.calls, want)
+			}
+			c := r.cycleRecord(3)
+			if want := (storage.Replacement{Old: w, New: r.Page(pd).ID, Reason: fmt.Sprint(code)}); len(c.Replaced) != 1 || c.Replaced[0] != want {
+				t.Errorf("replaced %+v, want %+v", c.Replaced, want)
+			}
+			p := r.Page("http://a.test/w")
+			if got := vanishReason(&p); got != fmt.Sprint(code) {
+				t.Errorf("vanishReason of the refused seed = %q, want %q", got, fmt.Sprint(code))
+			}
+		})
+	}
+}
+
 func TestRecrawlResumesCycle(t *testing.T) {
 	r := firstCycle(t)
 	r.Web.Versioned(pb, "b2", "/d", "/e")

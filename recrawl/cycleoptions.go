@@ -150,7 +150,8 @@ type RevisitPolicy interface {
 // waits for it), rarely: once per vanished seed.
 type SeedReplacer interface {
 	// Replace returns a replacement for seed old, which vanished for reason
-	// ("404", "410" or "unreachable"), other than the pages isSeed reports;
+	// (a lasting answer's code: "404", "410", "403", ...; or "unreachable"),
+	// other than the pages isSeed reports;
 	// ok is false when there is none.
 	Replace(ctx context.Context, old uint64, reason string, isSeed func(id uint64) bool) (p Pick, ok bool, err error)
 }

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/seedcrawl/seedcrawl/graph"
+	"github.com/seedcrawl/seedcrawl/internal/revisit"
 	"github.com/seedcrawl/seedcrawl/seeds"
 	"github.com/seedcrawl/seedcrawl/storage"
 )
@@ -148,13 +149,14 @@ func scan(st Store, n int, due func(p *storage.Page) bool) (*crawlState, error) 
 	return cs, nil
 }
 
-// vanishReason says why a stored page is no good as a seed: "404", "410",
-// "redirect", "unreachable", or "" for a page that is fine (or never tried).
+// vanishReason says why a stored page is no good as a seed: the code of a
+// lasting answer ("404", "410", "403", ...: revisit.Lasting), "redirect",
+// "unreachable", or "" for a page that is fine (or never tried).
 func vanishReason(p *storage.Page) string {
 	switch {
 	case p.Status == storage.StatusRedirect:
 		return "redirect"
-	case p.Code == 404 || p.Code == 410:
+	case revisit.Lasting(p.Code):
 		return fmt.Sprint(p.Code)
 	case p.Status == storage.StatusFetchError || p.Status == storage.StatusHTTPError && p.Code >= 500:
 		return "unreachable"

@@ -30,7 +30,8 @@ type Replacer struct {
 func (r *Runner) newReplacer(l *loaded, n uint32) *Replacer { return &Replacer{r: r, n: n, l: l} }
 
 // Replace returns a replacement for seed old, which vanished for reason
-// ("404", "410", "unreachable" or "redirect"), among pages isSeed does not
+// (a lasting answer's code such as "404" or "403", "unreachable" or
+// "redirect"), among pages isSeed does not
 // report; ok is false when no page qualifies. It implements
 // SeedReplacer.
 func (x *Replacer) Replace(ctx context.Context, old uint64, reason string, isSeed func(uint64) bool) (Pick, bool, error) {

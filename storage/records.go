@@ -347,7 +347,7 @@ type Seed struct {
 type Replacement struct {
 	Old    uint64
 	New    uint64 // NoPage if none was found
-	Reason string // "404", "410", "redirect", "unreachable"
+	Reason string // a lasting answer's code ("404", "410", "403", ...), "redirect", "unreachable"
 }
 
 // CycleStats are the per-cycle figures Commit maintains from the fetches and
