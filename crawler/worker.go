@@ -102,9 +102,10 @@ func (c *Crawler) work(f Fetcher) {
 }
 
 // ranDry reports whether Next's err ends the crawl as exhausted: the
-// frontier was, or it was dry when a crawl fed from outside without an end
-// of its own (Feed.Done nil) was stopped by its caller, who wants nothing
-// more. A cluster node stopped while dry is stopped, not done.
+// frontier was, or it was dry when the crawl was stopped: a crawl without
+// a Feed (nothing more could have come), or one fed from outside without
+// an end of its own (Feed.Done nil), stopped by its caller, who wants
+// nothing more. A cluster node stopped while dry is stopped, not done.
 func (c *Crawler) ranDry(err error) bool {
 	if !errors.Is(err, frontier.ErrExhausted) {
 		return false

@@ -25,8 +25,11 @@
 // # Jobs
 //
 // Next(ctx) blocks until a job can be handed out, and returns ErrExhausted
-// only when nothing is queued and nothing is in flight, since a job in
-// flight may still add URLs; ctx ending returns ctx.Err(). It does not busy
+// only when nothing is queued, nothing is in flight and nothing is held,
+// since a job in flight may still add URLs, and so may whoever holds the
+// frontier (Hold: an outcome being applied, a feed of URLs); ctx ending
+// returns ctx.Err(), wrapped with ErrExhausted if the frontier was dry by
+// then. It does not busy
 // wait: a parked Next sleeps on a channel plus a timer for the earliest
 // host ready time, and a change closes the channel only when it can help a
 // parked call (a host became ready, a host will be ready before the timer,

@@ -3,8 +3,10 @@ package frontier
 import "errors"
 
 var (
-	// ErrExhausted is returned by Next when nothing is queued and nothing is
-	// in flight: no completion can add URLs any more, so the crawl is over.
+	// ErrExhausted is returned by Next when nothing is queued, nothing is
+	// in flight and nothing is held: no completion can add URLs any more,
+	// so the crawl is over. A Next stopped on a dry frontier wraps it with
+	// its ctx's error.
 	// It is "never", as opposed to "not now", for which Next blocks.
 	ErrExhausted = errors.New("frontier: exhausted")
 

@@ -118,10 +118,12 @@ func (f *Frontier) Scheduler() scheduler.Scheduler { return f.sched }
 // held ("never"; see Hold), and ctx.Err() when ctx ends first. A URL of a
 // dropped host comes out with Skip set.
 func (f *Frontier) next(ctx context.Context) (Job, error) {
-	dry := false // parked with nothing queued or in flight, under a Hold
+	parked := false
 	for {
 		if err := ctx.Err(); err != nil {
-			if dry {
+			// Stopped while parked: was the frontier dry by then? A Done
+			// under a Hold may have left it so without waking this call.
+			if parked && f.dry() {
 				return Job{}, fmt.Errorf("%w: %w", ErrExhausted, err)
 			}
 			return Job{}, err
@@ -133,8 +135,7 @@ func (f *Frontier) next(ctx context.Context) (Job, error) {
 			f.mu.Unlock()
 			return job, nil
 		}
-		dry = f.npending == 0 && f.ninflight == 0
-		if dry && f.holds == 0 {
+		if f.npending == 0 && f.ninflight == 0 && f.holds == 0 {
 			f.mu.Unlock()
 			return Job{}, ErrExhausted
 		}
@@ -152,6 +153,7 @@ func (f *Frontier) next(ctx context.Context) (Job, error) {
 		}
 		f.sleepUntil = max(f.sleepUntil, until)
 		f.mu.Unlock()
+		parked = true
 
 		select {
 		case <-ctx.Done():
@@ -162,6 +164,13 @@ func (f *Frontier) next(ctx context.Context) (Job, error) {
 			timer.Stop()
 		}
 	}
+}
+
+// dry reports that nothing is queued and nothing is in flight.
+func (f *Frontier) dry() bool {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.npending == 0 && f.ninflight == 0
 }
 
 // take pops the best URL of the best ready host, if any. Called with mu held.

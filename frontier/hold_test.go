@@ -73,6 +73,22 @@ func TestHold(t *testing.T) {
 			},
 			wantID: 9,
 		},
+		{
+			// Next parked while the job was in flight; its Done, under
+			// the hold, left the frontier dry without waking it. Stopped
+			// then, it was dry: a fed crawl ended by its caller so is
+			// exhausted, not interrupted.
+			name: "the last job done, then stopped",
+			busy: true,
+			event: func(t *testing.T, f *Frontier, cancel context.CancelFunc, busy Job) {
+				if err := f.Complete(busy, Outcome{Downloaded: true, Delay: time.Hour}, nil); err != nil {
+					t.Fatal(err)
+				}
+				cancel()
+			},
+			dry:     true,
+			stopped: true,
+		},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

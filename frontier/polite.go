@@ -108,8 +108,9 @@ func SkipName(s storage.Status, reason string) string {
 // request and reports Done); a URL of a host whose robots.txt was just
 // fetched, or cannot be fetched yet, goes back to its queue and the host
 // waits. Next blocks while nothing is ready ("not now") and returns
-// ErrExhausted when nothing is queued and nothing is in flight ("never"),
-// ctx.Err() when ctx ends first.
+// ErrExhausted when nothing is queued, nothing is in flight and nothing is
+// held ("never"; see Hold), ctx.Err() when ctx ends first (wrapped with
+// ErrExhausted if the frontier was dry by then).
 func (f *Frontier) Next(ctx context.Context) (Job, error) {
 	for {
 		job, err := f.next(ctx)
