@@ -22,8 +22,13 @@ const (
 // order and commits batches. It returns the first fatal error; after one it
 // keeps draining c.in so workers never block.
 func (c *Crawler) dispose() error {
-	tick := time.NewTicker(c.journal.Cadence.Tick())
-	defer tick.Stop()
+	// The commit timer runs only while there is something to commit or a
+	// dirty mark to clear, and then fires when the batch can first be due,
+	// so a crawl waiting on politeness wakes once per commit and an idle
+	// one not at all.
+	timer := time.NewTimer(time.Hour)
+	timer.Stop()
+	armed := false
 	var fatal error
 	defer func() { c.mail.Close(fatal) }()
 	fail := func(err error) {
@@ -33,6 +38,16 @@ func (c *Crawler) dispose() error {
 		}
 	}
 	for {
+		if !armed && fatal == nil {
+			switch {
+			case !c.journal.Batch.Empty():
+				timer.Reset(c.journal.Cadence.Wait(time.Now()))
+				armed = true
+			case c.dirty.Load():
+				timer.Reset(c.journal.Cadence.Tick())
+				armed = true
+			}
+		}
 		select {
 		case <-c.mail.Posted():
 			// Dirty before the mailbox empties, so Idle never sees
@@ -71,7 +86,8 @@ func (c *Crawler) dispose() error {
 					fail(err)
 				}
 			}
-		case <-tick.C:
+		case <-timer.C:
+			armed = false
 			if fatal == nil && c.journal.Batch.Empty() && c.quiet() {
 				c.dirty.Store(false)
 			}

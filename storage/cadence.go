@@ -7,7 +7,7 @@ import "time"
 // once Starve has passed when the crawl starved, its workers all waiting on
 // an empty frontier (Due). Each commit costs fsyncs, so a crawl bound by
 // politeness, which starves after nearly every page, commits at most once
-// per Starve rather than after every page. The crawl loop calls Committed
+// per Starve rather than after every page. Journal calls Committed
 // after each commit; a Cadence is used by one goroutine.
 type Cadence struct {
 	Pages    int
@@ -34,3 +34,23 @@ func (c *Cadence) Due(now time.Time, starved bool) bool {
 // and a crawl waiting on politeness wakes four times a second, not ten;
 // at most Starve, so a starved crawl's commit is not late by more than it.
 func (c *Cadence) Tick() time.Duration { return min(c.Interval/4, c.Starve) }
+
+// Wait is how long after now a batch that is not Full can first be Due:
+// until the interval ends, or, with a Starve gap shorter than the
+// interval, until the gap ends and then every Tick (a crawl may starve at
+// any time without a word to the committer). So a crawl waiting on
+// politeness, with the default equal gaps, wakes once per commit rather
+// than every Tick. Never less than a millisecond.
+func (c *Cadence) Wait(now time.Time) time.Duration {
+	next := c.last.Add(c.Interval)
+	if c.Starve < c.Interval {
+		gap := c.last.Add(c.Starve)
+		if !now.Before(gap) {
+			gap = now.Add(c.Tick())
+		}
+		if gap.Before(next) {
+			next = gap
+		}
+	}
+	return max(next.Sub(now), time.Millisecond)
+}

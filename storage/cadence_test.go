@@ -44,3 +44,33 @@ func TestCadence(t *testing.T) {
 		t.Fatalf("Tick = %v, want a quarter of the interval", c.Tick())
 	}
 }
+
+// TestCadenceWait: how long the committer may sleep before a batch can be
+// Due, on given times.
+func TestCadenceWait(t *testing.T) {
+	t0 := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
+	tests := []struct {
+		name          string
+		interval, gap time.Duration
+		at            time.Duration // since the last commit
+		want          time.Duration
+	}{
+		{"equal gaps: the rest of the interval", time.Second, time.Second, 300 * time.Millisecond, 700 * time.Millisecond},
+		{"equal gaps: interval passed", time.Second, time.Second, 2 * time.Second, time.Millisecond},
+		{"short starve gap: until the gap", time.Second, 100 * time.Millisecond, 40 * time.Millisecond, 60 * time.Millisecond},
+		{"short starve gap passed: every Tick", time.Second, 100 * time.Millisecond, 300 * time.Millisecond, 100 * time.Millisecond},
+		{"short starve gap passed, interval near", time.Second, 100 * time.Millisecond, 950 * time.Millisecond, 50 * time.Millisecond},
+		{"starve gap longer than the interval", 200 * time.Millisecond, time.Second, 50 * time.Millisecond, 150 * time.Millisecond},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c := Cadence{Pages: 10, Interval: tt.interval, Starve: tt.gap}
+			c.Committed(t0)
+			now := t0.Add(tt.at)
+			got := c.Wait(now)
+			if got != tt.want {
+				t.Fatalf("Wait = %v, want %v", got, tt.want)
+			}
+		})
+	}
+}
