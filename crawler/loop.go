@@ -98,7 +98,8 @@ func (l Loop) Seed(targets []frontier.Target) error {
 }
 
 // Post has fn run on the disposer goroutine, in the order posted, without
-// waiting for it; workers waiting on a dry frontier ask it again after. A
+// waiting for it; URLs it queues through the frontier wake the workers
+// waiting on it. A
 // failure stops the crawl. Once the crawl stopped, fn is not run: Post
 // fails with ErrStopped, or Stopped closes before fn ran.
 func (l Loop) Post(fn func() error) error {

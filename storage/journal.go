@@ -48,7 +48,7 @@ func (j *Journal) Run() Run { return j.run }
 // Commit stores the batch and the run record with counters in one
 // transaction; end is when the run ended, zero while it goes on. It then
 // empties the batch and notes the commit in the Cadence. On failure the
-// batch is kept as it was.
+// batch is kept, with the run record added: a failed commit ends the run.
 func (j *Journal) Commit(db RunStore, counters map[string]uint64, end time.Time) error {
 	r := j.run
 	r.End, r.Counters = end, counters

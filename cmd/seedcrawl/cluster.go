@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -305,6 +306,9 @@ func runCluster(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		// with the SIGKILL CommandContext sends by default.
 		cmd.Cancel = func() error { return cmd.Process.Signal(os.Interrupt) }
 		cmd.WaitDelay = time.Minute
+		// A profile of the cluster command is its own, not its nodes'
+		// (they would all write the one file).
+		cmd.Env = slices.DeleteFunc(os.Environ(), func(kv string) bool { return strings.HasPrefix(kv, cpuProfileEnv+"=") })
 		var buf bytes.Buffer
 		cmd.Stdout = &buf
 		cmd.Stderr = &prefixWriter{w: stderr, prefix: fmt.Sprintf("node %d: ", i)}
