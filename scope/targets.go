@@ -122,13 +122,9 @@ func (a *Admission) targets(cr Crawl, p *Page, links []Link, depth, redirectHops
 	if len(links) == 0 {
 		return nil
 	}
-	urls := make([]string, len(links))
-	for i := range links {
-		urls[i] = links[i].URL
-	}
-	ints, err := cr.Intern(urls, p.ID, uint32(depth))
+	ints, err := a.intern(cr, p.ID, links, depth)
 	if err != nil {
-		return fmt.Errorf("scope: intern %d links of page %d: %w", len(urls), p.ID, err)
+		return err
 	}
 	for i := range links {
 		l := &links[i]
@@ -183,4 +179,36 @@ func (a *Admission) targets(cr Crawl, p *Page, links []Link, depth, redirectHops
 		out.Targets = append(out.Targets, t)
 	}
 	return nil
+}
+
+// intern returns the ids of links, links of page from at depth, and
+// whether each is new, as Crawl.Intern does. A link whose Note holds its
+// id (a navigation link interned on an earlier page) is not interned
+// again: it is known, so not new; the others are interned in one call and
+// their ids noted.
+func (a *Admission) intern(cr Crawl, from uint64, links []Link, depth int) ([]storage.Interned, error) {
+	out := make([]storage.Interned, len(links))
+	urls := make([]string, 0, len(links))
+	for i := range links {
+		if id, ok := links[i].idIn(a); ok {
+			out[i].ID = id
+			continue
+		}
+		out[i].ID = storage.NoPage
+		urls = append(urls, links[i].URL)
+	}
+	if len(urls) == 0 {
+		return out, nil
+	}
+	ints, err := cr.Intern(urls, from, uint32(depth))
+	if err != nil {
+		return nil, fmt.Errorf("scope: intern %d links of page %d: %w", len(urls), from, err)
+	}
+	for i := range out {
+		if out[i].ID == storage.NoPage {
+			out[i], ints = ints[0], ints[1:]
+			links[i].setID(a, out[i].ID)
+		}
+	}
+	return out, nil
 }

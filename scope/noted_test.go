@@ -1,0 +1,120 @@
+package scope
+
+import (
+	"fmt"
+	"slices"
+	"testing"
+
+	"github.com/seedcrawl/seedcrawl/config"
+	"github.com/seedcrawl/seedcrawl/storage"
+	"github.com/seedcrawl/seedcrawl/urlnorm"
+)
+
+// countingCrawl is a crawl that counts the URLs it is asked to intern.
+type countingCrawl struct {
+	*crawl
+	asked int
+}
+
+func (c *countingCrawl) Intern(urls []string, from uint64, depth uint32) ([]storage.Interned, error) {
+	c.asked += len(urls)
+	return c.crawl.Intern(urls, from, depth)
+}
+
+// TestNotedLinks runs the pages of a site through the extractor, Extracted
+// and Targets, page after page as a crawl does, twice over: with the
+// Notes of the extractor's memo (noted) and with every Note dropped
+// (plain, the answers without them). Both must say the same of every
+// link (ids in order, New, skips, rejects, scope) while the noted crawl
+// interns a navigation link only until its Note holds its id, and a
+// second Admission, another crawl, trusts no id the first one noted.
+func TestNotedLinks(t *testing.T) {
+	// Host names, not addresses: the memo remembers what the fast path
+	// resolves, which leaves IP addresses to the WHATWG parser.
+	sc, err := urlnorm.ParseScope(urlnorm.ScopeSeedHosts, []string{"http://a.test/"}, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := config.Default()
+	s.MaxDepth = 2
+	r := New(Options{Scope: sc, SeedRedirects: true, Settings: s, Hosts: hosts{}})
+	ex, err := r.Extractor()
+	if err != nil {
+		t.Fatal(err)
+	}
+	const nav = `<a href="/a">a</a> <a href="b">b</a> <a href="/x/x/x/x/x">trap</a> <a href="http://b.test:8080/o">other</a>`
+	noted := &countingCrawl{crawl: &crawl{ids: map[string]uint64{}, again: map[uint64]bool{}}}
+	plain := &countingCrawl{crawl: &crawl{ids: map[string]uint64{}, again: map[uint64]bool{}}}
+	an, ap := r.Admission(), r.Admission()
+	tests := []struct {
+		name     string
+		page     string
+		redirect bool // a seed's redirect to b.test:8080 first
+		second   bool // a second crawl (a new Admission and store) from here on
+		asked    int  // URLs the noted crawl is asked to intern
+	}{
+		{name: "first page: no notes", page: "p1", asked: 4},
+		{name: "second page: notes made", page: "p2", asked: 4},
+		{name: "third page: navigation known", page: "p3", asked: 1},
+		{name: "a seed redirect brings the other host in", page: "p4", redirect: true, asked: 1},
+		{name: "another crawl interns everything", page: "p5", second: true, asked: 4},
+		{name: "and then notes its own ids", page: "p6", asked: 1},
+	}
+	for i, tt := range tests {
+		if tt.redirect {
+			l, _, _ := r.Vet("http://b.test:8080/", 0)
+			if !r.Redirect(&l, 0) {
+				t.Fatalf("%s: the redirect did not widen the scope", tt.name)
+			}
+		}
+		if tt.second {
+			noted = &countingCrawl{crawl: &crawl{ids: map[string]uint64{}, again: map[uint64]bool{}}}
+			plain = &countingCrawl{crawl: &crawl{ids: map[string]uint64{}, again: map[uint64]bool{}}}
+			an, ap = r.Admission(), r.Admission()
+		}
+		body := fmt.Sprintf(`%s <a href="own-%d">own</a>`, nav, i)
+		f, err := ex.Follow("http://a.test/d/"+tt.page, []byte(body), "", "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, l := range f.Links {
+			if l.Kept != r.InScope(l.URL) {
+				t.Errorf("%s: %s kept %v, in scope %v", tt.name, l.URL, l.Kept, r.InScope(l.URL))
+			}
+		}
+		bare := slices.Clone(f.Links)
+		for j := range bare {
+			bare[j].Note = nil
+		}
+		asked := noted.asked
+		nl, nrej := r.Extracted(f.Links, nil)
+		pl, prej := r.Extracted(bare, nil)
+		nt, err := an.Targets(noted, &Page{ID: uint64(100 + i), Links: nl})
+		if err != nil {
+			t.Fatal(err)
+		}
+		pt, err := ap.Targets(plain, &Page{ID: uint64(100 + i), Links: pl})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, want := linkStrings(nl), linkStrings(pl); !slices.Equal(got, want) || !slices.Equal(nrej, prej) {
+			t.Errorf("%s: Extracted %v %v, without notes %v %v", tt.name, got, nrej, want, prej)
+		}
+		if fmt.Sprint(nt.Targets, nt.Links, nt.Skips, nt.Discovered) != fmt.Sprint(pt.Targets, pt.Links, pt.Skips, pt.Discovered) ||
+			fmt.Sprint(noted.queued, noted.refused) != fmt.Sprint(plain.queued, plain.refused) {
+			t.Errorf("%s: targets %+v, without notes %+v", tt.name, nt, pt)
+		}
+		if got := noted.asked - asked; got != tt.asked {
+			t.Errorf("%s: %d URLs interned, want %d", tt.name, got, tt.asked)
+		}
+	}
+}
+
+// linkStrings shows links without their notes.
+func linkStrings(links []Link) []string {
+	var s []string
+	for _, l := range links {
+		s = append(s, fmt.Sprint(l.URL, " ", l.Host, " ", l.Kind, " ", l.InScope))
+	}
+	return s
+}
