@@ -254,7 +254,9 @@ func (c *collector) addResolved(kind Kind, raw, u, reject string, nofollow, repl
 	}
 	if u != "" {
 		if i, ok := c.byURL[u]; ok {
-			c.byRaw[rawKey(raw)] = i
+			if note == nil {
+				c.byRaw[rawKey(raw)] = i
+			}
 			c.again(int(i), kind, raw, nofollow)
 			return
 		}
@@ -286,7 +288,11 @@ func (c *collector) addResolved(kind Kind, raw, u, reject string, nofollow, repl
 	*n++
 	i := int32(len(c.links))
 	c.links = append(c.links, Link{Kind: kind, Raw: raw, URL: u, Reject: reject, NoFollow: nofollow, Kept: kept, Note: note})
-	c.byRaw[rawKey(raw)] = i
+	if note == nil {
+		// A link with a Note is one the memo answers: a later occurrence
+		// is answered by the memo again and found in byURL.
+		c.byRaw[rawKey(raw)] = i
+	}
 	if u != "" {
 		c.byURL[u] = i
 	}
