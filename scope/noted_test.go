@@ -3,6 +3,7 @@ package scope
 import (
 	"fmt"
 	"slices"
+	"sync"
 	"testing"
 
 	"github.com/seedcrawl/seedcrawl/config"
@@ -117,4 +118,73 @@ func linkStrings(links []Link) []string {
 		s = append(s, fmt.Sprint(l.URL, " ", l.Host, " ", l.Kind, " ", l.InScope))
 	}
 	return s
+}
+
+// Workers vetting the links of pages at once (sharing the extractor's
+// Notes) while one goroutine admits them, as a crawl does: every link
+// gets the id its URL was interned with, new exactly once. Run with -race.
+func TestNotedConcurrent(t *testing.T) {
+	sc, err := urlnorm.ParseScope(urlnorm.ScopeSeedHosts, []string{"http://a.test/"}, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := New(Options{Scope: sc, Settings: config.Default(), Hosts: hosts{}})
+	ex, err := r.Extractor()
+	if err != nil {
+		t.Fatal(err)
+	}
+	const workers, pages = 4, 60
+	pagesOut := make(chan []Link)
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for p := range pages {
+				body := fmt.Sprintf(`<a href="/">home</a> <a href="/s/%d">nav</a> <a href="/s/%d">nav</a> <a href="own-%d-%d">own</a>`, p%7, p%5+7, w, p)
+				f, err := ex.Follow(fmt.Sprintf("http://a.test/d/%d-%d", w, p), []byte(body), "", "")
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				links, _ := r.Extracted(f.Links, nil)
+				pagesOut <- links
+			}
+		}()
+	}
+	go func() {
+		wg.Wait()
+		close(pagesOut)
+	}()
+	cr := &countingCrawl{crawl: &crawl{ids: map[string]uint64{}, again: map[uint64]bool{}}}
+	a := r.Admission()
+	news := map[string]int{}
+	total := 0
+	for links := range pagesOut {
+		total += len(links)
+		got, err := a.Targets(cr, &Page{ID: 1, Links: links})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, tg := range got.Targets {
+			if want := cr.ids[links[i].URL]; tg.ID != want {
+				t.Fatalf("%s: id %d, interned as %d", links[i].URL, tg.ID, want)
+			}
+			if tg.New {
+				news[links[i].URL]++
+			}
+		}
+	}
+	for u, n := range news {
+		if n != 1 {
+			t.Errorf("%s new %d times", u, n)
+		}
+	}
+	if len(news) != len(cr.ids) {
+		t.Errorf("%d URLs new, %d interned", len(news), len(cr.ids))
+	}
+	// Each page's own link is interned; its navigation mostly is not.
+	if cr.asked >= total/2 {
+		t.Errorf("%d of %d links interned: the Notes' ids went unused", cr.asked, total)
+	}
 }
