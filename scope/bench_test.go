@@ -9,7 +9,6 @@ import (
 	"github.com/seedcrawl/seedcrawl/config"
 	"github.com/seedcrawl/seedcrawl/extract"
 	"github.com/seedcrawl/seedcrawl/storage"
-	"github.com/seedcrawl/seedcrawl/urlnorm"
 )
 
 // storeCrawl is a crawl over a real store: links interned in it, nothing
@@ -43,15 +42,7 @@ func BenchmarkPageLinks(b *testing.B) {
 				name = fmt.Sprintf("nav=%d/notes=off", nav)
 			}
 			b.Run(name, func(b *testing.B) {
-				sc, err := urlnorm.ParseScope(urlnorm.ScopeSeedHosts, []string{"http://a.test/"}, "")
-				if err != nil {
-					b.Fatal(err)
-				}
-				r := New(Options{Scope: sc, Settings: config.Default(), Hosts: hosts{}})
-				ex, err := r.Extractor()
-				if err != nil {
-					b.Fatal(err)
-				}
+				r, ex := siteRules(b, false, config.Default())
 				db, err := storage.Open(filepath.Join(b.TempDir(), "crawl.db"), &storage.Options{NoSync: true})
 				if err != nil {
 					b.Fatal(err)

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/seedcrawl/seedcrawl/config"
+	"github.com/seedcrawl/seedcrawl/extract"
 	"github.com/seedcrawl/seedcrawl/storage"
 	"github.com/seedcrawl/seedcrawl/urlnorm"
 )
@@ -30,19 +31,9 @@ func (c *countingCrawl) Intern(urls []string, from uint64, depth uint32) ([]stor
 // interns a navigation link only until its Note holds its id, and a
 // second Admission, another crawl, trusts no id the first one noted.
 func TestNotedLinks(t *testing.T) {
-	// Host names, not addresses: the memo remembers what the fast path
-	// resolves, which leaves IP addresses to the WHATWG parser.
-	sc, err := urlnorm.ParseScope(urlnorm.ScopeSeedHosts, []string{"http://a.test/"}, "")
-	if err != nil {
-		t.Fatal(err)
-	}
 	s := config.Default()
 	s.MaxDepth = 2
-	r := New(Options{Scope: sc, SeedRedirects: true, Settings: s, Hosts: hosts{}})
-	ex, err := r.Extractor()
-	if err != nil {
-		t.Fatal(err)
-	}
+	r, ex := siteRules(t, true, s)
 	const nav = `<a href="/a">a</a> <a href="b">b</a> <a href="/x/x/x/x/x">trap</a> <a href="http://b.test:8080/o">other</a>`
 	noted := &countingCrawl{crawl: &crawl{ids: map[string]uint64{}, again: map[uint64]bool{}}}
 	plain := &countingCrawl{crawl: &crawl{ids: map[string]uint64{}, again: map[uint64]bool{}}}
@@ -124,15 +115,7 @@ func linkStrings(links []Link) []string {
 // Notes) while one goroutine admits them, as a crawl does: every link
 // gets the id its URL was interned with, new exactly once. Run with -race.
 func TestNotedConcurrent(t *testing.T) {
-	sc, err := urlnorm.ParseScope(urlnorm.ScopeSeedHosts, []string{"http://a.test/"}, "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	r := New(Options{Scope: sc, Settings: config.Default(), Hosts: hosts{}})
-	ex, err := r.Extractor()
-	if err != nil {
-		t.Fatal(err)
-	}
+	r, ex := siteRules(t, false, config.Default())
 	const workers, pages = 4, 60
 	pagesOut := make(chan []Link)
 	var wg sync.WaitGroup
@@ -187,4 +170,22 @@ func TestNotedConcurrent(t *testing.T) {
 	if cr.asked >= total/2 {
 		t.Errorf("%d of %d links interned: the Notes' ids went unused", cr.asked, total)
 	}
+}
+
+// siteRules returns the Rules of a crawl of the host a.test with settings
+// s, and their extractor. Host names, not addresses: the extractor's memo
+// remembers what urlnorm's fast path resolves, which leaves IP addresses
+// to the WHATWG parser.
+func siteRules(t testing.TB, seedRedirects bool, s config.Config) (*Rules, *extract.Extractor) {
+	t.Helper()
+	sc, err := urlnorm.ParseScope(urlnorm.ScopeSeedHosts, []string{"http://a.test/"}, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := New(Options{Scope: sc, SeedRedirects: seedRedirects, Settings: s, Hosts: hosts{}})
+	ex, err := r.Extractor()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r, ex
 }
