@@ -174,8 +174,8 @@ func (c *collector) add(kind Kind, rawb []byte, nofollow bool) {
 	if c.memo != nil && c.qenc == nil {
 		// The memo answers a navigation link seen on an earlier page with
 		// the strings made then: no resolution and no copy of rawb.
-		raw, u, err := c.base.ResolveBytes(c.memo, rawb)
-		c.addResolved(kind, raw, u, rejectReason(err), nofollow, false)
+		raw, u, note, err := c.base.ResolveNoted(c.memo, rawb)
+		c.addResolved(kind, raw, u, rejectReason(err), nofollow, false, note)
 		return
 	}
 	c.addNew(kind, string(rawb), nofollow, false)
@@ -233,12 +233,13 @@ func rawKey[T string | []byte](raw T) T {
 
 func (c *collector) addNew(kind Kind, raw string, nofollow, replay bool) {
 	u, reject := c.resolve(raw)
-	c.addResolved(kind, raw, u, reject, nofollow, replay)
+	c.addResolved(kind, raw, u, reject, nofollow, replay, nil)
 }
 
 // addResolved records the first occurrence of raw, which resolved to u
-// (or was rejected for reject).
-func (c *collector) addResolved(kind Kind, raw, u, reject string, nofollow, replay bool) {
+// (or was rejected for reject), with note, the memo's Note of the
+// resolution (nil for none).
+func (c *collector) addResolved(kind Kind, raw, u, reject string, nofollow, replay bool, note *urlnorm.Note) {
 	if kind == KindCanonical && !replay {
 		if c.canonical == "" && u != "" {
 			c.canonical = u
@@ -253,7 +254,9 @@ func (c *collector) addResolved(kind Kind, raw, u, reject string, nofollow, repl
 	}
 	if u != "" {
 		if i, ok := c.byURL[u]; ok {
-			c.byRaw[rawKey(raw)] = i
+			if note == nil {
+				c.byRaw[rawKey(raw)] = i
+			}
 			c.again(int(i), kind, raw, nofollow)
 			return
 		}
@@ -265,7 +268,7 @@ func (c *collector) addResolved(kind Kind, raw, u, reject string, nofollow, repl
 		}
 	}
 	n, limit := &c.other, c.opts.MaxOther
-	kept := u != "" && (c.opts.Keep == nil || c.opts.Keep(u))
+	kept := u != "" && (c.opts.Keep == nil || c.opts.Keep(u, note))
 	if kept {
 		n, limit = &c.kept, c.opts.MaxLinks
 	}
@@ -284,8 +287,12 @@ func (c *collector) addResolved(kind Kind, raw, u, reject string, nofollow, repl
 	}
 	*n++
 	i := int32(len(c.links))
-	c.links = append(c.links, Link{Kind: kind, Raw: raw, URL: u, Reject: reject, NoFollow: nofollow, Kept: kept})
-	c.byRaw[rawKey(raw)] = i
+	c.links = append(c.links, Link{Kind: kind, Raw: raw, URL: u, Reject: reject, NoFollow: nofollow, Kept: kept, Note: note})
+	if note == nil {
+		// A link with a Note is one the memo answers: a later occurrence
+		// is answered by the memo again and found in byURL.
+		c.byRaw[rawKey(raw)] = i
+	}
 	if u != "" {
 		c.byURL[u] = i
 	}
@@ -295,7 +302,7 @@ func (c *collector) addResolved(kind Kind, raw, u, reject string, nofollow, repl
 func (c *collector) again(i int, kind Kind, raw string, nofollow bool) {
 	if c.dups {
 		l := c.links[i]
-		c.links = append(c.links, Link{Kind: kind, Raw: raw, URL: l.URL, Reject: l.Reject, NoFollow: nofollow, Kept: l.Kept})
+		c.links = append(c.links, Link{Kind: kind, Raw: raw, URL: l.URL, Reject: l.Reject, NoFollow: nofollow, Kept: l.Kept, Note: l.Note})
 		return
 	}
 	if !nofollow {

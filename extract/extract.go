@@ -39,7 +39,7 @@ func (k Kind) String() string {
 }
 
 // Link is one link of a page. (Its one-byte fields come last, so a Link
-// takes 56 bytes rather than 64: a page's links are most of what
+// takes 64 bytes rather than 72: a page's links are most of what
 // extraction allocates.)
 type Link struct {
 	// Raw is the href or src attribute as written in the page (entities
@@ -60,6 +60,13 @@ type Link struct {
 	// nil), so a crawler whose Keep is its scope test need not test the
 	// link again; false when URL is "".
 	Kept bool
+	// Note is where an Extractor's memo of resolved links (see New) keeps
+	// its user's facts about URL, nil when the memo does not remember
+	// the link: a navigation link found again on a later page brings the
+	// same Note, so a crawler can note its verdicts on the URL (and its
+	// id) once rather than look them up by the string on every page. It
+	// is shared by the goroutines extracting with the Extractor.
+	Note *urlnorm.Note
 }
 
 // Robots holds the robots directives of a page (meta robots or an
@@ -123,8 +130,9 @@ type Options struct {
 	// crawler: the links it would follow, e.g. those in scope). Links it
 	// rejects are still returned, counted against MaxOther. nil keeps
 	// every URL. Keep is called once per distinct URL, during Extract,
-	// from the calling goroutine.
-	Keep func(url string) bool
+	// from the calling goroutine, with the link's Note (Link.Note, nil
+	// when it has none).
+	Keep func(url string, note *urlnorm.Note) bool
 	// MaxLinks caps the distinct URLs Keep accepts; beyond it they are
 	// counted in Page.Dropped. 0 means DefaultMaxLinks.
 	MaxLinks int
@@ -214,7 +222,7 @@ func (e *Extractor) Extract(pageURL string, body []byte, headerCharset string) (
 // the package documentation); the caps of opts apply to distinct links.
 // body is raw bytes: the encoding comes from a BOM or <meta charset>, as
 // if the response had no charset parameter. body is not modified or
-// retained. Each occurrence costs a Link (56 bytes) even past the caps'
+// retained. Each occurrence costs a Link (64 bytes) even past the caps'
 // distinct count, so a crawler wanting memory bounded by the caps uses
 // Extractor.Extract. Errors: ErrPageURL, ErrSelector, ErrTooDeep and
 // ErrInternal.

@@ -3,6 +3,7 @@ package extract
 import (
 	"errors"
 	"fmt"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -277,6 +278,25 @@ func FuzzExtract(f *testing.F) {
 		if kept > opts.MaxLinks || other > opts.MaxOther {
 			t.Fatalf("%d kept and %d other links over the caps", kept, other)
 		}
+		// The memo changes no answer: the page extracted twice more (its
+		// links now remembered, with Notes) gives what an Extractor
+		// without a memo does.
+		bare := mustNew(t, opts)
+		bare.memo = nil
+		want, err := bare.Extract("http://example.com/dir/page", body, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		for range 2 {
+			again, err := e.Extract("http://example.com/dir/page", body, "")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if g, w := withoutNotes(again), withoutNotes(want); !slices.Equal(g.Links, w.Links) ||
+				!reflect.DeepEqual(withoutLinks(g), withoutLinks(w)) {
+				t.Fatalf("with the memo:\n%s", diffPages(g, w))
+			}
+		}
 		all := mustLinks(t, "http://example.com/dir/page", body, opts)
 		for _, l := range all.Links {
 			if l.URL != "" && !seen[l.URL] {
@@ -329,13 +349,13 @@ func linkSet(p Page) []string {
 }
 
 // A Link's one-byte fields sit together after its strings, so a page's
-// links cost 56 bytes each on 64-bit platforms rather than 64.
+// links cost 64 bytes each on 64-bit platforms rather than 72.
 func TestLinkSize(t *testing.T) {
 	if strconv.IntSize != 64 {
 		t.Skip("sizes are for 64-bit platforms")
 	}
-	if got := unsafe.Sizeof(Link{}); got != 56 {
-		t.Fatalf("Link is %d bytes, want 56", got)
+	if got := unsafe.Sizeof(Link{}); got != 64 {
+		t.Fatalf("Link is %d bytes, want 64", got)
 	}
 }
 
@@ -372,7 +392,7 @@ func TestRecycleKeepsPagesApart(t *testing.T) {
 // links as ErrInternal, and the Extractor still serves the next page.
 func TestExtractRecoversFromDefect(t *testing.T) {
 	boom := true
-	e := mustNew(t, Options{Keep: func(u string) bool {
+	e := mustNew(t, Options{Keep: func(u string, _ *urlnorm.Note) bool {
 		if boom {
 			panic("keep failed on " + u)
 		}
@@ -386,5 +406,62 @@ func TestExtractRecoversFromDefect(t *testing.T) {
 	p, err := e.Extract("http://a.test/", []byte(`<a href=/x>x</a><a href=/y>y</a>`), "")
 	if err != nil || len(p.Links) != 2 || p.Links[0].URL != "http://a.test/x" || p.Links[1].URL != "http://a.test/y" {
 		t.Fatalf("next page: %+v, %v", p.Links, err)
+	}
+}
+
+// withoutLinks returns p without its links.
+func withoutLinks(p Page) Page {
+	p.Links = nil
+	return p
+}
+
+// withoutNotes returns p with its links' Notes dropped, for comparing
+// pages extracted with and without a memo.
+func withoutNotes(p Page) Page {
+	p.Links = slices.Clone(p.Links)
+	for i := range p.Links {
+		p.Links[i].Note = nil
+	}
+	return p
+}
+
+// A link the memo remembers brings the same Note on every later page,
+// and Keep is given it: pages in order, each row checked.
+func TestNotesAcrossPages(t *testing.T) {
+	var kept []*urlnorm.Note
+	e := mustNew(t, Options{Keep: func(_ string, n *urlnorm.Note) bool {
+		kept = append(kept, n)
+		return true
+	}})
+	const body = `<a href="/nav">nav</a> <a href="own">own</a>`
+	rows := []struct {
+		page  string
+		own   string // the second link's URL
+		noted bool   // the navigation link has a Note
+	}{
+		{"http://a.test/d/1", "http://a.test/d/own", false}, // resolved once: not remembered
+		{"http://a.test/d/2", "http://a.test/d/own", true},  // resolved again: remembered
+		{"http://a.test/e/3", "http://a.test/e/own", true},  // answered from the memo
+	}
+	var first *urlnorm.Note
+	for _, r := range rows {
+		kept = kept[:0]
+		p, err := e.Extract(r.page, []byte(body), "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(p.Links) != 2 || p.Links[0].URL != "http://a.test/nav" || p.Links[1].URL != r.own {
+			t.Fatalf("%s: links %+v", r.page, p.Links)
+		}
+		n := p.Links[0].Note
+		if (n != nil) != r.noted || len(kept) != 2 || kept[0] != n || kept[1] != p.Links[1].Note {
+			t.Errorf("%s: note %p, Keep given %v", r.page, n, kept)
+		}
+		if n != nil && first == nil {
+			first = n
+		}
+		if n != nil && n != first {
+			t.Errorf("%s: note %p, the first was %p", r.page, n, first)
+		}
 	}
 }

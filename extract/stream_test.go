@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/seedcrawl/seedcrawl/urlnorm"
 	"golang.org/x/text/encoding/charmap"
 	"golang.org/x/text/encoding/japanese"
 )
@@ -64,7 +65,7 @@ func TestCaps(t *testing.T) {
 		fmt.Fprintf(&sb, `<a href="/in/%d"><a href="http://other.example/%d"><a href="/in/%d"><a href="http://bad host/%d">`, i, i, i, i)
 	}
 	body := []byte(sb.String())
-	inScope := func(u string) bool { return strings.HasPrefix(u, "http://example.com/") }
+	inScope := func(u string, _ *urlnorm.Note) bool { return strings.HasPrefix(u, "http://example.com/") }
 	tests := []struct {
 		name              string
 		opts              Options
@@ -84,13 +85,13 @@ func TestCaps(t *testing.T) {
 			}
 			var in, other, bad int
 			for _, l := range p.Links {
-				if want := l.URL != "" && (tt.opts.Keep == nil || inScope(l.URL)); l.Kept != want {
+				if want := l.URL != "" && (tt.opts.Keep == nil || inScope(l.URL, nil)); l.Kept != want {
 					t.Errorf("%q: Kept = %v, want %v", l.URL, l.Kept, want)
 				}
 				switch {
 				case l.URL == "":
 					bad++
-				case inScope(l.URL):
+				case inScope(l.URL, nil):
 					in++
 				default:
 					other++
@@ -113,7 +114,7 @@ func TestCapKeepsLongPages(t *testing.T) {
 		if !strings.HasSuffix(u, "genindex-P.html") {
 			continue
 		}
-		inScope := func(s string) bool { return strings.HasPrefix(s, "https://docs.python.org/") }
+		inScope := func(s string, _ *urlnorm.Note) bool { return strings.HasPrefix(s, "https://docs.python.org/") }
 		p, err := mustNew(t, Options{Keep: inScope}).Extract(u, bodies[i], "")
 		if err != nil {
 			t.Fatal(err)

@@ -13,6 +13,9 @@ type Admission struct {
 	rules *Rules
 	soft  map[uint64]struct{} // URLs not queued for a reason a later link may lift
 	hops  map[uint64]int      // redirect hops of queued redirect targets
+	// ints and urls are intern's scratch.
+	ints []storage.Interned
+	urls []string
 }
 
 // Admission returns an empty Admission deciding with r.

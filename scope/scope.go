@@ -15,6 +15,9 @@ type Link struct {
 	Host    string // urlnorm.Authority of URL: the politeness key
 	Kind    storage.LinkKind
 	InScope bool
+	// note is what Rules keeps of URL in the extractor memo's Note (nil
+	// for a link without one).
+	note *vetted
 }
 
 // Hosts is what admission asks the frontier about a link's host;
@@ -69,9 +72,11 @@ func New(opts Options) *Rules {
 func (r *Rules) InScope(u string) bool { return r.inScope(u, urlnorm.Authority(u)) }
 
 func (r *Rules) inScope(u, host string) bool {
-	if r.opts.Scope.Allows(u) {
-		return true
-	}
+	return r.opts.Scope.Allows(u) || r.added(host)
+}
+
+// added reports whether a seed redirect brought host into scope.
+func (r *Rules) added(host string) bool {
 	r.mu.RLock()
 	defer r.mu.RUnlock()
 	return r.hosts[host]
@@ -86,13 +91,21 @@ func (r *Rules) Vet(u string, kind storage.LinkKind) (l Link, reason string, ok 
 // Checked is Vet for a URL whose scope is already known (an extracted
 // link, which the extractor asked InScope about).
 func (r *Rules) Checked(u string, kind storage.LinkKind, inScope bool) (l Link, reason string, ok bool) {
-	if reason, ok := r.guard.Check(u); !ok {
+	if reason, ok := r.check(u); !ok {
 		return Link{}, reason, false
 	}
-	if len(u) > storage.MaxURLLen {
-		return Link{}, "url-too-long", false
-	}
 	return Link{URL: u, Host: urlnorm.Authority(u), Kind: kind, InScope: inScope}, "", true
+}
+
+// check runs the trap guards and storage's length limit on u.
+func (r *Rules) check(u string) (reason string, ok bool) {
+	if reason, ok := r.guard.Check(u); !ok {
+		return reason, false
+	}
+	if len(u) > storage.MaxURLLen {
+		return "url-too-long", false
+	}
+	return "", true
 }
 
 // Admit decides whether l, a link at depth redirectHops into a redirect

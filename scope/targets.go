@@ -2,6 +2,7 @@ package scope
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/seedcrawl/seedcrawl/frontier"
 	"github.com/seedcrawl/seedcrawl/storage"
@@ -12,7 +13,9 @@ import (
 // admits the links of.
 type Crawl interface {
 	// Intern returns the ids of urls, links of page from at depth, and
-	// whether each is new (storage.DB.Intern).
+	// whether each is new (storage.DB.Intern). It keeps no reference to
+	// urls, which serves the next page. An Admission serves one crawl:
+	// it remembers the ids Intern gives (vetted).
 	Intern(urls []string, from uint64, depth uint32) ([]storage.Interned, error)
 	// Remote reports that another node of a cluster owns host: its URLs
 	// are handed on, not queued here.
@@ -122,13 +125,9 @@ func (a *Admission) targets(cr Crawl, p *Page, links []Link, depth, redirectHops
 	if len(links) == 0 {
 		return nil
 	}
-	urls := make([]string, len(links))
-	for i := range links {
-		urls[i] = links[i].URL
-	}
-	ints, err := cr.Intern(urls, p.ID, uint32(depth))
+	ints, err := a.intern(cr, p.ID, links, depth)
 	if err != nil {
-		return fmt.Errorf("scope: intern %d links of page %d: %w", len(urls), p.ID, err)
+		return err
 	}
 	for i := range links {
 		l := &links[i]
@@ -183,4 +182,41 @@ func (a *Admission) targets(cr Crawl, p *Page, links []Link, depth, redirectHops
 		out.Targets = append(out.Targets, t)
 	}
 	return nil
+}
+
+// intern returns the ids of links, links of page from at depth, and
+// whether each is new, as Crawl.Intern does. A link whose Note holds its
+// id (a navigation link interned on an earlier page) is not interned
+// again: it is known, so not new; the others are interned in one call and
+// their ids noted.
+func (a *Admission) intern(cr Crawl, from uint64, links []Link, depth int) ([]storage.Interned, error) {
+	// Both slices serve page after page (one goroutine admits): out is
+	// read only until the next call, urls only during it.
+	out := slices.Grow(a.ints[:0], len(links))[:len(links)]
+	urls := slices.Grow(a.urls[:0], len(links))
+	a.ints = out[:0]
+	for i := range links {
+		if id, ok := links[i].idIn(a); ok {
+			out[i] = storage.Interned{ID: id}
+			continue
+		}
+		out[i] = storage.Interned{ID: storage.NoPage}
+		urls = append(urls, links[i].URL)
+	}
+	if len(urls) == 0 {
+		return out, nil
+	}
+	ints, err := cr.Intern(urls, from, uint32(depth))
+	clear(urls) // the links' strings, not to be kept alive by the scratch
+	a.urls = urls[:0]
+	if err != nil {
+		return nil, fmt.Errorf("scope: intern %d links of page %d: %w", len(urls), from, err)
+	}
+	for i := range out {
+		if out[i].ID == storage.NoPage {
+			out[i], ints = ints[0], ints[1:]
+			links[i].setID(a, out[i].ID)
+		}
+	}
+	return out, nil
 }

@@ -30,7 +30,7 @@ func (r *Rules) Extractor() (*extract.Extractor, error) {
 	s := &r.opts.Settings
 	return extract.New(extract.Options{
 		Token:        s.RobotsToken,
-		Keep:         r.InScope,
+		Keep:         r.keep,
 		MaxLinks:     s.MaxOutLinks,
 		MaxOther:     s.MaxOutLinks,
 		SkipNoFollow: s.RespectNofollow,
@@ -41,10 +41,21 @@ func (r *Rules) Extractor() (*extract.Extractor, error) {
 // Extracted vets links an extractor found on a page (extract.Followed),
 // whose Keep was InScope (extract.Link.Kept is its answer), as Checked
 // does: it returns the links that pass, in order, and adds to rejects why
-// each other one was refused.
+// each other one was refused. A link with a Note (a link the extractor's
+// memo remembers) is vetted once, the first time, and brings what Admission
+// learns of it to the crawl's later pages.
 func (r *Rules) Extracted(links []extract.Link, rejects []string) ([]Link, []string) {
 	out := make([]Link, 0, len(links))
 	for _, l := range links {
+		if l.Note != nil {
+			v := r.noted(l.URL, l.Note)
+			if !v.ok {
+				rejects = append(rejects, v.reason)
+				continue
+			}
+			out = append(out, Link{URL: l.URL, Host: v.host, Kind: r.kinds[l.Kind], InScope: l.Kept, note: v})
+			continue
+		}
 		cand, reason, ok := r.Checked(l.URL, r.kinds[l.Kind], l.Kept)
 		if !ok {
 			rejects = append(rejects, reason)

@@ -25,9 +25,10 @@ import (
 // the older of the two replaced), filled with references resolved a
 // second time, holding references, bases and results of at most
 // maxMemoPart bytes each: its memory is bounded by entries × (24 + 80 +
-// 3 × 512) bytes and is about entries × 250 bytes for real links. It is
-// safe for concurrent use: each slot is an atomic pointer to an immutable
-// entry.
+// 3 × 512) bytes and is about entries × 250 bytes for real links, plus
+// what its user keeps in the entries' Notes. It is safe for concurrent
+// use: each slot is an atomic pointer to an entry immutable but for its
+// Note.
 type Memo struct {
 	seed  maphash.Seed
 	slots []memoSlot
@@ -51,7 +52,8 @@ type memoSlot struct {
 	hash atomic.Uint64
 }
 
-// memoEntry is one remembered resolution; never modified once published.
+// memoEntry is one remembered resolution; never modified once published,
+// but for its note, which is its user's.
 type memoEntry struct {
 	hash uint64
 	kind byte   // refKind of ref
@@ -59,7 +61,28 @@ type memoEntry struct {
 	ref  string
 	url  string
 	age  uint64 // Memo.clock at insertion
+	note Note
 }
+
+// Note is room a Memo keeps beside each resolution it remembers, for what
+// its user works out about the resolved URL (a crawl's scope verdict and
+// the URL's page id, say): a link resolved through the Memo again brings
+// the same Note (Base.ResolveNoted), so its user finds those facts without
+// looking the URL up by its string. A Note starts empty and is forgotten
+// with its entry; it is safe for concurrent use. Several entries may
+// resolve to one URL, each with its own Note.
+type Note struct{ v atomic.Pointer[any] }
+
+// Load returns what the last Store put in n; nil if nothing.
+func (n *Note) Load() any {
+	if p := n.v.Load(); p != nil {
+		return *p
+	}
+	return nil
+}
+
+// Store replaces what n holds with v.
+func (n *Note) Store(v any) { n.v.Store(&v) }
 
 // DefaultMemo is the number of entries NewMemo(0) makes: the navigation
 // links of several dozen sites, spelt relative to a handful of
@@ -174,23 +197,34 @@ func (m *Memo) put(e *memoEntry) {
 // from m, returning the strings remembered then (equal to what Resolve
 // would return, and allocating nothing); m may be nil.
 func (b *Base) ResolveBytes(m *Memo, ref []byte) (raw, url string, err error) {
+	raw, url, _, err = b.ResolveNoted(m, ref)
+	return raw, url, err
+}
+
+// ResolveNoted is ResolveBytes that also returns the Note of the entry m
+// answered from or made: nil when m does not remember the resolution (m
+// nil, the WHATWG path, a reference resolved for the first time, parts
+// over the size bound).
+func (b *Base) ResolveNoted(m *Memo, ref []byte) (raw, url string, note *Note, err error) {
 	if m == nil || b.fast == nil || len(ref) > maxMemoPart || len(b.fast.s) > maxMemoPart {
 		raw = string(ref)
 		url, err = b.Resolve(raw)
-		return raw, url, err
+		return raw, url, nil, err
 	}
 	kind, ctx := refKind(b.fast, ref)
 	h := m.hash(kind, ctx, ref)
 	if e := m.get(h, kind, ctx, ref); e != nil {
-		return e.ref, e.url, nil
+		return e.ref, e.url, &e.note, nil
 	}
 	raw = string(ref)
 	if s, ok := fastResolve(b.fast, raw); ok {
 		if len(s) <= maxMemoPart && m.admit(h) {
-			m.put(&memoEntry{hash: h, kind: kind, ctx: ctx, ref: raw, url: s})
+			e := &memoEntry{hash: h, kind: kind, ctx: ctx, ref: raw, url: s}
+			m.put(e)
+			note = &e.note
 		}
-		return raw, s, nil
+		return raw, s, note, nil
 	}
 	url, err = b.resolveSlow(raw)
-	return raw, url, err
+	return raw, url, nil, err
 }

@@ -122,3 +122,50 @@ func TestMemoConcurrent(t *testing.T) {
 	}
 	wg.Wait()
 }
+
+// A resolution the memo remembers brings the same Note each time it is
+// answered, one per entry: events in order, each row checked.
+func TestMemoNotes(t *testing.T) {
+	m := NewMemo(1024)
+	var first *Note
+	rows := []struct {
+		base, ref string
+		noted     bool // a Note comes back
+		same      bool // the Note of the row that first had one
+	}{
+		{"https://a.test/docs/x.html", "y.html", false, false},  // first resolution: not remembered
+		{"https://a.test/docs/z.html", "y.html", true, true},    // second: remembered, Note made
+		{"https://a.test/docs/w.html", "y.html", true, true},    // answered from the memo
+		{"https://a.test/other/w.html", "y.html", false, false}, // another directory: another key
+		{"https://a.test/other/v.html", "y.html", true, false},  // its own entry, its own Note
+		{"https://a.test/docs/x.html", "caf\u00e9.html", false, false},
+		{"https://a.test/docs/x.html", "caf\u00e9.html", false, false}, // WHATWG path: never remembered
+	}
+	for i, r := range rows {
+		b, err := NewBase(r.base)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, _, note, err := b.ResolveNoted(m, []byte(r.ref))
+		if err != nil || (note != nil) != r.noted {
+			t.Fatalf("row %d: note %p, err %v; want a note: %v", i, note, err, r.noted)
+		}
+		if note == nil {
+			continue
+		}
+		if first == nil {
+			first = note
+			if note.Load() != nil {
+				t.Fatalf("row %d: a new Note holds %v", i, note.Load())
+			}
+			note.Store(i)
+		}
+		want := any(nil)
+		if r.same {
+			want = 1
+		}
+		if (note == first) != r.same || note.Load() != want {
+			t.Errorf("row %d: note %p holding %v; first %p, want the same: %v", i, note, note.Load(), first, r.same)
+		}
+	}
+}
