@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"container/heap"
 	"slices"
+	"sync/atomic"
 
 	"github.com/seedcrawl/seedcrawl/internal/pq"
 	"github.com/seedcrawl/seedcrawl/monitor"
@@ -28,6 +29,9 @@ type hostCounts struct {
 	deferred pq.Heap // host index by -readyAt, hosts with a reason
 	nfailing int     // hosts with fails > 0
 	ndropped int     // hosts with dropped set
+	// anyDropped mirrors ndropped > 0 for Dropped, asked for every link a
+	// page has, to answer without the frontier's lock in the common case.
+	anyDropped atomic.Bool
 }
 
 // setFails sets h's consecutive failure count, keeping nfailing.
@@ -50,6 +54,7 @@ func (f *Frontier) setDropped(h *host, dropped bool) {
 		f.ndropped--
 	}
 	h.dropped = dropped
+	f.anyDropped.Store(f.ndropped > 0)
 }
 
 // noteDeferred puts host hi in the deferred heap, or moves it there, when

@@ -183,6 +183,9 @@ func (f *Frontier) drop(hi uint32, reason string, now int64, ch *Changes) []uint
 // Dropped reports whether host was given up (its Crawl-delay exceeds
 // Politeness.MaxCrawlDelay), and why: links to it are not to be queued.
 func (f *Frontier) Dropped(host string) (string, bool) {
+	if !f.anyDropped.Load() {
+		return "", false
+	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	hi, ok := f.hostIdx[host]
