@@ -254,9 +254,7 @@ func (c *collector) addResolved(kind Kind, raw, u, reject string, nofollow, repl
 	}
 	if u != "" {
 		if i, ok := c.byURL[u]; ok {
-			if note == nil {
-				c.byRaw[rawKey(raw)] = i
-			}
+			c.byRaw[rawKey(raw)] = i
 			c.again(int(i), kind, raw, nofollow)
 			return
 		}
@@ -288,11 +286,11 @@ func (c *collector) addResolved(kind Kind, raw, u, reject string, nofollow, repl
 	*n++
 	i := int32(len(c.links))
 	c.links = append(c.links, Link{Kind: kind, Raw: raw, URL: u, Reject: reject, NoFollow: nofollow, Kept: kept, Note: note})
-	if note == nil {
-		// A link with a Note is one the memo answers: a later occurrence
-		// is answered by the memo again and found in byURL.
-		c.byRaw[rawKey(raw)] = i
-	}
+	// Every link, noted or not, is found again by its raw text: that
+	// answers a later occurrence before the canonical bookkeeping and
+	// before the memo (whose key keeps the fragment, so #a, #b, ... of one
+	// page would each take a slot).
+	c.byRaw[rawKey(raw)] = i
 	if u != "" {
 		c.byURL[u] = i
 	}
