@@ -81,13 +81,20 @@ const (
 	DefaultDropFor    = 24 * time.Hour
 )
 
-// dropPrefix starts the reason of a host dropped for its Crawl-delay; the
-// frontier writes it and recognizes it in a restored HostState.
-const dropPrefix = "crawl-delay "
+// dropPrefix starts the reason of a host dropped for its Crawl-delay, and
+// retryAfterPrefix that of a host dropped for a Retry-After longer than
+// MaxBackoff; the frontier writes them and recognizes them in a restored
+// HostState.
+const (
+	dropPrefix       = "crawl-delay "
+	retryAfterPrefix = "retry-after "
+)
 
 // DropReason reports whether reason (a Job's Skip, a HostInfo's Reason)
-// is that of a host dropped for its Crawl-delay.
-func DropReason(reason string) bool { return strings.HasPrefix(reason, dropPrefix) }
+// is that of a host dropped for its Crawl-delay or its Retry-After.
+func DropReason(reason string) bool {
+	return strings.HasPrefix(reason, dropPrefix) || strings.HasPrefix(reason, retryAfterPrefix)
+}
 
 // SkipName names a non-fetch outcome (a status and its reason) for
 // counting: a host dropped for its Crawl-delay counts under one name,
@@ -96,8 +103,11 @@ func SkipName(s storage.Status, reason string) string {
 	if reason == "" {
 		return s.String()
 	}
-	if s == storage.StatusDeferred && DropReason(reason) {
+	if s == storage.StatusDeferred && strings.HasPrefix(reason, dropPrefix) {
 		return "crawl-delay-too-long"
+	}
+	if s == storage.StatusDeferred && strings.HasPrefix(reason, retryAfterPrefix) {
+		return "retry-after-too-long"
 	}
 	return reason
 }
@@ -197,7 +207,11 @@ func (f *Frontier) Dropped(host string) (string, bool) {
 // backs the host off, Backoff × 2^(consecutive failures − 1) capped by
 // MaxBackoff, never less than RetryAfter, and retries the URL with
 // Attempt+1 while Attempt < MaxRetries (retried is then true and nothing
-// is to be recorded for the URL). Otherwise it is Complete with the
+// is to be recorded for the URL). A RetryAfter above MaxBackoff is not
+// waited for (a server may ask for a year): the URL is completed with its
+// failure and the host is dropped until then (at most DropFor), as for a
+// Crawl-delay above MaxCrawlDelay, so its queued URLs come out with Skip
+// and the crawl ends. Otherwise it is Complete with the
 // outcome. Changes made for the job while Next handed it out (hosts
 // delayed or dropped) are appended to ch first.
 func (f *Frontier) Done(job Job, r Result, ch *Changes) (retried bool, err error) {
@@ -220,6 +234,12 @@ func (f *Frontier) Done(job Job, r Result, ch *Changes) (retried bool, err error
 		} else {
 			f.setFails(h, 0)
 		}
+	}
+	if r.Transient && f.pol.MaxBackoff > 0 && r.RetryAfter > f.pol.MaxBackoff {
+		reason := fmt.Sprintf("%s%v exceeds max-backoff %v", retryAfterPrefix, r.RetryAfter, f.pol.MaxBackoff)
+		f.setDropped(h, true)
+		f.delayHost(sl.hostIdx(), now.Add(min(r.RetryAfter, f.dropFor)).UnixNano(), reason, ch)
+		return false, f.complete(job, Outcome{}, ch)
 	}
 	if r.Transient {
 		wait := max(r.RetryAfter, backoff(f.pol.Backoff, f.pol.MaxBackoff, int(h.fails)))
