@@ -122,6 +122,11 @@ const (
 	ReasonBadLocation    = "bad-location"
 	ReasonBadURL         = "bad-url"
 	ReasonNotRecording   = "not-recording"
+	// ReasonBadResponse is a response that breaks HTTP/1.1's framing: a
+	// malformed status or header line, headers past the limit, broken
+	// chunked encoding. A server that sends one sends it again: it is not
+	// retried.
+	ReasonBadResponse = "bad-response"
 )
 
 // call is the state of one Fetch, shared by the colly callbacks and the
