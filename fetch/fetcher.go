@@ -346,6 +346,10 @@ func (f *Fetcher) Fetch(ctx context.Context, req Request) (res Response) {
 		}
 	}
 	switch {
+	case err != nil && res.Reason == ReasonBadLocation && badLocation(err):
+		// net/http parses a redirect's Location before asking whether to
+		// follow it, and fails the request when it is no URL; the answer
+		// itself arrived whole: a redirect without a usable Location.
 	case err != nil:
 		res.Err = fmt.Errorf("fetch: get %s: %w", req.URL, err)
 		res.Reason = classify(ctx, err)
@@ -422,6 +426,12 @@ func retryAfter(v string, now time.Time) time.Duration {
 		}
 	}
 	return 0
+}
+
+// badLocation reports whether err is net/http's refusal of a redirect
+// whose Location it cannot parse (it has no type for it).
+func badLocation(err error) bool {
+	return strings.Contains(err.Error(), "failed to parse Location header")
 }
 
 // classify names a fetch error for counting.

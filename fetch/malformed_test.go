@@ -52,3 +52,26 @@ func TestMalformedResponseNotTransient(t *testing.T) {
 		})
 	}
 }
+
+// A redirect whose Location is no URL net/http can parse is a redirect
+// without a usable Location, recorded as such and not retried; net/http
+// fails the request for it, which read as a transient "network" failure.
+func TestUnparsableLocation(t *testing.T) {
+	for _, loc := range []string{"http://exa mple.com:99999/", "http://[::1/x", "http://a b/"} {
+		t.Run(loc, func(t *testing.T) {
+			s := newRawServer(t, nil, func(s *rawServer, w net.Conn, _ []byte) bool {
+				_, _ = w.Write([]byte("HTTP/1.1 302 Found\r\nLocation: " + loc + "\r\nContent-Length: 0\r\n\r\n"))
+				return true
+			})
+			f := newFetcher(t, Options{Timeout: 5 * time.Second})
+			r := f.Fetch(context.Background(), Request{URL: "http://" + s.addr + "/"})
+			if r.Code != 302 || r.Reason != ReasonBadLocation || r.Err != nil || r.Location != "" {
+				t.Fatalf("code %d reason %q err %v location %q; want 302, %q, no error, no location", r.Code, r.Reason, r.Err, r.Location, ReasonBadLocation)
+			}
+			rec, retry := r.Record(&storage.Page{}, false)
+			if rec.Status != storage.StatusHTTPError || rec.Reason != ReasonBadLocation || retry.Transient {
+				t.Errorf("recorded %v %q, transient %v; want http-error %q, not transient", rec.Status, rec.Reason, retry.Transient, ReasonBadLocation)
+			}
+		})
+	}
+}
