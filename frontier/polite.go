@@ -79,35 +79,47 @@ const (
 	DefaultBackoff    = time.Second
 	DefaultMaxBackoff = 10 * time.Minute
 	DefaultDropFor    = 24 * time.Hour
+	// MaxRetryAfter is the longest Retry-After waited out, unless
+	// Politeness.MaxBackoff is longer; a host asking for more is dropped
+	// until then (at most DropFor).
+	MaxRetryAfter = time.Hour
 )
 
-// dropPrefix starts the reason of a host dropped for its Crawl-delay, and
+// dropPrefix starts the reason of a host dropped for its Crawl-delay,
 // retryAfterPrefix that of a host dropped for a Retry-After longer than
-// MaxBackoff; the frontier writes them and recognizes them in a restored
-// HostState.
+// MaxBackoff, and failingPrefix that of a host dropped after too many
+// failed requests in a row; the frontier writes them and recognizes them
+// in a restored HostState.
 const (
 	dropPrefix       = "crawl-delay "
 	retryAfterPrefix = "retry-after "
+	failingPrefix    = "host-failing: "
 )
 
 // DropReason reports whether reason (a Job's Skip, a HostInfo's Reason)
-// is that of a host dropped for its Crawl-delay or its Retry-After.
+// is that of a dropped host.
 func DropReason(reason string) bool {
-	return strings.HasPrefix(reason, dropPrefix) || strings.HasPrefix(reason, retryAfterPrefix)
+	return strings.HasPrefix(reason, dropPrefix) || strings.HasPrefix(reason, retryAfterPrefix) ||
+		strings.HasPrefix(reason, failingPrefix)
 }
 
 // SkipName names a non-fetch outcome (a status and its reason) for
 // counting: a host dropped for its Crawl-delay counts under one name,
-// whatever the delay.
+// whatever the delay, and so do hosts dropped for their Retry-After or
+// their failures.
 func SkipName(s storage.Status, reason string) string {
 	if reason == "" {
 		return s.String()
 	}
-	if s == storage.StatusDeferred && strings.HasPrefix(reason, dropPrefix) {
-		return "crawl-delay-too-long"
-	}
-	if s == storage.StatusDeferred && strings.HasPrefix(reason, retryAfterPrefix) {
-		return "retry-after-too-long"
+	if s == storage.StatusDeferred {
+		switch {
+		case strings.HasPrefix(reason, dropPrefix):
+			return "crawl-delay-too-long"
+		case strings.HasPrefix(reason, retryAfterPrefix):
+			return "retry-after-too-long"
+		case strings.HasPrefix(reason, failingPrefix):
+			return "host-failing"
+		}
 	}
 	return reason
 }
@@ -207,11 +219,11 @@ func (f *Frontier) Dropped(host string) (string, bool) {
 // backs the host off, Backoff × 2^(consecutive failures − 1) capped by
 // MaxBackoff, never less than RetryAfter, and retries the URL with
 // Attempt+1 while Attempt < MaxRetries (retried is then true and nothing
-// is to be recorded for the URL). A RetryAfter above MaxBackoff is not
-// waited for (a server may ask for a year): the URL is completed with its
-// failure and the host is dropped until then (at most DropFor), as for a
-// Crawl-delay above MaxCrawlDelay, so its queued URLs come out with Skip
-// and the crawl ends. Otherwise it is Complete with the
+// is to be recorded for the URL). A host not worth waiting for (see
+// giveUp: a Retry-After above an hour, too many failures in a row) is
+// dropped instead, as for a Crawl-delay above MaxCrawlDelay: the URL is
+// completed with its failure and the host's queued URLs come out with
+// Skip, so the crawl ends. Otherwise it is Complete with the
 // outcome. Changes made for the job while Next handed it out (hosts
 // delayed or dropped) are appended to ch first.
 func (f *Frontier) Done(job Job, r Result, ch *Changes) (retried bool, err error) {
@@ -235,10 +247,9 @@ func (f *Frontier) Done(job Job, r Result, ch *Changes) (retried bool, err error
 			f.setFails(h, 0)
 		}
 	}
-	if r.Transient && f.pol.MaxBackoff > 0 && r.RetryAfter > f.pol.MaxBackoff {
-		reason := fmt.Sprintf("%s%v exceeds max-backoff %v", retryAfterPrefix, r.RetryAfter, f.pol.MaxBackoff)
+	if reason, until := f.giveUp(h, r); reason != "" {
 		f.setDropped(h, true)
-		f.delayHost(sl.hostIdx(), now.Add(min(r.RetryAfter, f.dropFor)).UnixNano(), reason, ch)
+		f.delayHost(sl.hostIdx(), now.Add(until).UnixNano(), reason, ch)
 		return false, f.complete(job, Outcome{}, ch)
 	}
 	if r.Transient {
@@ -253,6 +264,26 @@ func (f *Frontier) Done(job Job, r Result, ch *Changes) (retried bool, err error
 		out.Delay = f.gap(h, r.Duration)
 	}
 	return false, f.complete(job, out, ch)
+}
+
+// giveUp says whether host h, whose request just ended with r, is to be
+// dropped rather than waited for, why, and for how long. Waiting is
+// pointless for a Retry-After above MaxBackoff and MaxRetryAfter (a server
+// may ask for a year: dropped until then, at most DropFor), and for a host
+// whose last 2 × (MaxRetries+1) requests all failed: a dead or tarpit host
+// would otherwise hold the crawl for hours, each URL's retries spaced by a
+// back-off that grows to MaxBackoff (dropped for MaxBackoff, so a crawl
+// run again later tries it again).
+func (f *Frontier) giveUp(h *host, r Result) (reason string, until time.Duration) {
+	switch {
+	case !r.Transient:
+		return "", 0
+	case r.RetryAfter > max(f.pol.MaxBackoff, MaxRetryAfter):
+		return fmt.Sprintf("%s%v exceeds %v", retryAfterPrefix, r.RetryAfter, max(f.pol.MaxBackoff, MaxRetryAfter)), min(r.RetryAfter, f.dropFor)
+	case r.Requested && int(h.fails) >= 2*(f.pol.MaxRetries+1):
+		return fmt.Sprintf("%s%d requests in a row failed", failingPrefix, h.fails), f.pol.MaxBackoff
+	}
+	return "", 0
 }
 
 // gap is the politeness gap after a request to h that took dur:

@@ -58,7 +58,7 @@ func TestCrawlRetryAfterYearEnds(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if n := st.Reasons["deferred/retry-after 8760h0m0s exceeds max-backoff 10m0s"]; n != 1 {
+	if n := st.Reasons["deferred/retry-after 8760h0m0s exceeds 1h0m0s"]; n != 1 {
 		t.Errorf("pages deferred for the Retry-After: %d, want 1 (/after); reasons %v", n, st.Reasons)
 	}
 	if st.Frontier != 0 {
