@@ -181,6 +181,7 @@ func (f *Frontier) judge(job *Job, v Verdict) bool {
 		handOut = false
 	case v.Allowed && f.pol.MaxCrawlDelay > 0 && v.CrawlDelay > f.pol.MaxCrawlDelay:
 		job.Skip = fmt.Sprintf("%s%v exceeds max-crawl-delay %v", dropPrefix, v.CrawlDelay, f.pol.MaxCrawlDelay)
+		f.log.Warn("host given up", "host", h.name, "cause", job.Skip)
 		job.Dropped = f.drop(hi, job.Skip, now, ch)
 	case !v.Allowed:
 		job.Skip = v.Reason
@@ -248,6 +249,7 @@ func (f *Frontier) Done(job Job, r Result, ch *Changes) (retried bool, err error
 		}
 	}
 	if reason, until := f.giveUp(h, r); reason != "" {
+		f.log.Warn("host given up", "host", h.name, "cause", reason, "until", now.Add(until).Format(time.TimeOnly))
 		f.setDropped(h, true)
 		f.delayHost(sl.hostIdx(), now.Add(until).UnixNano(), reason, ch)
 		return false, f.complete(job, Outcome{}, ch)

@@ -15,7 +15,8 @@ import (
 // crawl gives the host up after 2 × (max-retries+1) failed requests in a
 // row and records its other URLs with the reason, where it made every
 // URL's four attempts, with a back-off that grows to --max-backoff (10
-// minutes) between them: hours for a dead host of a few dozen URLs.
+// minutes) between them: hours for a dead host of a few dozen URLs, and
+// said nothing of it on stderr.
 func TestCrawlGivesUpFailingHost(t *testing.T) {
 	const pages = 20
 	var failed atomic.Int64
@@ -60,4 +61,6 @@ func TestCrawlGivesUpFailingHost(t *testing.T) {
 		t.Errorf("frontier holds %d URLs, want 0", st.Frontier)
 	}
 	checkContains(t, "summary", stdout.String(), "host-failing "+fmt.Sprint(pages-limit/4), " 0 pending")
+	// The moment the host is given up is one stderr line with its cause.
+	checkContains(t, "stderr", stderr.String(), `msg="host given up"`, `cause="host-failing: 8 requests in a row failed"`)
 }
