@@ -42,7 +42,7 @@ func (r *Response) Record(prev *storage.Page, olderHashes bool) (storage.Fetch, 
 		Truncated:    r.Truncated,
 		ETag:         r.ETag,
 		LastModified: r.LastModified,
-		Date:         r.Header.Get("Date"),
+		Date:         bounded(r.Header.Get("Date"), maxHTTPDate),
 		Duration:     r.Dur,
 		Reason:       r.Reason,
 	}
