@@ -117,3 +117,18 @@ func TestFailingHostDropped(t *testing.T) {
 		})
 	}
 }
+
+// A Crawl-delay above MaxCrawlDelay read by this host's own robots.txt
+// request drops the host at once: the URL comes out skipped at 0, where it
+// first waited out the delay the robots.txt request set (MaxCrawlDelay),
+// only to be recorded as given up without a request.
+func TestCrawlDelayDropNotDelayed(t *testing.T) {
+	clk0 := newFakeClock().Now()
+	r := newPoliteRig(t, config.Politeness{MaxCrawlDelay: 30 * time.Second}, map[string][]Verdict{
+		"a.test": {{Allowed: true, CrawlDelay: time.Hour, Requests: []Request{{"a.test", clk0}}}},
+	})
+	j, at := r.nextOf("a.test")
+	if !DropReason(j.Skip) || at != 0 {
+		t.Errorf("a.test job at %v skipped %q, want dropped at 0", at, j.Skip)
+	}
+}

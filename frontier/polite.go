@@ -170,6 +170,13 @@ func (f *Frontier) judge(job *Job, v Verdict) bool {
 	}
 	handOut := true
 	switch {
+	case v.Allowed && f.pol.MaxCrawlDelay > 0 && v.CrawlDelay > f.pol.MaxCrawlDelay:
+		// Before the case below: a host given up makes no request, so
+		// its URLs need not wait the delay its robots.txt request set
+		// (MaxCrawlDelay) to be recorded as given up.
+		job.Skip = fmt.Sprintf("%s%v exceeds max-crawl-delay %v", dropPrefix, v.CrawlDelay, f.pol.MaxCrawlDelay)
+		f.log.Warn("host given up", "host", h.name, "cause", job.Skip)
+		job.Dropped = f.drop(hi, job.Skip, now, ch)
 	case asked:
 		// The robots.txt request was this host's request: the page waits
 		// for the host's delay like any second request.
@@ -179,10 +186,6 @@ func (f *Frontier) judge(job *Job, v Verdict) bool {
 		f.delayHost(hi, v.RetryAt.UnixNano(), v.Reason, ch)
 		f.unfly(*job, hi)
 		handOut = false
-	case v.Allowed && f.pol.MaxCrawlDelay > 0 && v.CrawlDelay > f.pol.MaxCrawlDelay:
-		job.Skip = fmt.Sprintf("%s%v exceeds max-crawl-delay %v", dropPrefix, v.CrawlDelay, f.pol.MaxCrawlDelay)
-		f.log.Warn("host given up", "host", h.name, "cause", job.Skip)
-		job.Dropped = f.drop(hi, job.Skip, now, ch)
 	case !v.Allowed:
 		job.Skip = v.Reason
 	}
