@@ -252,7 +252,7 @@ func (f *Frontier) Done(job Job, r Result, ch *Changes) (retried bool, err error
 		}
 	}
 	if reason, until := f.giveUp(h, r); reason != "" {
-		f.log.Warn("host given up", "host", h.name, "cause", reason, "until", now.Add(until).Format(time.TimeOnly))
+		f.log.Warn("host given up", "host", h.name, "cause", reason, "until", now.Add(until).Format(time.DateTime))
 		f.setDropped(h, true)
 		f.delayHost(sl.hostIdx(), now.Add(until).UnixNano(), reason, ch)
 		return false, f.complete(job, Outcome{}, ch)

@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 )
@@ -37,6 +38,7 @@ func TestCrawlRetryAfterYearEnds(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	var stdout, stderr outBuffer
+	start := time.Now()
 	code := run(ctx, []string{"crawl", "--db", db, "--allow-private", "--progress", "0", "--json", "--sitemaps=false",
 		"--delay", "0", "--delay-factor", "0", srv.URL + "/"}, &stdout, &stderr)
 	if code != 0 {
@@ -63,5 +65,12 @@ func TestCrawlRetryAfterYearEnds(t *testing.T) {
 	}
 	if st.Frontier != 0 {
 		t.Errorf("frontier holds %d URLs, want 0", st.Frontier)
+	}
+	// The drop lasts a day: the warning dates its end, a time of day
+	// alone read as minutes from now.
+	checkContains(t, "stderr", stderr.String(), `msg="host given up"`)
+	if !strings.Contains(stderr.String(), `until="`+start.Add(24*time.Hour).Format(time.DateOnly)) &&
+		!strings.Contains(stderr.String(), `until="`+time.Now().Add(24*time.Hour).Format(time.DateOnly)) {
+		t.Errorf("the warning does not date the drop's end, a day from now:\n%s", stderr.String())
 	}
 }
