@@ -250,7 +250,9 @@ type Politeness struct {
 	// MaxBackoff caps the exponential back-off of a host answering 429 or
 	// 503 without Retry-After, and of hosts whose fetches fail
 	// (key "max-backoff"). A Retry-After header is honoured even when
-	// longer. Default 10m.
+	// longer; one above an hour (and MaxBackoff) is not waited out: the
+	// host is given up until then (at most a day), with the reason
+	// recorded. Default 10m.
 	MaxBackoff time.Duration
 	// MaxRetries is how many times a URL whose fetch failed transiently
 	// (429, 5xx, timeout, connection error) is retried before its failure is

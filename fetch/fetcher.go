@@ -122,6 +122,11 @@ const (
 	ReasonBadLocation    = "bad-location"
 	ReasonBadURL         = "bad-url"
 	ReasonNotRecording   = "not-recording"
+	// ReasonBadResponse is a response that breaks HTTP/1.1's framing: a
+	// malformed status or header line, headers past the limit, broken
+	// chunked encoding. A server that sends one sends it again: it is not
+	// retried.
+	ReasonBadResponse = "bad-response"
 )
 
 // call is the state of one Fetch, shared by the colly callbacks and the
@@ -324,11 +329,11 @@ func (f *Fetcher) Fetch(ctx context.Context, req Request) (res Response) {
 	if c.gotHeaders {
 		res.Code = c.code
 		res.Header = c.header
-		res.ContentType = c.contentType
+		res.ContentType = bounded(c.contentType, maxMediaType)
 		res.Charset = charsetOf(c.header.Get("Content-Type"))
 		res.Length = c.length
-		res.ETag = c.header.Get("ETag")
-		res.LastModified = c.header.Get("Last-Modified")
+		res.ETag = bounded(c.header.Get("ETag"), maxETag)
+		res.LastModified = bounded(c.header.Get("Last-Modified"), maxHTTPDate)
 		res.RetryAfter = retryAfter(c.header.Get("Retry-After"), f.now())
 		if res.Code >= 300 && res.Code < 400 && res.Code != http.StatusNotModified {
 			if loc := c.header.Get("Location"); loc != "" {
@@ -341,6 +346,10 @@ func (f *Fetcher) Fetch(ctx context.Context, req Request) (res Response) {
 		}
 	}
 	switch {
+	case err != nil && res.Reason == ReasonBadLocation && badLocation(err):
+		// net/http parses a redirect's Location before asking whether to
+		// follow it, and fails the request when it is no URL; the answer
+		// itself arrived whole: a redirect without a usable Location.
 	case err != nil:
 		res.Err = fmt.Errorf("fetch: get %s: %w", req.URL, err)
 		res.Reason = classify(ctx, err)
@@ -417,6 +426,34 @@ func retryAfter(v string, now time.Time) time.Duration {
 		}
 	}
 	return 0
+}
+
+// Bounds of the header values a fetch keeps, which are stored with every
+// page and sent back in conditional requests: a server may send a
+// megabyte in each (Transport's MaxHeaderBytes), which would be a
+// megabyte in every page record. Real values are far shorter: an
+// HTTP-date is 29 bytes, entity tags are hashes or version stamps, and
+// RFC 6838 limits a media type's type and subtype to 127 characters each.
+const (
+	maxETag      = 1024
+	maxHTTPDate  = 64
+	maxMediaType = 255
+)
+
+// bounded returns v, or "" when it is longer than max: a value cut short
+// would be a wrong validator, a wrong date or a wrong type, and without it
+// the page is simply fetched without a condition, or its type unknown.
+func bounded(v string, max int) string {
+	if len(v) > max {
+		return ""
+	}
+	return v
+}
+
+// badLocation reports whether err is net/http's refusal of a redirect
+// whose Location it cannot parse (it has no type for it).
+func badLocation(err error) bool {
+	return strings.Contains(err.Error(), "failed to parse Location header")
 }
 
 // classify names a fetch error for counting.

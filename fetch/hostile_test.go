@@ -193,7 +193,7 @@ func TestHostileBodiesBounded(t *testing.T) {
 					return
 				}
 			}
-		}, 0, ReasonNetwork, "", false},
+		}, 0, ReasonBadResponse, "", false},
 	}
 	for _, tt := range tests {
 		for _, record := range []bool{false, true} {

@@ -26,7 +26,8 @@ type Retry struct {
 // The status follows r: no response, or a body broken off by a transient
 // failure, is a fetch error (Reason says which, "network" if nothing
 // more is known), as is a body refused (decompression bomb, unsupported
-// or broken encoding); 304 is not-modified; a 3xx with a Location is a
+// or broken encoding) or a response that breaks HTTP framing
+// (ReasonBadResponse, not retried); 304 is not-modified; a 3xx with a Location is a
 // redirect, one without an HTTP error ("no-location"); 2xx is fetched,
 // with the body's content hash; 404 and 410 of a page that had content
 // (fetched, not modified or already gone) are gone; anything else is an
@@ -41,7 +42,7 @@ func (r *Response) Record(prev *storage.Page, olderHashes bool) (storage.Fetch, 
 		Truncated:    r.Truncated,
 		ETag:         r.ETag,
 		LastModified: r.LastModified,
-		Date:         r.Header.Get("Date"),
+		Date:         bounded(r.Header.Get("Date"), maxHTTPDate),
 		Duration:     r.Dur,
 		Reason:       r.Reason,
 	}
@@ -62,7 +63,7 @@ func (r *Response) Record(prev *storage.Page, olderHashes bool) (storage.Fetch, 
 		rec.Status = storage.StatusFetchError
 		retry.Transient = transientReason(r.Reason)
 		rec.Reason = cmp.Or(rec.Reason, ReasonNetwork)
-	case r.Reason == ReasonBomb || r.Reason == ReasonEncoding || r.Reason == ReasonBadBody:
+	case r.Reason == ReasonBomb || r.Reason == ReasonEncoding || r.Reason == ReasonBadBody || r.Reason == ReasonBadResponse:
 		rec.Status = storage.StatusFetchError
 		rec.Truncated = false
 	case code == http.StatusNotModified:

@@ -75,6 +75,8 @@
 //     connection error) backs the host off Backoff × 2^(n−1) for its n-th
 //     consecutive failure, capped at MaxBackoff, never less than the
 //     server's Retry-After, and retries the URL while Attempt < MaxRetries.
+//     A Retry-After above MaxBackoff and an hour drops the host until
+//     then (at most DropFor), as a Crawl-delay above MaxCrawlDelay does.
 //   - concurrency: at most HostConcurrency jobs of a host in flight,
 //     robots.txt checks included.
 //

@@ -3,6 +3,7 @@ package frontier
 import (
 	"context"
 	"fmt"
+	"log/slog"
 	"math"
 	"sync"
 	"time"
@@ -26,6 +27,7 @@ type Frontier struct {
 	pol     config.Politeness
 	robots  RobotsChecker
 	dropFor time.Duration
+	log     *slog.Logger
 	held    map[uint64]*Changes // changes Next made for a job, until its Done
 	epoch   int64               // unix ns at New: origin of the waiting heap's keys
 
@@ -98,6 +100,9 @@ func New(opts Options) (*Frontier, error) {
 	}
 	if f.dropFor == 0 {
 		f.dropFor = DefaultDropFor
+	}
+	if f.log = opts.Logger; f.log == nil {
+		f.log = slog.New(slog.DiscardHandler)
 	}
 	f.batch, _ = opts.Scheduler.(scheduler.Batcher)
 	f.state, _ = opts.Scheduler.(scheduler.Stateful)

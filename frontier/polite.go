@@ -79,25 +79,41 @@ const (
 	DefaultBackoff    = time.Second
 	DefaultMaxBackoff = 10 * time.Minute
 	DefaultDropFor    = 24 * time.Hour
+	// MaxRetryAfter is the longest Retry-After waited out, unless
+	// Politeness.MaxBackoff is longer; a host asking for more is dropped
+	// until then (at most DropFor).
+	MaxRetryAfter = time.Hour
 )
 
-// dropPrefix starts the reason of a host dropped for its Crawl-delay; the
-// frontier writes it and recognizes it in a restored HostState.
-const dropPrefix = "crawl-delay "
+// dropPrefix starts the reason of a host dropped for its Crawl-delay, and
+// retryAfterPrefix that of a host dropped for a Retry-After it will not
+// wait out; the frontier writes them and recognizes them in a restored
+// HostState.
+const (
+	dropPrefix       = "crawl-delay "
+	retryAfterPrefix = "retry-after "
+)
 
 // DropReason reports whether reason (a Job's Skip, a HostInfo's Reason)
-// is that of a host dropped for its Crawl-delay.
-func DropReason(reason string) bool { return strings.HasPrefix(reason, dropPrefix) }
+// is that of a dropped host.
+func DropReason(reason string) bool {
+	return strings.HasPrefix(reason, dropPrefix) || strings.HasPrefix(reason, retryAfterPrefix)
+}
 
 // SkipName names a non-fetch outcome (a status and its reason) for
 // counting: a host dropped for its Crawl-delay counts under one name,
-// whatever the delay.
+// whatever the delay, and so do hosts dropped for their Retry-After.
 func SkipName(s storage.Status, reason string) string {
 	if reason == "" {
 		return s.String()
 	}
-	if s == storage.StatusDeferred && DropReason(reason) {
-		return "crawl-delay-too-long"
+	if s == storage.StatusDeferred {
+		switch {
+		case strings.HasPrefix(reason, dropPrefix):
+			return "crawl-delay-too-long"
+		case strings.HasPrefix(reason, retryAfterPrefix):
+			return "retry-after-too-long"
+		}
 	}
 	return reason
 }
@@ -149,6 +165,13 @@ func (f *Frontier) judge(job *Job, v Verdict) bool {
 	}
 	handOut := true
 	switch {
+	case v.Allowed && f.pol.MaxCrawlDelay > 0 && v.CrawlDelay > f.pol.MaxCrawlDelay:
+		// Before the case below: a host given up makes no request, so
+		// its URLs need not wait the delay its robots.txt request set
+		// (MaxCrawlDelay) to be recorded as given up.
+		job.Skip = fmt.Sprintf("%s%v exceeds max-crawl-delay %v", dropPrefix, v.CrawlDelay, f.pol.MaxCrawlDelay)
+		f.log.Warn("host given up", "host", h.name, "cause", job.Skip)
+		job.Dropped = f.drop(hi, job.Skip, now, ch)
 	case asked:
 		// The robots.txt request was this host's request: the page waits
 		// for the host's delay like any second request.
@@ -158,9 +181,6 @@ func (f *Frontier) judge(job *Job, v Verdict) bool {
 		f.delayHost(hi, v.RetryAt.UnixNano(), v.Reason, ch)
 		f.unfly(*job, hi)
 		handOut = false
-	case v.Allowed && f.pol.MaxCrawlDelay > 0 && v.CrawlDelay > f.pol.MaxCrawlDelay:
-		job.Skip = fmt.Sprintf("%s%v exceeds max-crawl-delay %v", dropPrefix, v.CrawlDelay, f.pol.MaxCrawlDelay)
-		job.Dropped = f.drop(hi, job.Skip, now, ch)
 	case !v.Allowed:
 		job.Skip = v.Reason
 	}
@@ -201,7 +221,10 @@ func (f *Frontier) Dropped(host string) (string, bool) {
 // backs the host off, Backoff × 2^(consecutive failures − 1) capped by
 // MaxBackoff, never less than RetryAfter, and retries the URL with
 // Attempt+1 while Attempt < MaxRetries (retried is then true and nothing
-// is to be recorded for the URL). Otherwise it is Complete with the
+// is to be recorded for the URL). A host not worth waiting for (see
+// giveUp: a Retry-After above an hour) is dropped instead, as for a Crawl-delay above MaxCrawlDelay: the URL is
+// completed with its failure and the host's queued URLs come out with
+// Skip, so the crawl ends. Otherwise it is Complete with the
 // outcome. Changes made for the job while Next handed it out (hosts
 // delayed or dropped) are appended to ch first.
 func (f *Frontier) Done(job Job, r Result, ch *Changes) (retried bool, err error) {
@@ -225,6 +248,12 @@ func (f *Frontier) Done(job Job, r Result, ch *Changes) (retried bool, err error
 			f.setFails(h, 0)
 		}
 	}
+	if reason, until := f.giveUp(r); reason != "" {
+		f.log.Warn("host given up", "host", h.name, "cause", reason, "until", now.Add(until).Format(time.DateTime))
+		f.setDropped(h, true)
+		f.delayHost(sl.hostIdx(), now.Add(until).UnixNano(), reason, ch)
+		return false, f.complete(job, Outcome{}, ch)
+	}
 	if r.Transient {
 		wait := max(r.RetryAfter, backoff(f.pol.Backoff, f.pol.MaxBackoff, int(h.fails)))
 		if job.Attempt < f.pol.MaxRetries {
@@ -237,6 +266,20 @@ func (f *Frontier) Done(job Job, r Result, ch *Changes) (retried bool, err error
 		out.Delay = f.gap(h, r.Duration)
 	}
 	return false, f.complete(job, out, ch)
+}
+
+// giveUp says whether the host whose request just ended with r is to be
+// dropped rather than waited for, why, and for how long: a Retry-After
+// above MaxBackoff and MaxRetryAfter (a server may ask for a year) is not
+// waited out, the host is dropped until then, at most DropFor.
+func (f *Frontier) giveUp(r Result) (reason string, until time.Duration) {
+	switch {
+	case !r.Transient:
+		return "", 0
+	case r.RetryAfter > max(f.pol.MaxBackoff, MaxRetryAfter):
+		return fmt.Sprintf("%s%v exceeds %v", retryAfterPrefix, r.RetryAfter, max(f.pol.MaxBackoff, MaxRetryAfter)), min(r.RetryAfter, f.dropFor)
+	}
+	return "", 0
 }
 
 // gap is the politeness gap after a request to h that took dur:

@@ -193,7 +193,7 @@ func TestRobotsRequestCountsForPoliteness(t *testing.T) {
 // (same id, Attempt+1) after max(Retry-After, Backoff × 2^(n−1) capped at
 // MaxBackoff); past MaxRetries the URL completes and the host still waits.
 func TestRetryAndBackoff(t *testing.T) {
-	pol := config.Politeness{Backoff: time.Second, MaxBackoff: 3 * time.Second, MaxRetries: 4}
+	pol := config.Politeness{Backoff: time.Second, MaxBackoff: 10 * time.Second, MaxRetries: 5}
 	steps := []struct {
 		retryAfter  time.Duration
 		wantRetried bool
@@ -201,9 +201,10 @@ func TestRetryAndBackoff(t *testing.T) {
 	}{
 		{0, true, time.Second},
 		{0, true, 2 * time.Second},
-		{30 * time.Second, true, 30 * time.Second}, // Retry-After beats the back-off
-		{0, true, 3 * time.Second},                 // 8s capped at MaxBackoff
-		{0, false, 3 * time.Second},                // retries spent: completed, host still backs off
+		{10 * time.Second, true, 10 * time.Second}, // Retry-After beats the back-off (4s)
+		{0, true, 8 * time.Second},
+		{0, true, 10 * time.Second},  // 16s capped at MaxBackoff
+		{0, false, 10 * time.Second}, // retries spent: completed, host still backs off
 	}
 	r := newPoliteRig(t, pol, nil)
 	j, at := r.nextOf("a.test")

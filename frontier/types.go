@@ -1,6 +1,7 @@
 package frontier
 
 import (
+	"log/slog"
 	"time"
 
 	"github.com/seedcrawl/seedcrawl/config"
@@ -36,6 +37,10 @@ type Options struct {
 	// database, a trap guard. The frontier counts them (Admit, and
 	// Snapshot.Admitted on resume) and answers HostFull; 0 means no budget.
 	HostMaxPages int64
+	// Logger receives one warning per host the frontier gives up (its
+	// Crawl-delay, its Retry-After, its failures), with the cause. nil:
+	// discard.
+	Logger *slog.Logger
 }
 
 // Target is one distinct out-link target of a downloaded page, or a seed,

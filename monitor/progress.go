@@ -34,7 +34,8 @@ type FrontierStats struct {
 	// Failing counts hosts whose last request failed transiently
 	// (timeout, connection refused, 5xx, 429): they are backing off.
 	Failing int
-	// Dropped counts hosts given up for their Crawl-delay.
+	// Dropped counts hosts given up: their Crawl-delay or Retry-After is
+	// too long.
 	Dropped int
 }
 

@@ -223,42 +223,43 @@ func (g *group) allowed(path string) bool {
 
 // match reports whether pattern matches a prefix of path ('*' matches any
 // run of bytes) or, with a final '$', all of path.
+//
+// The literal runs between '*'s are found leftmost first (strings.Index):
+// for patterns whose only wildcard is '*' the leftmost place of each run
+// leaves the most path for the runs after it, so greedy search decides
+// exactly, in about one pass over path per rule. The offset-set walk of
+// Google's matcher costs len(pattern) × len(path) per rule instead, which a
+// robots.txt of thousands of "/*a*a*a…*b" rules turned into half a second
+// of CPU for every URL of its site.
 func match(pattern, path string) bool {
-	if strings.IndexByte(pattern, '*') < 0 {
-		if p, ok := strings.CutSuffix(pattern, "$"); ok {
-			return path == p
+	pattern, anchored := strings.CutSuffix(pattern, "$")
+	head, rest, star := strings.Cut(pattern, "*")
+	if !star {
+		if anchored {
+			return path == head
 		}
-		return strings.HasPrefix(path, pattern)
+		return strings.HasPrefix(path, head)
 	}
-	// The set of path offsets reachable after the pattern so far, kept
-	// sorted (the approach of Google's robots.txt matcher).
-	pos := make([]int, 1, 8)
-	for i := 0; i < len(pattern); i++ {
-		c := pattern[i]
-		switch {
-		case c == '$' && i == len(pattern)-1:
-			return pos[len(pos)-1] == len(path)
-		case c == '*':
-			first := pos[0]
-			pos = pos[:0]
-			for j := first; j <= len(path); j++ {
-				pos = append(pos, j)
+	if !strings.HasPrefix(path, head) {
+		return false
+	}
+	pos := len(head)
+	for {
+		run, after, more := strings.Cut(rest, "*")
+		if !more {
+			// The last run: anywhere after pos, or at the very end.
+			if anchored {
+				return len(path)-pos >= len(run) && strings.HasSuffix(path, run)
 			}
-		default:
-			n := 0
-			for _, p := range pos {
-				if p < len(path) && path[p] == c {
-					pos[n] = p + 1
-					n++
-				}
-			}
-			if n == 0 {
-				return false
-			}
-			pos = pos[:n]
+			return strings.Contains(path[pos:], run)
 		}
+		i := strings.Index(path[pos:], run)
+		if i < 0 {
+			return false
+		}
+		pos += i + len(run)
+		rest = after
 	}
-	return true
 }
 
 // patternKeep is printable ASCII: '*', '$' and a '%' that starts no escape

@@ -322,6 +322,7 @@ func (s *crawlSession) newCrawler(cy crawler.Cycle, maxPages int64) error {
 		DropFor:    cfg.RobotsTTL,
 		// The host page budget is counted by the frontier.
 		HostMaxPages: cfg.HostMaxPages,
+		Logger:       s.x.logger,
 	})
 	if err != nil {
 		return fmt.Errorf("build frontier: %w", err)

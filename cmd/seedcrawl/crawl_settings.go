@@ -17,6 +17,7 @@ import (
 	"github.com/seedcrawl/seedcrawl/config"
 	"github.com/seedcrawl/seedcrawl/fetch"
 	"github.com/seedcrawl/seedcrawl/scheduler"
+	"github.com/seedcrawl/seedcrawl/storage"
 	"github.com/seedcrawl/seedcrawl/urlnorm"
 )
 
@@ -282,8 +283,12 @@ func crawlReadSeedsFile(path string) ([]string, error) {
 	return parseSeeds(f, path)
 }
 
-// maxSeedErrors bounds the bad lines a seeds-file error lists.
-const maxSeedErrors = 20
+// maxSeedErrors bounds the bad lines a seeds-file error lists, and
+// maxSeedErrorLen the bytes it says of each.
+const (
+	maxSeedErrors   = 20
+	maxSeedErrorLen = 300
+)
 
 // parseSeeds parses a seeds file's content; name is used in errors.
 func parseSeeds(r io.Reader, name string) ([]string, error) {
@@ -307,10 +312,17 @@ func parseSeeds(r io.Reader, name string) ([]string, error) {
 		var why string
 		if strings.ContainsAny(line, " \t") {
 			why = fmt.Sprintf("want one URL per line, got %q", line)
-		} else if _, err := urlnorm.Normalize(line); err != nil {
+		} else if u, err := urlnorm.Normalize(line); err != nil {
 			why = err.Error()
+		} else if len(u) > storage.MaxURLLen {
+			why = fmt.Sprintf("URL of %d bytes: a crawl db holds URLs of at most %d", len(u), storage.MaxURLLen)
 		}
 		if why != "" {
+			// A line of garbage may be a megabyte, quoted in why: the
+			// list names each line, its start is enough.
+			if len(why) > maxSeedErrorLen {
+				why = why[:maxSeedErrorLen] + "…"
+			}
 			if nbad++; nbad <= maxSeedErrors {
 				bad = append(bad, fmt.Sprintf("  %s:%d: %s", name, n, why))
 			}

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/seedcrawl/seedcrawl/storage"
 	"github.com/seedcrawl/seedcrawl/urlnorm"
 )
 
@@ -20,6 +21,10 @@ func TestParseSeeds(t *testing.T) {
 		{"every bad line listed", "http://a.test/\nnot a url\nftp://c.test/\nhttp://ok.test/\nhttp://x y/\n",
 			nil, []string{"f:2:", "f:3:", "f:5:"}},
 		{"empty", "\n# nothing\n", nil, nil},
+		// The db would refuse it when the crawl starts, exit 1 without
+		// naming the line.
+		{"URL longer than a db holds", "http://a.test/\nhttp://b.test/" + strings.Repeat("a", storage.MaxURLLen) + "\n",
+			nil, []string{"f:2:", "a crawl db holds URLs of at most 32768"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -42,6 +47,20 @@ func TestParseSeeds(t *testing.T) {
 				t.Fatalf("got %q, %v; want %q", got, err, tc.want)
 			}
 		})
+	}
+}
+
+// A seeds file of long garbage lines is refused with an error that says
+// enough of each line to find it, not the lines: a megabyte line was quoted
+// whole, twice, in the message.
+func TestParseSeedsLongBadLines(t *testing.T) {
+	line := "\x01" + strings.Repeat("x", 1<<20-2) + "\n"
+	_, err := parseSeeds(strings.NewReader(line+line+line), "f")
+	if !errors.Is(err, errUsage) {
+		t.Fatalf("err %v, want a usage error", err)
+	}
+	if !strings.Contains(err.Error(), "f:3:") || len(err.Error()) > 3*400 {
+		t.Errorf("error of %d bytes for 3 bad lines (want at most 1200, naming f:3): %.500s", len(err.Error()), err)
 	}
 }
 
