@@ -401,7 +401,8 @@ func (cy *Cycle) Queued(id uint64) {
 
 // Requeue reports whether a link of this cycle to id, a URL seen before,
 // queues it (CycleOptions.Lazy): not yet queued in this cycle, and a page
-// fetched before or a URL an earlier cycle left pending. Either way id is
+// fetched before, a URL an earlier cycle left pending, or one it deferred
+// for its host (retryable). Either way id is
 // not considered again in this cycle.
 func (cy *Cycle) Requeue(id uint64) (bool, error) {
 	if !cy.rc.Lazy {
@@ -418,7 +419,7 @@ func (cy *Cycle) Requeue(id uint64) (bool, error) {
 	if err != nil {
 		return false, fmt.Errorf("recrawl: look up linked page %d: %w", id, err)
 	}
-	return p.Fetches > 0 || p.Status == storage.StatusQueued, nil
+	return p.Fetches > 0 || p.Status == storage.StatusQueued || retryable(&p), nil
 }
 
 // Recorded implements crawler.Cycle: a job's final outcome, a fetch

@@ -113,9 +113,9 @@ func scan(st Store, n int, due func(p *storage.Page) bool) (*crawlState, error) 
 		if p.ID >= uint64(n) {
 			return nil
 		}
-		if p.Fetches > 0 {
+		if p.Fetches > 0 || retryable(p) {
 			cs.known = append(cs.known, p.ID)
-			cs.due[p.ID] = due(p)
+			cs.due[p.ID] = p.Fetches == 0 || due(p)
 		}
 		cs.last[p.ID], cs.first[p.ID] = p.Cycle, p.FirstCycle
 		if p.FirstCycle >= 2 && p.From < uint64(n) && p.Status != storage.StatusOutOfScope && p.Status != storage.StatusRejected {
@@ -147,6 +147,14 @@ func scan(st Store, n int, due func(p *storage.Page) bool) (*crawlState, error) 
 		}
 	}
 	return cs, nil
+}
+
+// retryable reports a URL never fetched because of its host's state at
+// the time (robots.txt unreachable, a Crawl-delay or Retry-After too long,
+// too many failures in a row: StatusDeferred), which a later cycle tries
+// again; the frontier gives the host up again at once if it still is so.
+func retryable(p *storage.Page) bool {
+	return p.Fetches == 0 && p.Status == storage.StatusDeferred
 }
 
 // vanishReason says why a stored page is no good as a seed: the code of a
