@@ -76,9 +76,7 @@
 //     consecutive failure, capped at MaxBackoff, never less than the
 //     server's Retry-After, and retries the URL while Attempt < MaxRetries.
 //     A Retry-After above MaxBackoff and an hour drops the host until
-//     then (at most DropFor), as a Crawl-delay above MaxCrawlDelay does,
-//     and so do 2 × (MaxRetries+1) failed requests in a row (for
-//     MaxBackoff): a dead host is given up, not retried for hours.
+//     then (at most DropFor), as a Crawl-delay above MaxCrawlDelay does.
 //   - concurrency: at most HostConcurrency jobs of a host in flight,
 //     robots.txt checks included.
 //

@@ -63,61 +63,6 @@ func TestRetryAfterAboveMaxBackoffDropsHost(t *testing.T) {
 	}
 }
 
-// A host whose last 2 × (MaxRetries+1) requests all failed is dropped for
-// MaxBackoff: the URL of the last failure is completed, not retried, and
-// the host's other URLs come out at once with the reason, where a dead or
-// tarpit host held the crawl for hours of retries and back-off. A success
-// in between starts the count again.
-func TestFailingHostDropped(t *testing.T) {
-	const reason = "host-failing: 4 requests in a row failed"
-	tests := []struct {
-		name     string
-		results  []Result // the a.test requests, in order
-		wantSkip string   // of the a.test job after them
-	}{
-		{"four failures", []Result{{Transient: true}, {Transient: true}, {Transient: true}, {Transient: true}}, reason},
-		{"three failures", []Result{{Transient: true}, {Transient: true}, {Transient: true}}, ""},
-		{"a success between", []Result{{Transient: true}, {Transient: true}, {}, {Transient: true}, {Transient: true}}, ""},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			pol := config.Politeness{Backoff: time.Second, MaxBackoff: 10 * time.Minute, MaxRetries: 1}
-			r := newPoliteRig(t, pol, nil)
-			var last bool
-			for i, res := range tt.results {
-				j, _ := r.nextOf("a.test")
-				if j.Skip != "" {
-					t.Fatalf("request %d: job skipped %q", i, j.Skip)
-				}
-				res.Requested = true
-				last = r.done(j, res)
-			}
-			j, _ := r.nextOf("a.test")
-			if j.Skip != tt.wantSkip {
-				t.Fatalf("next a.test job skipped %q, want %q", j.Skip, tt.wantSkip)
-			}
-			if tt.wantSkip == "" {
-				return
-			}
-			if last {
-				t.Errorf("the URL of the last failure was retried")
-			}
-			if got := SkipName(storage.StatusDeferred, j.Skip); got != "host-failing" {
-				t.Errorf("SkipName = %q", got)
-			}
-			var stored HostState
-			for _, h := range r.ch.Hosts {
-				if h.Host == "a.test" {
-					stored = h
-				}
-			}
-			if stored.Reason != reason || !restoredDrop(stored, r.clk.Now()) || stored.ReadyAt.Sub(r.clk.Now()) != pol.MaxBackoff {
-				t.Errorf("stored host state %+v at %v, want dropped for MaxBackoff", stored, r.clk.Now())
-			}
-		})
-	}
-}
-
 // A Crawl-delay above MaxCrawlDelay read by this host's own robots.txt
 // request drops the host at once: the URL comes out skipped at 0, where it
 // first waited out the delay the robots.txt request set (MaxCrawlDelay),

@@ -85,28 +85,24 @@ const (
 	MaxRetryAfter = time.Hour
 )
 
-// dropPrefix starts the reason of a host dropped for its Crawl-delay,
-// retryAfterPrefix that of a host dropped for a Retry-After longer than
-// MaxBackoff, and failingPrefix that of a host dropped after too many
-// failed requests in a row; the frontier writes them and recognizes them
-// in a restored HostState.
+// dropPrefix starts the reason of a host dropped for its Crawl-delay, and
+// retryAfterPrefix that of a host dropped for a Retry-After it will not
+// wait out; the frontier writes them and recognizes them in a restored
+// HostState.
 const (
 	dropPrefix       = "crawl-delay "
 	retryAfterPrefix = "retry-after "
-	failingPrefix    = "host-failing: "
 )
 
 // DropReason reports whether reason (a Job's Skip, a HostInfo's Reason)
 // is that of a dropped host.
 func DropReason(reason string) bool {
-	return strings.HasPrefix(reason, dropPrefix) || strings.HasPrefix(reason, retryAfterPrefix) ||
-		strings.HasPrefix(reason, failingPrefix)
+	return strings.HasPrefix(reason, dropPrefix) || strings.HasPrefix(reason, retryAfterPrefix)
 }
 
 // SkipName names a non-fetch outcome (a status and its reason) for
 // counting: a host dropped for its Crawl-delay counts under one name,
-// whatever the delay, and so do hosts dropped for their Retry-After or
-// their failures.
+// whatever the delay, and so do hosts dropped for their Retry-After.
 func SkipName(s storage.Status, reason string) string {
 	if reason == "" {
 		return s.String()
@@ -117,8 +113,6 @@ func SkipName(s storage.Status, reason string) string {
 			return "crawl-delay-too-long"
 		case strings.HasPrefix(reason, retryAfterPrefix):
 			return "retry-after-too-long"
-		case strings.HasPrefix(reason, failingPrefix):
-			return "host-failing"
 		}
 	}
 	return reason
@@ -228,8 +222,7 @@ func (f *Frontier) Dropped(host string) (string, bool) {
 // MaxBackoff, never less than RetryAfter, and retries the URL with
 // Attempt+1 while Attempt < MaxRetries (retried is then true and nothing
 // is to be recorded for the URL). A host not worth waiting for (see
-// giveUp: a Retry-After above an hour, too many failures in a row) is
-// dropped instead, as for a Crawl-delay above MaxCrawlDelay: the URL is
+// giveUp: a Retry-After above an hour) is dropped instead, as for a Crawl-delay above MaxCrawlDelay: the URL is
 // completed with its failure and the host's queued URLs come out with
 // Skip, so the crawl ends. Otherwise it is Complete with the
 // outcome. Changes made for the job while Next handed it out (hosts
@@ -255,7 +248,7 @@ func (f *Frontier) Done(job Job, r Result, ch *Changes) (retried bool, err error
 			f.setFails(h, 0)
 		}
 	}
-	if reason, until := f.giveUp(h, r); reason != "" {
+	if reason, until := f.giveUp(r); reason != "" {
 		f.log.Warn("host given up", "host", h.name, "cause", reason, "until", now.Add(until).Format(time.DateTime))
 		f.setDropped(h, true)
 		f.delayHost(sl.hostIdx(), now.Add(until).UnixNano(), reason, ch)
@@ -275,22 +268,16 @@ func (f *Frontier) Done(job Job, r Result, ch *Changes) (retried bool, err error
 	return false, f.complete(job, out, ch)
 }
 
-// giveUp says whether host h, whose request just ended with r, is to be
-// dropped rather than waited for, why, and for how long. Waiting is
-// pointless for a Retry-After above MaxBackoff and MaxRetryAfter (a server
-// may ask for a year: dropped until then, at most DropFor), and for a host
-// whose last 2 × (MaxRetries+1) requests all failed: a dead or tarpit host
-// would otherwise hold the crawl for hours, each URL's retries spaced by a
-// back-off that grows to MaxBackoff (dropped for MaxBackoff, so a crawl
-// run again later tries it again).
-func (f *Frontier) giveUp(h *host, r Result) (reason string, until time.Duration) {
+// giveUp says whether the host whose request just ended with r is to be
+// dropped rather than waited for, why, and for how long: a Retry-After
+// above MaxBackoff and MaxRetryAfter (a server may ask for a year) is not
+// waited out, the host is dropped until then, at most DropFor.
+func (f *Frontier) giveUp(r Result) (reason string, until time.Duration) {
 	switch {
 	case !r.Transient:
 		return "", 0
 	case r.RetryAfter > max(f.pol.MaxBackoff, MaxRetryAfter):
 		return fmt.Sprintf("%s%v exceeds %v", retryAfterPrefix, r.RetryAfter, max(f.pol.MaxBackoff, MaxRetryAfter)), min(r.RetryAfter, f.dropFor)
-	case r.Requested && int(h.fails) >= 2*(f.pol.MaxRetries+1):
-		return fmt.Sprintf("%s%d requests in a row failed", failingPrefix, h.fails), f.pol.MaxBackoff
 	}
 	return "", 0
 }

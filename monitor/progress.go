@@ -35,7 +35,7 @@ type FrontierStats struct {
 	// (timeout, connection refused, 5xx, 429): they are backing off.
 	Failing int
 	// Dropped counts hosts given up: their Crawl-delay or Retry-After is
-	// too long, or too many of their requests failed in a row.
+	// too long.
 	Dropped int
 }
 
