@@ -123,7 +123,7 @@ func (r *Runner) rankPool(pr []float64, seed map[uint64]bool, size int, due func
 		top := topByRank(pr, k)
 		got := make(map[uint64]poolPage, len(top))
 		err := r.o.Store.EachPageOf(top, func(p *storage.Page) error {
-			got[p.ID] = poolPage{id: p.ID, last: p.Cycle, host: p.Host(), known: p.Fetches > 0 || retryable(p), due: retryable(p) || p.Fetches > 0 && due(p)}
+			got[p.ID] = poolPage{id: p.ID, last: p.Cycle, host: p.Host(), known: p.Fetches > 0, due: p.Fetches > 0 && due(p)}
 			return nil
 		})
 		if err != nil {

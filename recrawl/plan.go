@@ -91,6 +91,7 @@ type info struct {
 type crawlState struct {
 	live    []bool   // fetched, alive, HTML, on a host with budget left: candidate seeds
 	settled []bool   // never to be fetched: rejected, out of scope, robots-denied, deferred
+	retry   []uint64 // deferred for their host's state, never fetched: tried again (retryable)
 	known   []uint64 // pages fetched (or tried) before: the refresh list
 	due     []bool   // per page: known and due by the revisit policy as the cycle is planned
 	last    []uint32 // per page: cycle of its last fetch (0: never)
@@ -113,9 +114,12 @@ func scan(st Store, n int, due func(p *storage.Page) bool) (*crawlState, error) 
 		if p.ID >= uint64(n) {
 			return nil
 		}
-		if p.Fetches > 0 || retryable(p) {
+		if p.Fetches > 0 {
 			cs.known = append(cs.known, p.ID)
-			cs.due[p.ID] = p.Fetches == 0 || due(p)
+			cs.due[p.ID] = due(p)
+		}
+		if retryable(p) {
+			cs.retry = append(cs.retry, p.ID)
 		}
 		cs.last[p.ID], cs.first[p.ID] = p.Cycle, p.FirstCycle
 		if p.FirstCycle >= 2 && p.From < uint64(n) && p.Status != storage.StatusOutOfScope && p.Status != storage.StatusRejected {
@@ -349,6 +353,14 @@ func (r *Runner) newPlan(ctx context.Context, n uint32, cycles []storage.Cycle) 
 	}
 	if p.MaxRefresh > 0 && o.RefreshPolicy != RefreshPageRank {
 		p.RefetchHead = int(min(p.MaxRefresh, int64(len(p.Refresh))))
+	}
+	// URLs deferred for their host's state come last, out of the refresh
+	// order and its share: never fetched, they are the cycle's discovery
+	// work, fetched as new URLs are (no refresh decision is asked of them).
+	// A budget-limited cycle, planned without the whole graph, queues them
+	// when a link reaches them (Cycle.Requeue).
+	if l != nil {
+		p.Refresh = append(p.Refresh, l.cs.retry...)
 	}
 	p.Reseeder = r.newReseeder(n)
 	p.ReseedEvery = o.ReseedEvery
