@@ -258,6 +258,14 @@ type Politeness struct {
 	// (429, 5xx, timeout, connection error) is retried before its failure is
 	// recorded (key "max-retries"). Default 3.
 	MaxRetries int
+	// HostMaxFailures gives a host up once this many of its URLs in a row
+	// failed transiently after all their retries (key "host-max-failures"):
+	// its queued URLs are recorded deferred ("host-failing"), and seedcrawl
+	// run asks for them again next cycle. 0 (the default) never gives a host
+	// up for failures: a dead or tarpit host then costs each of its URLs
+	// its retries, spaced by a back-off that grows to MaxBackoff, which can
+	// hold a crawl for hours (as Heritrix and Nutch do by default).
+	HostMaxFailures int
 }
 
 // Default returns the default configuration.
@@ -354,6 +362,7 @@ func (c *Config) Validate() error {
 		{"backoff", c.Backoff <= 0, fmt.Sprintf("must be positive, got %v", c.Backoff)},
 		{"max-backoff", c.MaxBackoff < c.Backoff, fmt.Sprintf("must be at least backoff (%v), got %v", c.Backoff, c.MaxBackoff)},
 		{"max-retries", c.MaxRetries < 0, fmt.Sprintf("must be 0 or more, got %d", c.MaxRetries)},
+		{"host-max-failures", c.HostMaxFailures < 0, fmt.Sprintf("must be 0 or more, got %d", c.HostMaxFailures)},
 		{"user-agent", strings.TrimSpace(c.UserAgent) == "" || strings.ContainsAny(c.UserAgent, "\r\n"), "must be a non-empty single line"},
 		{"robots-token", !validToken(c.RobotsToken), fmt.Sprintf("must be a product token of letters, digits, '-' and '_', got %q", c.RobotsToken)},
 		{"robots-ttl", c.RobotsTTL <= 0, fmt.Sprintf("must be positive, got %v", c.RobotsTTL)},

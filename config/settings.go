@@ -68,6 +68,7 @@ func crawlSettings() []setting {
 		{"backoff", "wait `DURATION` after a failure or a 429/503 without Retry-After; doubles per failure", func(c *Config) value { return (*durVal)(&c.Backoff) }},
 		{"max-backoff", "cap `DURATION` on the exponential back-off of failing or rate-limiting hosts", func(c *Config) value { return (*durVal)(&c.MaxBackoff) }},
 		{"max-retries", "retries `N` of a URL whose fetch failed transiently", func(c *Config) value { return (*intVal)(&c.MaxRetries) }},
+		{"host-max-failures", "give a host up after `N` of its URLs in a row failed after their retries (0: never)", func(c *Config) value { return (*intVal)(&c.HostMaxFailures) }},
 		{"user-agent", "User-Agent header `STRING`", func(c *Config) value { return (*strVal)(&c.UserAgent) }},
 		{"robots-token", "product `TOKEN` matched against robots.txt User-agent lines", func(c *Config) value { return (*strVal)(&c.RobotsToken) }},
 		{"robots-ttl", "how long (`DURATION`) a fetched robots.txt is trusted", func(c *Config) value { return (*durVal)(&c.RobotsTTL) }},

@@ -77,3 +77,49 @@ func TestCrawlDelayDropNotDelayed(t *testing.T) {
 		t.Errorf("a.test job at %v skipped %q, want dropped at 0", at, j.Skip)
 	}
 }
+
+// With HostMaxFailures, a host is given up once that many of its URLs in
+// a row failed after all their retries: counted by URL, not by request
+// (a URL's retries are one failure), and reset by any answer that is not a
+// failure. Its next URL comes out skipped as host-failing; without the
+// setting the host is never given up.
+func TestHostMaxFailures(t *testing.T) {
+	const fail, ok = "f", "ok"
+	tests := []struct {
+		name     string
+		max      int
+		outcomes []string // a.test's URLs 1, 2, 3 in turn: each fails all its attempts or succeeds
+		wantSkip bool     // URL 4 comes out skipped
+	}{
+		{"off", 0, []string{fail, fail, fail}, false},
+		{"two URLs failed", 2, []string{fail, fail}, true},
+		{"one URL's retries are one failure", 3, []string{fail, fail}, false},
+		{"a success between resets the count", 2, []string{fail, ok, fail}, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := newPoliteRig(t, config.Politeness{MaxRetries: 2, Backoff: time.Second, MaxBackoff: time.Minute, HostMaxFailures: tt.max}, nil)
+			requests := 0
+			for _, o := range tt.outcomes {
+				for {
+					j, _ := r.nextOf("a.test")
+					requests++
+					if o == ok {
+						r.done(j, Result{Requested: true, Downloaded: true})
+						break
+					}
+					if !r.done(j, Result{Requested: true, Transient: true}) {
+						break
+					}
+				}
+			}
+			j, _ := r.nextOf("a.test")
+			if skipped := j.Skip != ""; skipped != tt.wantSkip {
+				t.Fatalf("after %d requests, URL %d skipped %q, want skipped %v", requests, j.ID, j.Skip, tt.wantSkip)
+			}
+			if tt.wantSkip && (SkipName(storage.StatusDeferred, j.Skip) != "host-failing" || !DropReason(j.Skip)) {
+				t.Errorf("skip reason %q is not a host-failing drop", j.Skip)
+			}
+		})
+	}
+}

@@ -23,6 +23,7 @@ type host struct {
 	reason     string // reason of the last Defer
 	inflight   int32
 	fails      int32         // consecutive transient failures (back-off)
+	failedURLs int32         // consecutive URLs whose retries all failed (HostMaxFailures)
 	crawlDelay time.Duration // robots.txt Crawl-delay, last verdict
 	dropped    bool          // given up for its Crawl-delay; reason says why
 	where      where

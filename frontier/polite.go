@@ -85,19 +85,22 @@ const (
 	MaxRetryAfter = time.Hour
 )
 
-// dropPrefix starts the reason of a host dropped for its Crawl-delay, and
+// dropPrefix starts the reason of a host dropped for its Crawl-delay,
 // retryAfterPrefix that of a host dropped for a Retry-After it will not
-// wait out; the frontier writes them and recognizes them in a restored
-// HostState.
+// wait out, and failingPrefix that of one given up for its failures
+// (HostMaxFailures); the frontier writes them and recognizes them in a
+// restored HostState.
 const (
 	dropPrefix       = "crawl-delay "
 	retryAfterPrefix = "retry-after "
+	failingPrefix    = "host-failing: "
 )
 
 // DropReason reports whether reason (a Job's Skip, a HostInfo's Reason)
 // is that of a dropped host.
 func DropReason(reason string) bool {
-	return strings.HasPrefix(reason, dropPrefix) || strings.HasPrefix(reason, retryAfterPrefix)
+	return strings.HasPrefix(reason, dropPrefix) || strings.HasPrefix(reason, retryAfterPrefix) ||
+		strings.HasPrefix(reason, failingPrefix)
 }
 
 // SkipName names a non-fetch outcome (a status and its reason) for
@@ -113,6 +116,8 @@ func SkipName(s storage.Status, reason string) string {
 			return "crawl-delay-too-long"
 		case strings.HasPrefix(reason, retryAfterPrefix):
 			return "retry-after-too-long"
+		case strings.HasPrefix(reason, failingPrefix):
+			return "host-failing"
 		}
 	}
 	return reason
@@ -248,7 +253,13 @@ func (f *Frontier) Done(job Job, r Result, ch *Changes) (retried bool, err error
 			f.setFails(h, 0)
 		}
 	}
-	if reason, until := f.giveUp(r); reason != "" {
+	if r.Requested && !r.Transient {
+		h.failedURLs = 0
+	}
+	if r.Transient && job.Attempt >= f.pol.MaxRetries && !h.dropped {
+		h.failedURLs++
+	}
+	if reason, until := f.giveUp(h, r); reason != "" {
 		f.log.Warn("host given up", "host", h.name, "cause", reason, "until", now.Add(until).Format(time.DateTime))
 		f.setDropped(h, true)
 		f.delayHost(sl.hostIdx(), now.Add(until).UnixNano(), reason, ch)
@@ -268,16 +279,21 @@ func (f *Frontier) Done(job Job, r Result, ch *Changes) (retried bool, err error
 	return false, f.complete(job, out, ch)
 }
 
-// giveUp says whether the host whose request just ended with r is to be
+// giveUp says whether host h, whose request just ended with r, is to be
 // dropped rather than waited for, why, and for how long: a Retry-After
 // above MaxBackoff and MaxRetryAfter (a server may ask for a year) is not
-// waited out, the host is dropped until then, at most DropFor.
-func (f *Frontier) giveUp(r Result) (reason string, until time.Duration) {
+// waited out, the host is dropped until then, at most DropFor; with
+// HostMaxFailures set, a host whose last HostMaxFailures URLs all failed
+// after their retries is dropped for MaxBackoff (a host given up already
+// is not given up again by its requests still in flight).
+func (f *Frontier) giveUp(h *host, r Result) (reason string, until time.Duration) {
 	switch {
-	case !r.Transient:
+	case !r.Transient || h.dropped:
 		return "", 0
 	case r.RetryAfter > max(f.pol.MaxBackoff, MaxRetryAfter):
 		return fmt.Sprintf("%s%v exceeds %v", retryAfterPrefix, r.RetryAfter, max(f.pol.MaxBackoff, MaxRetryAfter)), min(r.RetryAfter, f.dropFor)
+	case f.pol.HostMaxFailures > 0 && int(h.failedURLs) >= f.pol.HostMaxFailures:
+		return fmt.Sprintf("%s%d URLs in a row failed", failingPrefix, h.failedURLs), f.pol.MaxBackoff
 	}
 	return "", 0
 }

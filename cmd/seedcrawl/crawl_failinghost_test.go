@@ -1,0 +1,61 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"path/filepath"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+// TestCrawlHostMaxFailures crawls a host whose pages all answer 500 with
+// --host-max-failures 2: after two URLs failed all their attempts the host
+// is given up, its other URLs recorded with the reason and one stderr line
+// says so. Without the flag each URL is tried 1 + --max-retries times.
+func TestCrawlHostMaxFailures(t *testing.T) {
+	const pages = 20
+	var failed atomic.Int64
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/":
+			w.Header().Set("Content-Type", "text/html")
+			for i := range pages {
+				fmt.Fprintf(w, `<a href="/p%d">p</a>`, i)
+			}
+		case "/robots.txt":
+			http.NotFound(w, r)
+		default:
+			failed.Add(1)
+			http.Error(w, "down", http.StatusInternalServerError)
+		}
+	}))
+	t.Cleanup(srv.Close)
+	db := filepath.Join(t.TempDir(), "fail.db")
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	var stdout, stderr outBuffer
+	code := run(ctx, []string{"crawl", "--db", db, "--allow-private", "--progress", "0", "--sitemaps=false",
+		"--delay", "0", "--delay-factor", "0", "--backoff", "1ms", "--max-backoff", "4ms",
+		"--host-max-failures", "2", srv.URL + "/"}, &stdout, &stderr)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
+	const tries = 1 + 3 // default --max-retries
+	if n := failed.Load(); n != 2*tries {
+		t.Errorf("%d requests answered 500, want %d: two URLs' attempts, then the host given up", n, 2*tries)
+	}
+	d := openDB(t, db)
+	defer d.Close()
+	st, err := d.Stats()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := st.Reasons["deferred/host-failing: 2 URLs in a row failed"]; n != pages-2 {
+		t.Errorf("URLs recorded as given up with the host: %d, want %d; reasons %v", n, pages-2, st.Reasons)
+	}
+	checkContains(t, "summary", stdout.String(), "host-failing "+fmt.Sprint(pages-2), " 0 pending")
+	checkContains(t, "stderr", stderr.String(), `msg="host given up"`, `cause="host-failing: 2 URLs in a row failed"`)
+}
