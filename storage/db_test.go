@@ -185,6 +185,13 @@ func TestLockedByOtherProcess(t *testing.T) {
 	if !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), path) {
 		t.Errorf("error %q should name %s and %s", err, path, want)
 	}
+	// The holder is this test binary, not a seedcrawl: where the system
+	// tells a process's name, the error gives it.
+	if comm, cerr := os.ReadFile("/proc/" + strconv.Itoa(cmd.Process.Pid) + "/comm"); cerr == nil {
+		if name := strings.TrimSpace(string(comm)); !strings.Contains(err.Error(), "locked by "+name+" (pid") {
+			t.Errorf("error %q should name the holder %q", err, name)
+		}
+	}
 	// Killing the holder releases the lock.
 	if err := cmd.Process.Kill(); err != nil {
 		t.Fatal(err)

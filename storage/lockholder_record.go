@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"unicode"
 )
 
 // The holder record is a small text file beside the database, <db>.holder,
@@ -122,6 +123,19 @@ func Holder(path string) (pid int, addr string, ok bool) {
 	return 0, "", false
 }
 
+// holderName names process pid in a lock error: by its command name where
+// the system tells it (Linux's /proc), "another seedcrawl" when it is one
+// or when it cannot be told. Another program holding the file (a backup
+// tool, a script's flock) is then named as itself.
+func holderName(pid int) string {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/comm")
+	name := strings.TrimSpace(string(b))
+	if err != nil || name == "" || strings.HasPrefix(name, "seedcrawl") || strings.ContainsFunc(name, unicode.IsControl) {
+		return "another seedcrawl"
+	}
+	return name
+}
+
 // readHolder reads and parses the holder record at p.
 func readHolder(p string) (holderRecord, error) {
 	var rec holderRecord
@@ -175,7 +189,7 @@ func lockedError(path string) error {
 	case ok && addr != "":
 		return fmt.Errorf("%w: %s: locked by another seedcrawl (pid %d, status on http://%s/); stop it or use another --db", ErrLocked, path, pid, addr)
 	case ok && pid > 0:
-		return fmt.Errorf("%w: %s: locked by another seedcrawl (pid %d); stop it or use another --db", ErrLocked, path, pid)
+		return fmt.Errorf("%w: %s: locked by %s (pid %d); stop it or use another --db", ErrLocked, path, holderName(pid), pid)
 	}
 	return fmt.Errorf("%w: %s: locked by another process; stop it or use another --db", ErrLocked, path)
 }
