@@ -1,6 +1,9 @@
 package frontier
 
 import (
+	"bytes"
+	"log/slog"
+	"strings"
 	"testing"
 	"time"
 
@@ -119,6 +122,40 @@ func TestHostMaxFailures(t *testing.T) {
 			}
 			if tt.wantSkip && (SkipName(storage.StatusDeferred, j.Skip) != "host-failing" || !DropReason(j.Skip)) {
 				t.Errorf("skip reason %q is not a host-failing drop", j.Skip)
+			}
+		})
+	}
+}
+
+// Without HostMaxFailures a failing host is not given up, but its third
+// URL in a row to fail all its attempts is said once on the log, so hours
+// of retries are not silent; with the setting, the give-up is said instead.
+func TestFailingHostNote(t *testing.T) {
+	for _, tt := range []struct {
+		name string
+		max  int
+		want []string // in the log
+		not  string
+	}{
+		{"off", 0, []string{"host failing", "host=a.test", "failed_urls_in_a_row=3"}, "host given up"},
+		{"give-up set", 3, []string{"host given up", "3 URLs in a row failed"}, "host failing"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			r := newPoliteRig(t, config.Politeness{MaxRetries: 0, Backoff: time.Second, MaxBackoff: time.Minute, HostMaxFailures: tt.max}, nil)
+			var log bytes.Buffer
+			r.f.log = slog.New(slog.NewTextHandler(&log, nil))
+			for range 3 {
+				j, _ := r.nextOf("a.test")
+				r.done(j, Result{Requested: true, Transient: true})
+			}
+			got := log.String()
+			for _, w := range tt.want {
+				if !strings.Contains(got, w) {
+					t.Errorf("log %q lacks %q", got, w)
+				}
+			}
+			if strings.Contains(got, tt.not) || strings.Count(got, "\n") > 1 {
+				t.Errorf("log %q: want one line, without %q", got, tt.not)
 			}
 		})
 	}

@@ -258,6 +258,12 @@ func (f *Frontier) Done(job Job, r Result, ch *Changes) (retried bool, err error
 	}
 	if r.Transient && job.Attempt >= f.pol.MaxRetries && !h.dropped {
 		h.failedURLs++
+		if h.failedURLs == failingNote && f.pol.HostMaxFailures == 0 {
+			// Said once per run of failures, so a dead host's hours of
+			// retries are not silent.
+			f.log.Warn("host failing; its URLs are retried with back-off (--host-max-failures gives it up)",
+				"host", h.name, "failed_urls_in_a_row", h.failedURLs, "max_backoff", f.pol.MaxBackoff)
+		}
 	}
 	if reason, until := f.giveUp(h, r); reason != "" {
 		f.log.Warn("host given up", "host", h.name, "cause", reason, "until", now.Add(until).Format(time.DateTime))
@@ -278,6 +284,11 @@ func (f *Frontier) Done(job Job, r Result, ch *Changes) (retried bool, err error
 	}
 	return false, f.complete(job, out, ch)
 }
+
+// failingNote is the number of a host's URLs in a row whose retries all
+// failed at which, without HostMaxFailures, a warning says the host is
+// failing.
+const failingNote = 3
 
 // giveUp says whether host h, whose request just ended with r, is to be
 // dropped rather than waited for, why, and for how long: a Retry-After

@@ -38,8 +38,9 @@ type Options struct {
 	// Snapshot.Admitted on resume) and answers HostFull; 0 means no budget.
 	HostMaxPages int64
 	// Logger receives one warning per host the frontier gives up (its
-	// Crawl-delay, its Retry-After, its failures), with the cause. nil:
-	// discard.
+	// Crawl-delay, its Retry-After, its failures), with the cause, and,
+	// without HostMaxFailures, one per run of failures of a host that keeps
+	// failing (failingNote URLs in a row). nil: discard.
 	Logger *slog.Logger
 }
 
