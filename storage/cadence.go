@@ -29,10 +29,10 @@ func (c *Cadence) Due(now time.Time, starved bool) bool {
 	return since >= c.Interval || starved && since >= c.Starve
 }
 
-// Tick is how often to ask Due while nothing else happens: a quarter of
-// the interval, so a batch waits at most a quarter longer than Interval
-// and a crawl waiting on politeness wakes four times a second, not ten;
-// at most Starve, so a starved crawl's commit is not late by more than it.
+// Tick is how often to look again while nothing is due: a quarter of the
+// interval, at most Starve. Wait uses it to poll for starvation once the
+// Starve gap has passed; the crawl loop uses it to clear its dirty mark
+// when nothing is left to commit.
 func (c *Cadence) Tick() time.Duration { return min(c.Interval/4, c.Starve) }
 
 // Wait is how long after now a batch that is not Full can first be Due:
