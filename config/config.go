@@ -168,9 +168,10 @@ type Config struct {
 	// streaming extraction. Default "" (every link).
 	LinkSelector string
 
-	// CommitInterval is the longest time fetched results wait before they
-	// are committed to the db, give or take a quarter of it (the crawler
-	// checks four times per interval) (key "commit-interval"). Default 1s.
+	// CommitInterval is how long fetched results wait before they are
+	// committed to the db (key "commit-interval"). A batch of fewer than 8
+	// results waits up to 10 intervals, so a crawl bound by politeness
+	// commits every few pages, not after each. Default 1s.
 	CommitInterval time.Duration
 	// CommitPages commits a batch once it holds this many results
 	// (key "commit-pages"). Default 256.

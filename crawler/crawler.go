@@ -85,9 +85,10 @@ func New(opts Options) (*Crawler, error) {
 	c.adm = c.rules.Admission()
 	c.pages = frontier.NewPageBudget(opts.Settings.MaxPages)
 	c.cluster, _ = opts.Feed.(Cluster)
-	c.journal.Cadence = storage.Cadence{Pages: opts.Settings.CommitPages, Interval: opts.Settings.CommitInterval, Starve: starveCommit}
+	c.journal.Cadence = storage.Cadence{Pages: opts.Settings.CommitPages, Interval: opts.Settings.CommitInterval,
+		Few: trickleCommit, Linger: lingerCommit * opts.Settings.CommitInterval}
 	if c.cluster != nil {
-		c.journal.Cadence.Starve = clusterStarveCommit
+		c.journal.Cadence.Few, c.journal.Cadence.Starve = 0, clusterStarveCommit
 	}
 	c.mail = mailbox.New()
 	var err error

@@ -10,11 +10,18 @@ import (
 	"github.com/seedcrawl/seedcrawl/storage"
 )
 
-// The gap after which a starved crawl commits (storage.Cadence.Starve):
-// a cluster node commits sooner, as the URLs it hands to other nodes go
-// out with its commits and a starved node may be waiting for theirs.
+// When a crawl commits (storage.Cadence). A crawl commits every
+// --commit-interval, but a batch of fewer than trickleCommit results
+// lingers for up to lingerCommit intervals: a crawl bound by politeness
+// (a page a second per host) commits every few pages instead of after each
+// one, and a kill -9 costs it fewer than trickleCommit refetches past the
+// interval. A cluster node commits every interval whatever the batch holds,
+// and within clusterStarveCommit once it starves: the URLs it hands to
+// other nodes go out with its commits, and a starved node may be waiting
+// for theirs.
 const (
-	starveCommit        = time.Second
+	trickleCommit       = 8
+	lingerCommit        = 10
 	clusterStarveCommit = 100 * time.Millisecond
 )
 
@@ -41,7 +48,7 @@ func (c *Crawler) dispose() error {
 		if !armed && fatal == nil {
 			switch {
 			case !c.journal.Batch.Empty():
-				timer.Reset(c.journal.Cadence.Wait(time.Now()))
+				timer.Reset(c.journal.Cadence.Wait(time.Now(), c.journal.Batch.Pages()))
 				armed = true
 			case c.dirty.Load():
 				timer.Reset(c.journal.Cadence.Tick())
@@ -81,7 +88,7 @@ func (c *Crawler) dispose() error {
 				fail(err)
 				continue
 			}
-			if c.journal.Cadence.Full(c.journal.Batch.Pages()) || c.journal.Cadence.Due(time.Now(), len(c.in) == 0 && c.starved()) {
+			if c.journal.Cadence.Full(c.journal.Batch.Pages()) || c.journal.Cadence.Due(time.Now(), len(c.in) == 0 && c.starved(), c.journal.Batch.Pages()) {
 				if err := c.commit(); err != nil {
 					fail(err)
 				}
@@ -94,7 +101,7 @@ func (c *Crawler) dispose() error {
 			if fatal != nil || c.journal.Batch.Empty() {
 				continue
 			}
-			if c.journal.Cadence.Due(time.Now(), c.starved()) {
+			if c.journal.Cadence.Due(time.Now(), c.starved(), c.journal.Batch.Pages()) {
 				if err := c.commit(); err != nil {
 					fail(err)
 				}

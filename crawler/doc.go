@@ -26,7 +26,8 @@
 // (storage.DB.OutLinks), vetted again.
 //
 // Batches are committed as storage.Cadence decides (full, interval
-// passed, every worker waiting on the frontier) and when the crawl ends;
+// passed, a trickle of results lingering, a cluster node's workers all
+// waiting on the frontier) and when the crawl ends;
 // Commit runs on the disposer while workers keep fetching. The frontier is
 // held (frontier.Hold) while the disposer applies an outcome, which may
 // queue URLs after its Done, and while a Feed may bring URLs: a worker

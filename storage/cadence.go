@@ -3,15 +3,27 @@ package storage
 import "time"
 
 // Cadence decides when a crawl commits its batch: once the batch holds
-// Pages results (Full), once Interval has passed since the last commit, and
-// once Starve has passed when the crawl starved, its workers all waiting on
-// an empty frontier (Due). Each commit costs fsyncs, so a crawl bound by
-// politeness, which starves after nearly every page, commits at most once
-// per Starve rather than after every page. Journal calls Committed
-// after each commit; a Cadence is used by one goroutine.
+// Pages results (Full); once Interval has passed since the last commit,
+// if the batch holds at least Few results, and once Linger has passed
+// whatever it holds; and once Starve has passed when the crawl starved,
+// its workers all waiting on an empty frontier (Due).
+//
+// Each commit costs a transaction and two fsyncs. A crawl bound by
+// politeness gets a result or two a second; committing each second would
+// spend more of its CPU on commits than on pages. Few and Linger let such
+// a trickle gather up to Few results, for at most Linger, so what a kill -9
+// can cost stays small in requests (fewer than Few results past Interval)
+// and in time (Linger). Few 0 commits at Interval whatever the batch holds.
+// Starve 0 has no starvation rule; a cluster node sets it, as its hand-offs
+// to other nodes go out with its commits.
+//
+// Journal calls Committed after each commit; a Cadence is used by one
+// goroutine.
 type Cadence struct {
 	Pages    int
 	Interval time.Duration
+	Few      int
+	Linger   time.Duration
 	Starve   time.Duration
 	last     time.Time
 }
@@ -22,28 +34,42 @@ func (c *Cadence) Committed(now time.Time) { c.last = now }
 // Full reports that a batch of pages results is to be committed now.
 func (c *Cadence) Full(pages int) bool { return pages >= c.Pages }
 
-// Due reports that the batch is to be committed at now: the interval has
-// passed, or the crawl starved and the shorter Starve gap has passed.
-func (c *Cadence) Due(now time.Time, starved bool) bool {
+// Due reports that a batch of pages results is to be committed at now:
+// its wait (Interval, or Linger for fewer than Few results) has passed, or
+// the crawl starved and the Starve gap has passed.
+func (c *Cadence) Due(now time.Time, starved bool, pages int) bool {
 	since := now.Sub(c.last)
-	return since >= c.Interval || starved && since >= c.Starve
+	return since >= c.wait(pages) || c.Starve > 0 && starved && since >= c.Starve
+}
+
+// wait is how long after the last commit a batch of pages results is due.
+func (c *Cadence) wait(pages int) time.Duration {
+	if pages < c.Few && c.Linger > c.Interval {
+		return c.Linger
+	}
+	return c.Interval
 }
 
 // Tick is how often to look again while nothing is due: a quarter of the
 // interval, at most Starve. Wait uses it to poll for starvation once the
 // Starve gap has passed; the crawl loop uses it to clear its dirty mark
 // when nothing is left to commit.
-func (c *Cadence) Tick() time.Duration { return min(c.Interval/4, c.Starve) }
+func (c *Cadence) Tick() time.Duration {
+	if c.Starve > 0 {
+		return min(c.Interval/4, c.Starve)
+	}
+	return c.Interval / 4
+}
 
-// Wait is how long after now a batch that is not Full can first be Due:
-// until the interval ends, or, with a Starve gap shorter than the
-// interval, until the gap ends and then every Tick (a crawl may starve at
-// any time without a word to the committer). So a crawl waiting on
-// politeness, with the default equal gaps, wakes once per commit rather
-// than every Tick. Never less than a millisecond.
-func (c *Cadence) Wait(now time.Time) time.Duration {
-	next := c.last.Add(c.Interval)
-	if c.Starve < c.Interval {
+// Wait is how long after now a batch of pages results that is not Full
+// can first be Due: until its wait ends, or, with a Starve gap shorter
+// than that, until the gap ends and then every Tick (a crawl may starve at
+// any time without a word to the committer). A batch that grows to Few
+// results meanwhile is due when the result that makes it so arrives, which
+// the committer asks about without a timer. Never less than a millisecond.
+func (c *Cadence) Wait(now time.Time, pages int) time.Duration {
+	next := c.last.Add(c.wait(pages))
+	if c.Starve > 0 && c.last.Add(c.Starve).Before(next) {
 		gap := c.last.Add(c.Starve)
 		if !now.Before(gap) {
 			gap = now.Add(c.Tick())

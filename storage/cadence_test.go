@@ -32,7 +32,7 @@ func TestCadence(t *testing.T) {
 	}
 	for _, s := range steps {
 		now := t0.Add(s.at)
-		got := c.Full(s.pages) || c.Due(now, s.starved)
+		got := c.Full(s.pages) || c.Due(now, s.starved, s.pages)
 		if got != s.commit {
 			t.Fatalf("%s: commit = %v, want %v", s.name, got, s.commit)
 		}
@@ -67,10 +67,54 @@ func TestCadenceWait(t *testing.T) {
 			c := Cadence{Pages: 10, Interval: tt.interval, Starve: tt.gap}
 			c.Committed(t0)
 			now := t0.Add(tt.at)
-			got := c.Wait(now)
+			got := c.Wait(now, 1)
 			if got != tt.want {
 				t.Fatalf("Wait = %v, want %v", got, tt.want)
 			}
 		})
+	}
+}
+
+// TestCadenceTrickle: a crawl's cadence without a starvation rule, with a
+// trickle of results as a crawl bound by politeness gets them: a batch of
+// fewer than Few results lingers past the interval, for at most Linger;
+// starving changes nothing.
+func TestCadenceTrickle(t *testing.T) {
+	t0 := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
+	c := Cadence{Pages: 256, Interval: time.Second, Few: 8, Linger: 10 * time.Second}
+	c.Committed(t0)
+	if got := c.Tick(); got != 250*time.Millisecond {
+		t.Fatalf("Tick = %v, want a quarter of the interval", got)
+	}
+	steps := []struct {
+		name    string
+		at      time.Duration // since t0
+		pages   int
+		starved bool
+		commit  bool
+		wait    time.Duration // Wait's answer when no commit is due
+	}{
+		{name: "one result, starved", at: 1100 * time.Millisecond, pages: 1, starved: true, wait: 8900 * time.Millisecond},
+		{name: "seven results past the interval", at: 7 * time.Second, pages: 7, starved: true, wait: 3 * time.Second},
+		{name: "the eighth result", at: 7500 * time.Millisecond, pages: 8, starved: true, commit: true},
+		{name: "one result within the interval", at: 8 * time.Second, pages: 1, wait: 9500 * time.Millisecond},
+		{name: "eight results within the interval", at: 8400 * time.Millisecond, pages: 8, wait: 100 * time.Millisecond},
+		{name: "eight results at the interval", at: 8500 * time.Millisecond, pages: 8, commit: true},
+		{name: "two results lingering", at: 18 * time.Second, pages: 2, wait: 500 * time.Millisecond},
+		{name: "two results at the linger", at: 18500 * time.Millisecond, pages: 2, commit: true},
+	}
+	for _, s := range steps {
+		now := t0.Add(s.at)
+		got := c.Full(s.pages) || c.Due(now, s.starved, s.pages)
+		if got != s.commit {
+			t.Fatalf("%s: commit = %v, want %v", s.name, got, s.commit)
+		}
+		if got {
+			c.Committed(now)
+			continue
+		}
+		if w := c.Wait(now, s.pages); w != s.wait {
+			t.Fatalf("%s: Wait = %v, want %v", s.name, w, s.wait)
+		}
 	}
 }
