@@ -232,6 +232,24 @@ func TestHostileServers(t *testing.T) {
 				}
 			}
 		})
+		t.Run("unsolicited bytes after every page", func(t *testing.T) {
+			t.Parallel()
+			r := zooCrawl(t, bin, resolve, 90*time.Second, nil, []string{u("unsolicited", "/")}, nil)
+			pages := zooPages(t, bin, r.db)
+			for i := range hostile.Unsolicited {
+				if got := reasonOf(t, pages, u("unsolicited", fmt.Sprintf("/u%d", i))); !strings.HasPrefix(got, "fetched") {
+					t.Errorf("/u%d: %q, want fetched", i, got)
+				}
+			}
+			// net/http logs each page's stray bytes; stderr shows the
+			// first few, marked as the library's, then says the rest are
+			// dropped.
+			lines := strings.Count(r.stderr, "Unsolicited response")
+			if lines == 0 || lines > libraryLogLines || !strings.Contains(r.stderr, "seedcrawl: library log: more lines dropped") {
+				t.Errorf("%d library log lines on stderr, want 1 to %d and a line saying the rest were dropped:\n%s",
+					lines, libraryLogLines, zooTail(r.stderr, 20))
+			}
+		})
 		t.Run("robots.txt connection refused", func(t *testing.T) {
 			t.Parallel()
 			r := zooCrawl(t, bin, resolve, 150*time.Second, nil, []string{u("refused", "/")}, nil)

@@ -9,6 +9,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"log"
 	"os"
 	"os/signal"
 	"sort"
@@ -49,6 +50,8 @@ func commands() map[string]command {
 var errUsage = errors.New("usage")
 
 func main() {
+	log.SetFlags(0)
+	log.SetOutput(newLibraryLog(os.Stderr))
 	ctx, stop := stopOnSignal(context.Background(), os.Stderr, os.Interrupt, syscall.SIGTERM)
 	stopProfile := startCPUProfile(os.Stderr)
 	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr)

@@ -25,6 +25,8 @@
 //	sjis          Shift_JIS page, charset in the header
 //	cp1251        windows-1251 page, charset only in <meta>
 //	refused       resolves to a port where nothing listens
+//	unsolicited   keep-alive pages (/, /u0../u19, linked from /) each followed
+//	              by bytes no request asked for, which net/http logs once per page
 //
 // Endless bodies stop when the client goes away or after MaxBody bytes, so
 // the server itself stays bounded.

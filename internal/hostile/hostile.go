@@ -25,6 +25,9 @@ const (
 	DenseHosts = 16
 	BigLinks   = 100_000
 	Nesting    = 100_000
+	// Unsolicited is the number of pages the unsolicited host links from
+	// its home page.
+	Unsolicited = 20
 	// MaxBody bounds what one endless response writes (1 GiB), so a
 	// client that never stops reading cannot keep the server busy forever.
 	MaxBody = 1 << 30
@@ -82,7 +85,7 @@ func (s *Server) URL(host, path string) string {
 // Hosts lists every host name served (with .test), refused included.
 func (s *Server) Hosts() []string {
 	names := []string{"hang", "slowloris", "cl-short", "cl-long", "chunked", "bigrobots", "binrobots",
-		"links", "nested", "private", "latin1", "sjis", "cp1251", "refused"}
+		"links", "nested", "private", "latin1", "sjis", "cp1251", "refused", "unsolicited"}
 	for i := range DenseHosts {
 		names = append(names, "dense"+strconv.Itoa(i))
 	}
@@ -202,6 +205,19 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			rw.WriteString(strings.Repeat("<p>short</p>", 8) + "<a href=/a>")
 			rw.Flush()
 			<-s.ctx.Done()
+		})
+	case host == "unsolicited":
+		hijack(w, func(c net.Conn, rw *bufio.ReadWriter) {
+			var body strings.Builder
+			if r.URL.Path == "/" {
+				for i := range Unsolicited {
+					fmt.Fprintf(&body, "<a href=/u%d>u</a>", i)
+				}
+			}
+			fmt.Fprintf(rw, "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: %d\r\n\r\n%s", body.Len(), body.String())
+			rw.WriteString("HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n") // asked by no request
+			rw.Flush()
+			_, _ = io.Copy(io.Discard, c) // until the client hangs up
 		})
 	case host == "cl-long":
 		hijack(w, func(c net.Conn, rw *bufio.ReadWriter) {
