@@ -167,15 +167,7 @@ func (c *Crawl) Figure() (*Figure, error) {
 			return nil, fmt.Errorf("chart: crawl figure: the share panel needs the upper bound U(k)")
 		}
 		lower := Panel{YLabel: "share of U(k)", Weight: 1.5}
-		for _, cv := range c.Curves {
-			var x, y []float64
-			for i, u := range c.Upper {
-				if u > 0 {
-					x, y = append(x, xs[i]), append(y, cv.Cumulative[i]/u)
-				}
-			}
-			lower.Series = append(lower.Series, Series{Name: cv.Name, X: x, Y: y})
-		}
+		lower.Series = ratioSeries(c.Curves, xs, nil, c.Upper, 0)
 		f.Panels = append(f.Panels, lower)
 	case LowerGap:
 		base, err := c.reference(c.Baseline, "bfs")
@@ -187,15 +179,11 @@ func (c *Crawl) Figure() (*Figure, error) {
 			return nil, err
 		}
 		lower := Panel{YLabel: "gap closure\n(" + base.Name + " 0, " + best.Name + " 1)", ZeroLine: true, Weight: 1.5, Range: [2]float64{-1, 1.5}}
-		for _, cv := range c.Curves {
-			var x, y []float64
-			for i := range c.Pages {
-				if d := best.Cumulative[i] - base.Cumulative[i]; d > 1e-9 {
-					x, y = append(x, xs[i]), append(y, (cv.Cumulative[i]-base.Cumulative[i])/d)
-				}
-			}
-			lower.Series = append(lower.Series, Series{Name: cv.Name, X: x, Y: y})
+		span := make([]float64, len(c.Pages))
+		for i := range span {
+			span[i] = best.Cumulative[i] - base.Cumulative[i]
 		}
+		lower.Series = ratioSeries(c.Curves, xs, base.Cumulative, span, 1e-9)
 		f.Panels = append(f.Panels, lower)
 	case LowerDiff:
 		base, err := c.reference(c.Baseline, "bfs")
@@ -216,6 +204,27 @@ func (c *Crawl) Figure() (*Figure, error) {
 		return nil, fmt.Errorf("chart: crawl figure: unknown lower panel %d", int(c.Lower))
 	}
 	return f, nil
+}
+
+// ratioSeries returns one series per curve: (S(k) − sub(k)) / den(k), sub
+// nil for 0, at the points of xs where den(k) > eps. A point whose
+// denominator vanishes is left out rather than drawn as a spike.
+func ratioSeries(curves []Curve, xs, sub, den []float64, eps float64) []Series {
+	var out []Series
+	for _, cv := range curves {
+		var x, y []float64
+		for i, d := range den {
+			if d > eps {
+				v := cv.Cumulative[i]
+				if sub != nil {
+					v -= sub[i]
+				}
+				x, y = append(x, xs[i]), append(y, v/d)
+			}
+		}
+		out = append(out, Series{Name: cv.Name, X: x, Y: y})
+	}
+	return out
 }
 
 // reference returns given if set, else the curve named name among Curves.

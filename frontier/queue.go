@@ -165,12 +165,10 @@ func (q *queue) up(s *slots, i int, it qitem) {
 		if !it.before(&q.items[p]) {
 			break
 		}
-		q.items[i] = q.items[p]
-		s.setPos(q.items[i].id, i)
+		q.place(s, i, q.items[p])
 		i = p
 	}
-	q.items[i] = it
-	s.setPos(it.id, i)
+	q.place(s, i, it)
 }
 
 // down moves it from the hole at i towards the leaves, then stores it.
@@ -187,10 +185,15 @@ func (q *queue) down(s *slots, i int, it qitem) {
 		if !q.items[c].before(&it) {
 			break
 		}
-		q.items[i] = q.items[c]
-		s.setPos(q.items[i].id, i)
+		q.place(s, i, q.items[c])
 		i = c
 	}
+	q.place(s, i, it)
+}
+
+// place stores it at position i and records the position in its slot: each
+// step of a sift, and its end.
+func (q *queue) place(s *slots, i int, it qitem) {
 	q.items[i] = it
 	s.setPos(it.id, i)
 }

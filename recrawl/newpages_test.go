@@ -27,25 +27,16 @@ func TestNewPagesSeeds(t *testing.T) {
 		html("http://b.test/x"),
 		unfetched("http://c.test/"),
 	)
-	var b storage.Batch
-	b.SetStatus(6, storage.StatusOutOfScope, "scope")
-	b.PutCycle(storage.Cycle{N: 2, Start: time.Unix(2000, 0), SeedAlgo: AlgoGiven})
-	crawltest.Commit(t, db, &b)
-	ints, err := db.Intern([]string{"http://b.test/n1", "http://b.test/n2"}, 4, 1)
-	if err != nil {
-		t.Fatal(err)
+	var oos storage.Batch
+	oos.SetStatus(6, storage.StatusOutOfScope, "scope")
+	crawltest.Commit(t, db, &oos)
+	b, page := openCycle2(t, db)
+	nb := intern(t, db, 4, 1, "http://b.test/n1", "http://b.test/n2")
+	page(4, "b2", 5, 6, nb[0], nb[1])
+	for _, id := range nb {
+		page(id, string([]byte{byte(id)}))
 	}
-	b.Reset()
-	at := time.Unix(2100, 0)
-	b.AddFetch(storage.Fetch{ID: 4, Status: storage.StatusFetched, Code: 200, ContentType: "text/html", FetchedAt: at,
-		Hash: storage.HashOf([]byte("b2"))},
-		[]storage.Link{{To: 5}, {To: 6}, {To: ints[0].ID}, {To: ints[1].ID}})
-	for _, in := range ints {
-		b.AddFetch(storage.Fetch{ID: in.ID, Status: storage.StatusFetched, Code: 200, ContentType: "text/html", FetchedAt: at,
-			Hash: storage.HashOf([]byte{byte(in.ID)})}, nil)
-	}
-	b.PutCycle(storage.Cycle{N: 2, Start: time.Unix(2000, 0), End: time.Unix(2200, 0), SeedAlgo: AlgoGiven})
-	crawltest.Commit(t, db, &b)
+	closeCycle2(t, db, b)
 	r, fc := newTestRunner(t, db, Options{Cycles: 3, Seeds: []string{"http://a.test/"}, SeedAlgo: AlgoNewPages})
 	r.o.Select.K, r.o.Select.Hops = 1, 1
 	if err := r.Run(context.Background()); err != nil {

@@ -1,6 +1,7 @@
 package recrawl
 
 import (
+	"cmp"
 	"fmt"
 	"time"
 
@@ -111,15 +112,9 @@ func (v Revisit) Validate() error {
 }
 
 func (v Revisit) withDefaults() Revisit {
-	if v.Max == 0 {
-		v.Max = DefaultMaxInterval
-	}
-	if v.IncRate == 0 {
-		v.IncRate = DefaultIncRate
-	}
-	if v.DecRate == 0 {
-		v.DecRate = DefaultDecRate
-	}
+	v.Max = cmp.Or(v.Max, DefaultMaxInterval)
+	v.IncRate = cmp.Or(v.IncRate, DefaultIncRate)
+	v.DecRate = cmp.Or(v.DecRate, DefaultDecRate)
 	return v
 }
 

@@ -1,6 +1,7 @@
 package seeds
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -114,30 +115,18 @@ func (o Options) withDefaults(n int) (Options, error) {
 	if o.K < 1 {
 		return o, fmt.Errorf("%w: K = %d, want at least 1", ErrOptions, o.K)
 	}
-	if o.Hops == 0 {
-		o.Hops = DefaultHops
-	}
+	o.Hops = cmp.Or(o.Hops, DefaultHops)
 	if o.Hops < 0 {
 		return o, fmt.Errorf("%w: Hops = %d, want at least 0", ErrOptions, o.Hops)
 	}
-	if o.Depth == 0 {
-		o.Depth = DefaultDepth
-	}
+	o.Depth = cmp.Or(o.Depth, DefaultDepth)
 	if o.Depth < 1 {
 		return o, fmt.Errorf("%w: Depth = %d, want at least 1", ErrOptions, o.Depth)
 	}
-	if o.NewMembers == 0 {
-		o.NewMembers = DefaultNewMembers
-	}
-	if o.CoverDensity == 0 {
-		o.CoverDensity = DefaultCoverDensity
-	}
-	if o.MaxHubs == 0 {
-		o.MaxHubs = DefaultMaxHubs
-	}
-	if o.HITSIterations == 0 {
-		o.HITSIterations = DefaultHITSIterations
-	}
+	o.NewMembers = cmp.Or(o.NewMembers, DefaultNewMembers)
+	o.CoverDensity = cmp.Or(o.CoverDensity, DefaultCoverDensity)
+	o.MaxHubs = cmp.Or(o.MaxHubs, DefaultMaxHubs)
+	o.HITSIterations = cmp.Or(o.HITSIterations, DefaultHITSIterations)
 	switch {
 	case o.NewMembers < 1:
 		return o, fmt.Errorf("%w: NewMembers = %d, want at least 1", ErrOptions, o.NewMembers)

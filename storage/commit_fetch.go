@@ -56,9 +56,10 @@ func (c *committer) applyFetch(op *pageOp) error {
 	}
 	change := classify(&p, f)
 
+	// What a response adds depends on its kind; every outcome sets the
+	// code and the fields after the switch.
 	switch {
 	case f.Status.responded():
-		p.Code = f.Code
 		p.ContentType = f.ContentType
 		p.Length = f.Length
 		p.Truncated = f.Truncated
@@ -74,16 +75,14 @@ func (c *committer) applyFetch(op *pageOp) error {
 			p.Novel = novel
 		}
 	case f.Status == StatusNotModified:
-		p.Code = f.Code
 		if f.ETag != "" {
 			p.ETag = f.ETag
 		}
 		if f.LastModified != "" {
 			p.LastModified = f.LastModified
 		}
-	default:
-		p.Code = f.Code
 	}
+	p.Code = f.Code
 	p.Status = f.Status
 	p.Reason = f.Reason
 	p.FetchedAt = f.FetchedAt

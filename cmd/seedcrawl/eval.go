@@ -88,11 +88,7 @@ and the mean PageRank of the pages at each BFS depth from the seeds (Daneshpajou
 	if err != nil {
 		return err
 	}
-	if *asJSON {
-		if err := writeJSON(stdout, evalJSON(ev)); err != nil {
-			return err
-		}
-	} else if err := ev.WriteTable(stdout); err != nil {
+	if err := writeResult(stdout, *asJSON, evalJSON(ev), ev.WriteTable); err != nil {
 		return err
 	}
 	if err := out.table.write(ev.WriteCSV); err != nil {

@@ -226,6 +226,29 @@ func readCSVFile(t testing.TB, path string) [][]string {
 	return rows
 }
 
+// toEpoch makes the test web serve epoch n from now on.
+func (w *crawlWeb) toEpoch(t testing.TB, n int) {
+	t.Helper()
+	if err := w.web.SetEpoch(n); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// runCycle1Copies runs cycle 1 with the binary into dir/base.db (args
+// gives the command line for a db path), copies that db to each of
+// copies, and moves the web to epoch 1: the start of the tests that run
+// cycle 2 on copies of one db and compare them. It returns base's path.
+func runCycle1Copies(t testing.TB, w *crawlWeb, bin, dir string, args func(db string) []string, copies ...string) string {
+	t.Helper()
+	base := filepath.Join(dir, "base.db")
+	binOK(t, "cycle 1", bin, args(base)...)
+	for _, p := range copies {
+		runCopyFile(t, base, p)
+	}
+	w.toEpoch(t, 1)
+	return base
+}
+
 // runCopyFile copies the file from (a closed db) to to, for a test that
 // runs the next cycle on copies of one db.
 func runCopyFile(t testing.TB, from, to string) {

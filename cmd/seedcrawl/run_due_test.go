@@ -45,9 +45,7 @@ func TestRunStartLineCountsDuePages(t *testing.T) {
 	}
 	cycle(1, "1ms")
 	first := requested()
-	if err := w.web.SetEpoch(1); err != nil {
-		t.Fatal(err)
-	}
+	w.toEpoch(t, 1)
 	cycle(2, "24h")
 	second := requested()
 	seeds := map[string]bool{}

@@ -51,9 +51,7 @@ func recrawlSeedsExperiment(b *testing.B, pages, hosts, cycle1, budget int) stri
 		return runArgs(b, w, db, "--scheduler", "fpr", "--workers", "1", "--commit-interval", "200ms")
 	}
 	runCmd(b, append(append(common(base), "--cycles", "1", "--seed-algo", "given", "--pages-per-cycle", strconv.Itoa(cycle1)), given...))
-	if err := w.web.SetEpoch(1); err != nil {
-		b.Fatal(err)
-	}
+	w.toEpoch(b, 1)
 	t1, err := w.site.Truth(1)
 	if err != nil {
 		b.Fatal(err)

@@ -31,15 +31,8 @@ func TestRunBinaryResumesCycle(t *testing.T) {
 			"--delay", "12ms", "--delay-factor", "0", "--workers", "4", "--commit-interval", crawlKillCommit.String(),
 			"--progress", "0")...), append(w.site.Seeds(), gone, moved)...)
 	}
-	base := filepath.Join(dir, "base.db")
-	binOK(t, "cycle 1", bin, args(base, "1")...)
 	ref, kill := filepath.Join(dir, "ref.db"), filepath.Join(dir, "kill.db")
-	for _, p := range []string{ref, kill} {
-		runCopyFile(t, base, p)
-	}
-	if err := w.web.SetEpoch(1); err != nil {
-		t.Fatal(err)
-	}
+	runCycle1Copies(t, w, bin, dir, func(db string) []string { return args(db, "1") }, ref, kill)
 	w.log.Reset()
 	binOK(t, "reference cycle 2", bin, args(ref, "2")...)
 	total := len(w.log.Entries())

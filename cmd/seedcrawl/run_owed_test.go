@@ -33,8 +33,8 @@ func TestRunBinaryResumesOwedRefetches(t *testing.T) {
 			"--commit-interval", crawlKillCommit.String(), "--progress", "0")...)
 		return append(append(a, extra...), w.site.Seeds()...)
 	}
-	base := filepath.Join(dir, "base.db")
-	binOK(t, "cycle 1", bin, args(base, "1", "150")...)
+	ref := filepath.Join(dir, "ref.db")
+	base := runCycle1Copies(t, w, bin, dir, func(db string) []string { return args(db, "1", "150") }, ref)
 	fetched1 := map[string]bool{}
 	for _, e := range w.log.Entries() {
 		if runPageRequest(e) {
@@ -44,11 +44,6 @@ func TestRunBinaryResumesOwedRefetches(t *testing.T) {
 	known := len(fetched1)
 	if known < 140 {
 		t.Fatalf("cycle 1 requested %d pages, want about its budget of 150 (less its sitemaps)", known)
-	}
-	ref := filepath.Join(dir, "ref.db")
-	runCopyFile(t, base, ref)
-	if err := w.web.SetEpoch(1); err != nil {
-		t.Fatal(err)
 	}
 	// A refresh share of 0.5 allows 225 refetches, more than the known
 	// pages: an uninterrupted cycle refetches every one it reaches.

@@ -30,9 +30,7 @@ func TestRunRefreshPace(t *testing.T) {
 	for _, e := range w.log.Entries() {
 		fetched1[e.URL()] = true
 	}
-	if err := w.web.SetEpoch(1); err != nil {
-		t.Fatal(err)
-	}
+	w.toEpoch(t, 1)
 	type result struct{ early, refetches, requests int }
 	run := func(pace string) result {
 		db := filepath.Join(dir, pace+".db")

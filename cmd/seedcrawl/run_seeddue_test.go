@@ -26,9 +26,7 @@ func TestRunSeedNotDueRefetched(t *testing.T) {
 				runCmd(t, append(args, w.site.Seeds()...))
 			}
 			cycle("1")
-			if err := w.web.SetEpoch(1); err != nil {
-				t.Fatal(err)
-			}
+			w.toEpoch(t, 1)
 			truth, err := w.site.Truth(1)
 			if err != nil {
 				t.Fatal(err)

@@ -23,9 +23,7 @@ func TestRunServerClock(t *testing.T) {
 	const epochs = 3
 	truths := make([]*testweb.Truth, epochs)
 	for e := range epochs {
-		if err := w.web.SetEpoch(e); err != nil {
-			t.Fatal(err)
-		}
+		w.toEpoch(t, e)
 		truths[e] = w.web.Truth()
 		args := []string{"--db", db, "--resolve-file", w.resolve, "--ca-file", w.srv.CAFile(), "--scope", "hosts:.test",
 			"--delay", "0", "--delay-factor", "0", "--workers", "4", "--progress", "0", "--commit-interval", "100ms",

@@ -136,9 +136,7 @@ func TestRunCyclesAcrossEpochs(t *testing.T) {
 		t.Fatalf("cycle 1 differs from the truth of epoch 0: %s", d)
 	}
 
-	if err := w.web.SetEpoch(1); err != nil {
-		t.Fatal(err)
-	}
+	w.toEpoch(t, 1)
 	w.log.Reset()
 	out := runCmd(t, args("2", "--json"))
 	c2 := runReadDB(t, db)

@@ -177,11 +177,7 @@ as the unfetched frontier and every fetched page as novel.
 	if err != nil {
 		return err
 	}
-	if *asJSON {
-		if err := writeJSON(stdout, res); err != nil {
-			return err
-		}
-	} else if err := res.WriteTable(stdout); err != nil {
+	if err := writeResult(stdout, *asJSON, res, res.WriteTable); err != nil {
 		return err
 	}
 	if out != nil {
@@ -199,6 +195,15 @@ as the unfetched frontier and every fetched page as novel.
 		})
 	}
 	return nil
+}
+
+// writeResult prints a result of seeds or eval seeds: v as JSON with --json,
+// else the table that table writes.
+func writeResult(w io.Writer, asJSON bool, v any, table func(io.Writer) error) error {
+	if asJSON {
+		return writeJSON(w, v)
+	}
+	return table(w)
 }
 
 func seedsKnownAlgo(a string) bool {

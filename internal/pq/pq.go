@@ -143,12 +143,10 @@ func (h *Heap) up(i int, it Item) {
 		if !less(&it, &items[p]) {
 			break
 		}
-		items[i] = items[p]
-		h.setIndex(items[i].ID, i)
+		h.place(items, i, items[p])
 		i = p
 	}
-	items[i] = it
-	h.setIndex(it.ID, i)
+	h.place(items, i, it)
 }
 
 // down places it at the hole i or below it.
@@ -159,12 +157,10 @@ func (h *Heap) down(i int, it Item) {
 		if j < 0 || !less(&items[j], &it) {
 			break
 		}
-		items[i] = items[j]
-		h.setIndex(items[i].ID, i)
+		h.place(items, i, items[j])
 		i = j
 	}
-	items[i] = it
-	h.setIndex(it.ID, i)
+	h.place(items, i, it)
 }
 
 // betterChild returns the child of i that ranks first, or -1 for a leaf.
@@ -188,11 +184,18 @@ func betterChild(items []Item, i int) int {
 func (h *Heap) refill(i int, it Item) {
 	items := h.items
 	for j := betterChild(items, i); j >= 0; j = betterChild(items, i) {
-		items[i] = items[j]
-		h.setIndex(items[i].ID, i)
+		h.place(items, i, items[j])
 		i = j
 	}
 	h.up(i, it)
+}
+
+// place stores it at position i of items (h.items, which the sifts hold in a
+// local so that it is not reloaded after each index write) and indexes it
+// there: each step of a sift, and its end.
+func (h *Heap) place(items []Item, i int, it Item) {
+	items[i] = it
+	h.setIndex(it.ID, i)
 }
 
 func (h *Heap) index(id uint64) (int, bool) {
