@@ -68,12 +68,32 @@ func (q *lateQueue) Recorded(job frontier.Job, _ string, _ storage.Status, _ []s
 	if q.asked != nil {
 		<-q.asked
 	}
+	return nil, q.queue(job)
+}
+
+// queue queues q.url as a link of job's.
+func (q *lateQueue) queue(job frontier.Job) error {
 	ints, err := q.l.Store().Intern([]string{q.url}, job.ID, 1)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	q.l.Add([]frontier.Target{{ID: ints[0].ID, Host: "a.test", Depth: 1, New: true}}, job.Prio)
-	return nil, nil
+	return nil
+}
+
+// lateHome and lateURL are the pages of newLateRig's web: the crawl's seed
+// and the URL a lateQueue queues after the seed's Done.
+const lateHome, lateURL = "http://a.test/", "http://a.test/late"
+
+// newLateRig is a rig for a lateQueue: the two pages, sitemaps read (so
+// the lateQueue is told of pages), one fetcher.
+func newLateRig(t *testing.T) *rig {
+	r := newRig(t)
+	r.Web.HTML(lateHome)
+	r.Web.HTML(lateURL)
+	r.opts.Settings.Sitemaps = true
+	r.opts.Fetchers = r.opts.Fetchers[:1]
+	return r
 }
 
 // endFeed is a Feed that brings nothing and ends the crawl once url is
@@ -101,12 +121,8 @@ func TestDryFrontierWaitsForDisposer(t *testing.T) {
 	for _, tc := range []struct{ late, fed bool }{{false, false}, {true, false}, {false, true}, {true, true}} {
 		late := tc.late
 		t.Run(fmt.Sprintf("queued after the worker asks %v, fed %v", tc.late, tc.fed), func(t *testing.T) {
-			r := newRig(t)
-			const home, after = "http://a.test/", "http://a.test/late"
-			r.Web.HTML(home)
-			r.Web.HTML(after)
-			r.opts.Settings.Sitemaps = true
-			r.opts.Fetchers = r.opts.Fetchers[:1]
+			r := newLateRig(t)
+			const home, after = lateHome, lateURL
 			w := &nextWatch{Frontier: r.Frontier(r.opts.Settings), asked: make(chan struct{})}
 			q := &lateQueue{url: after}
 			if late {

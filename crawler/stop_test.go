@@ -7,10 +7,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/seedcrawl/seedcrawl/fetch"
 	"github.com/seedcrawl/seedcrawl/frontier"
 	"github.com/seedcrawl/seedcrawl/monitor"
-	"github.com/seedcrawl/seedcrawl/scope"
 	"github.com/seedcrawl/seedcrawl/storage"
 )
 
@@ -50,24 +48,14 @@ func (w *parkWatch) Next(ctx context.Context) (frontier.Job, error) {
 	return job, err
 }
 
-// stopThenQueue is a Sitemaps that, told of the first page, stops the
+// stopThenQueue is a lateQueue that, told of the first page, stops the
 // crawl once the worker parked on the (held, dry) frontier and its Next
-// returned, then queues one more URL, as package sitemap queues a site's
-// sitemaps after the page's Done.
+// returned, then queues its URL.
 type stopThenQueue struct {
-	l      Loop
-	url    string
+	lateQueue
 	w      *parkWatch
 	stop   context.CancelFunc
 	nextEr error
-	done   bool
-}
-
-func (q *stopThenQueue) Start(l Loop)                          { q.l = l }
-func (q *stopThenQueue) Job(uint64) (any, bool)                { return nil, false }
-func (q *stopThenQueue) Bound(uint64, any, *storage.Fetch) int { return 0 }
-func (q *stopThenQueue) Read(context.Context, any, string, *fetch.Response, *storage.Fetch) (any, []scope.Link, []string) {
-	return nil, nil, nil
 }
 
 func (q *stopThenQueue) Recorded(job frontier.Job, _ string, _ storage.Status, _ []storage.Link, _ any) ([]storage.Link, error) {
@@ -78,30 +66,20 @@ func (q *stopThenQueue) Recorded(job frontier.Job, _ string, _ storage.Status, _
 	<-q.w.parked
 	q.stop()
 	q.nextEr = <-q.w.returned
-	ints, err := q.l.Store().Intern([]string{q.url}, job.ID, 1)
-	if err != nil {
-		return nil, err
-	}
-	q.l.Add([]frontier.Target{{ID: ints[0].ID, Host: "a.test", Depth: 1, New: true}}, job.Prio)
-	return nil, nil
+	return nil, q.queue(job)
 }
 
 // A crawl stopped while the disposer applies an outcome that then queues a
 // URL is interrupted, not exhausted, though the frontier was dry when the
 // parked worker was stopped: the URL is pending and a rerun fetches it.
 func TestStopWhileOutcomeQueues(t *testing.T) {
-	r := newRig(t)
-	const home, after = "http://a.test/", "http://a.test/late"
-	r.Web.HTML(home)
-	r.Web.HTML(after)
-	r.opts.Settings.Sitemaps = true
-	r.opts.Fetchers = r.opts.Fetchers[:1]
+	r := newLateRig(t)
 	w := &parkWatch{Frontier: r.Frontier(r.opts.Settings), parked: make(chan struct{}), returned: make(chan error, 1)}
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
-	q := &stopThenQueue{url: after, w: w, stop: cancel}
+	q := &stopThenQueue{lateQueue: lateQueue{url: lateURL}, w: w, stop: cancel}
 	r.opts.Frontier, r.opts.Sitemaps = w, q
-	s, err := r.run(ctx, home)
+	s, err := r.run(ctx, lateHome)
 	if err != nil {
 		t.Fatal(err)
 	}
