@@ -40,7 +40,12 @@ type Verdict struct {
 // refused for a reason a later link may lift is remembered, so a later
 // link that passes lifts the refusal (Verdict.Lift) until Pass.
 func (a *Admission) Admit(id uint64, l *Link, depth, redirectHops int, isNew bool) Verdict {
-	status, reason, soft, ok := a.rules.Admit(l, depth, redirectHops)
+	return a.admit(id, l, depth, redirectHops, isNew, nil)
+}
+
+// admit is Admit, asking full whether l's host is full (Rules.admit).
+func (a *Admission) admit(id uint64, l *Link, depth, redirectHops int, isNew bool, full *fullHost) Verdict {
+	status, reason, soft, ok := a.rules.admit(l, depth, redirectHops, full)
 	_, wasSoft := a.soft[id]
 	if isNew && !ok && soft {
 		a.soft[id] = struct{}{}

@@ -113,6 +113,11 @@ func (r *Rules) check(u string) (reason string, ok bool) {
 // soft reports that a later link may still queue it (one found at a
 // smaller depth).
 func (r *Rules) Admit(l *Link, depth, redirectHops int) (status storage.Status, reason string, soft, ok bool) {
+	return r.admit(l, depth, redirectHops, nil)
+}
+
+// admit is Admit, asking full (nil: Hosts) whether l's host is full.
+func (r *Rules) admit(l *Link, depth, redirectHops int, full *fullHost) (status storage.Status, reason string, soft, ok bool) {
 	s := &r.opts.Settings
 	switch {
 	case !l.InScope:
@@ -126,11 +131,34 @@ func (r *Rules) Admit(l *Link, depth, redirectHops int) (status storage.Status, 
 	switch {
 	case s.MaxDepth >= 0 && depth > s.MaxDepth:
 		return storage.StatusRejected, "max-depth", true, false
-	case r.opts.Hosts.HostFull(l.Host):
+	case full.hostFull(r.opts.Hosts, l.Host):
 		return storage.StatusRejected, "host-max-pages", false, false
 	}
 	return 0, "", false, true
 }
+
+// fullHost remembers Hosts.HostFull's answer for one host while nothing is
+// queued: a page's links are nearly all of its own host, and each asked
+// the frontier (a lock and a map lookup) in turn. A host's budget fills
+// only as URLs are queued (Crawl.Queue), so forget is called after each.
+type fullHost struct {
+	host      string
+	full, set bool
+}
+
+// hostFull is hosts.HostFull(host), remembered in f; f nil asks hosts.
+func (f *fullHost) hostFull(hosts Hosts, host string) bool {
+	if f == nil {
+		return hosts.HostFull(host)
+	}
+	if !f.set || f.host != host {
+		f.host, f.full, f.set = host, hosts.HostFull(host), true
+	}
+	return f.full
+}
+
+// forget drops what f remembers: a URL was queued.
+func (f *fullHost) forget() { f.set = false }
 
 // Check decides, as for a link at depth, whether u (normalized) may be
 // queued: its scope, its host's state and page budget, MaxDepth (Admit).

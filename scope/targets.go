@@ -129,12 +129,13 @@ func (a *Admission) targets(cr Crawl, p *Page, links []Link, depth, redirectHops
 	if err != nil {
 		return err
 	}
+	var full fullHost
 	for i := range links {
 		l := &links[i]
 		id, isNew := ints[i].ID, ints[i].New
 		out.Links = append(out.Links, storage.Link{To: id, Kind: l.Kind})
 		t := frontier.Target{ID: id, Host: l.Host, Depth: depth, New: isNew}
-		v := a.Admit(id, l, depth, redirectHops, isNew)
+		v := a.admit(id, l, depth, redirectHops, isNew, &full)
 		if isNew && !v.OK {
 			cr.Refused(v.Status, v.Reason)
 		}
@@ -164,6 +165,7 @@ func (a *Admission) targets(cr Crawl, p *Page, links []Link, depth, redirectHops
 		case isNew:
 			a.Pass(id, redirectHops)
 			cr.Queue(id, l)
+			full.forget()
 			out.Discovered++
 		case v.Lift:
 			// A URL seen before only beyond MaxDepth, now found at an
@@ -171,6 +173,7 @@ func (a *Admission) targets(cr Crawl, p *Page, links []Link, depth, redirectHops
 			t.New = true
 			a.Pass(id, redirectHops)
 			cr.Queue(id, l)
+			full.forget()
 			out.Skips = append(out.Skips, Skip{id, storage.StatusQueued, ""})
 		case again:
 			// A known page (or a URL an earlier cycle left pending)

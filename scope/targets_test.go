@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/seedcrawl/seedcrawl/config"
 	"github.com/seedcrawl/seedcrawl/frontier"
 	"github.com/seedcrawl/seedcrawl/storage"
 	"github.com/seedcrawl/seedcrawl/urlnorm"
@@ -159,5 +160,52 @@ func TestOffer(t *testing.T) {
 			t.Errorf("%s: queued %v, skips %v, refused %v, crawl queued %v; want %v, %v, %d refusals, %v",
 				tc.name, got, skips, cr.refused, cr.queued, tc.queued, tc.skips, tc.refused, queued)
 		}
+	}
+}
+
+// budget is a frontier's page budget per host: HostFull once max URLs of
+// the host were queued.
+type budget struct {
+	max    int
+	queued map[string]int
+}
+
+func (b *budget) Dropped(string) (string, bool) { return "", false }
+func (b *budget) HostFull(host string) bool     { return b.queued[host] >= b.max }
+
+// budgetCrawl queues into a budget, as the crawler's Queue counts a queued
+// URL against its host's budget.
+type budgetCrawl struct {
+	*crawl
+	b *budget
+}
+
+func (c budgetCrawl) Queue(id uint64, l *Link) {
+	c.crawl.Queue(id, l)
+	c.b.queued[l.Host]++
+}
+
+// TestTargetsFillBudget admits a page whose new links fill their host's
+// budget part way: the links after the one that filled it are refused.
+func TestTargetsFillBudget(t *testing.T) {
+	sc, err := urlnorm.ParseScope(urlnorm.ScopeSeedHosts, []string{"http://127.0.0.1:8080/"}, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := &budget{max: 3, queued: map[string]int{}}
+	r := New(Options{Scope: sc, Settings: config.Default(), Hosts: b})
+	cr := budgetCrawl{&crawl{ids: map[string]uint64{}}, b}
+	var links []Link
+	for _, p := range []string{"a", "b", "c", "d", "e"} {
+		l, _, _ := r.Vet("http://127.0.0.1:8080/"+p, storage.LinkA)
+		links = append(links, l)
+	}
+	got, err := r.Admission().Targets(cr, &Page{ID: 100, Links: links})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []Skip{{4, storage.StatusRejected, "host-max-pages"}, {5, storage.StatusRejected, "host-max-pages"}}
+	if fmt.Sprint(cr.queued) != "[1 2 3]" || fmt.Sprint(got.Skips) != fmt.Sprint(want) || got.Discovered != 3 {
+		t.Errorf("queued %v, skips %v, discovered %d; want [1 2 3], %v, 3", cr.queued, got.Skips, got.Discovered, want)
 	}
 }
