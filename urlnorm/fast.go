@@ -53,10 +53,7 @@ func fastNormalize(raw string) (string, bool) {
 	if !plainASCII(rest) {
 		return "", false
 	}
-	end := strings.IndexAny(rest, "/?#")
-	if end < 0 {
-		end = len(rest)
-	}
+	end := authorityEnd(rest)
 	auth, tail := rest[:end], rest[end:]
 	host, port, hasPort := strings.Cut(auth, ":")
 	if !fastHost(host) {
@@ -108,6 +105,18 @@ func fastNormalize(raw string) (string, bool) {
 		percent.Write(&sb, query, &queryKeep)
 	}
 	return sb.String(), true
+}
+
+// authorityEnd returns the length of the authority at the start of rest
+// (what follows "scheme://"): up to the first '/', '?' or '#', or all of
+// it. A loop, as strings.IndexAny builds its set of bytes on every call.
+func authorityEnd(rest string) int {
+	for i := 0; i < len(rest); i++ {
+		if c := rest[i]; c == '/' || c == '?' || c == '#' {
+			return i
+		}
+	}
+	return len(rest)
 }
 
 func hasUpper(s string) bool {
