@@ -64,6 +64,25 @@ type memoEntry struct {
 	note Note
 }
 
+// newMemoEntry makes the entry remembering that ref, of kind, resolves
+// to url against a base whose part ctx it depends on. Its three strings
+// are cut from one copy of them laid end to end (url only once when it is
+// ref itself): a lookup compares ctx and ref and its caller then reads url,
+// so they share cache lines rather than sit in three scattered
+// allocations, one of them the page URL ctx was cut from. It also lets
+// that page URL go.
+func newMemoEntry(h uint64, kind byte, ctx, ref, url string) *memoEntry {
+	if url == ref {
+		all := ctx + ref
+		e := &memoEntry{hash: h, kind: kind, ctx: all[:len(ctx)], ref: all[len(ctx):]}
+		e.url = e.ref
+		return e
+	}
+	all := ctx + ref + url
+	n := len(ctx) + len(ref)
+	return &memoEntry{hash: h, kind: kind, ctx: all[:len(ctx)], ref: all[len(ctx):n], url: all[n:]}
+}
+
 // Note is room a Memo keeps beside each resolution it remembers, for what
 // its user works out about the resolved URL (a crawl's scope verdict and
 // the URL's page id, say): a link resolved through the Memo again brings
@@ -219,7 +238,7 @@ func (b *Base) ResolveNoted(m *Memo, ref []byte) (raw, url string, note *Note, e
 	raw = string(ref)
 	if s, ok := fastResolve(b.fast, raw); ok {
 		if len(s) <= maxMemoPart && m.admit(h) {
-			e := &memoEntry{hash: h, kind: kind, ctx: ctx, ref: raw, url: s}
+			e := newMemoEntry(h, kind, ctx, raw, s)
 			m.put(e)
 			note = &e.note
 		}
