@@ -343,9 +343,20 @@ func TestBoundedMemory(t *testing.T) {
 			var p Page
 			var err error
 			body := []byte(tt.body)
-			total, peak := measure(func() { p, err = e.Extract("http://e.com/", body, "") })
-			if err != nil {
-				t.Fatal(err)
+			bound := liveFixed + livePerByte*float64(len(body))
+			// The peak is sampled, garbage included: on a loaded machine the
+			// collector can lag behind and a sample catch more than the
+			// extractor holds. The least of three tries is still an upper
+			// bound of what it holds.
+			var total, peak uint64
+			for try := 0; try < 3 && (try == 0 || float64(peak) > bound); try++ {
+				tot, pk := measure(func() { p, err = e.Extract("http://e.com/", body, "") })
+				if err != nil {
+					t.Fatal(err)
+				}
+				if try == 0 || pk < peak {
+					total, peak = tot, pk
+				}
 			}
 			if len(p.Links) != tt.links {
 				t.Fatalf("%d links, want %d (dropped %d)", len(p.Links), tt.links, p.Dropped)
@@ -356,7 +367,7 @@ func TestBoundedMemory(t *testing.T) {
 			if !raceEnabled && alloc > tt.allocBound {
 				t.Fatalf("%.2f bytes allocated per input byte, bound %.1f", alloc, tt.allocBound)
 			}
-			if bound := liveFixed + livePerByte*float64(len(body)); !raceEnabled && float64(peak) > bound {
+			if !raceEnabled && float64(peak) > bound {
 				t.Fatalf("peak heap %d bytes, bound %.0f", peak, bound)
 			}
 			// What stays (the Page) is bounded by the caps, not the page.
