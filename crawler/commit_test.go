@@ -1,8 +1,6 @@
 package crawler
 
 import (
-	"context"
-	"errors"
 	"fmt"
 	"testing"
 	"time"
@@ -40,35 +38,4 @@ func TestTrickleCommits(t *testing.T) {
 		t.Fatalf("%d commits for %d pages in %v, want at most %d", s.Commits, pages, wall.Round(time.Millisecond), most)
 	}
 	t.Logf("%d commits for %d pages in %v", s.Commits, pages, wall.Round(time.Millisecond))
-}
-
-// TestSeedsStoredInParts: a seed list longer than seedChunk is stored a
-// part to a transaction, so a crash while seeding keeps the parts stored
-// before it, and seeding again queues the rest: no seed is lost.
-func TestSeedsStoredInParts(t *testing.T) {
-	const n = seedChunk + 100
-	seeds := make([]string, n)
-	for i := range seeds {
-		seeds[i] = fmt.Sprintf("http://a.test/s%d", i)
-	}
-	r := newRig(t)
-	r.opts.Settings.MaxPages = 1
-	// The first part commits; the run's first commit, with the last part,
-	// fails as a crash would end it.
-	r.opts.Store = &failingStore{DB: r.DB, n: 1}
-	if _, err := r.run(context.Background(), seeds...); !errors.Is(err, errDiskFull) {
-		t.Fatalf("Run = %v, want the commit error", err)
-	}
-	r.reopen()
-	if got := r.FrontierLen(); got != seedChunk {
-		t.Fatalf("%d URLs in the stored frontier after the crash, want the first part's %d", got, seedChunk)
-	}
-	r.opts.Settings.MaxPages = 1
-	s, err := r.run(context.Background(), seeds...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if int(s.Pages)+s.Pending != n {
-		t.Fatalf("%d URLs done and %d pending after seeding again, want all %d seeds", s.Pages, s.Pending, n)
-	}
 }

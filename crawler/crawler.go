@@ -212,37 +212,15 @@ func (c *Crawler) stopReason(ctx context.Context, runErr error) string {
 	}.Reason()
 }
 
-// seedChunk is how many seeds one transaction stores. A list of millions
-// is stored in parts, so what seeding holds in memory (the batch's URLs,
-// frontier entries and bbolt's dirty pages, about 1.3 KB a seed) stays
-// bounded; a crash between parts loses nothing, as seeding again skips the
-// seeds already stored and the stored frontier keeps them queued.
-const seedChunk = 50_000
-
 // seed interns the seeds and queues the new ones (all of them with
-// Refetch), committing every seedChunk seeds but the last part, which the
-// run's first commit stores. It returns how many the frontier may have
-// queued.
+// Refetch). It returns how many the frontier may have queued.
 func (c *Crawler) seed(seeds []string) (int, error) {
-	queued := 0
-	for rest := seeds; len(rest) > 0; {
-		part := rest[:min(len(rest), seedChunk)]
-		rest = rest[len(part):]
-		s, err := scope.Seed(c.opts.Store, c.opts.Frontier, Loop{c}, part, scope.SeedOptions{Known: c.opts.Refetch, Remote: c.remoteHost})
-		if err != nil {
-			return queued, fmt.Errorf("crawler: seed: %w", err)
-		}
-		queued += s.Queued
-		// A cluster node's commit hands URLs to other nodes, which it
-		// does once its feed is attached: it stores its seeds at once.
-		if len(rest) > 0 && c.cluster == nil {
-			if err := c.commit(); err != nil {
-				return queued, fmt.Errorf("crawler: store %d seeds: %w", queued, err)
-			}
-		}
+	s, err := scope.Seed(c.opts.Store, c.opts.Frontier, Loop{c}, seeds, scope.SeedOptions{Known: c.opts.Refetch, Remote: c.remoteHost})
+	if err != nil {
+		return 0, fmt.Errorf("crawler: seed: %w", err)
 	}
 	if len(seeds) > 0 {
-		c.count("seeds", uint64(queued))
+		c.count("seeds", uint64(s.Queued))
 	}
-	return queued, nil
+	return s.Queued, nil
 }
