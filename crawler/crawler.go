@@ -203,6 +203,10 @@ func (c *Crawler) Run(ctx context.Context, seeds []string) (monitor.Summary, err
 // ran it dry, but an outcome applied after that (a site's sitemaps,
 // queued after its page's Done) may have queued URLs: with URLs left the
 // run did not exhaust the frontier, and a rerun goes on.
+// Seeded reports that the run's seeds are stored: its first commit,
+// which holds them all, is done.
+func (c *Crawler) Seeded() bool { return c.seeded.Load() }
+
 func (c *Crawler) stopReason(ctx context.Context, runErr error) string {
 	st := c.opts.Frontier.Stats()
 	return monitor.Stopping{

@@ -150,6 +150,10 @@ type crawlSession struct {
 	// memLimit: the session sets the Go soft memory limit (GOMEMLIMIT is
 	// unset), and raises it as the db learns URLs (setMemoryLimit).
 	memLimit bool
+	// seeding is the number of seeds the crawl stores in its first
+	// transaction, which the memory limit allows for until they are
+	// stored (crawlSeedBytes each).
+	seeding int
 	// gcPercent is the collector's setting before the session raised it
 	// (crawlGCPercent; -1: GOGC is set and was left alone).
 	gcPercent int
@@ -402,6 +406,8 @@ func (s *crawlSession) run(ctx context.Context, interval time.Duration, w io.Wri
 // crawl runs the session's crawler from seeds, printing progress to w every
 // interval (0: never).
 func (s *crawlSession) crawl(ctx context.Context, seeds []string, interval time.Duration, w io.Writer) (monitor.Summary, error) {
+	s.seeding = len(seeds)
+	s.setMemoryLimit()
 	stopProgress := every(interval, func() { crawlPrintProgress(w, s.c.Progress()) })
 	// The frontier grows with the URLs discovered, so the memory limit
 	// follows them.
@@ -508,6 +514,14 @@ const crawlHeapPerURL = 150
 // bound. GOGC, when set, wins.
 const crawlGCPercent = 400
 
+// crawlSeedBytes is what storing one seed holds until the seeds are
+// committed, in one transaction at the crawl's start: its URL, id and
+// frontier entry in the batch and bbolt's dirty pages (about 1.3 KB
+// measured). The memory limit allows for it while the seeds are stored;
+// without, a list of a million seeds kept the heap at the limit and the
+// collector running, 49 s instead of 9 s.
+const crawlSeedBytes = 1400
+
 // crawlMemoryLimitEvery is how often a crawl raises the soft memory limit
 // to cover the URLs discovered since.
 const crawlMemoryLimitEvery = time.Second
@@ -529,9 +543,14 @@ func crawlMemoryLimit(cfg config.Config, urls uint64) int64 {
 // setMemoryLimit sets the soft memory limit for the URLs the db knows now,
 // unless GOMEMLIMIT set it.
 func (s *crawlSession) setMemoryLimit() {
-	if s.memLimit {
-		debug.SetMemoryLimit(crawlMemoryLimit(s.cfg, s.db.NextID()))
+	if !s.memLimit {
+		return
 	}
+	limit := crawlMemoryLimit(s.cfg, s.db.NextID())
+	if s.seeding > 0 && (s.c == nil || !s.c.Seeded()) {
+		limit += crawlSeedBytes * int64(s.seeding)
+	}
+	debug.SetMemoryLimit(limit)
 }
 
 // every runs fn every d (never when d ≤ 0) on its own goroutine until the

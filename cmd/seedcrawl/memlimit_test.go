@@ -1,6 +1,8 @@
 package main
 
 import (
+	"context"
+	"io"
 	"path/filepath"
 	"runtime/debug"
 	"testing"
@@ -95,5 +97,34 @@ func TestCrawlGCPercent(t *testing.T) {
 				t.Fatalf("GC percent %d during the session and %d after it, want %d and %d", during, after, tc.want, before)
 			}
 		})
+	}
+}
+
+// TestCrawlMemoryLimitWhileSeeding checks that the memory limit allows
+// crawlSeedBytes per seed until the seeds are stored (their transaction
+// holds them all; a limit without it kept the collector running through a
+// long list), and drops the allowance once they are.
+func TestCrawlMemoryLimitWhileSeeding(t *testing.T) {
+	prev := debug.SetMemoryLimit(-1)
+	t.Cleanup(func() { debug.SetMemoryLimit(prev) })
+	t.Setenv("GOMEMLIMIT", "")
+	w := crawlStartWeb(t, testweb.GenOptions{Seed: 3, Pages: 20, Hosts: 2, Preset: testweb.Clean}, testweb.Options{})
+	cfg := demoConfig(filepath.Join(t.TempDir(), "seed.db"), w.site.Seeds(), w.srv, 0, 2)
+	s, err := openCrawl(cfg, crawlExtras{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.close()
+	const seeds = 100_000
+	s.seeding = seeds
+	s.setMemoryLimit()
+	if got, want := debug.SetMemoryLimit(-1), crawlMemoryLimit(cfg, s.db.NextID())+crawlSeedBytes*seeds; got != want {
+		t.Fatalf("memory limit %d before the seeds are stored, want %d (the allowance for %d seeds)", got, want, seeds)
+	}
+	if _, err := s.crawl(context.Background(), w.site.Seeds(), 0, io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := debug.SetMemoryLimit(-1), crawlMemoryLimit(cfg, s.db.NextID()); got != want {
+		t.Fatalf("memory limit %d after the crawl, want %d (no allowance once the seeds are stored)", got, want)
 	}
 }
