@@ -171,7 +171,8 @@ type Config struct {
 	// CommitInterval is how long fetched results wait before they are
 	// committed to the db (key "commit-interval"). A batch of fewer than 8
 	// results waits up to 10 intervals, so a crawl bound by politeness
-	// commits every few pages, not after each. Default 1s.
+	// commits every few pages, not after each (a cluster node commits
+	// every interval, and sooner when it starves). Default 1s.
 	CommitInterval time.Duration
 	// CommitPages commits a batch once it holds this many results
 	// (key "commit-pages"). Default 256.

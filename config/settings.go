@@ -94,7 +94,7 @@ func crawlSettings() []setting {
 		{"max-query-params", "reject URLs with more than `N` query parameters", func(c *Config) value { return (*intVal)(&c.MaxQueryParams) }},
 		{"link-selector", "follow only links inside elements matching the CSS `SELECTOR` (like Scrapy's restrict_css)", func(c *Config) value { return (*strVal)(&c.LinkSelector) }},
 		{"max-out-links", "most links `N` taken from one page", func(c *Config) value { return (*intVal)(&c.MaxOutLinks) }},
-		{"commit-interval", "wait `DURATION` before fetched results are committed (fewer than 8 results wait up to 10 times as long)", func(c *Config) value { return (*durVal)(&c.CommitInterval) }},
+		{"commit-interval", "wait `DURATION` before fetched results are committed (fewer than 8 results wait up to 10 times as long, except on a cluster node)", func(c *Config) value { return (*durVal)(&c.CommitInterval) }},
 		{"commit-pages", "commit once a batch holds `N` results", func(c *Config) value { return (*intVal)(&c.CommitPages) }},
 		{"warc", "write WARC/1.1 files of every response, with CDXJ indexes, to `DIR` (HTTP/1.1 only)", func(c *Config) value { return (*strVal)(&c.WARC) }},
 		{"listen", "serve /metrics, /status, /debug/pprof and a status page on `ADDR` (host:port) while crawling", func(c *Config) value { return (*strVal)(&c.Listen) }},

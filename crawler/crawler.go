@@ -3,6 +3,7 @@ package crawler
 import (
 	"context"
 	"fmt"
+	"math"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -86,7 +87,7 @@ func New(opts Options) (*Crawler, error) {
 	c.pages = frontier.NewPageBudget(opts.Settings.MaxPages)
 	c.cluster, _ = opts.Feed.(Cluster)
 	c.journal.Cadence = storage.Cadence{Pages: opts.Settings.CommitPages, Interval: opts.Settings.CommitInterval,
-		Few: trickleCommit, Linger: lingerCommit * opts.Settings.CommitInterval}
+		Few: trickleCommit, Linger: lingerCommit * min(opts.Settings.CommitInterval, math.MaxInt64/lingerCommit)}
 	if c.cluster != nil {
 		c.journal.Cadence.Few, c.journal.Cadence.Starve = 0, clusterStarveCommit
 	}

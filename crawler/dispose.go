@@ -48,7 +48,7 @@ func (c *Crawler) dispose() error {
 		if !armed && fatal == nil {
 			switch {
 			case !c.journal.Batch.Empty():
-				timer.Reset(c.journal.Cadence.Wait(time.Now(), c.journal.Batch.Pages()))
+				timer.Reset(c.journal.Cadence.Wait(time.Now()))
 				armed = true
 			case c.dirty.Load():
 				timer.Reset(c.journal.Cadence.Tick())
@@ -88,10 +88,15 @@ func (c *Crawler) dispose() error {
 				fail(err)
 				continue
 			}
-			if c.journal.Cadence.Full(c.journal.Batch.Pages()) || c.journal.Cadence.Due(time.Now(), len(c.in) == 0 && c.starved(), c.journal.Batch.Pages()) {
+			sooner := c.journal.Cadence.Result()
+			if c.journal.Cadence.Full(c.journal.Batch.Pages()) || c.journal.Cadence.Due(time.Now(), len(c.in) == 0 && c.starved()) {
 				if err := c.commit(); err != nil {
 					fail(err)
 				}
+			} else if sooner && armed {
+				// The timer was set for a trickle's longer wait.
+				timer.Stop()
+				armed = false
 			}
 		case <-timer.C:
 			armed = false
@@ -101,7 +106,7 @@ func (c *Crawler) dispose() error {
 			if fatal != nil || c.journal.Batch.Empty() {
 				continue
 			}
-			if c.journal.Cadence.Due(time.Now(), c.starved(), c.journal.Batch.Pages()) {
+			if c.journal.Cadence.Due(time.Now(), c.starved()) {
 				if err := c.commit(); err != nil {
 					fail(err)
 				}

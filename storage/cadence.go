@@ -3,10 +3,11 @@ package storage
 import "time"
 
 // Cadence decides when a crawl commits its batch: once the batch holds
-// Pages results (Full); once Interval has passed since the last commit,
-// if the batch holds at least Few results, and once Linger has passed
-// whatever it holds; and once Starve has passed when the crawl starved,
-// its workers all waiting on an empty frontier (Due).
+// Pages records (Full); once Interval has passed since the last commit,
+// if the batch holds at least Few results (jobs whose outcome it holds,
+// told by Result), and once Linger has passed whatever it holds; and once
+// Starve has passed when the crawl starved, its workers all waiting on an
+// empty frontier (Due).
 //
 // Each commit costs a transaction and two fsyncs. A crawl bound by
 // politeness gets a result or two a second; committing each second would
@@ -26,25 +27,34 @@ type Cadence struct {
 	Linger   time.Duration
 	Starve   time.Duration
 	last     time.Time
+	results  int // Result calls since the last commit
 }
 
 // Committed notes a commit (or the start of the batch) at now.
-func (c *Cadence) Committed(now time.Time) { c.last = now }
+func (c *Cadence) Committed(now time.Time) { c.last, c.results = now, 0 }
+
+// Result notes one more job's outcome in the batch. It reports whether
+// the batch's wait just got shorter (it now holds Few results): a
+// committer asleep until the Linger wait is to look again.
+func (c *Cadence) Result() (sooner bool) {
+	c.results++
+	return c.results == c.Few && c.Linger > c.Interval
+}
 
 // Full reports that a batch of pages results is to be committed now.
 func (c *Cadence) Full(pages int) bool { return pages >= c.Pages }
 
-// Due reports that a batch of pages results is to be committed at now:
-// its wait (Interval, or Linger for fewer than Few results) has passed, or
-// the crawl starved and the Starve gap has passed.
-func (c *Cadence) Due(now time.Time, starved bool, pages int) bool {
+// Due reports that the batch is to be committed at now: its wait
+// (Interval, or Linger for fewer than Few results) has passed, or the
+// crawl starved and the Starve gap has passed.
+func (c *Cadence) Due(now time.Time, starved bool) bool {
 	since := now.Sub(c.last)
-	return since >= c.wait(pages) || c.Starve > 0 && starved && since >= c.Starve
+	return since >= c.wait() || c.Starve > 0 && starved && since >= c.Starve
 }
 
-// wait is how long after the last commit a batch of pages results is due.
-func (c *Cadence) wait(pages int) time.Duration {
-	if pages < c.Few && c.Linger > c.Interval {
+// wait is how long after the last commit the batch is due.
+func (c *Cadence) wait() time.Duration {
+	if c.results < c.Few && c.Linger > c.Interval {
 		return c.Linger
 	}
 	return c.Interval
@@ -61,14 +71,13 @@ func (c *Cadence) Tick() time.Duration {
 	return c.Interval / 4
 }
 
-// Wait is how long after now a batch of pages results that is not Full
-// can first be Due: until its wait ends, or, with a Starve gap shorter
-// than that, until the gap ends and then every Tick (a crawl may starve at
-// any time without a word to the committer). A batch that grows to Few
-// results meanwhile is due when the result that makes it so arrives, which
-// the committer asks about without a timer. Never less than a millisecond.
-func (c *Cadence) Wait(now time.Time, pages int) time.Duration {
-	next := c.last.Add(c.wait(pages))
+// Wait is how long after now a batch that is not Full can first be Due:
+// until its wait ends, or, with a Starve gap shorter than that, until the
+// gap ends and then every Tick (a crawl may starve at any time without a
+// word to the committer). A batch whose wait gets shorter meanwhile says
+// so through Result. Never less than a millisecond.
+func (c *Cadence) Wait(now time.Time) time.Duration {
+	next := c.last.Add(c.wait())
 	if c.Starve > 0 && c.last.Add(c.Starve).Before(next) {
 		gap := c.last.Add(c.Starve)
 		if !now.Before(gap) {

@@ -51,7 +51,7 @@ func TestCadenceWait(t *testing.T) {
 			c := Cadence{Pages: 10, Interval: tt.interval, Starve: tt.gap}
 			c.Committed(t0)
 			now := t0.Add(tt.at)
-			got := c.Wait(now, 1)
+			got := c.Wait(now)
 			if got != tt.want {
 				t.Fatalf("Wait = %v, want %v", got, tt.want)
 			}
@@ -73,9 +73,9 @@ func TestCadenceTrickle(t *testing.T) {
 	cadenceSteps(t, &c, t0, []cadenceStep{
 		{name: "one result, starved", at: 1100 * time.Millisecond, pages: 1, starved: true, wait: 8900 * time.Millisecond},
 		{name: "seven results past the interval", at: 7 * time.Second, pages: 7, starved: true, wait: 3 * time.Second},
-		{name: "the eighth result", at: 7500 * time.Millisecond, pages: 8, starved: true, commit: true},
+		{name: "the eighth result", at: 7500 * time.Millisecond, pages: 8, starved: true, commit: true, sooner: true},
 		{name: "one result within the interval", at: 8 * time.Second, pages: 1, wait: 9500 * time.Millisecond},
-		{name: "eight results within the interval", at: 8400 * time.Millisecond, pages: 8, wait: 100 * time.Millisecond},
+		{name: "eight results within the interval", at: 8400 * time.Millisecond, pages: 8, wait: 100 * time.Millisecond, sooner: true},
 		{name: "eight results at the interval", at: 8500 * time.Millisecond, pages: 8, commit: true},
 		{name: "two results lingering", at: 18 * time.Second, pages: 2, wait: 500 * time.Millisecond},
 		{name: "two results at the linger", at: 18500 * time.Millisecond, pages: 2, commit: true},
@@ -86,10 +86,11 @@ func TestCadenceTrickle(t *testing.T) {
 type cadenceStep struct {
 	name    string
 	at      time.Duration // since t0
-	pages   int
+	pages   int           // records and results in the batch
 	starved bool
 	commit  bool          // Full or Due; a commit is then noted
 	wait    time.Duration // Wait's answer when no commit is due (0: not asked)
+	sooner  bool          // a Result of the step says the wait got shorter
 }
 
 // cadenceSteps asks c about each step in order, as a crawl does: after a
@@ -98,7 +99,14 @@ func cadenceSteps(t *testing.T, c *Cadence, t0 time.Time, steps []cadenceStep) {
 	t.Helper()
 	for _, s := range steps {
 		now := t0.Add(s.at)
-		got := c.Full(s.pages) || c.Due(now, s.starved, s.pages)
+		sooner := false
+		for c.results < s.pages {
+			sooner = c.Result() || sooner
+		}
+		if sooner != s.sooner {
+			t.Fatalf("%s: a Result said the wait got shorter: %v, want %v", s.name, sooner, s.sooner)
+		}
+		got := c.Full(s.pages) || c.Due(now, s.starved)
 		if got != s.commit {
 			t.Fatalf("%s: commit = %v, want %v", s.name, got, s.commit)
 		}
@@ -106,7 +114,7 @@ func cadenceSteps(t *testing.T, c *Cadence, t0 time.Time, steps []cadenceStep) {
 			c.Committed(now)
 			continue
 		}
-		if w := c.Wait(now, s.pages); s.wait != 0 && w != s.wait {
+		if w := c.Wait(now); s.wait != 0 && w != s.wait {
 			t.Fatalf("%s: Wait = %v, want %v", s.name, w, s.wait)
 		}
 	}

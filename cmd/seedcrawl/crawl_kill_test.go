@@ -21,12 +21,13 @@ import (
 )
 
 // crawlKillWindow bounds how long before its death a killed crawl may have
-// requested a URL that the next run fetches again: the commit interval
-// (results wait at most that long to be committed) plus the time a request
-// takes and some scheduling slack on a loaded machine.
+// requested a URL that the next run fetches again: the longest a result
+// waits to be committed (10 commit intervals, for a batch of fewer than 8
+// results; a crawl's slow phases, its start and its end, get so few) plus
+// the time a request takes and some scheduling slack on a loaded machine.
 const (
 	crawlKillCommit = 100 * time.Millisecond
-	crawlKillWindow = crawlKillCommit + 400*time.Millisecond
+	crawlKillWindow = 10*crawlKillCommit + 400*time.Millisecond
 )
 
 // stopPoint says when crawlStop stops a command: once the test web has
