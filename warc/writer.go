@@ -78,9 +78,14 @@ type Exchange struct {
 	// transfer and content codings intact. Required.
 	Response []byte
 	// Truncated marks a response cut before its end (the body limit, a
-	// broken connection): the record gets WARC-Truncated: length and its
-	// payload is not used for deduplication.
+	// broken connection): the record gets WARC-Truncated and its payload
+	// is not used for deduplication.
 	Truncated bool
+	// Truncation is the WARC-Truncated value of a Truncated response:
+	// TruncatedLength (also when empty), TruncatedTime,
+	// TruncatedDisconnect or TruncatedUnspecified; any other value is
+	// written as TruncatedUnspecified.
+	Truncation string
 	// RefersToDate is, for a 304 response, when URL was last captured in
 	// full (WARC-Refers-To-Date of the server-not-modified revisit);
 	// zero omits it.
@@ -239,7 +244,7 @@ func (w *Writer) WriteExchange(ctx context.Context, ex Exchange) (Result, error)
 	}
 	h[0].Value = res.Type
 	if ex.Truncated && res.Type == TypeResponse {
-		h = append(h, Field{"WARC-Truncated", "length"})
+		h = append(h, Field{"WARC-Truncated", truncation(ex.Truncation)})
 	}
 	h = append(h, Field{"WARC-Block-Digest", Digest(block)})
 	if res.PayloadDigest != "" {
@@ -279,6 +284,17 @@ func (w *Writer) WriteExchange(ctx context.Context, ex Exchange) (Result, error)
 		}
 	}
 	return res, nil
+}
+
+// truncation returns the WARC-Truncated value for an Exchange.Truncation.
+func truncation(why string) string {
+	switch why {
+	case "":
+		return TruncatedLength
+	case TruncatedLength, TruncatedTime, TruncatedDisconnect, TruncatedUnspecified:
+		return why
+	}
+	return TruncatedUnspecified
 }
 
 // compress appends the record made of head and block to buf as one gzip
