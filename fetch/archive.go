@@ -27,9 +27,28 @@ func (r *Response) Archive(ctx context.Context, a Archiver, lastFull func() time
 	}
 	x := warc.Exchange{URL: r.URL, Date: r.Start, IP: r.RemoteAddr, Request: cp.Request,
 		Response: cp.Response, Truncated: cp.Truncated}
+	if cp.Truncated {
+		x.Truncation = truncation(r.Reason)
+	}
 	if r.Code == http.StatusNotModified {
 		x.RefersToDate = lastFull()
 	}
 	_, err := a.WriteExchange(ctx, x)
 	return err
+}
+
+// truncation says in WARC-Truncated's terms why a response whose capture
+// is cut ended as it did (reason is Response.Reason): the fetch timeout,
+// a connection that broke off, the crawl stopping; otherwise a limit on
+// length (--max-body, the capture limit, a bomb's ratio).
+func truncation(reason string) string {
+	switch reason {
+	case ReasonTimeout:
+		return warc.TruncatedTime
+	case ReasonConnLost, ReasonNetwork:
+		return warc.TruncatedDisconnect
+	case ReasonCanceled:
+		return warc.TruncatedUnspecified
+	}
+	return warc.TruncatedLength
 }

@@ -8,6 +8,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/seedcrawl/seedcrawl/urlnorm"
 )
 
 // ResolveMap overrides name resolution like curl --resolve. Keys are a
@@ -42,6 +44,9 @@ func parseEntry(src, h, a string) (key, addr string, err error) {
 	if host == "" || strings.ContainsAny(host, "/@ \t=") {
 		return "", "", fmt.Errorf("fetch: resolve %q: %w: bad host %q", src, ErrResolve, h)
 	}
+	if host, err = entryName(host); err != nil {
+		return "", "", fmt.Errorf("fetch: resolve %q: %w: bad host %q: %v", src, ErrResolve, h, err)
+	}
 	if err := checkAddr(a); err != nil {
 		return "", "", fmt.Errorf("fetch: resolve %q: %w: %v", src, ErrResolve, err)
 	}
@@ -53,6 +58,26 @@ func parseEntry(src, h, a string) (key, addr string, err error) {
 	}
 	return host, a, nil
 }
+
+// entryName returns a resolve entry's host as a dial address names it: an
+// IDN in punycode, as URLs are normalized ("bücher.test" is dialed as
+// "xn--bcher-kva.test"), without the trailing dot of an absolute name
+// (dialName). An IP literal is kept.
+func entryName(host string) (string, error) {
+	if net.ParseIP(host) != nil {
+		return host, nil
+	}
+	n, err := urlnorm.Normalize("http://" + host + "/")
+	if err != nil {
+		return "", err
+	}
+	return dialName(urlnorm.HostName(n)), nil
+}
+
+// dialName drops the trailing dot of an absolute DNS name: "example.com."
+// and "example.com" are one name, so a URL written either way takes the
+// same resolve entry instead of a lookup the entry was meant to prevent.
+func dialName(host string) string { return strings.TrimSuffix(host, ".") }
 
 // checkAddr accepts an IP or IP:PORT.
 func checkAddr(a string) error {
@@ -126,7 +151,7 @@ func (m ResolveMap) Lookup(host, port string) (addr string, ok bool) {
 	if len(m) == 0 {
 		return "", false
 	}
-	host = strings.ToLower(host)
+	host = dialName(strings.ToLower(host))
 	v, ok := m[net.JoinHostPort(host, port)]
 	if !ok {
 		h := host

@@ -120,6 +120,13 @@ func TestResolveOverride(t *testing.T) {
 		{"host to ip:port", "fake.test=127.0.0.1:" + port, "http://fake.test/html"},
 		{"host to ip keeps url port", "fake.test=127.0.0.1", "http://fake.test:" + port + "/html"},
 		{"host:port to ip:port", "fake.test:80=127.0.0.1:" + port, "http://fake.test/html"},
+		// Links name an IDN host in punycode (URLs are normalized); the
+		// entry may be written as a person writes the name.
+		{"IDN entry", "Bücher.test=127.0.0.1:" + port, "http://xn--bcher-kva.test/html"},
+		{"IDN entry with port", "bücher.test:80=127.0.0.1:" + port, "http://xn--bcher-kva.test/html"},
+		// The same DNS name, absolute: never a lookup past the override.
+		{"trailing dot in URL", "fake.test=127.0.0.1:" + port, "http://fake.test./html"},
+		{"trailing dot in entry", "fake.test.=127.0.0.1:" + port, "http://fake.test/html"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

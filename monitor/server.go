@@ -11,6 +11,7 @@ import (
 	"net/http/pprof"
 	"os"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -183,8 +184,12 @@ func Start(ctx context.Context, addr string, opts Options) (*Server, error) {
 	if err != nil {
 		return nil, fmt.Errorf("monitor: listen on %s: %w", addr, err)
 	}
+	var handler http.Handler = mux
+	if loopbackOnly(ln.Addr()) {
+		handler = localHostsOnly(mux)
+	}
 	srv := &http.Server{
-		Handler:           mux,
+		Handler:           handler,
 		ReadHeaderTimeout: 5 * time.Second,
 		IdleTimeout:       time.Minute,
 		MaxHeaderBytes:    64 << 10,
@@ -215,6 +220,35 @@ func Start(ctx context.Context, addr string, opts Options) (*Server, error) {
 		}
 	}()
 	return s, nil
+}
+
+// loopbackOnly reports whether a listener at addr can be reached from
+// this machine only.
+func loopbackOnly(addr net.Addr) bool {
+	ta, ok := addr.(*net.TCPAddr)
+	return ok && ta.IP.IsLoopback()
+}
+
+// localHostsOnly refuses requests whose Host header is not an IP address or
+// localhost. A monitor on a loopback address is meant for this machine,
+// but a web page open in a browser here can still reach it through a name
+// of its own that it resolves to 127.0.0.1 (DNS rebinding) and read
+// /status and /debug/pprof as its own origin; such a request carries that
+// name in Host. On other addresses the monitor may well be reached by a
+// name (a scrape of monitor.internal:9090), so there every Host passes.
+func localHostsOnly(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		host := r.Host
+		if h, _, err := net.SplitHostPort(host); err == nil {
+			host = h
+		}
+		host = strings.TrimSuffix(strings.ToLower(host), ".")
+		if net.ParseIP(strings.Trim(host, "[]")) == nil && host != "localhost" {
+			http.Error(w, fmt.Sprintf("monitor: Host %q refused: this monitor listens on loopback and answers only requests to an IP address or localhost", r.Host), http.StatusForbidden)
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
 }
 
 // handler serves /status and the page.

@@ -30,8 +30,11 @@
 // records. Beside each WARC file the Writer writes a sorted CDXJ index
 // (PREFIX-TIMESTAMP-SERIAL.cdxj, one line per response or revisit record:
 // SURT key, 14-digit timestamp, JSON with url, mime, status, digest,
-// length, offset and filename) when the file is closed; IndexFile rebuilds
-// it from a WARC file, e.g. after a crash.
+// length, offset and filename) when the file is closed. A file whose
+// writer was killed has none: the next Open in the directory indexes it,
+// first cutting it back to its last whole exchange if the kill came in the
+// middle of a write (each open file is locked, so a file another live
+// Writer holds is left alone). IndexFile indexes any WARC file.
 //
 // A Reader iterates the records of a .warc.gz or plain .warc stream and
 // validates their block and payload digests.

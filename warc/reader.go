@@ -240,46 +240,68 @@ func truncate(s string) string {
 }
 
 // IndexFile reads the WARC file at path and returns its CDXJ index lines,
-// sorted, as the Writer writes them: to rebuild the index of a file whose
-// writer did not close it (a crash), or to index files from elsewhere.
-// A digest mismatch is an error.
+// sorted, as the Writer writes them: to index files from elsewhere, or one
+// whose writer did not close it (a crash; Open does that by itself for
+// its own files, see recoverFiles). A digest mismatch is an error.
 func IndexFile(path string) ([]string, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("warc: index: %w", err)
 	}
 	defer f.Close()
-	rd, err := NewReader(f)
+	lines, rest, _, err := indexRecords(f, filepath.Base(path))
 	if err != nil {
 		return nil, fmt.Errorf("warc: index %s: %w", path, err)
 	}
-	name := filepath.Base(path)
-	var lines []string
+	lines = append(lines, rest...)
+	sort.Strings(lines)
+	return lines, nil
+}
+
+// indexRecords reads the WARC stream r of the file named name and returns
+// the sorted CDXJ lines of its response and revisit records up to its last
+// whole exchange, and the offset just past that exchange: a record pair
+// the Writer wrote in one write (a response or revisit naming a
+// WARC-Concurrent-To, then that request) is whole once both are read. rest
+// holds the lines of the records after it, read to the end of r (a
+// response whose request came first, in files of other writers); whatever
+// stops the read before the end is the error.
+func indexRecords(r io.Reader, name string) (lines, rest []string, whole int64, err error) {
+	rd, err := NewReader(r)
+	if err != nil {
+		return nil, nil, 0, err
+	}
 	for {
 		rec, err := rd.Next()
 		if errors.Is(err, io.EOF) {
-			break
+			sort.Strings(lines)
+			return lines, rest, whole, nil
 		}
 		if err != nil {
-			return nil, fmt.Errorf("warc: index %s: %w", path, err)
+			sort.Strings(lines)
+			return lines, nil, whole, err
 		}
 		typ := rec.Type()
-		if typ != TypeResponse && typ != TypeRevisit {
-			continue
+		if typ == TypeResponse || typ == TypeRevisit {
+			date, err := time.Parse(time.RFC3339, rec.Header.Get("WARC-Date"))
+			if err != nil {
+				sort.Strings(lines)
+				return lines, nil, whole, fmt.Errorf("record at %d: %w: WARC-Date %q", rec.Offset, ErrFormat, rec.Header.Get("WARC-Date"))
+			}
+			msg := parseHTTP(rec.Block)
+			mime := msg.contentType
+			if typ == TypeRevisit {
+				mime = "warc/revisit"
+			}
+			res := &Result{Type: typ, File: name, Offset: rec.Offset, Length: rec.Length,
+				PayloadDigest: rec.Header.Get("WARC-Payload-Digest"), Status: msg.status}
+			rest = append(rest, cdxjLine(rec.Header.Get("WARC-Target-URI"), date, mime, res))
 		}
-		date, err := time.Parse(time.RFC3339, rec.Header.Get("WARC-Date"))
-		if err != nil {
-			return nil, fmt.Errorf("warc: index %s: record at %d: %w: WARC-Date %q", path, rec.Offset, ErrFormat, rec.Header.Get("WARC-Date"))
+		open := (typ == TypeResponse || typ == TypeRevisit) && rec.Header.Get("WARC-Concurrent-To") != ""
+		if rec.Length > 0 && !open { // the record ended its gzip member and no partner is awaited
+			lines = append(lines, rest...)
+			rest = rest[:0]
+			whole = rec.Offset + rec.Length
 		}
-		msg := parseHTTP(rec.Block)
-		mime := msg.contentType
-		if typ == TypeRevisit {
-			mime = "warc/revisit"
-		}
-		res := &Result{Type: typ, File: name, Offset: rec.Offset, Length: rec.Length,
-			PayloadDigest: rec.Header.Get("WARC-Payload-Digest"), Status: msg.status}
-		lines = append(lines, cdxjLine(rec.Header.Get("WARC-Target-URI"), date, mime, res))
 	}
-	sort.Strings(lines)
-	return lines, nil
 }

@@ -27,6 +27,15 @@ const (
 	ProfileServerNotModified = "http://netpreserve.org/warc/1.1/revisit/server-not-modified"
 )
 
+// WARC-Truncated values of WARC 1.1, section 5.13: why a record's block
+// is not the whole response.
+const (
+	TruncatedLength      = "length"      // longer than the configured limit
+	TruncatedTime        = "time"        // took longer than the configured time
+	TruncatedDisconnect  = "disconnect"  // the connection broke off
+	TruncatedUnspecified = "unspecified" // another reason, e.g. the crawl stopping
+)
+
 // Field is one named field of a WARC record header.
 type Field struct {
 	Name, Value string

@@ -78,9 +78,14 @@ type Exchange struct {
 	// transfer and content codings intact. Required.
 	Response []byte
 	// Truncated marks a response cut before its end (the body limit, a
-	// broken connection): the record gets WARC-Truncated: length and its
-	// payload is not used for deduplication.
+	// broken connection): the record gets WARC-Truncated and its payload
+	// is not used for deduplication.
 	Truncated bool
+	// Truncation is the WARC-Truncated value of a Truncated response:
+	// TruncatedLength (also when empty), TruncatedTime,
+	// TruncatedDisconnect or TruncatedUnspecified; any other value is
+	// written as TruncatedUnspecified.
+	Truncation string
 	// RefersToDate is, for a 304 response, when URL was last captured in
 	// full (WARC-Refers-To-Date of the server-not-modified revisit);
 	// zero omits it.
@@ -120,10 +125,15 @@ type Writer struct {
 	index   []string // CDXJ lines of the current file
 	serial  int
 	files   []string
+
+	recovered []string // files of a killed writer that Open indexed
 }
 
 // Open creates opts.Dir if needed and starts the first WARC file with its
-// warcinfo record.
+// warcinfo record. Files of an earlier Writer with the same prefix that was
+// killed before it closed them get their CDXJ index first, cut back to
+// their last whole record if the kill came mid-write (Recovered lists
+// them); a file another live Writer holds is left alone.
 func Open(opts Options) (*Writer, error) {
 	if opts.Dir == "" {
 		return nil, fmt.Errorf("warc: open: %w: no directory", ErrOptions)
@@ -158,7 +168,11 @@ func Open(opts Options) (*Writer, error) {
 	if err := os.MkdirAll(opts.Dir, 0o755); err != nil {
 		return nil, fmt.Errorf("warc: open: %w", err)
 	}
-	w := &Writer{opts: opts}
+	recovered, err := recoverFiles(opts.Dir, opts.Prefix)
+	if err != nil {
+		return nil, fmt.Errorf("warc: open: %w", err)
+	}
+	w := &Writer{opts: opts, recovered: recovered}
 	w.gz.New = func() any {
 		zw, _ := gzip.NewWriterLevel(nil, opts.Level) // level checked above
 		return zw
@@ -230,7 +244,7 @@ func (w *Writer) WriteExchange(ctx context.Context, ex Exchange) (Result, error)
 	}
 	h[0].Value = res.Type
 	if ex.Truncated && res.Type == TypeResponse {
-		h = append(h, Field{"WARC-Truncated", "length"})
+		h = append(h, Field{"WARC-Truncated", truncation(ex.Truncation)})
 	}
 	h = append(h, Field{"WARC-Block-Digest", Digest(block)})
 	if res.PayloadDigest != "" {
@@ -270,6 +284,17 @@ func (w *Writer) WriteExchange(ctx context.Context, ex Exchange) (Result, error)
 		}
 	}
 	return res, nil
+}
+
+// truncation returns the WARC-Truncated value for an Exchange.Truncation.
+func truncation(why string) string {
+	switch why {
+	case "":
+		return TruncatedLength
+	case TruncatedLength, TruncatedTime, TruncatedDisconnect, TruncatedUnspecified:
+		return why
+	}
+	return TruncatedUnspecified
 }
 
 // compress appends the record made of head and block to buf as one gzip
@@ -377,6 +402,12 @@ func (w *Writer) openFile() error {
 		if err != nil {
 			return fmt.Errorf("warc: create file: %w", err)
 		}
+		// Held until the file is indexed and closed; a crash drops it, so
+		// the next Open can tell a killed writer's file from a live one.
+		if err := lockFile(f); err != nil {
+			f.Close()
+			return fmt.Errorf("warc: lock %s: %w", name, err)
+		}
 		w.f, w.name, w.size, w.records, w.index = f, name, 0, 0, nil
 		w.files = append(w.files, name)
 		break
@@ -401,8 +432,9 @@ func (w *Writer) openFile() error {
 	return nil
 }
 
-// closeFile syncs and closes the current file and writes its sorted CDXJ
-// index. w.mu held.
+// closeFile syncs the current file, writes its sorted CDXJ index and
+// closes it, in that order: the file stays locked until its index is
+// there. w.mu held.
 func (w *Writer) closeFile() error {
 	if w.f == nil {
 		return nil
@@ -413,12 +445,12 @@ func (w *Writer) closeFile() error {
 		f.Close()
 		return fmt.Errorf("warc: sync %s: %w", name, err)
 	}
-	if err := f.Close(); err != nil {
-		return fmt.Errorf("warc: close %s: %w", name, err)
-	}
 	sort.Strings(w.index)
 	err := writeIndex(filepath.Join(w.opts.Dir, strings.TrimSuffix(name, ".warc.gz")+".cdxj"), w.index)
 	w.index = nil
+	if cerr := f.Close(); cerr != nil && err == nil {
+		err = fmt.Errorf("warc: close %s: %w", name, cerr)
+	}
 	return err
 }
 
@@ -451,6 +483,10 @@ func (w *Writer) Close() error {
 	w.closed = true
 	return w.closeFile()
 }
+
+// Recovered returns the base names of the files Open found without an
+// index, left by a writer that was killed, and indexed.
+func (w *Writer) Recovered() []string { return append([]string(nil), w.recovered...) }
 
 // Files returns the base names of the WARC files this Writer created, in
 // order, the current one last.

@@ -79,6 +79,9 @@ func runExport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	w := stdout
 	var f *os.File
 	if *out != "" && *out != "-" {
+		if err := refuseDatabase("--out", *out); err != nil {
+			return err
+		}
 		if f, err = os.Create(*out); err != nil {
 			return fmt.Errorf("export: %w", err)
 		}
@@ -332,6 +335,9 @@ func exportGraphFile(db *storage.DB, format, base string, cycle uint32, stdout, 
 	path := base
 	if !strings.HasSuffix(path, ext) {
 		path += ext
+	}
+	if err := refuseDatabase("--out", path); err != nil {
+		return err
 	}
 	f, err := os.Create(path)
 	if err != nil {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/binary"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -104,12 +105,39 @@ func createOutput(flagName, path string) (*output, error) {
 	if st, err := os.Stat(path); err == nil && st.IsDir() {
 		return nil, fmt.Errorf("%w: %s %s: is a directory; name a file", errUsage, flagName, path)
 	}
+	if err := refuseDatabase(flagName, path); err != nil {
+		return nil, err
+	}
 	dir := filepath.Dir(path)
 	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".*.tmp")
 	if err != nil {
 		return nil, fmt.Errorf("%s %s: cannot create a file in %s: %w; pick a writable path", flagName, path, dir, err)
 	}
 	return &output{flag: flagName, path: path, tmp: tmp}, nil
+}
+
+// boltMagic is the number at offset 16 of a bbolt file, in the meta page
+// that opens it (little-endian on the machines seedcrawl runs on).
+const boltMagic = 0xED0CDAED
+
+// refuseDatabase refuses an output path that holds a database: an --out
+// given the --db path by a slip of the keyboard would replace the crawl
+// with a CSV, or truncate it under the open db (export). Any other file
+// may be overwritten, as ever.
+func refuseDatabase(flagName, path string) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil // nothing there, or nothing we could read: creating it will tell
+	}
+	defer f.Close()
+	var head [20]byte
+	if _, err := io.ReadFull(f, head[:]); err != nil {
+		return nil
+	}
+	if binary.LittleEndian.Uint32(head[16:]) != boltMagic {
+		return nil
+	}
+	return fmt.Errorf("%w: %s %s: is a seedcrawl database, not overwritten; name another file", errUsage, flagName, path)
 }
 
 // write fills the output with fn and moves it into place; on failure the

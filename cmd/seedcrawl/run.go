@@ -318,7 +318,9 @@ func runSession(ctx context.Context, sess *crawlSession, rf runFlags, progress t
 			return err
 		},
 		Report: func(c storage.Cycle) {
-			worked = true
+			// A reported cycle is complete: a stop from here on, in the
+			// wait for the next, has no cycle to resume.
+			worked, current = true, 0
 			url := func(id uint64) string {
 				if p, err := sess.db.Page(id); err == nil {
 					return p.URL
