@@ -14,6 +14,11 @@
 //     any notation written dotted-decimal, IPv6 compressed;
 //   - host restricted to letters, digits, '-', '_' and '.' (or an IP
 //     literal), so every result is dialable and parses with net/url (ErrHost);
+//   - userinfo ("user:password@") dropped: a crawler sends no credentials
+//     it finds in links (to whichever host a page names) and keeps none in
+//     its db, exports or WARC files, and the URL with them names the same
+//     resource; a seed with userinfo is refused (Seeds), not crawled
+//     without it unannounced;
 //   - default port (80, 443) dropped, empty path written "/";
 //   - fragment dropped, an empty query ("?") dropped;
 //   - dot segments removed;

@@ -12,6 +12,8 @@ var (
 	ErrHost = errors.New("urlnorm: invalid host")
 	// ErrSeed reports a seed URL that cannot be normalized (Seeds).
 	ErrSeed = errors.New("urlnorm: bad seed URL")
+	// ErrUserinfo reports a seed URL with userinfo, which Normalize drops.
+	ErrUserinfo = errors.New("urlnorm: URL with userinfo")
 	// ErrScope reports a scope specification that cannot be parsed.
 	ErrScope = errors.New("urlnorm: invalid scope")
 )

@@ -167,15 +167,7 @@ func serialize(u *wurl.Url) (string, error) {
 	sb.Grow(len(scheme) + 3 + len(host) + len(u.Pathname()) + len(u.Query()) + 16)
 	sb.WriteString(scheme)
 	sb.WriteString("://")
-	if user, pass := u.Username(), u.Password(); user != "" || pass != "" {
-		percent.Write(&sb, user, &userinfoKeep)
-		if pass != "" {
-			sb.WriteByte(':')
-			percent.Write(&sb, pass, &userinfoKeep)
-		}
-		sb.WriteByte('@')
-	}
-	sb.WriteString(host)
+	sb.WriteString(host) // without userinfo: see the package doc
 	if port := u.Port(); port != "" {
 		sb.WriteByte(':')
 		sb.WriteString(port)

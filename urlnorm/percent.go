@@ -15,7 +15,6 @@ import "github.com/seedcrawl/seedcrawl/internal/percent"
 //
 // None has '%': one that starts no escape is written "%25".
 var (
-	pathKeep     = percent.MakeSet(percent.Unreserved + "!$&'()*+,;=" + ":@/")
-	queryKeep    = percent.MakeSet(percent.Unreserved + "!$&()*+,;=" + ":@/?")
-	userinfoKeep = percent.MakeSet(percent.Unreserved + "!$&'()*+,")
+	pathKeep  = percent.MakeSet(percent.Unreserved + "!$&'()*+,;=" + ":@/")
+	queryKeep = percent.MakeSet(percent.Unreserved + "!$&()*+,;=" + ":@/?")
 )

@@ -39,3 +39,18 @@ func TestSeeds(t *testing.T) {
 		})
 	}
 }
+
+// TestSeedsRefuseUserinfo: Normalize drops userinfo, so a seed with it
+// would be crawled without the credentials its user gave; it is refused,
+// and the error does not repeat the password.
+func TestSeedsRefuseUserinfo(t *testing.T) {
+	for _, seed := range []string{"http://admin:s3cret@a.example/", "https://admin@a.example/x"} {
+		got, err := Seeds([]string{"http://b.example/", seed})
+		if !errors.Is(err, ErrSeed) || !errors.Is(err, ErrUserinfo) || got != nil {
+			t.Fatalf("Seeds(%q) = %q, %v; want ErrSeed and ErrUserinfo", seed, got, err)
+		}
+		if strings.Contains(err.Error(), "s3cret") || !strings.Contains(err.Error(), "a.example") {
+			t.Errorf("error %q: want the seed's host named and its password not", err)
+		}
+	}
+}

@@ -1,0 +1,69 @@
+package main
+
+import (
+	"context"
+	"net/http"
+	"net/http/httptest"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/seedcrawl/seedcrawl/storage"
+)
+
+// TestCrawlDropsLinkCredentials crawls a page that links to its own host
+// with a user and password in the URL: the crawler fetches the page
+// without sending them (no Authorization header) and stores the URL
+// without them, once, as the same URL as the plain link.
+func TestCrawlDropsLinkCredentials(t *testing.T) {
+	var mu sync.Mutex
+	auth := map[string]string{} // path → Authorization header seen
+	var srv *httptest.Server
+	srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		auth[r.URL.Path] += r.Header.Get("Authorization")
+		mu.Unlock()
+		switch r.URL.Path {
+		case "/":
+			host := strings.TrimPrefix(srv.URL, "http://")
+			w.Header().Set("Content-Type", "text/html")
+			w.Write([]byte(`<a href="http://admin:s3cret@` + host + `/private">p</a><a href="/private">same</a>`))
+		case "/private":
+			w.Header().Set("Content-Type", "text/html")
+			w.Write([]byte(`<p>private`))
+		default:
+			http.NotFound(w, r)
+		}
+	}))
+	t.Cleanup(srv.Close)
+	db := filepath.Join(t.TempDir(), "ui.db")
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	var stdout, stderr outBuffer
+	code := run(ctx, []string{"crawl", "--db", db, "--allow-private", "--progress", "0", "--sitemaps=false",
+		"--delay", "0", "--delay-factor", "0", srv.URL + "/"}, &stdout, &stderr)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
+	mu.Lock()
+	got, asked := auth["/private"]
+	mu.Unlock()
+	if !asked || got != "" {
+		t.Fatalf("/private asked %v with Authorization %q, want asked without credentials", asked, got)
+	}
+	d := openDB(t, db)
+	defer d.Close()
+	var urls []string
+	if err := d.EachPage(func(p *storage.Page) error {
+		u, err := d.URL(p.ID)
+		urls = append(urls, u)
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if len(urls) != 2 || strings.Contains(strings.Join(urls, " "), "s3cret") {
+		t.Fatalf("stored URLs %q, want the seed and /private, without credentials", urls)
+	}
+}
