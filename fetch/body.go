@@ -60,6 +60,7 @@ func (t *limitTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	c.code = resp.StatusCode
 	c.header = resp.Header
 	c.contentType = mediaType(resp.Header.Get("Content-Type"))
+	c.sniff = c.contentType == ""
 	c.length = resp.ContentLength
 	// colly decodes gzip itself when Uncompressed is false, without a
 	// bound on the decoded size; everything it sees from us is plain.
@@ -69,7 +70,7 @@ func (t *limitTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	// together, so colly gets the header without Content-Type (it reads
 	// nothing else from it that we use).
 	resp.Header = withoutContentType(resp.Header)
-	if resp.StatusCode < 200 || resp.StatusCode > 299 || !IsHTML(c.contentType) && !c.keepBody {
+	if resp.StatusCode < 200 || resp.StatusCode > 299 || !IsHTML(c.contentType) && !c.sniff && !c.keepBody {
 		var complete bool
 		resp.Body, complete = dropBody(resp.Body, resp.ContentLength)
 		c.bodyUnread = !complete
