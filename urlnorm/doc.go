@@ -8,7 +8,8 @@
 // them) and then applies the RFC 3986 section 6.2.2 normalizations the WHATWG
 // serializer leaves alone:
 //
-//   - scheme and host lower-cased; only http and https accepted (ErrScheme);
+//   - scheme and host lower-cased, a host's trailing dots dropped (the same
+//     DNS name); only http and https accepted (ErrScheme);
 //   - internationalized host names converted to punycode (UTS #46, via the
 //     WHATWG host parser, which uses golang.org/x/net/idna), IPv4 numbers in
 //     any notation written dotted-decimal, IPv6 compressed;

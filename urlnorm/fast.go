@@ -145,7 +145,7 @@ func httpPrefix(raw string) (scheme, rest string, ok bool) {
 // label (UTS #46 validates those) and a last label that starts with a
 // letter (WHATWG tries other last labels as IPv4 numbers).
 func fastHost(h string) bool {
-	if h == "" {
+	if h == "" || h[len(h)-1] == '.' { // a trailing dot is dropped by the full path
 		return false
 	}
 	labelStart := 0

@@ -160,6 +160,14 @@ func serialize(u *wurl.Url) (string, error) {
 		return "", fmt.Errorf("%w: %q", ErrScheme, scheme)
 	}
 	host := u.Hostname()
+	dotted := host != "" && host[0] != '[' && host[len(host)-1] == '.'
+	if dotted {
+		// "example.com." is the same DNS name as "example.com": one host,
+		// one politeness queue. What is left is parsed again below, as
+		// the host parser may read it otherwise ("0.." is a name, "0" an
+		// IPv4 address).
+		host = strings.TrimRight(host, ".")
+	}
 	if !validHost(host) || !reparses(host) {
 		return "", fmt.Errorf("%w: %q", ErrHost, clip(host))
 	}
@@ -180,6 +188,9 @@ func serialize(u *wurl.Url) (string, error) {
 	if q := u.Query(); q != "" {
 		sb.WriteByte('?')
 		percent.Write(&sb, q, &queryKeep)
+	}
+	if dotted {
+		return Normalize(sb.String())
 	}
 	return sb.String(), nil
 }
