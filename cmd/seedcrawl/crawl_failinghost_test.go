@@ -1,14 +1,11 @@
 package main
 
 import (
-	"context"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
-	"path/filepath"
 	"sync/atomic"
 	"testing"
-	"time"
 )
 
 // TestCrawlHostMaxFailures crawls a host whose pages all answer 500 with
@@ -33,16 +30,7 @@ func TestCrawlHostMaxFailures(t *testing.T) {
 		}
 	}))
 	t.Cleanup(srv.Close)
-	db := filepath.Join(t.TempDir(), "fail.db")
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	var stdout, stderr outBuffer
-	code := run(ctx, []string{"crawl", "--db", db, "--allow-private", "--progress", "0", "--sitemaps=false",
-		"--delay", "0", "--delay-factor", "0", "--backoff", "1ms", "--max-backoff", "4ms",
-		"--host-max-failures", "2", srv.URL + "/"}, &stdout, &stderr)
-	if code != 0 {
-		t.Fatalf("exit %d: %s", code, stderr.String())
-	}
+	db, stdout, stderr := crawlServer(t, srv, "--backoff", "1ms", "--max-backoff", "4ms", "--host-max-failures", "2")
 	const tries = 1 + 3 // default --max-retries
 	if n := failed.Load(); n != 2*tries {
 		t.Errorf("%d requests answered 500, want %d: two URLs' attempts, then the host given up", n, 2*tries)
@@ -56,6 +44,6 @@ func TestCrawlHostMaxFailures(t *testing.T) {
 	if n := st.Reasons["deferred/host-failing: 2 URLs in a row failed"]; n != pages-2 {
 		t.Errorf("URLs recorded as given up with the host: %d, want %d; reasons %v", n, pages-2, st.Reasons)
 	}
-	checkContains(t, "summary", stdout.String(), "host-failing "+fmt.Sprint(pages-2), " 0 pending")
-	checkContains(t, "stderr", stderr.String(), `msg="host given up"`, `cause="host-failing: 2 URLs in a row failed"`)
+	checkContains(t, "summary", stdout, "host-failing "+fmt.Sprint(pages-2), " 0 pending")
+	checkContains(t, "stderr", stderr, `msg="host given up"`, `cause="host-failing: 2 URLs in a row failed"`)
 }

@@ -1,11 +1,9 @@
 package main
 
 import (
-	"context"
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -32,24 +30,15 @@ func TestCrawlRetryAfterYearEnds(t *testing.T) {
 		}
 	}))
 	t.Cleanup(srv.Close)
-	db := filepath.Join(t.TempDir(), "ra.db")
-	// The deadline only turns a hang into a failure; the crawl ends by
-	// itself in well under a second.
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	var stdout, stderr outBuffer
+	// The crawl ends by itself in well under a second.
 	start := time.Now()
-	code := run(ctx, []string{"crawl", "--db", db, "--allow-private", "--progress", "0", "--json", "--sitemaps=false",
-		"--delay", "0", "--delay-factor", "0", srv.URL + "/"}, &stdout, &stderr)
-	if code != 0 {
-		t.Fatalf("exit %d: %s", code, stderr.String())
-	}
+	db, stdout, stderr := crawlServer(t, srv, "--json")
 	var sum struct {
 		Stopped string `json:"stopped"`
 		Pending int    `json:"pending"`
 	}
-	if err := json.Unmarshal([]byte(stdout.String()), &sum); err != nil {
-		t.Fatalf("summary %q: %v", stdout.String(), err)
+	if err := json.Unmarshal([]byte(stdout), &sum); err != nil {
+		t.Fatalf("summary %q: %v", stdout, err)
 	}
 	if sum.Stopped != "exhausted" || sum.Pending != 0 {
 		t.Errorf("stopped %q with %d pending, want exhausted with 0", sum.Stopped, sum.Pending)
@@ -68,9 +57,9 @@ func TestCrawlRetryAfterYearEnds(t *testing.T) {
 	}
 	// The drop lasts a day: the warning dates its end, a time of day
 	// alone read as minutes from now.
-	checkContains(t, "stderr", stderr.String(), `msg="host given up"`)
-	if !strings.Contains(stderr.String(), `until="`+start.Add(24*time.Hour).Format(time.DateOnly)) &&
-		!strings.Contains(stderr.String(), `until="`+time.Now().Add(24*time.Hour).Format(time.DateOnly)) {
-		t.Errorf("the warning does not date the drop's end, a day from now:\n%s", stderr.String())
+	checkContains(t, "stderr", stderr, `msg="host given up"`)
+	if !strings.Contains(stderr, `until="`+start.Add(24*time.Hour).Format(time.DateOnly)) &&
+		!strings.Contains(stderr, `until="`+time.Now().Add(24*time.Hour).Format(time.DateOnly)) {
+		t.Errorf("the warning does not date the drop's end, a day from now:\n%s", stderr)
 	}
 }

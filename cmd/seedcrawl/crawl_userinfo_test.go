@@ -1,14 +1,11 @@
 package main
 
 import (
-	"context"
 	"net/http"
 	"net/http/httptest"
-	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/seedcrawl/seedcrawl/storage"
 )
@@ -38,15 +35,7 @@ func TestCrawlDropsLinkCredentials(t *testing.T) {
 		}
 	}))
 	t.Cleanup(srv.Close)
-	db := filepath.Join(t.TempDir(), "ui.db")
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	var stdout, stderr outBuffer
-	code := run(ctx, []string{"crawl", "--db", db, "--allow-private", "--progress", "0", "--sitemaps=false",
-		"--delay", "0", "--delay-factor", "0", srv.URL + "/"}, &stdout, &stderr)
-	if code != 0 {
-		t.Fatalf("exit %d: %s", code, stderr.String())
-	}
+	db, _, _ := crawlServer(t, srv)
 	mu.Lock()
 	got, asked := auth["/private"]
 	mu.Unlock()

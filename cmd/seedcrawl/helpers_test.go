@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/csv"
 	"fmt"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -260,4 +261,23 @@ func runCopyFile(t testing.TB, from, to string) {
 	if err := os.WriteFile(to, b, 0o644); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// crawlServer crawls the loopback server srv from its root with
+// `seedcrawl crawl` in process: delays off, no sitemaps, no progress
+// lines, plus extra flags. It fails the test unless the crawl exits 0 and
+// returns the db's path, stdout and stderr. A minute's deadline turns a
+// hang into a failure.
+func crawlServer(t *testing.T, srv *httptest.Server, extra ...string) (db, stdout, stderr string) {
+	t.Helper()
+	db = filepath.Join(t.TempDir(), "srv.db")
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	args := append([]string{"crawl", "--db", db, "--allow-private", "--progress", "0", "--sitemaps=false",
+		"--delay", "0", "--delay-factor", "0"}, extra...)
+	var out, errb outBuffer
+	if code := run(ctx, append(args, srv.URL+"/"), &out, &errb); code != 0 {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	return db, out.String(), errb.String()
 }
