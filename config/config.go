@@ -401,7 +401,7 @@ func (c *Config) Validate() error {
 		errs = append(errs, badValue("scope", "%v", err))
 	}
 	for _, seed := range c.Seeds {
-		if err := checkSeed(seed); err != nil {
+		if err := CheckSeed(seed); err != nil {
 			errs = append(errs, badValue("seeds", "%v", err))
 		}
 	}
@@ -425,7 +425,11 @@ func validToken(s string) bool {
 	return true
 }
 
-func checkSeed(s string) error {
+// CheckSeed tells whether s is usable as a seed URL at all (an absolute
+// http or https URL with a host) and, if not, what the user likely meant:
+// "example.org/docs" or "http//example.org/" get the URL to try, another
+// scheme is named as such. A URL it accepts may still fail normalization.
+func CheckSeed(s string) error {
 	u, err := url.Parse(s)
 	if err != nil {
 		return fmt.Errorf("seed %q: %v", s, err)
@@ -434,13 +438,44 @@ func checkSeed(s string) error {
 	case (u.Scheme == "http" || u.Scheme == "https") && u.Host != "":
 		return nil
 	case u.Scheme == "http" || u.Scheme == "https":
+		if fixed, ok := brokenScheme(s); ok {
+			return fmt.Errorf("seed %q has no host: want an absolute URL such as %s", s, fixed)
+		}
 		return fmt.Errorf("seed %q has no host: want an absolute URL such as https://example.org/", s)
 	case u.Scheme != "" && !hostPort(u):
 		// A URL of another scheme: prefixing https:// would suggest
 		// nonsense such as https://ftp://example.org/.
 		return fmt.Errorf("seed %q: scheme %q is not crawled: want an http or https URL", s, u.Scheme)
 	}
-	return fmt.Errorf("seed %q: want an absolute http or https URL such as https://%s/", s, strings.TrimPrefix(strings.TrimSuffix(s, "/"), "//"))
+	if fixed, ok := brokenScheme(s); ok {
+		return fmt.Errorf("seed %q: want an absolute http or https URL such as %s", s, fixed)
+	}
+	rest := strings.TrimPrefix(s, "//")
+	if !strings.Contains(rest, "/") {
+		rest += "/"
+	}
+	return fmt.Errorf("seed %q: want an absolute http or https URL such as https://%s", s, rest)
+}
+
+// brokenScheme mends a seed whose "http://" or "https://" lost its colon
+// or a slash ("http//example.org/", "https:/example.org"): the URL meant,
+// and true; false for anything else.
+func brokenScheme(s string) (string, bool) {
+	for _, scheme := range []string{"https", "http"} {
+		if len(s) <= len(scheme) || !strings.EqualFold(s[:len(scheme)], scheme) {
+			continue
+		}
+		sep := s[len(scheme):]
+		rest := strings.TrimLeft(sep, ":/")
+		if rest == "" || rest == sep || strings.HasPrefix(sep, "://") && !strings.HasPrefix(sep, ":///") {
+			return "", false
+		}
+		if !strings.Contains(rest, "/") {
+			rest += "/"
+		}
+		return strings.ToLower(scheme) + "://" + rest, true
+	}
+	return "", false
 }
 
 // hostPort reports whether u is a host and port without a scheme, such as

@@ -282,6 +282,11 @@ func TestValidateSeedAdvice(t *testing.T) {
 		{"mailto:a@example.org", `scheme "mailto" is not crawled`, "https://mailto"},
 		{"javascript:alert(1)", `scheme "javascript" is not crawled`, "https://javascript"},
 		{"http:///path", "has no host", "https://http"},
+		{"http//www.example.org/", "such as http://www.example.org/", "https://http"},
+		{"https:/www.example.org/a", "such as https://www.example.org/a", "/a/"},
+		{"HTTP:www.example.org", "such as http://www.example.org/", "https://HTTP"},
+		{"www.example.org/path", "such as https://www.example.org/path", "/path/"},
+		{"httpbin.org", "such as https://httpbin.org/", ""},
 	} {
 		t.Run(tc.seed, func(t *testing.T) {
 			c := Default()

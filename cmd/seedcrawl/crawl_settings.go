@@ -312,9 +312,11 @@ func parseSeeds(r io.Reader, name string) ([]string, error) {
 		var why string
 		if strings.ContainsAny(line, " \t") {
 			why = fmt.Sprintf("want one URL per line, got %q", line)
-		} else if u, err := urlnorm.Normalize(line); err != nil {
+		} else if err := config.CheckSeed(line); err != nil {
 			why = err.Error()
-		} else if len(u) > storage.MaxURLLen {
+		} else if u, err := urlnorm.Seeds([]string{line}); err != nil {
+			why = err.Error()
+		} else if len(u[0]) > storage.MaxURLLen {
 			why = fmt.Sprintf("URL of %d bytes: a crawl db holds URLs of at most %d", len(u), storage.MaxURLLen)
 		}
 		if why != "" {
@@ -338,7 +340,11 @@ func parseSeeds(r io.Reader, name string) ([]string, error) {
 		if nbad > len(bad) {
 			more = fmt.Sprintf("\n  ... and %d more", nbad-len(bad))
 		}
-		return nil, fmt.Errorf("%w: seeds file %s has %d bad lines:\n%s%s", errUsage, name, nbad, strings.Join(bad, "\n"), more)
+		lines := "lines"
+		if nbad == 1 {
+			lines = "line"
+		}
+		return nil, fmt.Errorf("%w: seeds file %s has %d bad %s:\n%s%s", errUsage, name, nbad, lines, strings.Join(bad, "\n"), more)
 	}
 	return out, nil
 }

@@ -21,6 +21,9 @@ func TestParseSeeds(t *testing.T) {
 		{"every bad line listed", "http://a.test/\nnot a url\nftp://c.test/\nhttp://ok.test/\nhttp://x y/\n",
 			nil, []string{"f:2:", "f:3:", "f:5:"}},
 		{"empty", "\n# nothing\n", nil, nil},
+		// The advice an argument gets, and one line said as one.
+		{"a mistake's advice", "www.a.test/docs\n", nil, []string{"1 bad line:", "f:1:", "such as https://www.a.test/docs"}},
+		{"credentials refused", "http://u:pw@a.test/\nhttp//b.test/\n", nil, []string{"f:1: ", "userinfo", "f:2:", "such as http://b.test/"}},
 		// The db would refuse it when the crawl starts, exit 1 without
 		// naming the line.
 		{"URL longer than a db holds", "http://a.test/\nhttp://b.test/" + strings.Repeat("a", storage.MaxURLLen) + "\n",
