@@ -173,7 +173,10 @@ func (cy *Cycle) startCycle() (int, error) {
 	var picks []Pick
 	seen := map[string]bool{}
 	for _, s := range rc.Seeds {
-		n, err := urlnorm.Normalize(s.URL)
+		n, err := urlnorm.NormalizeSeed(s.URL)
+		if errors.Is(err, urlnorm.ErrUserinfo) {
+			return 0, fmt.Errorf("%w: %w", crawler.ErrSeed, err) // s.URL holds a password
+		}
 		if err != nil {
 			return 0, fmt.Errorf("%w: %q: %w", crawler.ErrSeed, s.URL, err)
 		}

@@ -1,8 +1,8 @@
 package urlnorm
 
 import (
+	"errors"
 	"fmt"
-	"net/url"
 )
 
 // Seeds normalizes seed URLs and drops repeats (after normalization),
@@ -14,10 +14,10 @@ func Seeds(seeds []string) ([]string, error) {
 	out := make([]string, 0, len(seeds))
 	seen := map[string]bool{}
 	for _, s := range seeds {
-		if u, err := url.Parse(s); err == nil && u.User != nil {
-			return nil, fmt.Errorf("%w: %q: %w: credentials in a URL are not sent (remove the user:password@ part)", ErrSeed, u.Redacted(), ErrUserinfo)
+		n, err := NormalizeSeed(s)
+		if errors.Is(err, ErrUserinfo) {
+			return nil, fmt.Errorf("%w: %w", ErrSeed, err) // s holds a password
 		}
-		n, err := Normalize(s)
 		if err != nil {
 			return nil, fmt.Errorf("%w: %q: %w", ErrSeed, s, err)
 		}
@@ -27,4 +27,27 @@ func Seeds(seeds []string) ([]string, error) {
 		}
 	}
 	return out, nil
+}
+
+// NormalizeSeed is Normalize for a URL a user gave, which may carry
+// userinfo on purpose: such a URL is refused (ErrUserinfo, the error names
+// its host but not its password) rather than crawled without the
+// credentials Normalize drops. Userinfo is what the WHATWG parser reads
+// as such, as Normalize does.
+func NormalizeSeed(raw string) (string, error) {
+	if s, ok := fastNormalize(raw); ok { // never a URL with userinfo
+		return s, nil
+	}
+	u, err := parser.Parse(raw)
+	if err != nil {
+		return "", fmt.Errorf("urlnorm: normalize %q: %w: %v", clip(raw), ErrParse, err)
+	}
+	if u.Username() != "" || u.Password() != "" {
+		return "", fmt.Errorf("urlnorm: seed on host %q: %w: credentials in a URL are not sent (remove the user:password@ part)", clip(u.Hostname()), ErrUserinfo)
+	}
+	s, err := serialize(u)
+	if err != nil {
+		return "", fmt.Errorf("urlnorm: normalize %q: %w", clip(raw), err)
+	}
+	return s, nil
 }

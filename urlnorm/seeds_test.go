@@ -44,13 +44,26 @@ func TestSeeds(t *testing.T) {
 // would be crawled without the credentials its user gave; it is refused,
 // and the error does not repeat the password.
 func TestSeedsRefuseUserinfo(t *testing.T) {
-	for _, seed := range []string{"http://admin:s3cret@a.example/", "https://admin@a.example/x"} {
+	for _, seed := range []string{"http://admin:s3cret@a.example/", "https://admin@a.example/x",
+		// net/url reads these otherwise or not at all; the WHATWG parser,
+		// whose userinfo Normalize drops, reads a user and password.
+		"http://admin:s3cret@a.example/%zz", "http://admin:pa s3cret@a.example/", " http://admin:s3cret@a.example/",
+		`http:\\admin:s3cret@a.example/`, "http:admin:s3cret@a.example/", "http://admin:s3\tcret@a.example/"} {
 		got, err := Seeds([]string{"http://b.example/", seed})
 		if !errors.Is(err, ErrSeed) || !errors.Is(err, ErrUserinfo) || got != nil {
 			t.Fatalf("Seeds(%q) = %q, %v; want ErrSeed and ErrUserinfo", seed, got, err)
 		}
-		if strings.Contains(err.Error(), "s3cret") || !strings.Contains(err.Error(), "a.example") {
+		if strings.Contains(err.Error(), "s3") || !strings.Contains(err.Error(), "a.example") {
 			t.Errorf("error %q: want the seed's host named and its password not", err)
 		}
+	}
+}
+
+// An empty userinfo ("http://@a.example/") carries no credentials: the
+// seed is taken, without the '@'.
+func TestSeedsEmptyUserinfo(t *testing.T) {
+	got, err := Seeds([]string{"http://@a.example/"})
+	if err != nil || len(got) != 1 || got[0] != "http://a.example/" {
+		t.Fatalf("Seeds = %q, %v; want http://a.example/", got, err)
 	}
 }

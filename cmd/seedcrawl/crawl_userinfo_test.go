@@ -3,6 +3,7 @@ package main
 import (
 	"net/http"
 	"net/http/httptest"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -54,5 +55,33 @@ func TestCrawlDropsLinkCredentials(t *testing.T) {
 	}
 	if len(urls) != 2 || strings.Contains(strings.Join(urls, " "), "s3cret") {
 		t.Fatalf("stored URLs %q, want the seed and /private, without credentials", urls)
+	}
+}
+
+// TestSeedCredentialsRefused: crawl and run refuse a seed with a user and
+// password, which they would otherwise crawl without (Normalize drops
+// them), before any request, without printing the password.
+func TestSeedCredentialsRefused(t *testing.T) {
+	var mu sync.Mutex
+	asked := 0
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		asked++
+		mu.Unlock()
+		w.Header().Set("Content-Type", "text/html")
+		w.Write([]byte("<p>x"))
+	}))
+	t.Cleanup(srv.Close)
+	seed := "http://admin:s3cret@" + strings.TrimPrefix(srv.URL, "http://") + "/"
+	for _, cmd := range [][]string{{"crawl"}, {"run", "--cycles", "1"}} {
+		db := filepath.Join(t.TempDir(), "r.db")
+		code, _, stderr := cmdRun(append(cmd, "--db", db, "--allow-private", "--progress", "0", "--sitemaps=false",
+			"--delay", "0", "--delay-factor", "0", seed)...)
+		mu.Lock()
+		n := asked
+		mu.Unlock()
+		if code == 0 || n > 0 || !strings.Contains(stderr, "credentials") || strings.Contains(stderr, "s3cret") {
+			t.Fatalf("%s with a credentials seed: exit %d, %d requests sent, stderr %q; want it refused without the password", cmd, code, n, stderr)
+		}
 	}
 }
