@@ -60,7 +60,9 @@ func (t *limitTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	c.code = resp.StatusCode
 	c.header = resp.Header
 	c.contentType = mediaType(resp.Header.Get("Content-Type"))
-	c.sniff = c.contentType == ""
+	if c.contentType == "" && resp.StatusCode >= 200 && resp.StatusCode <= 299 && !c.keepBody {
+		c.contentType = sniff(resp)
+	}
 	c.length = resp.ContentLength
 	// colly decodes gzip itself when Uncompressed is false, without a
 	// bound on the decoded size; everything it sees from us is plain.
@@ -70,7 +72,7 @@ func (t *limitTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	// together, so colly gets the header without Content-Type (it reads
 	// nothing else from it that we use).
 	resp.Header = withoutContentType(resp.Header)
-	if resp.StatusCode < 200 || resp.StatusCode > 299 || !IsHTML(c.contentType) && !c.sniff && !c.keepBody {
+	if resp.StatusCode < 200 || resp.StatusCode > 299 || !IsHTML(c.contentType) && !c.keepBody {
 		var complete bool
 		resp.Body, complete = dropBody(resp.Body, resp.ContentLength)
 		c.bodyUnread = !complete
@@ -119,6 +121,32 @@ func (t *limitTransport) gunzip(r io.Reader) (io.Reader, error) {
 		return nil, err
 	}
 	return t.gz, nil
+}
+
+// sniffLen is how much of a body without a Content-Type is looked at to
+// tell its type, as http.DetectContentType does.
+const sniffLen = 512
+
+// sniff tells the media type of a response sent without a Content-Type
+// as browsers do (http.DetectContentType): "text/html" if the first
+// sniffLen bytes look like HTML, else "". Only a body sent as it is
+// (no Content-Encoding) is looked at: a compressed one is not decoded to
+// guess, and stays a body of no declared type. The bytes looked at stay
+// in resp.Body.
+func sniff(resp *http.Response) string {
+	if enc := strings.TrimSpace(resp.Header.Get("Content-Encoding")); enc != "" && !strings.EqualFold(enc, "identity") {
+		return ""
+	}
+	br := bufio.NewReaderSize(resp.Body, sniffLen)
+	resp.Body = struct {
+		io.Reader
+		io.Closer
+	}{br, resp.Body}
+	head, _ := br.Peek(sniffLen) // short at the body's end; an error recurs on the next read
+	if mt := mediaType(http.DetectContentType(head)); IsHTML(mt) {
+		return mt
+	}
+	return ""
 }
 
 // IsHTML reports whether a media type (lower-case, no parameters) is one

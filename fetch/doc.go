@@ -29,10 +29,11 @@
 //
 // Bodies are read only for HTML (text/html, application/xhtml+xml) 2xx
 // responses, up to MaxBody bytes (10 MiB); a longer body is cut and marked
-// Truncated (colly alone truncates silently). A 2xx response without a
-// Content-Type is read too and sniffed as browsers do
-// (http.DetectContentType): HTML comes back as text/html, anything else
-// without its body, as an undeclared type did before. Compressed bodies (gzip,
+// Truncated (colly alone truncates silently). Of a 2xx response without a
+// Content-Type, the first 512 bytes are sniffed as browsers do
+// (http.DetectContentType): one that looks like HTML is read and comes
+// back as text/html; anything else, or a compressed body, is dropped as a
+// body of a declared type other than HTML is. Compressed bodies (gzip,
 // deflate) are decoded here rather than by net/http so the decoded size is
 // bounded too: decoding stops at MaxBody, and a body that expands more than
 // MaxRatio times past that point is refused as a decompression bomb

@@ -136,9 +136,6 @@ type call struct {
 	code        int
 	header      http.Header
 	contentType string
-	// sniff: the response has no Content-Type; its body is read and its
-	// type sniffed as browsers do (http.DetectContentType).
-	sniff       bool
 	length      int64
 	wantBody    bool
 	keepBody    bool // Request.KeepBody
@@ -377,16 +374,6 @@ func (f *Fetcher) Fetch(ctx context.Context, req Request) (res Response) {
 	if c.wantBody {
 		res.Body = c.body
 		res.Length = c.bodyBytes
-		if c.sniff {
-			if ct := mediaType(http.DetectContentType(res.Body)); IsHTML(ct) {
-				res.ContentType = ct
-			} else if !c.keepBody {
-				// Not a page: dropped as a body of a declared type would
-				// have been, unread (so not cut either).
-				f.keep(res.Body)
-				res.Body, c.truncated = nil, false
-			}
-		}
 		if c.truncated {
 			// Not an error: the first MaxBody bytes are a usable page.
 			res.Truncated = true
