@@ -262,15 +262,17 @@ func IndexFile(path string) ([]string, error) {
 // the sorted CDXJ lines of its response and revisit records up to its last
 // whole exchange, and the offset just past that exchange: a record pair
 // the Writer wrote in one write (a response or revisit naming a
-// WARC-Concurrent-To, then that request) is whole once both are read. rest
-// holds the lines of the records after it, read to the end of r (a
-// response whose request came first, in files of other writers); whatever
-// stops the read before the end is the error.
+// WARC-Concurrent-To, then that request) is whole once both are read; a
+// response whose request came first (other writers' order) is whole at
+// once. rest holds the lines of the records after it, read to the end of
+// r (a response whose partner never came); whatever stops the read before
+// the end is the error.
 func indexRecords(r io.Reader, name string) (lines, rest []string, whole int64, err error) {
 	rd, err := NewReader(r)
 	if err != nil {
 		return nil, nil, 0, err
 	}
+	seen := map[string]bool{} // record ids read so far
 	for {
 		rec, err := rd.Next()
 		if errors.Is(err, io.EOF) {
@@ -297,7 +299,9 @@ func indexRecords(r io.Reader, name string) (lines, rest []string, whole int64, 
 				PayloadDigest: rec.Header.Get("WARC-Payload-Digest"), Status: msg.status}
 			rest = append(rest, cdxjLine(rec.Header.Get("WARC-Target-URI"), date, mime, res))
 		}
-		open := (typ == TypeResponse || typ == TypeRevisit) && rec.Header.Get("WARC-Concurrent-To") != ""
+		seen[rec.Header.Get("WARC-Record-ID")] = true
+		partner := rec.Header.Get("WARC-Concurrent-To")
+		open := (typ == TypeResponse || typ == TypeRevisit) && partner != "" && !seen[partner]
 		if rec.Length > 0 && !open { // the record ended its gzip member and no partner is awaited
 			lines = append(lines, rest...)
 			rest = rest[:0]

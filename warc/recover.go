@@ -3,6 +3,7 @@ package warc
 import (
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -10,14 +11,16 @@ import (
 
 // recoverFiles finishes the WARC files of dir named with prefix that have
 // no CDXJ index: files a Writer never closed, because its process was
-// killed. Each gets its index, and a file that ends in part of a record
-// pair (the process died inside the pair's write) is first cut back to its
-// last whole exchange, so the file reads to its end; the exchange cut was
-// not committed by the crawl either, which fetches it again. A file
-// another Writer holds (see lockFile) is left alone, as is one whose
-// records fail their digests: that is damage, not a cut-short write, and
-// is not this Writer's to repair. It returns the base names of the files
-// it finished.
+// killed. Each gets its index. A file that ends in a response without
+// the request the Writer writes after it, whose last gzip member was cut
+// short (the process died inside a write), or that ends in zero bytes (a
+// power cut), is first cut back to its last whole exchange, so the file
+// reads to its end; the exchange cut was not committed by the crawl
+// either, which fetches it again. A file another Writer holds
+// (see lockFile) is left alone, as is one that fails to read before its
+// end (a digest that does not match, a damaged member with whole records
+// after it): that is damage, not a cut-short write, and not this Writer's
+// to repair. It returns the base names of the files it finished.
 func recoverFiles(dir, prefix string) ([]string, error) {
 	names, err := filepath.Glob(filepath.Join(dir, globEscape(prefix)+"-*.warc.gz"))
 	if err != nil {
@@ -63,14 +66,15 @@ func recoverFile(path, index string) (bool, error) {
 	if st.Size() == 0 {
 		return false, nil // created, not yet begun: its writer is about to lock it
 	}
-	lines, _, whole, err := indexRecords(f, filepath.Base(path))
-	if errors.Is(err, ErrDigest) {
-		return false, nil
-	}
-	if err != nil || whole < st.Size() {
+	lines, rest, whole, err := indexRecords(f, filepath.Base(path))
+	switch {
+	case err == nil && whole == st.Size():
+	case err == nil && len(rest) > 0 || errors.Is(err, io.ErrUnexpectedEOF) || zeroTail(f, whole, st.Size()):
 		if terr := f.Truncate(whole); terr != nil {
 			return false, fmt.Errorf("warc: recover %s: cut the partial record at %d: %w", path, whole, terr)
 		}
+	default:
+		return false, nil // damaged, not cut short
 	}
 	if err := f.Sync(); err != nil {
 		return false, fmt.Errorf("warc: recover %s: %w", path, err)
@@ -91,4 +95,24 @@ func globEscape(s string) string {
 		b.WriteRune(r)
 	}
 	return b.String()
+}
+
+// zeroTail reports whether the bytes of f from off to size are all zero,
+// as a file system may leave the end of a file whose last writes a power
+// cut lost.
+func zeroTail(f *os.File, off, size int64) bool {
+	buf := make([]byte, 64<<10)
+	for off < size {
+		n, err := f.ReadAt(buf[:min(int64(len(buf)), size-off)], off)
+		for _, b := range buf[:n] {
+			if b != 0 {
+				return false
+			}
+		}
+		if err != nil && n == 0 {
+			return false
+		}
+		off += int64(n)
+	}
+	return true
 }
