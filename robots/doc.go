@@ -14,7 +14,8 @@
 //   - 5xx, timeout or network error: the origin is deferred, Decision.RetryAt
 //     tells when to ask again, with exponential backoff; after MaxFailures
 //     consecutive failures everything is disallowed until TTL passes
-//     (RFC 9309 2.3.1.4);
+//     (RFC 9309 2.3.1.4); a certificate that fails verification is given
+//     up at once, as asking again will not make it trusted;
 //   - redirects are followed, up to five hops, across hosts too
 //     (RFC 9309 2.3.1.2); more hops count as a 4xx.
 //

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"net"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
@@ -25,6 +26,8 @@ func TestFailureSchedules(t *testing.T) {
 	dead := "http://" + ln.Addr().String()
 	ln.Close()
 	s5xx := newRobotsServer(t, serve(http.StatusServiceUnavailable, ""))
+	untrusted := httptest.NewTLSServer(serve(http.StatusOK, "User-agent: *\nDisallow:\n"))
+	t.Cleanup(untrusted.Close)
 
 	tests := []struct {
 		name      string
@@ -37,6 +40,8 @@ func TestFailureSchedules(t *testing.T) {
 		{"refused address", dead, true, nil, ReasonPrivateAddress, "test guard"},
 		{"connection refused", dead, false, []time.Duration{10 * time.Second, 20 * time.Second, 40 * time.Second}, ReasonUnreachable, "refused"},
 		{"503", s5xx.URL, false, []time.Duration{30 * time.Second, time.Minute, 2 * time.Minute}, ReasonUnreachable, "503"},
+		// Asking again does not make a certificate trusted: given up at once.
+		{"untrusted certificate", untrusted.URL, false, nil, ReasonUnreachable, "tls: "},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -126,6 +126,12 @@ func (c *Cache) fetch(origin string, prev Entry, log *requestLog) Entry {
 			return c.done(StateRefused, 0, nil, err.Error())
 		}
 		msg := causeClass(err) + ": " + err.Error()
+		if untrusted(err) {
+			// Asking again will not make the certificate trusted: the
+			// origin is unreachable at once (and its pages would fail
+			// the same way).
+			return c.unreachable(0, 1, msg)
+		}
 		if connFailure(err) {
 			return c.failedAfter(prev, 0, msg, c.opts.ConnBackoff)
 		}
@@ -173,16 +179,31 @@ func (c *Cache) failedAfter(prev Entry, status int, msg string, first time.Durat
 	if State(prev.State) == StateDeferred {
 		n = int(prev.Failures) + 1
 	}
-	now := c.opts.Now()
-	e := Entry{FetchedAt: now, Code: status, Failures: uint32(n), Err: msg}
 	if n >= c.opts.MaxFailures {
-		e.State = uint8(StateDisallowAll)
-		e.Expires = now.Add(c.opts.TTL)
-		return e
+		return c.unreachable(status, n, msg)
 	}
-	e.State = uint8(StateDeferred)
-	e.Expires = now.Add(c.backoff(first, n))
-	return e
+	now := c.opts.Now()
+	return Entry{State: uint8(StateDeferred), FetchedAt: now, Expires: now.Add(c.backoff(first, n)),
+		Code: status, Failures: uint32(n), Err: msg}
+}
+
+// unreachable gives an origin up after its failures'th failed attempt:
+// disallow-all until TTL (RFC 9309 2.3.1.4).
+func (c *Cache) unreachable(status, failures int, msg string) Entry {
+	now := c.opts.Now()
+	return Entry{State: uint8(StateDisallowAll), FetchedAt: now, Expires: now.Add(c.opts.TTL),
+		Code: status, Failures: uint32(failures), Err: msg}
+}
+
+// untrusted reports a TLS certificate that failed verification: signed
+// by an unknown authority, for another host name, expired or otherwise
+// invalid. Unlike a refused connection, it does not heal in minutes.
+func untrusted(err error) bool {
+	var certErr *tls.CertificateVerificationError
+	var unkAuth x509.UnknownAuthorityError
+	var hostErr x509.HostnameError
+	var invalid x509.CertificateInvalidError
+	return errors.As(err, &certErr) || errors.As(err, &unkAuth) || errors.As(err, &hostErr) || errors.As(err, &invalid)
 }
 
 // connFailure reports an error of connecting at all, as opposed to a

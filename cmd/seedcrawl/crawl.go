@@ -81,6 +81,9 @@ func runCrawl(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return err
 	}
 	switch {
+	case sum.Stopped == monitor.StopExhausted && sum.Pages > 0 && sum.Fetches == 0:
+		fmt.Fprintf(stderr, "seedcrawl crawl: no page could be requested (%s)%s\n",
+			crawlFormatCounts(sum.Skipped), crawlUnreachedHint(sum.Skipped))
 	case sum.Stopped == monitor.StopExhausted && sum.Pages == 0 && !*refetch:
 		fmt.Fprintf(stderr, "seedcrawl crawl: nothing fetched, the crawl in %s is finished; %s\n", cfg.DB, crawlFinishedHint(sess.db, cfg.DB))
 	case sum.Stopped != monitor.StopExhausted && sum.Pending > 0:
@@ -90,6 +93,23 @@ func runCrawl(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			sum.Stopped, sum.Pending, cfg.DB)
 	}
 	return crawlPrintSummary(stdout, cfg.DB, sum, *jsonOut)
+}
+
+// crawlUnreachedHint tells a user whose crawl requested no page what to
+// check, from why its URLs were not fetched (Summary.Skipped).
+func crawlUnreachedHint(skipped map[string]uint64) string {
+	var tls, conn bool
+	for reason := range skipped {
+		tls = tls || strings.Contains(reason, "tls")
+		conn = conn || strings.Contains(reason, "refused") || strings.Contains(reason, "dns") || strings.Contains(reason, "unreachable: ")
+	}
+	switch {
+	case tls:
+		return ": a server's certificate was not trusted; give its CA with --ca-file (a test web writes testweb-ca.pem)"
+	case conn:
+		return ": check the seed URLs, and --resolve or --resolve-file for names only this machine knows"
+	}
+	return ""
 }
 
 // crawlFinishedHint tells a user who reran crawl on a finished crawl what
