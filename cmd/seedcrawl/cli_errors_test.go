@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"net"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -29,6 +30,32 @@ func TestMissingDBExitCode(t *testing.T) {
 			if code != 1 || !strings.Contains(stderr.String(), "nope.db") || strings.Contains(stderr.String(), "usage") {
 				t.Errorf("seedcrawl %s: exit %d, stderr %q; want exit 1 naming the missing file, no usage error", strings.Join(args, " "), code, stderr.String())
 			}
+		})
+	}
+}
+
+// TestMissingFileSettingExitCode: a --ca-file or --resolve-file that
+// cannot be read exits 1 naming it, as a missing --seeds or --config file
+// does; one that holds no certificate or no resolve entries is a bad
+// setting (exit 2).
+func TestMissingFileSettingExitCode(t *testing.T) {
+	dir := t.TempDir()
+	missing, notPEM := filepath.Join(dir, "nope.pem"), filepath.Join(dir, "text.pem")
+	if err := os.WriteFile(notPEM, []byte("not a certificate\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		flag, path string
+		code       int
+		want       string
+	}{
+		{"--ca-file", missing, 1, "read --ca-file"},
+		{"--resolve-file", missing, 1, "read --resolve-file"},
+		{"--seeds", missing, 1, "nope.pem"},
+		{"--ca-file", notPEM, 2, "no PEM certificate"},
+	} {
+		t.Run(tc.flag+" "+filepath.Base(tc.path), func(t *testing.T) {
+			checkExit(t, []string{"crawl", "--db", filepath.Join(dir, "x.db"), tc.flag, tc.path, "http://a.test/"}, tc.code, tc.want)
 		})
 	}
 }

@@ -121,6 +121,9 @@ func loadSettings(path string, flagCfg *config.Config, fs *flag.FlagSet, extra .
 	// The seeds of the file (key seeds) are checked by Validate; those of
 	// --seeds FILE when it is read, and the positional ones apart, so that
 	// each error names where its seed came from.
+	if err := readableFiles(cfg); err != nil {
+		return cfg, err // a file that cannot be read is not a usage error
+	}
 	valErr := cfg.Validate()
 	argSeeds := config.Default()
 	argSeeds.Seeds = fs.Args()
@@ -165,6 +168,24 @@ func crawlSchedulerNames() []string {
 // checkFiles reads the files the settings name that config does not read
 // (the CA certificates, the resolve file), before any db is made, so that
 // a bad one creates none and is reported with the other problems.
+// readableFiles returns the error of the first file setting (--ca-file,
+// --resolve-file) that cannot be opened, as a file the commands read
+// (exit 1, like --config or --seeds); what a readable file holds is
+// checked with the other settings (checkFiles).
+func readableFiles(cfg config.Config) error {
+	for _, f := range []struct{ key, path string }{{"ca-file", cfg.CAFile}, {"resolve-file", cfg.ResolveFile}} {
+		if f.path == "" {
+			continue
+		}
+		fh, err := os.Open(f.path)
+		if err != nil {
+			return fmt.Errorf("read --%s: %w", f.key, err)
+		}
+		fh.Close()
+	}
+	return nil
+}
+
 func checkFiles(cfg config.Config) error {
 	var errs []error
 	if cfg.CAFile != "" {
