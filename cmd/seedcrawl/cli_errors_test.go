@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/seedcrawl/seedcrawl/internal/version"
 )
 
 // TestMissingDBExitCode checks that every command reading a db says which
@@ -99,5 +101,21 @@ func TestListenInUse(t *testing.T) {
 	code := run(context.Background(), []string{"crawl", "--db", db, "--listen", ln.Addr().String(), "--progress", "0", "http://127.0.0.1:1/"}, &stdout, &stderr)
 	if code != 1 || !strings.Contains(stderr.String(), "address already in use") || strings.Contains(stderr.String(), "usage") {
 		t.Errorf("exit %d, stderr %q; want exit 1 saying the address is in use", code, stderr.String())
+	}
+}
+
+// TestUnknownCommandAndVersion: a mistyped command gets the one it most
+// likely meant, as a mistyped flag does, and a pointer to the list rather
+// than the list; --version answers as the version command does.
+func TestUnknownCommandAndVersion(t *testing.T) {
+	_, stderr := checkExit(t, []string{"crawll", "http://a.test/"}, 2, `unknown command "crawll"; did you mean crawl?`, "seedcrawl help")
+	if lines := strings.Count(stderr, "\n"); lines > 2 {
+		t.Errorf("%d stderr lines for an unknown command, want 2:\n%s", lines, stderr)
+	}
+	checkExit(t, []string{"xyzzy"}, 2, `unknown command "xyzzy"`)
+	for _, arg := range []string{"--version", "version"} {
+		if stdout, _ := checkExit(t, []string{arg}, 0); !strings.HasPrefix(stdout, "seedcrawl "+version.Version) {
+			t.Errorf("seedcrawl %s printed %q, want the version", arg, stdout)
+		}
 	}
 }

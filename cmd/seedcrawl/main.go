@@ -10,12 +10,16 @@ import (
 	"fmt"
 	"io"
 	"log"
+	"maps"
 	"os"
 	"os/signal"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
 	"syscall"
+
+	"github.com/seedcrawl/seedcrawl/config"
 )
 
 // command is one subcommand: it parses its own flags from args and writes
@@ -101,10 +105,13 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		}
 		return 0
 	}
+	if args[0] == "--version" || args[0] == "-version" {
+		args = []string{"version"}
+	}
 	c, ok := cmds[args[0]]
 	if !ok {
-		fmt.Fprintf(stderr, "seedcrawl: unknown command %q\n", args[0])
-		usage(stderr, cmds)
+		fmt.Fprintf(stderr, "seedcrawl: unknown command %q%s\n", args[0], nearCommand(args[0], cmds))
+		fmt.Fprintf(stderr, "run 'seedcrawl help' for the list of commands\n")
 		return 2
 	}
 	err := c.run(ctx, args[1:], stdout, stderr)
@@ -219,4 +226,13 @@ func flagsFirst(fs *flag.FlagSet, args []string) []string {
 		return flags
 	}
 	return append(append(flags, "--"), pos...)
+}
+
+// nearCommand suggests the command name was most likely meant
+// ("; did you mean crawl?", as flags get), or "" when none is close.
+func nearCommand(name string, cmds map[string]command) string {
+	if near := config.Nearest(name, slices.Sorted(maps.Keys(cmds))); near != "" {
+		return "; did you mean " + near + "?"
+	}
+	return ""
 }
