@@ -53,8 +53,34 @@ func (r *Result) WriteTable(w io.Writer) error {
 	if r.Note != "" {
 		fmt.Fprintf(w, "note: %s\n", r.Note)
 	}
+	if n := r.filled(); n > 0 {
+		fmt.Fprintf(w, "(fill): %d of %d seeds came after %s's own candidates ran out: %s\n", n, len(r.Seeds), r.Algo, fillRule(r.Algo))
+	}
 	_, err := fmt.Fprintf(w, "selected in %s\n", r.Elapsed.Round(time.Microsecond))
 	return err
+}
+
+// filled counts the seeds the selector's fill rule took.
+func (r *Result) filled() int {
+	n := 0
+	for _, s := range r.Seeds {
+		if s.Filled {
+			n++
+		}
+	}
+	return n
+}
+
+// fillRule says how a selector fills its seeds once its own candidates
+// run out (Seed.Filled).
+func fillRule(algo string) string {
+	switch algo {
+	case "indegree0":
+		return "pages without in-links; the rest are pages with in-links, by out-degree"
+	case "rootscc":
+		return "the root components' pages; the rest are picked as maxweight picks them"
+	}
+	return "the rest are picked by the selector's fill rule"
 }
 
 // WriteTable writes the evaluation as two tables: coverage, distances and
