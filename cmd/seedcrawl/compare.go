@@ -215,7 +215,16 @@ func runCompare(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		return runErr
 	}
 	if runErr != nil {
-		fmt.Fprintf(stderr, "seedcrawl compare: stopped (%v); rerun the same command to continue\n", runErr)
+		// "compare: bfs after 2 pages: context canceled" says where, in
+		// the words of the code; the user asked for the stop.
+		why, where := "interrupted", strings.TrimPrefix(runErr.Error(), "compare: ")
+		if errors.Is(runErr, context.DeadlineExceeded) {
+			why = "out of time (--max-duration)"
+		}
+		for _, e := range []error{context.Canceled, context.DeadlineExceeded} {
+			where = strings.TrimSuffix(where, ": "+e.Error())
+		}
+		fmt.Fprintf(stderr, "seedcrawl compare: %s (%s); rerun the same command to continue\n", why, where)
 	}
 	// Score what the comparison holds, as --report does with the db: the
 	// pages revealed to the crawls and the frontier pages fetched for the

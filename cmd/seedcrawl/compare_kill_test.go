@@ -52,8 +52,12 @@ func TestCompareBinaryResume(t *testing.T) {
 		if st.after == 0 {
 			a, at = withStatus(args), crawlStartup
 		}
-		if stderr, err := crawlStop(t, w, exec.Command(bin, a...), at, st.sig); err != nil && st.sig != syscall.SIGKILL {
+		stderr, err := crawlStop(t, w, exec.Command(bin, a...), at, st.sig)
+		if err != nil && st.sig != syscall.SIGKILL {
 			t.Fatalf("run %d after SIGINT: %v; stderr:\n%s", i, err, stderr)
+		}
+		if st.sig == syscall.SIGINT && (!strings.Contains(stderr, "seedcrawl compare: interrupted (") || strings.Contains(stderr, "context canceled")) {
+			t.Errorf("run %d: stderr does not say it was interrupted in the user's words:\n%s", i, stderr)
 		}
 		record(before, i)
 		if _, err := os.Stat(db); err == nil {
