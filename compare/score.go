@@ -471,24 +471,41 @@ func (u *union) walked() int {
 }
 
 // walkPrio is the omniscient priority of a walked page: above any
-// PageRank and any seed's priority (seedPrio plus a PageRank below 1), so
-// that it is passed through as soon as it is discovered. It
+// PageRank and any seed's priority (scheduler.SeedBoost plus a PageRank
+// below 1), so that it is passed through as soon as it is discovered. It
 // costs nothing, and only opens the way to the pages it links to.
-const walkPrio = 2
+const walkPrio = scheduler.SeedBoost + 1
 
-// seedPrio is added to a seed's PageRank for its omniscient priority:
-// seeds come after walked pages and before every other page.
-const seedPrio = 1
-
-// omniscient crawls u from the seeds by sim's queue semantics with every
-// node's union PageRank known in advance, for K pages. Walked pages are
-// passed through first and free: they do not count among the K. The seeds
-// are downloaded next, highest PageRank first, as every crawl downloads
-// its seeds first: ranked by PageRank alone, a seed of low rank that
-// opens a site of high rank would wait behind every page of a
-// higher-ranked seed's site (a site whose pages all link to each other
-// ties them above it), and the reference would score below BFS.
+// omniscient returns the omniscient reference on u for K pages: at each
+// k, the better of two crawls from the seeds by sim's queue semantics with
+// every node's union PageRank known in advance, one that downloads the
+// seeds first (scheduler.SeedsFirst) and one that ranks a seed like any
+// other page. Neither rule is best everywhere: seeds first, a seed of low
+// rank that opens a site of high rank is not left waiting behind a whole
+// site (ranked alone, the reference can score below BFS); ranked alone,
+// seeds of low rank do not take the budget from the pages of high rank
+// the first seeds link to. sim's reference is the same.
 func omniscient(u *union, seeds []uint32, K int, ks []int) (Curve, error) {
+	first, err := omniscientCrawl(u, seeds, K, ks, true)
+	if err != nil {
+		return Curve{}, err
+	}
+	alone, err := omniscientCrawl(u, seeds, K, ks, false)
+	if err != nil {
+		return Curve{}, err
+	}
+	for i, v := range alone.Cumulative {
+		first.Cumulative[i] = max(first.Cumulative[i], v)
+	}
+	first.Downloaded = max(first.Downloaded, alone.Downloaded)
+	return first, nil
+}
+
+// omniscientCrawl crawls u from the seeds with every node's union
+// PageRank known in advance, for K pages, the seeds first when seedsFirst.
+// Walked pages are passed through first and free: they do not count among
+// the K.
+func omniscientCrawl(u *union, seeds []uint32, K int, ks []int, seedsFirst bool) (Curve, error) {
 	var sg []uint32
 	isSeed := make([]bool, len(u.pr))
 	for _, s := range seeds {
@@ -501,14 +518,13 @@ func omniscient(u *union, seeds []uint32, K int, ks []int) (Curve, error) {
 	}
 	c := newCrawl("omniscient", K+u.walked(), 1)
 	truth := func(id uint64) float64 {
-		switch g := c.l2g[id]; {
-		case u.walk[g]:
+		if g := c.l2g[id]; u.walk[g] {
 			return walkPrio
-		case isSeed[g]:
-			return seedPrio + u.pr[g]
-		default:
-			return u.pr[g]
 		}
+		return u.pr[c.l2g[id]]
+	}
+	if seedsFirst {
+		truth = scheduler.SeedsFirst(truth, func(id uint64) bool { return isSeed[c.l2g[id]] })
 	}
 	sch, err := scheduler.ByName("omniscient", scheduler.Options{Truth: truth})
 	if err != nil {
