@@ -102,7 +102,9 @@
 // reference: at each k the better of a crawl that downloads the seeds
 // first (scheduler.SeedsFirst) and one that ranks seeds by their PageRank
 // like any URL. The gap
-// closure (S − S_bfs)/(S_omniscient − S_bfs) needs a crawl named bfs. The
+// closure (S − S_bfs)/(S_omniscient − S_bfs) needs a crawl named bfs, or
+// ScoreOptions.BFSReference: a BFS crawl simulated on the same graph as
+// omniscient is (seedcrawl score, whose db holds no BFS crawl). The
 // report adds the Jaccard overlap of the downloaded sets, the fetch cost
 // (requests against the union and against the sum of the budgets; a
 // request is a URL the web fetched from its server, so robots-denied URLs
