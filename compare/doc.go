@@ -98,10 +98,13 @@
 // downloads, at 1, 2, 5, 10, 20, 50 and 100% of the budget (Checkpoints)
 // and on sim's fine grid; U(k) is the sum of the k largest union PageRank
 // values; omniscient is an omniscient crawl on the union graph from the
-// same seeds (discovered-only URLs are pages without links there): sim's,
-// except that it downloads the seeds first, as every crawl of a comparison
-// does, where sim's ranks seeds by their PageRank too. The gap
-// closure (S − S_bfs)/(S_omniscient − S_bfs) needs a crawl named bfs. The
+// same seeds (discovered-only URLs are pages without links there), sim's
+// reference: at each k the better of a crawl that downloads the seeds
+// first (scheduler.SeedsFirst) and one that ranks seeds by their PageRank
+// like any URL. The gap
+// closure (S − S_bfs)/(S_omniscient − S_bfs) needs a crawl named bfs, or
+// ScoreOptions.BFSReference: a BFS crawl simulated on the same graph as
+// omniscient is (seedcrawl score, whose db holds no BFS crawl). The
 // report adds the Jaccard overlap of the downloaded sets, the fetch cost
 // (requests against the union and against the sum of the budgets; a
 // request is a URL the web fetched from its server, so robots-denied URLs

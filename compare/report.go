@@ -36,9 +36,13 @@ type Report struct {
 	// Omniscient is sim's omniscient crawl on the union graph from the same
 	// seeds, knowing every node's union PageRank.
 	Omniscient Curve
-	// HasBFS is true when a crawl is named bfs: the gap closure's baseline.
+	// HasBFS is true when the gap closure has a baseline: BFS, or else a
+	// crawl named bfs.
 	HasBFS bool
 	bfs    int
+	// BFS, when set (ScoreOptions.BFSReference), is the gap closure's
+	// baseline: a BFS crawl simulated on the graph from the same seeds.
+	BFS *Curve
 
 	UnionNodes, UnionArcs int // the graph ranked on
 	Downloaded            int // |union of the downloaded sets|
@@ -101,7 +105,29 @@ func (r *Report) GapClosure(c *Curve, i int) float64 {
 	if !r.HasBFS {
 		return math.NaN()
 	}
-	return chart.GapClosure(c.Cumulative[i], r.Curves[r.bfs].Cumulative[i], r.Omniscient.Cumulative[i])
+	return chart.GapClosure(c.Cumulative[i], r.base()[i], r.Omniscient.Cumulative[i])
+}
+
+// base returns S(k) of the gap closure's baseline; HasBFS must be true.
+func (r *Report) base() []float64 {
+	if r.BFS != nil {
+		return r.BFS.Cumulative
+	}
+	return r.Curves[r.bfs].Cumulative
+}
+
+// references returns the reference crawls shown beside the crawls:
+// omniscient, and the simulated BFS when there is one.
+func (r *Report) references() []chart.Curve {
+	name := r.Omniscient.Scheduler
+	if name == "" {
+		name = "omniscient"
+	}
+	refs := []chart.Curve{{Name: name, Cumulative: r.Omniscient.Cumulative}}
+	if r.BFS != nil {
+		refs = append(refs, chart.Curve{Name: r.BFS.Scheduler, Cumulative: r.BFS.Cumulative})
+	}
+	return refs
 }
 
 // Cost returns requests sent per page of the union of the downloaded sets
@@ -130,7 +156,7 @@ func (r *Report) scores() *chart.Scores {
 		Pages: r.Pages, Checkpoint: r.Checkpoint, Reference: r.Reference, Upper: r.Upper,
 	}
 	if r.HasBFS {
-		s.Base, s.Best = r.Curves[r.bfs].Cumulative, r.Omniscient.Cumulative
+		s.Base, s.Best = r.base(), r.Omniscient.Cumulative
 	}
 	for _, c := range r.Curves {
 		s.Curves = append(s.Curves, chart.Curve{Name: c.Scheduler, Cumulative: c.Cumulative})
@@ -144,12 +170,12 @@ const CSVHeader = chart.ScoresCSVHeader
 
 // WriteCSV writes the report in sim's long form: one row per crawl and
 // grid point, then the omniscient reference's rows (scheduler
-// "omniscient"). fraction is pages/Reference; cumulative_pagerank is empty
+// "omniscient") and, when set, the simulated BFS's (BFSReferenceName).
+// fraction is pages/Reference; cumulative_pagerank is empty
 // beyond an unfinished crawl's downloads, gap_closure where undefined;
 // checkpoint is true at 1, 2, 5, 10, 20, 50 and 100%.
 func (r *Report) WriteCSV(w io.Writer) error {
-	omniscient := chart.Curve{Name: r.Omniscient.Scheduler, Cumulative: r.Omniscient.Cumulative}
-	if err := r.scores().WriteCSV(w, omniscient); err != nil {
+	if err := r.scores().WriteCSV(w, r.references()...); err != nil {
 		return fmt.Errorf("compare: %w", err)
 	}
 	return nil
@@ -202,6 +228,7 @@ func (r *Report) WriteJSON(w io.Writer) error {
 		Upper       []number      `json:"upper_bound"`
 		Curves      []jcurve      `json:"curves"`
 		Omniscient  jcurve        `json:"omniscient"`
+		BFS         *jcurve       `json:"bfs_reference,omitempty"`
 		Graph       string        `json:"graph"`
 		Frontier    int           `json:"frontier_pages"`
 		Unfetched   string        `json:"unfetched"`
@@ -225,6 +252,10 @@ func (r *Report) WriteJSON(w io.Writer) error {
 	}
 	for ci := range r.Curves {
 		out.Curves = append(out.Curves, jc(&r.Curves[ci]))
+	}
+	if r.BFS != nil {
+		b := jc(r.BFS)
+		out.BFS = &b
 	}
 	for _, i := range r.scores().Checkpoints() {
 		out.Fractions = append(out.Fractions, r.Checkpoint[i])
@@ -258,8 +289,10 @@ func (r *Report) WriteTable(w io.Writer) error {
 	}
 	fmt.Fprintln(w)
 	title := fmt.Sprintf("cumulative %s PageRank S(k) after k pages (k = the given %% of %d)", r.graphName(), r.Reference)
-	omniscient := chart.Curve{Name: "omniscient", Cumulative: r.Omniscient.Cumulative}
-	if err := scores.WriteTable(w, title, omniscient); err != nil {
+	if r.BFS != nil {
+		fmt.Fprintf(w, "%s: a breadth-first crawl of this graph from the same seeds, simulated without politeness as omniscient is: the gap closure's baseline (the db holds no BFS crawl of the same web)\n", r.BFS.Scheduler)
+	}
+	if err := scores.WriteTable(w, title, r.references()...); err != nil {
 		return fmt.Errorf("compare: %w", err)
 	}
 	if !single {

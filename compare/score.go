@@ -49,6 +49,13 @@ type ScoreOptions struct {
 	// (no sequence can: they were not fetched). A walked URL that a
 	// sequence downloaded counts as downloaded.
 	Walked []string
+	// BFSReference makes the gap closure's baseline a breadth-first crawl
+	// of the graph ranked on, simulated from the seeds for the budget as the
+	// omniscient reference is (Report.BFS), instead of a sequence named
+	// bfs. A db holds one crawl, not also a BFS crawl of the same web
+	// (seedcrawl score): without it, a crawl that ran bfs would be its own
+	// baseline and one that ran anything else would have no gap closure.
+	BFSReference bool
 	// Unfetched is how the rank of a discovered-only node (a URL linked
 	// from a fetched page and fetched by nobody) moves on; the zero value is
 	// UnfetchedHost.
@@ -382,6 +389,13 @@ func Score(pages []Page, seeds []string, seqs []Sequence, o ScoreOptions) (*Repo
 		return nil, err
 	}
 	r.Omniscient = om
+	if o.BFSReference {
+		b, err := bfsReference(u, seedIDs, K, r.Pages)
+		if err != nil {
+			return nil, err
+		}
+		r.BFS, r.HasBFS = &b, true
+	}
 
 	r.Overlap = make([][]float64, len(seqs))
 	for i := range seqs {
@@ -471,24 +485,68 @@ func (u *union) walked() int {
 }
 
 // walkPrio is the omniscient priority of a walked page: above any
-// PageRank and any seed's priority (seedPrio plus a PageRank below 1), so
-// that it is passed through as soon as it is discovered. It
+// PageRank and any seed's priority (scheduler.SeedBoost plus a PageRank
+// below 1), so that it is passed through as soon as it is discovered. It
 // costs nothing, and only opens the way to the pages it links to.
-const walkPrio = 2
+const walkPrio = scheduler.SeedBoost + 1
 
-// seedPrio is added to a seed's PageRank for its omniscient priority:
-// seeds come after walked pages and before every other page.
-const seedPrio = 1
-
-// omniscient crawls u from the seeds by sim's queue semantics with every
-// node's union PageRank known in advance, for K pages. Walked pages are
-// passed through first and free: they do not count among the K. The seeds
-// are downloaded next, highest PageRank first, as every crawl downloads
-// its seeds first: ranked by PageRank alone, a seed of low rank that
-// opens a site of high rank would wait behind every page of a
-// higher-ranked seed's site (a site whose pages all link to each other
-// ties them above it), and the reference would score below BFS.
+// omniscient returns the omniscient reference on u for K pages: at each
+// k, the better of two crawls from the seeds by sim's queue semantics with
+// every node's union PageRank known in advance, one that downloads the
+// seeds first (scheduler.SeedsFirst) and one that ranks a seed like any
+// other page. Neither rule is best everywhere: seeds first, a seed of low
+// rank that opens a site of high rank is not left waiting behind a whole
+// site (ranked alone, the reference can score below BFS); ranked alone,
+// seeds of low rank do not take the budget from the pages of high rank
+// the first seeds link to. sim's reference is the same.
 func omniscient(u *union, seeds []uint32, K int, ks []int) (Curve, error) {
+	var out Curve
+	for _, seedsFirst := range []bool{true, false} {
+		cv, err := referenceCrawl(u, seeds, K, ks, "omniscient", func(c *crawl, isSeed []bool) (scheduler.Scheduler, error) {
+			truth := func(id uint64) float64 {
+				if g := c.l2g[id]; u.walk[g] {
+					return walkPrio
+				}
+				return u.pr[c.l2g[id]]
+			}
+			if seedsFirst {
+				truth = scheduler.SeedsFirst(truth, func(id uint64) bool { return isSeed[c.l2g[id]] })
+			}
+			return scheduler.ByName("omniscient", scheduler.Options{Truth: truth})
+		})
+		if err != nil {
+			return Curve{}, err
+		}
+		if out.Cumulative == nil {
+			out = cv
+			continue
+		}
+		for i, v := range cv.Cumulative {
+			out.Cumulative[i] = max(out.Cumulative[i], v)
+		}
+		out.Downloaded = max(out.Downloaded, cv.Downloaded)
+	}
+	return out, nil
+}
+
+// BFSReferenceName names the simulated BFS crawl of ScoreOptions.BFSReference.
+const BFSReferenceName = "bfs (simulated)"
+
+// bfsReference crawls u breadth-first from the seeds for K pages, by sim's
+// queue semantics, the walked pages passed through free as the omniscient
+// reference passes them: the gap closure's baseline when there is no real
+// BFS crawl of the same web (ScoreOptions.BFSReference).
+func bfsReference(u *union, seeds []uint32, K int, ks []int) (Curve, error) {
+	return referenceCrawl(u, seeds, K, ks, BFSReferenceName, func(*crawl, []bool) (scheduler.Scheduler, error) {
+		return scheduler.ByName("bfs", scheduler.Options{})
+	})
+}
+
+// referenceCrawl crawls u from the seeds by sim's queue semantics with the
+// scheduler mk returns (given the crawl, for its local ids, and which
+// nodes are seeds), for K pages. Walked pages are passed through free:
+// they do not count among the K.
+func referenceCrawl(u *union, seeds []uint32, K int, ks []int, name string, mk func(c *crawl, isSeed []bool) (scheduler.Scheduler, error)) (Curve, error) {
 	var sg []uint32
 	isSeed := make([]bool, len(u.pr))
 	for _, s := range seeds {
@@ -499,20 +557,10 @@ func omniscient(u *union, seeds []uint32, K int, ks []int) (Curve, error) {
 			isSeed[n] = true
 		}
 	}
-	c := newCrawl("omniscient", K+u.walked(), 1)
-	truth := func(id uint64) float64 {
-		switch g := c.l2g[id]; {
-		case u.walk[g]:
-			return walkPrio
-		case isSeed[g]:
-			return seedPrio + u.pr[g]
-		default:
-			return u.pr[g]
-		}
-	}
-	sch, err := scheduler.ByName("omniscient", scheduler.Options{Truth: truth})
+	c := newCrawl(name, K+u.walked(), 1)
+	sch, err := mk(c, isSeed)
 	if err != nil {
-		return Curve{}, fmt.Errorf("compare: omniscient reference: %w", err)
+		return Curve{}, fmt.Errorf("compare: %s reference: %w", name, err)
 	}
 	c.start(sch, sg)
 	host := func(g uint32) uint32 { return u.g.Hosts[g] }
@@ -524,7 +572,7 @@ func omniscient(u *union, seeds []uint32, K int, ks []int) (Curve, error) {
 		}
 		c.download(0, u.g.Out(v), host)
 	}
-	return Curve{Scheduler: "omniscient", Cumulative: cumulative(vals, ks, true), Downloaded: len(vals), Done: true}, nil
+	return Curve{Scheduler: name, Cumulative: cumulative(vals, ks, true), Downloaded: len(vals), Done: true}, nil
 }
 
 func jaccard(a, b map[uint32]bool) float64 {

@@ -405,21 +405,7 @@ func TestScoreWalked(t *testing.T) {
 // crawls do, and then scores at least what BFS does at every k, within
 // U(k).
 func TestScoreOmniscientSeedsFirst(t *testing.T) {
-	l := func(s string) string { return "http://l.example/" + s }
-	c := func(s string) string { return "http://c.example/" + s }
-	pages := []Page{{URL: l("L"), Status: 200, OutLinks: []string{l("H")}}}
-	var star []string
-	for i := range 8 {
-		star = append(star, l("h"+strconv.Itoa(i)))
-		pages = append(pages, Page{URL: star[i], Status: 200, OutLinks: []string{l("H")}})
-	}
-	pages = append(pages, Page{URL: l("H"), Status: 200, OutLinks: star})
-	clique := []string{c("C"), c("c1"), c("c2"), c("c3")}
-	for _, p := range clique {
-		pages = append(pages, Page{URL: p, Status: 200, OutLinks: slices.DeleteFunc(slices.Clone(clique), func(q string) bool { return q == p })})
-	}
-	seeds := []string{l("L"), c("C")}
-	bfs := append(append([]string{l("L"), c("C"), l("H")}, clique[1:]...), star...)
+	pages, seeds, bfs := starClique()
 	r, err := Score(pages, seeds, []Sequence{{Name: "bfs", URLs: bfs, Done: true}}, ScoreOptions{})
 	if err != nil {
 		t.Fatal(err)

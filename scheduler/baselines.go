@@ -85,6 +85,28 @@ func (s *omniscient) Seed(seeds []Link) { rankNew(seeds, s.truth) }
 
 func (s *omniscient) Downloaded(_ Link, out []Link) { rankNew(out, s.truth) }
 
+// SeedBoost is what SeedsFirst adds to a seed's truth: more than any
+// truth in [0, 1), such as a PageRank normalised to sum 1.
+const SeedBoost = 1
+
+// SeedsFirst returns a Truth for omniscient under which the seeds (those
+// seed reports true for) are downloaded before every other URL, highest
+// truth first: a seed ranks at SeedBoost plus its truth. truth must lie in
+// [0, 1) for the URLs that are not seeds. Every crawl starts from its
+// seeds; ranked by truth alone, a seed of low truth that opens a site of
+// high truth waits behind every page of a higher-ranked seed's site (a
+// site whose pages all link to each other ties them above it), and the
+// omniscient crawl can score below breadth-first. Both evaluation
+// references, sim's and compare's, rank their seeds with this rule.
+func SeedsFirst(truth func(id uint64) float64, seed func(id uint64) bool) func(id uint64) float64 {
+	return func(id uint64) float64 {
+		if seed(id) {
+			return SeedBoost + truth(id)
+		}
+		return truth(id)
+	}
+}
+
 // rankNew sets the Prio of every New link to prio(ID). random and omniscient
 // rank a URL by a fixed function of its id, once, when it is discovered;
 // Queued links keep the priority they got then.

@@ -120,7 +120,10 @@
 //     FPR papers measure it against) and is not Stateful: after a resume its
 //     rank mass restarts from the stored priorities.
 //   - omniscient: the true importance of each URL (Options.Truth), known in
-//     advance; an evaluation reference only.
+//     advance; an evaluation reference only. Seeds are ranked by their truth
+//     like any URL; SeedsFirst wraps a Truth so that the seeds come first
+//     (sim's and compare's references take, at each k, the better of the
+//     two crawls).
 //
 // Schedulers are not safe for concurrent use; the queue serialises calls.
 package scheduler

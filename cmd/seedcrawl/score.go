@@ -8,6 +8,8 @@ import (
 	"io"
 	"path/filepath"
 	"slices"
+	"sort"
+	"strings"
 	"time"
 
 	"github.com/seedcrawl/seedcrawl/compare"
@@ -31,7 +33,10 @@ interleaves it) the way compare scores schedulers: cumulative PageRank on the
 crawl's own graph (fetched pages with their links; a linked but unfetched URL
 links like the average fetched page of its host, see --score-unfetched), at 1, 2, 5, 10, 20, 50 and 100% of the
 pages fetched, beside U(k) and an omniscient crawl of that graph from the
-same seeds. The fetch order is the order of the fetches' start times. A
+same seeds. The row is named after the scheduler of the runs that made the
+cycle's fetches. The gap closure's baseline is a breadth-first crawl of the
+same graph from the same seeds, simulated as the omniscient crawl is (the
+db holds one crawl, not a BFS crawl of the same web). The fetch order is the order of the fetches' start times. A
 cycle of run after the first also walks through pages of earlier cycles
 from storage without refetching them: they are in the graph with their
 stored links, and the omniscient crawl passes through them free, as the
@@ -62,7 +67,7 @@ cycle did, so it scores at least what the cycle's real order scores.
 		return fmt.Errorf("%w: %s has no fetches in cycle %d", errUsage, *dbPath, *cycle)
 	}
 	rep, err := compare.Score(pages, seeds, []compare.Sequence{seq}, compare.ScoreOptions{Budget: len(seq.URLs), Damping: *damping,
-		Crawl: *outs.graph == "crawl", Unfetched: outs.scoreOptions().Unfetched, Walked: sr.walked})
+		Crawl: *outs.graph == "crawl", Unfetched: outs.scoreOptions().Unfetched, Walked: sr.walked, BFSReference: true})
 	if err != nil {
 		return fmt.Errorf("score: %w", err)
 	}
@@ -85,7 +90,8 @@ type scoreInput struct {
 // scoreRead returns the fetched pages of cycle with their stored links, the
 // fetch order and the crawl's seeds (its depth-0 URLs), and the pages of
 // earlier cycles the cycle could walk through, with their stored links.
-// The sequence is named after the scheduler of the db's first run.
+// The sequence is named after the scheduler of the runs that made the
+// cycle's fetches (scoreName).
 func scoreRead(ctx context.Context, db *storage.DB, cycle uint32) (scoreInput, error) {
 	type fetch struct {
 		at time.Time
@@ -124,10 +130,13 @@ func scoreRead(ctx context.Context, db *storage.DB, cycle uint32) (scoreInput, e
 		return cmp.Compare(a.id, b.id)
 	})
 	seq := compare.Sequence{Name: "crawl", Done: true}
-	if runs, err := db.Runs(); err == nil && len(runs) > 0 {
-		var c struct{ Scheduler string }
-		if json.Unmarshal([]byte(runs[0].Config), &c) == nil && c.Scheduler != "" {
-			seq.Name = c.Scheduler
+	if runs, err := db.Runs(); err == nil {
+		at := make([]time.Time, len(fetches))
+		for i, f := range fetches {
+			at[i] = f.at
+		}
+		if name := scoreName(runs, at); name != "" {
+			seq.Name = name
 		}
 	}
 	in := scoreInput{seq: seq, pages: make([]compare.Page, 0, len(fetches)+len(before))}
@@ -151,6 +160,28 @@ func scoreRead(ctx context.Context, db *storage.DB, cycle uint32) (scoreInput, e
 		return scoreInput{}, err
 	}
 	return in, nil
+}
+
+// scoreName returns the scheduler of the runs that made the fetches at
+// the times at (ascending): each fetch belongs to the last run started at
+// or before it, since one db is crawled by one seedcrawl at a time (a run
+// killed has no end). Several schedulers (a cycle resumed with another
+// one) are joined with "+" in the order of their first fetch; "" when no
+// run names one.
+func scoreName(runs []storage.Run, at []time.Time) string {
+	slices.SortFunc(runs, func(a, b storage.Run) int { return a.Start.Compare(b.Start) })
+	var names []string
+	for _, t := range at {
+		i := sort.Search(len(runs), func(i int) bool { return runs[i].Start.After(t) }) - 1
+		if i < 0 {
+			continue
+		}
+		var c struct{ Scheduler string }
+		if json.Unmarshal([]byte(runs[i].Config), &c) == nil && c.Scheduler != "" && !slices.Contains(names, c.Scheduler) {
+			names = append(names, c.Scheduler)
+		}
+	}
+	return strings.Join(names, "+")
 }
 
 // scorePage reads page id as the crawler would deliver it: its status and
