@@ -382,7 +382,7 @@ func runPlanNote(p *recrawl.Plan) string {
 		// A budget-limited cycle queues the known pages its budget can use
 		// first and the others as links reach them: its figures are of
 		// those it queued.
-		parts = append(parts, fmt.Sprintf("%d seeds by %s, %d known pages due to revisit of the %d queued first",
+		parts = append(parts, fmt.Sprintf("%d seeds by %s, %d of the %d known pages queued at the start are due to revisit (other known pages are queued when a link reaches them)",
 			len(p.Seeds), p.Cycle.SeedAlgo, p.Due, len(p.Refresh)))
 	case p.Start:
 		parts = append(parts, fmt.Sprintf("%d seeds by %s, %d of %d known pages due to revisit",
