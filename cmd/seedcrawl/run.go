@@ -357,8 +357,8 @@ func runSession(ctx context.Context, sess *crawlSession, rf runFlags, progress t
 	if ctx.Err() != nil && waiting != nil {
 		// Stopped in the wait for the next cycle, on a first run or a
 		// rerun: nothing is left to resume, the wait goes on.
-		fmt.Fprintf(stderr, "seedcrawl run: interrupted between cycles, before %s; rerun the same command to go on waiting\n",
-			runPauseNote(*waiting, time.Now()))
+		fmt.Fprintf(stderr, "seedcrawl run: interrupted between cycles, before cycle %d starts at %s; rerun the same command to go on waiting\n",
+			waiting.Next, runClock(waiting.Until, time.Now()))
 		return nil
 	}
 	if !worked && ctx.Err() == nil {
