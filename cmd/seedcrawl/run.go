@@ -286,6 +286,7 @@ func runSession(ctx context.Context, sess *crawlSession, rf runFlags, progress t
 		CrawlEnd: crawlEnd,
 		Pausing: func(p recrawl.Pause) {
 			waiting = &p
+			sess.obs.pause.Store(&p)
 			fmt.Fprintf(stderr, "seedcrawl run: %s; Ctrl-C stops, and rerunning the same command goes on waiting\n", runPauseNote(p, time.Now()))
 		},
 		PagesPerCycle:  budget,
@@ -299,6 +300,7 @@ func runSession(ctx context.Context, sess *crawlSession, rf runFlags, progress t
 		Logger:         sess.x.logger,
 		Crawl: func(ctx context.Context, p *recrawl.Plan) error {
 			current, worked, waiting = p.Cycle.N, true, nil
+			sess.obs.pause.Store(nil)
 			verb := "starting"
 			if !p.Start {
 				verb = "resuming"

@@ -3,7 +3,9 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
+	"io"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -11,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/seedcrawl/seedcrawl/monitor"
 	"github.com/seedcrawl/seedcrawl/testweb"
 )
 
@@ -140,5 +143,45 @@ func TestRunIntervalAfterCrawl(t *testing.T) {
 	}
 	if !strings.Contains(stderr, want) || !strings.Contains(stderr, "after cycle 1 ended at "+ended.Format("15:04 UTC")) {
 		t.Errorf("stderr does not say cycle 2 starts an hour after the crawl ended (%s):\n%s", ended.Format(time.TimeOnly), stderr)
+	}
+}
+
+// TestRunStatusWhileWaiting runs with --listen and reads /status in the
+// --interval wait after cycle 1: it must say which cycle it waits for and
+// when that starts, the time the stderr line gives.
+func TestRunStatusWhileWaiting(t *testing.T) {
+	w := crawlStartWeb(t, testweb.GenOptions{Seed: 3, Pages: 40, Hosts: 2, Preset: testweb.Clean}, testweb.Options{})
+	db := filepath.Join(t.TempDir(), "s.db")
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	waiting := make(chan struct{})
+	stderr := &cancelOn{marker: " starts at ", cancel: sync.OnceFunc(func() { close(waiting) })}
+	args := append(runArgs(t, w, db, "--cycles", "2", "--interval", "1h", "--listen", "127.0.0.1:0"), w.site.Seeds()...)
+	exit := make(chan int, 1)
+	go func() { exit <- run(ctx, append([]string{"run"}, args...), io.Discard, stderr) }()
+	select {
+	case <-waiting:
+	case code := <-exit:
+		t.Fatalf("run ended (exit %d) without waiting for cycle 2:\n%s", code, stderr.buf.String())
+	}
+	stderr.mu.Lock()
+	errs := stderr.buf.String()
+	stderr.mu.Unlock()
+	addr := regexp.MustCompile(`status on (http://\S+/)`).FindStringSubmatch(errs)
+	at := regexp.MustCompile(`cycle 2 starts at (\d\d:\d\d UTC|\S+ \d\d:\d\d UTC),`).FindStringSubmatch(errs)
+	if addr == nil || at == nil {
+		cancel()
+		t.Fatalf("stderr names no status address or no start of cycle 2:\n%s", errs)
+	}
+	var st monitor.Status
+	if err := json.Unmarshal([]byte(httpGet(t, addr[1]+"status")), &st); err != nil {
+		t.Fatal(err)
+	}
+	cancel()
+	if code := <-exit; code != 0 {
+		t.Errorf("exit %d after a stop in the wait", code)
+	}
+	if st.NextCycle != 2 || runClock(st.NextCycleAt, time.Now()) != at[1] {
+		t.Errorf("/status in the wait: next cycle %d at %v, want 2 at %s", st.NextCycle, st.NextCycleAt, at[1])
 	}
 }
