@@ -34,6 +34,11 @@ type Status struct {
 	Now   time.Time `json:"now"`
 	// Cycle is the current recrawl cycle (1 for a single crawl).
 	Cycle uint32 `json:"cycle"`
+	// NextCycle and NextCycleAt are set while a recrawl waits between
+	// cycles (seedcrawl run --interval): cycle NextCycle starts at
+	// NextCycleAt. Zero when it does not wait.
+	NextCycle   uint32    `json:"next_cycle,omitempty"`
+	NextCycleAt time.Time `json:"next_cycle_at,omitzero"`
 	// Frontier is the number of URLs queued, not counting those in flight.
 	Frontier int `json:"frontier"`
 	// InFlight is the number of requests handed out and not yet finished.

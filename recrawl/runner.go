@@ -76,6 +76,14 @@ type Options struct {
 	// the next (also across restarts: the next cycle starts Interval after
 	// the stored end of the last one); 0 means none.
 	Interval time.Duration
+	// CrawlEnd is when the crawl of a db written by seedcrawl crawl ended:
+	// its cycle 1 has no stored record and so no stored end, and Interval
+	// runs from this instead. Zero means unknown: cycle 2 starts at once.
+	CrawlEnd time.Time
+	// Pausing, when set, is called before the Runner waits for the start
+	// of the next cycle (Interval after the end of the last), so that a
+	// wait of hours is not taken for a hang; nil means nothing is told.
+	Pausing func(p Pause)
 	// PagesPerCycle is each cycle's fetch budget; 0 means no limit (a cycle
 	// ends when nothing is left to crawl).
 	PagesPerCycle int64
@@ -116,6 +124,15 @@ type Options struct {
 	Logger *slog.Logger
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
+}
+
+// Pause is a wait between two cycles: cycle Next starts at Until,
+// Interval after cycle Next-1 ended at Ended.
+type Pause struct {
+	Next     uint32
+	Ended    time.Time
+	Until    time.Time
+	Interval time.Duration
 }
 
 // Runner runs the cycles of an incremental crawl on one database.
@@ -219,10 +236,8 @@ func (r *Runner) Run(ctx context.Context) error {
 			if r.o.Cycles > 0 && n > r.o.Cycles {
 				return nil
 			}
-			if last != nil && recorded(last) && r.o.Interval > 0 {
-				if !sleepUntil(ctx, last.End.Add(r.o.Interval), r.o.Now) {
-					return nil
-				}
+			if !r.pause(ctx, n, last) {
+				return nil
 			}
 			if p, err = r.newPlan(ctx, n, cycles); err != nil {
 				if ctx.Err() != nil {
@@ -388,6 +403,28 @@ func (r *Runner) cycle(n uint32) (storage.Cycle, error) {
 		}
 	}
 	return storage.Cycle{}, fmt.Errorf("recrawl: cycle %d: %w", n, storage.ErrNotFound)
+}
+
+// pause waits until cycle n may start, Interval after the end of the
+// cycle before it (last: its stored record, or the statistics of the
+// crawl of a db of seedcrawl crawl, or nil), telling Pausing first; false
+// if ctx ended first.
+func (r *Runner) pause(ctx context.Context, n uint32, last *storage.Cycle) bool {
+	if r.o.Interval <= 0 || n < 2 {
+		return ctx.Err() == nil
+	}
+	ended := r.o.CrawlEnd
+	if last != nil && recorded(last) {
+		ended = last.End
+	}
+	if ended.IsZero() {
+		return ctx.Err() == nil
+	}
+	until := ended.Add(r.o.Interval)
+	if r.o.Pausing != nil && until.After(r.o.Now()) {
+		r.o.Pausing(Pause{Next: n, Ended: ended, Until: until, Interval: r.o.Interval})
+	}
+	return sleepUntil(ctx, until, r.o.Now)
 }
 
 // sleepUntil waits until t; false if ctx ended first.

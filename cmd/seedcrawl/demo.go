@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -26,7 +27,9 @@ robots.txt files, redirects, slow, flaky and rate-limited hosts, a spider
 trap, a 50 MiB page and a gzip bomb), crawls it politely but fast, prints
 the summary and compares the crawl with the test web's ground truth. Needs
 no network. Without --db the crawl goes to a temporary file that is removed
-afterwards; with --db FILE it is kept for seedcrawl stats and export.
+afterwards; with --db FILE it is kept for seedcrawl stats and export. A
+--db FILE that holds a complete crawl already is not crawled again: the
+stored crawl is checked (give a new FILE, or delete it, for a new crawl).
 `
 
 // runDemo implements `seedcrawl demo`.
@@ -95,8 +98,6 @@ func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if err := cfg.Validate(); err != nil {
 		return fmt.Errorf("%w: %w", errUsage, err)
 	}
-	fmt.Fprintf(stderr, "test web: %d hosts on http://%s and https://%s; crawling from %d seeds into %s\n",
-		len(site.Hosts()), srv.HTTPAddr(), srv.HTTPSAddr(), len(cfg.Seeds), path)
 	sess, err := openCrawl(cfg, crawlExtras{
 		command: "seedcrawl demo",
 		logger:  textLogger(stderr, slog.LevelError),
@@ -104,10 +105,26 @@ func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if err != nil {
 		return err
 	}
-	sum, err := sess.run(ctx, *progress, stderr)
+	done, err := demoComplete(sess.db)
 	if err != nil {
 		sess.close()
 		return err
+	}
+	web1 := fmt.Sprintf("test web: %d hosts on http://%s and https://%s", len(site.Hosts()), srv.HTTPAddr(), srv.HTTPSAddr())
+	var sum monitor.Summary
+	if done {
+		// Crawling again would fetch nothing (its seeds are known) and
+		// print a summary of that, 0 URLs in 0.0 s, above a ground-truth
+		// line that reads as if this command had crawled.
+		fmt.Fprintf(stderr, "%s\nseedcrawl demo: %s already holds a complete crawl (%d URLs), so nothing is crawled; "+
+			"the ground-truth check is of that stored crawl against this command's test web. For a new crawl give a new --db or delete %s\n",
+			web1, path, sess.db.NextID(), shellQuote(path))
+	} else {
+		fmt.Fprintf(stderr, "%s; crawling from %d seeds into %s\n", web1, len(cfg.Seeds), path)
+		if sum, err = sess.run(ctx, *progress, stderr); err != nil {
+			sess.close()
+			return err
+		}
 	}
 	diff, truthURLs, err := demoCompareWithTruth(sess.db, web, site.Seeds(), *sitemaps)
 	if cerr := sess.close(); err == nil {
@@ -127,15 +144,22 @@ func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer) error
 			ExtraArcs   int  `json:"extra_arcs"`
 			TrapURLs    int  `json:"trap_urls"`
 			Match       bool `json:"match"`
-		}{path, sum, truthURLs, len(diff.MissingURLs), len(diff.ExtraURLs), len(diff.MissingArcs), len(diff.ExtraArcs), diff.TrapURLs, diff.Empty()})
+			// AlreadyComplete: the db held a complete crawl, nothing was
+			// crawled and the check is of the stored crawl.
+			AlreadyComplete bool `json:"already_complete"`
+		}{path, sum, truthURLs, len(diff.MissingURLs), len(diff.ExtraURLs), len(diff.MissingArcs), len(diff.ExtraArcs), diff.TrapURLs, diff.Empty(), done})
 	}
-	if err := crawlPrintSummary(stdout, path, sum, false); err != nil {
+	which := "the crawl"
+	if done {
+		which = "the stored crawl"
+		fmt.Fprintf(stdout, "crawl of %s: complete already, nothing crawled now; %d URLs stored\n", path, sess.db.NextID())
+	} else if err := crawlPrintSummary(stdout, path, sum, false); err != nil {
 		return err
 	}
 	if diff.Empty() {
-		fmt.Fprintf(stdout, "ground truth: the crawl found exactly the %d URLs and their links a polite crawler can reach (%d trap URLs cut off by the guards)\n", truthURLs, diff.TrapURLs)
+		fmt.Fprintf(stdout, "ground truth: %s found exactly the %d URLs and their links a polite crawler can reach (%d trap URLs cut off by the guards)\n", which, truthURLs, diff.TrapURLs)
 	} else {
-		fmt.Fprintf(stdout, "ground truth (%d URLs reachable): %s\n", truthURLs, diff)
+		fmt.Fprintf(stdout, "ground truth of %s (%d URLs reachable): %s\n", which, truthURLs, diff)
 	}
 	if *cycles > 1 {
 		if err := demoCycles(ctx, cfg, web, *cycles, *seedAlgo, *progress, stdout, stderr); err != nil {
@@ -146,6 +170,27 @@ func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		fmt.Fprintf(stdout, "next: seedcrawl stats --db %s --cycles; seedcrawl export --db %s --what graph --out demo\n", path, path)
 	}
 	return nil
+}
+
+// errDemoQueued stops demoComplete's read of the frontier at its first
+// entry.
+var errDemoQueued = errors.New("demo: frontier holds a URL")
+
+// demoComplete reports whether db holds a crawl that is complete: URLs
+// known and none left in the frontier. A new db, or one whose crawl was
+// stopped, is crawled (on).
+func demoComplete(db *storage.DB) (bool, error) {
+	if db.NextID() == 0 {
+		return false, nil
+	}
+	err := db.LoadFrontier(func(storage.Entry) error { return errDemoQueued })
+	switch {
+	case errors.Is(err, errDemoQueued):
+		return false, nil
+	case err != nil:
+		return false, fmt.Errorf("read the frontier of %s: %w", db.Path(), err)
+	}
+	return true, nil
 }
 
 // demoCycles recrawls the demo's db as seedcrawl run cycles 2..n, moving

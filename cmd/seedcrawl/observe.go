@@ -12,6 +12,7 @@ import (
 	"github.com/seedcrawl/seedcrawl/fetch"
 	"github.com/seedcrawl/seedcrawl/frontier"
 	"github.com/seedcrawl/seedcrawl/monitor"
+	"github.com/seedcrawl/seedcrawl/recrawl"
 	"github.com/seedcrawl/seedcrawl/storage"
 	"github.com/seedcrawl/seedcrawl/warc"
 )
@@ -32,6 +33,8 @@ type observer struct {
 	started  time.Time
 
 	live atomic.Pointer[liveCrawl] // the crawl running now (run: the current cycle's)
+	// pause is run's wait for its next cycle, while it waits; else nil.
+	pause atomic.Pointer[recrawl.Pause]
 
 	stopMonitor context.CancelFunc
 	monitor     *monitor.Server
@@ -128,6 +131,9 @@ const statusHosts = 1000
 // status is the monitor's Source: a snapshot of the crawl running now.
 func (s *crawlSession) status(command string) monitor.Status {
 	st := monitor.Status{Command: command, DB: s.cfg.DB, Start: s.obs.started, Cycle: 1}
+	if p := s.obs.pause.Load(); p != nil {
+		st.NextCycle, st.NextCycleAt = p.Next, p.Until
+	}
 	lc := s.obs.live.Load()
 	if lc == nil {
 		return st

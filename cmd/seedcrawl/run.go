@@ -41,7 +41,9 @@ stats --cycles, seedcrawl export --cycle N).
 Cycles are numbered in the db: --cycles N stops once cycle N is complete, so
 rerunning the same command after Ctrl-C or a crash resumes the unfinished
 cycle. With --interval the next cycle starts that long after the previous one
-ended; --interval without --cycles runs until interrupted.
+ended, also when seedcrawl crawl made it (from the end of that crawl); run
+says on stderr when it starts, and a rerun in the wait goes on waiting.
+--interval without --cycles runs until interrupted.
 
 flags:
 `
@@ -266,16 +268,27 @@ func runSession(ctx context.Context, sess *crawlSession, rf runFlags, progress t
 	}
 	var last monitor.Summary
 	var current uint32
-	worked := false // a cycle was crawled or reported
+	worked := false            // a cycle was crawled or reported
+	var waiting *recrawl.Pause // the wait for the next cycle, while in it
+	crawlEnd, err := runCrawlEnd(sess.db)
+	if err != nil {
+		return err
+	}
 	r, err := recrawl.New(recrawl.Options{
 		Store:    sess.db,
 		Seeds:    cfg.Seeds,
 		SeedAlgo: rf.seedAlgo,
 		Select: seeds.Options{K: rf.k, Hops: rf.hops, Depth: rf.depth, PerHost: rf.perHost,
 			Rand: rand.New(rand.NewPCG(rf.randSeed, 0))},
-		RandSeed:       rf.randSeed,
-		Cycles:         uint32(rf.cycles),
-		Interval:       rf.interval,
+		RandSeed: rf.randSeed,
+		Cycles:   uint32(rf.cycles),
+		Interval: rf.interval,
+		CrawlEnd: crawlEnd,
+		Pausing: func(p recrawl.Pause) {
+			waiting = &p
+			sess.obs.pause.Store(&p)
+			fmt.Fprintf(stderr, "seedcrawl run: %s; Ctrl-C stops, and rerunning the same command goes on waiting\n", runPauseNote(p, time.Now()))
+		},
 		PagesPerCycle:  budget,
 		DiscoveryShare: 1 - rf.refreshShare,
 		Revisit:        rf.revisit(),
@@ -286,7 +299,8 @@ func runSession(ctx context.Context, sess *crawlSession, rf runFlags, progress t
 		Agree:          rf.cluster.agreeFunc(),
 		Logger:         sess.x.logger,
 		Crawl: func(ctx context.Context, p *recrawl.Plan) error {
-			current, worked = p.Cycle.N, true
+			current, worked, waiting = p.Cycle.N, true, nil
+			sess.obs.pause.Store(nil)
 			verb := "starting"
 			if !p.Start {
 				verb = "resuming"
@@ -342,6 +356,13 @@ func runSession(ctx context.Context, sess *crawlSession, rf runFlags, progress t
 		}
 		return err
 	}
+	if ctx.Err() != nil && waiting != nil {
+		// Stopped in the wait for the next cycle, on a first run or a
+		// rerun: nothing is left to resume, the wait goes on.
+		fmt.Fprintf(stderr, "seedcrawl run: interrupted between cycles, before cycle %d starts at %s; rerun the same command to go on waiting\n",
+			waiting.Next, runClock(waiting.Until, time.Now()))
+		return nil
+	}
 	if !worked && ctx.Err() == nil {
 		// Every cycle --cycles asks for is done: say so, or a rerun of
 		// the same command looks like a crawl that did nothing.
@@ -358,6 +379,57 @@ func runSession(ctx context.Context, sess *crawlSession, rf runFlags, progress t
 		}
 	}
 	return nil
+}
+
+// runCrawlEnd returns when the last crawl that fetched anything in db
+// ended (zero if none ended, e.g. after kill -9): on a db of seedcrawl
+// crawl, whose cycle 1 has no stored end, --interval runs from there. A
+// run that fetched nothing (one stopped in such a wait) does not count.
+func runCrawlEnd(db *storage.DB) (time.Time, error) {
+	runs, err := db.Runs()
+	if err != nil {
+		return time.Time{}, fmt.Errorf("read the runs of %s: %w", db.Path(), err)
+	}
+	var end time.Time
+	for _, r := range runs {
+		if r.Counters["fetches"] > 0 && r.End.After(end) {
+			end = r.End
+		}
+	}
+	return end, nil
+}
+
+// runPauseNote says when the next cycle starts and why then: "cycle 2
+// starts at 14:23 UTC, in 6h (--interval 6h after cycle 1 ended at 08:23
+// UTC)", with the date when it is not today's (UTC).
+func runPauseNote(p recrawl.Pause, now time.Time) string {
+	return fmt.Sprintf("cycle %d starts at %s, in %s (--interval %s after cycle %d ended at %s)",
+		p.Next, runClock(p.Until, now), runRoundDuration(p.Until.Sub(now)), runRoundDuration(p.Interval), p.Next-1, runClock(p.Ended, now))
+}
+
+// runClock writes t in UTC to the minute, with its date unless it falls
+// on now's day.
+func runClock(t, now time.Time) string {
+	t, now = t.UTC(), now.UTC()
+	if t.YearDay() == now.YearDay() && t.Year() == now.Year() {
+		return t.Format("15:04 UTC")
+	}
+	return t.Format("2006-01-02 15:04 UTC")
+}
+
+// runRoundDuration writes d to the second below a minute and to the
+// minute above, without the zero units time.Duration.String keeps
+// ("6h", not "6h0m0s").
+func runRoundDuration(d time.Duration) string {
+	if d < time.Minute {
+		return max(d, 0).Round(time.Second).String()
+	}
+	s := d.Round(time.Minute).String()
+	s = strings.TrimSuffix(s, "0s")
+	if strings.HasSuffix(s, "h0m") {
+		s = strings.TrimSuffix(s, "0m")
+	}
+	return s
 }
 
 // runLastCycle returns the last complete cycle of db, or want when db
@@ -382,7 +454,7 @@ func runPlanNote(p *recrawl.Plan) string {
 		// A budget-limited cycle queues the known pages its budget can use
 		// first and the others as links reach them: its figures are of
 		// those it queued.
-		parts = append(parts, fmt.Sprintf("%d seeds by %s, %d known pages due to revisit of the %d queued first",
+		parts = append(parts, fmt.Sprintf("%d seeds by %s, %d of the %d known pages queued at the start are due to revisit (other known pages are queued when a link reaches them)",
 			len(p.Seeds), p.Cycle.SeedAlgo, p.Due, len(p.Refresh)))
 	case p.Start:
 		parts = append(parts, fmt.Sprintf("%d seeds by %s, %d of %d known pages due to revisit",

@@ -79,7 +79,7 @@ func TestRunStartLineCountsDuePages(t *testing.T) {
 		args []string
 	}{
 		{"no budget", db, regexp.MustCompile(`starting cycle 3 \(.*?(\d+) of (\d+) known pages due to revisit[,)]`), nil},
-		{"budget", lazy, regexp.MustCompile(`starting cycle 3 \(.*?(\d+) known pages due to revisit of the (\d+) queued first`),
+		{"budget", lazy, regexp.MustCompile(`starting cycle 3 \(.*?(\d+) of the (\d+) known pages queued at the start are due to revisit`),
 			[]string{"--pages-per-cycle", "1000"}},
 	} {
 		db = tc.db

@@ -21,7 +21,7 @@ func TestRunPlanNote(t *testing.T) {
 	}{
 		{"new cycle", recrawl.Plan{Start: true, Lazy: true, Cycle: storage.Cycle{SeedAlgo: "given"}, Seeds: make([]recrawl.Pick, 2),
 			Refresh: make([]uint64, 40), Due: 3, MaxPages: 300, MaxRefresh: 150},
-			"2 seeds by given, 3 known pages due to revisit of the 40 queued first, budget 300 pages, at most 150 refetches"},
+			"2 seeds by given, 3 of the 40 known pages queued at the start are due to revisit (other known pages are queued when a link reaches them), budget 300 pages, at most 150 refetches"},
 		{"new cycle without a budget", recrawl.Plan{Start: true, Cycle: storage.Cycle{SeedAlgo: "given"}, Seeds: make([]recrawl.Pick, 2),
 			Refresh: make([]uint64, 674), Due: 3},
 			"2 seeds by given, 3 of 674 known pages due to revisit"},
