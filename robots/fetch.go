@@ -10,6 +10,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"strings"
 	"sync"
 	"syscall"
 	"time"
@@ -80,6 +81,10 @@ func (c *Cache) refresh(origin string) (any, error) {
 			storeErr = fmt.Errorf("robots: load %s: %w", origin, err)
 		case ok && !known(e):
 			// Not a state this version knows: fetch again.
+		case ok && State(e.State) == StateDisallowAll && strings.HasPrefix(e.Err, "tls: "):
+			// Given up over TLS in an earlier process, whose trusted
+			// roots (--ca-file) may not be this one's: ask again once.
+			prev = e
 		case ok && now.Before(e.Expires):
 			r := c.record(e)
 			c.lru.put(origin, r)

@@ -105,9 +105,9 @@ func crawlUnreachedHint(skipped map[string]uint64) string {
 	}
 	switch {
 	case tls:
-		return ": a server's certificate was not trusted; give its CA with --ca-file (a test web writes testweb-ca.pem)"
+		return ": a server's certificate was not trusted; give its CA with --ca-file (a test web writes testweb-ca.pem) and add --refetch to ask again on this db"
 	case conn:
-		return ": check the seed URLs, and --resolve or --resolve-file for names only this machine knows"
+		return ": check the seed URLs, and --resolve or --resolve-file for names only this machine knows (with --refetch to ask again on this db)"
 	}
 	return ""
 }

@@ -1,8 +1,11 @@
 package main
 
 import (
+	"encoding/pem"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -29,5 +32,29 @@ func TestCrawlUntrustedSeedSaysWhy(t *testing.T) {
 	}
 	if !strings.Contains(stdout, "robots-unreachable: tls 1") {
 		t.Errorf("summary does not count the URL as unreachable for TLS:\n%s", stdout)
+	}
+}
+
+// TestCrawlCAFileAfterUntrusted follows the hint of a crawl that met an
+// untrusted certificate: the same command with --ca-file and --refetch on
+// the same db crawls the site; the first run's give-up, stored with the
+// robots.txt entry for the robots TTL, does not outlive the process whose
+// trusted roots it was judged with.
+func TestCrawlCAFileAfterUntrusted(t *testing.T) {
+	srv := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html")
+		w.Write([]byte("<p>x"))
+	}))
+	t.Cleanup(srv.Close)
+	db, _, stderr := crawlServer(t, srv)
+	checkContains(t, "stderr", stderr, "--refetch")
+	ca := filepath.Join(t.TempDir(), "ca.pem")
+	if err := os.WriteFile(ca, pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: srv.Certificate().Raw}), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, stdout, stderr := cmdRun("crawl", "--db", db, "--allow-private", "--progress", "0", "--sitemaps=false",
+		"--delay", "0", "--delay-factor", "0", "--ca-file", ca, "--refetch", srv.URL+"/")
+	if code != 0 || !strings.Contains(stdout, "(1 fetched)") || strings.Contains(stderr, "no page could be requested") {
+		t.Errorf("with --ca-file and --refetch: exit %d, stdout:\n%s\nstderr:\n%s\nwant the page fetched", code, stdout, stderr)
 	}
 }
