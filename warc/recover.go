@@ -1,6 +1,8 @@
 package warc
 
 import (
+	"bytes"
+	"compress/gzip"
 	"errors"
 	"fmt"
 	"io"
@@ -12,15 +14,15 @@ import (
 // recoverFiles finishes the WARC files of dir named with prefix that have
 // no CDXJ index: files a Writer never closed, because its process was
 // killed. Each gets its index. A file that ends in a response without
-// the request the Writer writes after it, whose last gzip member was cut
-// short (the process died inside a write), or that ends in zero bytes (a
-// power cut), is first cut back to its last whole exchange, so the file
-// reads to its end; the exchange cut was not committed by the crawl
-// either, which fetches it again. A file another Writer holds
-// (see lockFile) is left alone, as is one that fails to read before its
-// end (a digest that does not match, a damaged member with whole records
-// after it): that is damage, not a cut-short write, and not this Writer's
-// to repair. It returns the base names of the files it finished.
+// the request the Writer writes after it, or whose read fails with no
+// whole member after the failure (the process died inside a write, or a
+// power cut zeroed its last blocks), is first cut back to its last whole
+// exchange, so the file reads to its end; the exchange cut was not
+// committed by the crawl either, which fetches it again. A file another
+// Writer holds (see lockFile) is left alone, as is one whose records fail
+// their digests or whose damaged member has whole records after it: that
+// is damage, not a cut-short write, and not this Writer's to repair. It
+// returns the base names of the files it finished.
 func recoverFiles(dir, prefix string) ([]string, error) {
 	names, err := filepath.Glob(filepath.Join(dir, globEscape(prefix)+"-*.warc.gz"))
 	if err != nil {
@@ -69,7 +71,9 @@ func recoverFile(path, index string) (bool, error) {
 	lines, rest, whole, err := indexRecords(f, filepath.Base(path))
 	switch {
 	case err == nil && whole == st.Size():
-	case err == nil && len(rest) > 0 || errors.Is(err, io.ErrUnexpectedEOF) || zeroTail(f, whole, st.Size()):
+	case errors.Is(err, ErrDigest):
+		return false, nil // whole members, bytes that changed: damage
+	case err == nil && len(rest) > 0 || !memberAfter(f, whole+1, st.Size()):
 		if terr := f.Truncate(whole); terr != nil {
 			return false, fmt.Errorf("warc: recover %s: cut the partial record at %d: %w", path, whole, terr)
 		}
@@ -97,22 +101,46 @@ func globEscape(s string) string {
 	return b.String()
 }
 
-// zeroTail reports whether the bytes of f from off to size are all zero,
-// as a file system may leave the end of a file whose last writes a power
-// cut lost.
-func zeroTail(f *os.File, off, size int64) bool {
-	buf := make([]byte, 64<<10)
+// memberAfter reports whether a whole gzip member holding a WARC record
+// starts in f between off and size: then what stopped the read is damage
+// with whole records after it, not a write cut short at the file's end (a
+// kill inside a write, or a power cut that zeroed the last blocks).
+func memberAfter(f *os.File, off, size int64) bool {
+	const chunk = 64 << 10
+	magic := []byte{0x1f, 0x8b, 0x08}
+	buf := make([]byte, chunk+len(magic)-1)
 	for off < size {
 		n, err := f.ReadAt(buf[:min(int64(len(buf)), size-off)], off)
-		for _, b := range buf[:n] {
-			if b != 0 {
-				return false
-			}
-		}
-		if err != nil && n == 0 {
+		if n == 0 && err != nil {
 			return false
 		}
-		off += int64(n)
+		for i := 0; ; i++ {
+			j := bytes.Index(buf[i:n], magic)
+			if j < 0 {
+				break
+			}
+			i += j
+			if wholeMember(f, off+int64(i), size) {
+				return true
+			}
+		}
+		off += int64(max(n-len(magic)+1, 1))
 	}
-	return true
+	return false
+}
+
+// wholeMember reports whether one gzip member starting at off in f
+// decompresses to its end and holds a WARC record.
+func wholeMember(f *os.File, off, size int64) bool {
+	zr, err := gzip.NewReader(io.NewSectionReader(f, off, size-off))
+	if err != nil {
+		return false
+	}
+	zr.Multistream(false)
+	head := make([]byte, len("WARC/1."))
+	if _, err := io.ReadFull(zr, head); err != nil || string(head) != "WARC/1." {
+		return false
+	}
+	_, err = io.Copy(io.Discard, zr)
+	return err == nil
 }
