@@ -429,37 +429,47 @@ func validToken(s string) bool {
 // http or https URL with a host) and, if not, what the user likely meant:
 // "example.org/docs" or "http//example.org/" get the URL to try, another
 // scheme is named as such. A URL it accepts may still fail normalization.
+// Its messages never repeat a password the seed holds (RedactUserinfo).
 func CheckSeed(s string) error {
+	shown := RedactUserinfo(s)
 	u, err := url.Parse(s)
 	if err != nil {
-		return fmt.Errorf("seed %q: %v", s, err)
+		var ue *url.Error
+		if errors.As(err, &ue) {
+			err = ue.Err // without the URL, which may hold a password
+		}
+		return fmt.Errorf("seed %q: %v", shown, err)
 	}
 	switch {
 	case (u.Scheme == "http" || u.Scheme == "https") && u.Host != "":
 		return nil
 	case u.Scheme == "http" || u.Scheme == "https":
-		if fixed, ok := brokenScheme(s); ok {
-			return fmt.Errorf("seed %q has no host: want an absolute URL such as %s", s, fixed)
+		if fixed, ok := brokenScheme(shown); ok {
+			return fmt.Errorf("seed %q has no host: want an absolute URL such as %s", shown, fixed)
 		}
-		return fmt.Errorf("seed %q has no host: want an absolute URL such as https://example.org/", s)
+		return fmt.Errorf("seed %q has no host: want an absolute URL such as https://example.org/", shown)
 	case u.Scheme != "" && !hostPort(u):
 		// A URL of another scheme: prefixing https:// would suggest
 		// nonsense such as https://ftp://example.org/.
-		return fmt.Errorf("seed %q: scheme %q is not crawled: want an http or https URL", s, u.Scheme)
+		return fmt.Errorf("seed %q: scheme %q is not crawled: want an http or https URL", shown, u.Scheme)
 	}
-	if fixed, ok := brokenScheme(s); ok {
-		return fmt.Errorf("seed %q: want an absolute http or https URL such as %s", s, fixed)
+	if fixed, ok := brokenScheme(shown); ok {
+		return fmt.Errorf("seed %q: want an absolute http or https URL such as %s", shown, fixed)
 	}
-	rest := strings.TrimPrefix(s, "//")
+	rest := strings.TrimPrefix(shown, "//")
 	if !strings.Contains(rest, "/") {
 		rest += "/"
 	}
-	return fmt.Errorf("seed %q: want an absolute http or https URL such as https://%s", s, rest)
+	if fixed := "https://" + rest; plausible(fixed) {
+		return fmt.Errorf("seed %q: want an absolute http or https URL such as %s", shown, fixed)
+	}
+	return fmt.Errorf("seed %q: want an absolute http or https URL such as https://example.org/", shown)
 }
 
 // brokenScheme mends a seed whose "http://" or "https://" lost its colon
 // or a slash ("http//example.org/", "https:/example.org"): the URL meant,
-// and true; false for anything else.
+// and true; false for anything else, or when what it would make names no
+// plausible host.
 func brokenScheme(s string) (string, bool) {
 	for _, scheme := range []string{"https", "http"} {
 		if len(s) <= len(scheme) || !strings.EqualFold(s[:len(scheme)], scheme) {
@@ -473,9 +483,48 @@ func brokenScheme(s string) (string, bool) {
 		if !strings.Contains(rest, "/") {
 			rest += "/"
 		}
-		return strings.ToLower(scheme) + "://" + rest, true
+		fixed := strings.ToLower(scheme) + "://" + rest
+		return fixed, plausible(fixed)
 	}
 	return "", false
+}
+
+// plausible reports whether a URL suggested to the user parses with a
+// host of letters, digits, '-', '_' and '.' (and a port), so a suggestion
+// never reads "https://https//" or "http://?q/".
+func plausible(s string) bool {
+	u, err := url.Parse(s)
+	if err != nil || u.Hostname() == "" || u.User != nil || strings.EqualFold(u.Hostname(), "http") || strings.EqualFold(u.Hostname(), "https") {
+		return false // no host, or a scheme taken for one ("https//")
+	}
+	for _, c := range u.Hostname() {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_' || c == '.' || c > 0x7f) {
+			return false
+		}
+	}
+	return strings.ContainsAny(u.Hostname(), "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789") || strings.ContainsFunc(u.Hostname(), func(r rune) bool { return r > 0x7f })
+}
+
+// RedactUserinfo returns s with the userinfo of its authority (what comes
+// before an '@' in it: a user and password) replaced by "…", for quoting
+// a URL a user gave in an error; s itself when it has none.
+func RedactUserinfo(s string) string {
+	prefix, rest := "", s
+	if i := strings.IndexByte(s, ':'); i > 0 && !strings.ContainsAny(s[:i], "/?#@\\") {
+		prefix, rest = s[:i+1], s[i+1:]
+	}
+	auth := strings.TrimLeft(rest, "/\\")
+	prefix += rest[:len(rest)-len(auth)]
+	if end := strings.IndexAny(auth, "/?#\\"); end >= 0 {
+		if at := strings.LastIndexByte(auth[:end], '@'); at >= 0 {
+			return prefix + "…@" + auth[at+1:]
+		}
+		return s
+	}
+	if at := strings.LastIndexByte(auth, '@'); at >= 0 {
+		return prefix + "…@" + auth[at+1:]
+	}
+	return s
 }
 
 // hostPort reports whether u is a host and port without a scheme, such as

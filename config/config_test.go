@@ -287,6 +287,13 @@ func TestValidateSeedAdvice(t *testing.T) {
 		{"HTTP:www.example.org", "such as http://www.example.org/", "https://HTTP"},
 		{"www.example.org/path", "such as https://www.example.org/path", "/path/"},
 		{"httpbin.org", "such as https://httpbin.org/", ""},
+		{"https//", "such as https://example.org/", "https://https"},
+		{"http:?q", "such as https://example.org/", "http://?q"},
+		{`https:\\example.org\`, "", `\/`},
+		// A password is never repeated, also when the URL does not parse.
+		{"http://admin:s3cret@a.example/%zz", "…@a.example", "s3cret"},
+		{"http:admin:s3cret@a.example/", "…@a.example", "s3cret"},
+		{"admin:s3cret@a.example/docs", "…@a.example", "s3cret"},
 	} {
 		t.Run(tc.seed, func(t *testing.T) {
 			c := Default()

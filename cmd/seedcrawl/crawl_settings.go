@@ -332,13 +332,13 @@ func parseSeeds(r io.Reader, name string) ([]string, error) {
 		}
 		var why string
 		if strings.ContainsAny(line, " \t") {
-			why = fmt.Sprintf("want one URL per line, got %q", line)
+			why = fmt.Sprintf("want one URL per line, got %q", config.RedactUserinfo(line))
 		} else if err := config.CheckSeed(line); err != nil {
 			why = err.Error()
 		} else if u, err := urlnorm.Seeds([]string{line}); err != nil {
 			why = err.Error()
 		} else if len(u[0]) > storage.MaxURLLen {
-			why = fmt.Sprintf("URL of %d bytes: a crawl db holds URLs of at most %d", len(u), storage.MaxURLLen)
+			why = fmt.Sprintf("URL of %d bytes: a crawl db holds URLs of at most %d", len(u[0]), storage.MaxURLLen)
 		}
 		if why != "" {
 			// A line of garbage may be a megabyte, quoted in why: the

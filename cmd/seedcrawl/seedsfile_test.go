@@ -24,10 +24,11 @@ func TestParseSeeds(t *testing.T) {
 		// The advice an argument gets, and one line said as one.
 		{"a mistake's advice", "www.a.test/docs\n", nil, []string{"1 bad line:", "f:1:", "such as https://www.a.test/docs"}},
 		{"credentials refused", "http://u:pw@a.test/\nhttp//b.test/\n", nil, []string{"f:1: ", "userinfo", "f:2:", "such as http://b.test/"}},
+		{"credentials not repeated", "http://admin:s3cret@a.test/%zz\nhttp:admin:s3cret@a.test/\nhttp://admin:s3 cret@a.test/\n", nil, []string{"f:1: ", "f:2: ", "f:3: ", "…@a.test"}},
 		// The db would refuse it when the crawl starts, exit 1 without
 		// naming the line.
 		{"URL longer than a db holds", "http://a.test/\nhttp://b.test/" + strings.Repeat("a", storage.MaxURLLen) + "\n",
-			nil, []string{"f:2:", "a crawl db holds URLs of at most 32768"}},
+			nil, []string{"f:2:", "URL of 32782 bytes: a crawl db holds URLs of at most 32768"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -40,6 +41,9 @@ func TestParseSeeds(t *testing.T) {
 					if !strings.Contains(err.Error(), s) {
 						t.Errorf("error does not name %q:\n%v", s, err)
 					}
+				}
+				if strings.Contains(err.Error(), "s3cret") {
+					t.Errorf("the error repeats a password:\n%v", err)
 				}
 				if strings.Contains(err.Error(), "f:4:") {
 					t.Errorf("a good line is listed as bad:\n%v", err)
