@@ -132,7 +132,10 @@ const statusHosts = 1000
 func (s *crawlSession) status(command string) monitor.Status {
 	st := monitor.Status{Command: command, DB: s.cfg.DB, Start: s.obs.started, Cycle: 1}
 	if p := s.obs.pause.Load(); p != nil {
+		// Waiting for cycle Next: the last cycle done is the one before,
+		// crawled by this process or (a rerun in the wait) an earlier one.
 		st.NextCycle, st.NextCycleAt = p.Next, p.Until
+		st.Cycle = max(p.Next-1, 1)
 	}
 	lc := s.obs.live.Load()
 	if lc == nil {

@@ -8,6 +8,7 @@ import (
 	"io"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -152,26 +153,46 @@ func TestRunIntervalAfterCrawl(t *testing.T) {
 func TestRunStatusWhileWaiting(t *testing.T) {
 	w := crawlStartWeb(t, testweb.GenOptions{Seed: 3, Pages: 40, Hosts: 2, Preset: testweb.Clean}, testweb.Options{})
 	db := filepath.Join(t.TempDir(), "s.db")
+	st, errs := statusInWait(t, w, db, 2)
+	at := regexp.MustCompile(`cycle 2 starts at (\d\d:\d\d UTC|\S+ \d\d:\d\d UTC),`).FindStringSubmatch(errs)
+	if at == nil {
+		t.Fatalf("stderr names no start of cycle 2:\n%s", errs)
+	}
+	if st.NextCycle != 2 || st.Cycle != 1 || runClock(st.NextCycleAt, time.Now()) != at[1] {
+		t.Errorf("/status in the wait: cycle %d, next cycle %d at %v, want cycle 1, next 2 at %s", st.Cycle, st.NextCycle, st.NextCycleAt, at[1])
+	}
+	// A rerun in the wait, after two cycles, has crawled nothing itself:
+	// its /status still says the last cycle done.
+	cmdOK(t, append([]string{"run"}, append(runArgs(t, w, db, "--cycles", "2"), w.site.Seeds()...)...)...)
+	if st, _ = statusInWait(t, w, db, 3); st.NextCycle != 3 || st.Cycle != 2 {
+		t.Errorf("/status of a rerun waiting for cycle 3: cycle %d, next cycle %d; want 2 and 3", st.Cycle, st.NextCycle)
+	}
+}
+
+// statusInWait runs `run --cycles cycles --interval 1h --listen` on db
+// until it says when the next cycle starts, then reads its /status, stops
+// it and checks it exits 0. It returns the status and the run's stderr.
+func statusInWait(t *testing.T, w *crawlWeb, db string, cycles int) (monitor.Status, string) {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	waiting := make(chan struct{})
 	stderr := &cancelOn{marker: " starts at ", cancel: sync.OnceFunc(func() { close(waiting) })}
-	args := append(runArgs(t, w, db, "--cycles", "2", "--interval", "1h", "--listen", "127.0.0.1:0"), w.site.Seeds()...)
+	args := append(runArgs(t, w, db, "--cycles", strconv.Itoa(cycles), "--interval", "1h", "--listen", "127.0.0.1:0"), w.site.Seeds()...)
 	exit := make(chan int, 1)
 	go func() { exit <- run(ctx, append([]string{"run"}, args...), io.Discard, stderr) }()
 	select {
 	case <-waiting:
 	case code := <-exit:
-		t.Fatalf("run ended (exit %d) without waiting for cycle 2:\n%s", code, stderr.buf.String())
+		t.Fatalf("run ended (exit %d) without waiting for cycle %d:\n%s", code, cycles, stderr.buf.String())
 	}
 	stderr.mu.Lock()
 	errs := stderr.buf.String()
 	stderr.mu.Unlock()
 	addr := regexp.MustCompile(`status on (http://\S+/)`).FindStringSubmatch(errs)
-	at := regexp.MustCompile(`cycle 2 starts at (\d\d:\d\d UTC|\S+ \d\d:\d\d UTC),`).FindStringSubmatch(errs)
-	if addr == nil || at == nil {
+	if addr == nil {
 		cancel()
-		t.Fatalf("stderr names no status address or no start of cycle 2:\n%s", errs)
+		t.Fatalf("stderr names no status address:\n%s", errs)
 	}
 	var st monitor.Status
 	if err := json.Unmarshal([]byte(httpGet(t, addr[1]+"status")), &st); err != nil {
@@ -181,7 +202,5 @@ func TestRunStatusWhileWaiting(t *testing.T) {
 	if code := <-exit; code != 0 {
 		t.Errorf("exit %d after a stop in the wait", code)
 	}
-	if st.NextCycle != 2 || runClock(st.NextCycleAt, time.Now()) != at[1] {
-		t.Errorf("/status in the wait: next cycle %d at %v, want 2 at %s", st.NextCycle, st.NextCycleAt, at[1])
-	}
+	return st, errs
 }
