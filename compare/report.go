@@ -33,8 +33,10 @@ type Report struct {
 	Upper      []float64 // U(k): the sum of the k largest union PageRank values
 
 	Curves []Curve // one per crawl, in the order given
-	// Omniscient is sim's omniscient crawl on the union graph from the same
-	// seeds, knowing every node's union PageRank.
+	// Omniscient is sim's omniscient reference on the union graph from the
+	// same seeds, knowing every node's union PageRank: at each k the better
+	// of a crawl that downloads the seeds first and one that ranks them
+	// with the rest (scheduler.SeedsFirst).
 	Omniscient Curve
 	// HasBFS is true when the gap closure has a baseline: BFS, or else a
 	// crawl named bfs.

@@ -34,8 +34,9 @@ order sim would give it on the web as revealed; each page is fetched once, by
 the polite crawler (robots.txt, per-host delays, back-off, trap guards, SSRF
 guard), stored in --db and served from there to every other scheduler. The
 score is the cumulative PageRank on the union graph of what the crawls
-downloaded (no ground truth needed), next to U(k) and an omniscient crawl of
-that graph: a linked URL nobody fetched counts as linking like the average
+downloaded (no ground truth needed), next to U(k) and an omniscient reference
+on that graph (at each k the better of a crawl that downloads the seeds first
+and one that does not): a linked URL nobody fetched counts as linking like the average
 fetched page of its host, and after the crawls a tenth of the union more is
 fetched from their frontier, the URLs holding the most estimated rank, so
 that their links count too (--score-frontier-share); see package compare. Rerunning the same command continues every

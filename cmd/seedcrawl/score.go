@@ -32,8 +32,9 @@ Scores the order in which a crawl really fetched its pages (politeness
 interleaves it) the way compare scores schedulers: cumulative PageRank on the
 crawl's own graph (fetched pages with their links; a linked but unfetched URL
 links like the average fetched page of its host, see --score-unfetched), at 1, 2, 5, 10, 20, 50 and 100% of the
-pages fetched, beside U(k) and an omniscient crawl of that graph from the
-same seeds. The row is named after the scheduler of the runs that made the
+pages fetched, beside U(k) and an omniscient reference on that graph from
+the same seeds (at each k the better of a crawl that downloads the seeds
+first and one that does not). The row is named after the scheduler of the runs that made the
 cycle's fetches. The gap closure's baseline is a breadth-first crawl of the
 same graph from the same seeds, simulated as the omniscient crawl is (the
 db holds one crawl, not a BFS crawl of the same web). The fetch order is the order of the fetches' start times. A
