@@ -1,6 +1,7 @@
 package urlnorm
 
 import (
+	"errors"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -26,14 +27,25 @@ var fuzzSeeds = []string{
 }
 
 // FuzzNormalize checks Normalize never panics and that its output is
-// stable: normalizing again changes nothing, net/url parses it, and the
-// scheme is http or https.
+// stable: normalizing again changes nothing, net/url parses it, the
+// scheme is http or https, and no userinfo is left. NormalizeSeed agrees
+// with it, or refuses userinfo.
 func FuzzNormalize(f *testing.F) {
 	for _, s := range fuzzSeeds {
 		f.Add(s)
 	}
+	f.Add("http://u:p@a.test/")
 	f.Fuzz(func(t *testing.T, raw string) {
 		n, err := Normalize(raw)
+		seed, serr := NormalizeSeed(raw)
+		switch {
+		case errors.Is(serr, ErrUserinfo):
+			if err != nil {
+				t.Fatalf("NormalizeSeed(%q) refused userinfo, Normalize failed: %v", raw, err)
+			}
+		case (err == nil) != (serr == nil) || seed != n:
+			t.Fatalf("NormalizeSeed(%q) = %q, %v; Normalize = %q, %v", raw, seed, serr, n, err)
+		}
 		if err != nil {
 			return
 		}
@@ -56,6 +68,9 @@ func FuzzNormalize(f *testing.F) {
 		}
 		if Host(n) == "" {
 			t.Fatalf("Host(%q) is empty", n)
+		}
+		if u.User != nil {
+			t.Fatalf("userinfo kept in %q", n)
 		}
 	})
 }

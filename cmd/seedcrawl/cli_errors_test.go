@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"errors"
 	"net"
 	"os"
 	"path/filepath"
@@ -57,7 +58,11 @@ func TestMissingFileSettingExitCode(t *testing.T) {
 		{"--ca-file", notPEM, 2, "no PEM certificate"},
 	} {
 		t.Run(tc.flag+" "+filepath.Base(tc.path), func(t *testing.T) {
-			checkExit(t, []string{"crawl", "--db", filepath.Join(dir, "x.db"), tc.flag, tc.path, "http://a.test/"}, tc.code, tc.want)
+			db := filepath.Join(dir, "x.db")
+			checkExit(t, []string{"crawl", "--db", db, tc.flag, tc.path, "http://a.test/"}, tc.code, tc.want)
+			if _, err := os.Stat(db); !errors.Is(err, os.ErrNotExist) {
+				t.Errorf("a db was created although the crawl could not start")
+			}
 		})
 	}
 }

@@ -499,7 +499,6 @@ func TestCrawlBadConfigNamesKey(t *testing.T) {
 		{"bad flag value", []string{"--delay", "soon"}, []string{`--delay: bad value: "soon" is not a duration`}},
 		{"bad scope", []string{"--scope", "planet"}, []string{"scope", "planet"}},
 		{"bad resolve", []string{"--resolve", "a.test=nowhere"}, []string{"resolve", "nowhere"}},
-		{"missing CA file", []string{"--ca-file", filepath.Join(dir, "nope.pem")}, []string{"ca-file", "nope.pem"}},
 		{"CA file without certificates", []string{"--ca-file", write("ca.pem", "not a certificate\n")}, []string{"ca-file", "ca.pem"}},
 		{"unknown scheduler", []string{"--scheduler", "dfs"}, []string{"scheduler", "dfs"}},
 		{"bad seed", []string{"ftp://a.test/"}, []string{"SEED_URL argument", "ftp://a.test/"}},
