@@ -14,6 +14,7 @@ import (
 	"github.com/andybalholm/cascadia"
 
 	"github.com/seedcrawl/seedcrawl/internal/version"
+	"github.com/seedcrawl/seedcrawl/urlnorm"
 )
 
 // Config is every setting of a crawl. Default returns the documented
@@ -429,9 +430,9 @@ func validToken(s string) bool {
 // http or https URL with a host) and, if not, what the user likely meant:
 // "example.org/docs" or "http//example.org/" get the URL to try, another
 // scheme is named as such. A URL it accepts may still fail normalization.
-// Its messages never repeat a password the seed holds (RedactUserinfo).
+// Its messages never repeat a password the seed holds (urlnorm.RedactUserinfo).
 func CheckSeed(s string) error {
-	shown := RedactUserinfo(s)
+	shown := urlnorm.RedactUserinfo(s)
 	u, err := url.Parse(s)
 	if err != nil {
 		var ue *url.Error
@@ -503,28 +504,6 @@ func plausible(s string) bool {
 		}
 	}
 	return strings.ContainsAny(u.Hostname(), "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789") || strings.ContainsFunc(u.Hostname(), func(r rune) bool { return r > 0x7f })
-}
-
-// RedactUserinfo returns s with the userinfo of its authority (what comes
-// before an '@' in it: a user and password) replaced by "…", for quoting
-// a URL a user gave in an error; s itself when it has none.
-func RedactUserinfo(s string) string {
-	prefix, rest := "", s
-	if i := strings.IndexByte(s, ':'); i > 0 && !strings.ContainsAny(s[:i], "/?#@\\") {
-		prefix, rest = s[:i+1], s[i+1:]
-	}
-	auth := strings.TrimLeft(rest, "/\\")
-	prefix += rest[:len(rest)-len(auth)]
-	if end := strings.IndexAny(auth, "/?#\\"); end >= 0 {
-		if at := strings.LastIndexByte(auth[:end], '@'); at >= 0 {
-			return prefix + "…@" + auth[at+1:]
-		}
-		return s
-	}
-	if at := strings.LastIndexByte(auth, '@'); at >= 0 {
-		return prefix + "…@" + auth[at+1:]
-	}
-	return s
 }
 
 // hostPort reports whether u is a host and port without a scheme, such as

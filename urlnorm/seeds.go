@@ -3,6 +3,7 @@ package urlnorm
 import (
 	"errors"
 	"fmt"
+	"strings"
 )
 
 // Seeds normalizes seed URLs and drops repeats (after normalization),
@@ -42,12 +43,34 @@ func NormalizeSeed(raw string) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("urlnorm: normalize %q: %w: %v", clip(raw), ErrParse, err)
 	}
+	s, err := serialize(u)
+	if err != nil {
+		return "", fmt.Errorf("urlnorm: normalize %q: %w", clip(RedactUserinfo(raw)), err)
+	}
 	if u.Username() != "" || u.Password() != "" {
 		return "", fmt.Errorf("urlnorm: seed on host %q: %w: credentials in a URL are not sent (remove the user:password@ part)", clip(u.Hostname()), ErrUserinfo)
 	}
-	s, err := serialize(u)
-	if err != nil {
-		return "", fmt.Errorf("urlnorm: normalize %q: %w", clip(raw), err)
-	}
 	return s, nil
+}
+
+// RedactUserinfo returns s with the userinfo of its authority (what comes
+// before an '@' in it: a user and password) replaced by "…", for quoting
+// a URL a user gave in an error; s itself when it has none.
+func RedactUserinfo(s string) string {
+	prefix, rest := "", s
+	if i := strings.IndexByte(s, ':'); i > 0 && !strings.ContainsAny(s[:i], "/?#@\\") {
+		prefix, rest = s[:i+1], s[i+1:]
+	}
+	auth := strings.TrimLeft(rest, "/\\")
+	prefix += rest[:len(rest)-len(auth)]
+	if end := strings.IndexAny(auth, "/?#\\"); end >= 0 {
+		if at := strings.LastIndexByte(auth[:end], '@'); at >= 0 {
+			return prefix + "…@" + auth[at+1:]
+		}
+		return s
+	}
+	if at := strings.LastIndexByte(auth, '@'); at >= 0 {
+		return prefix + "…@" + auth[at+1:]
+	}
+	return s
 }

@@ -67,3 +67,21 @@ func TestSeedsEmptyUserinfo(t *testing.T) {
 		t.Fatalf("Seeds = %q, %v; want http://a.example/", got, err)
 	}
 }
+
+// TestRedactUserinfo: the user and password of a URL a user gave, in the
+// spellings parsers read them, become "…"; anything else is kept.
+func TestRedactUserinfo(t *testing.T) {
+	for in, want := range map[string]string{
+		"http://admin:s3cret@a.example/x?q@": "http://…@a.example/x?q@",
+		"http:admin:s3cret@a.example/":       "http:…@a.example/",
+		`http:\\admin:s3cret@a.example\x`:    `http:\\…@a.example\x`,
+		"admin:s3cret@a.example":             "admin:…@a.example",
+		"http://a.example/p@q":               "http://a.example/p@q",
+		"www.a.example/docs":                 "www.a.example/docs",
+		"mailto:a@example.org":               "mailto:…@example.org",
+	} {
+		if got := RedactUserinfo(in); got != want {
+			t.Errorf("RedactUserinfo(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

@@ -332,7 +332,7 @@ func parseSeeds(r io.Reader, name string) ([]string, error) {
 		}
 		var why string
 		if strings.ContainsAny(line, " \t") {
-			why = fmt.Sprintf("want one URL per line, got %q", config.RedactUserinfo(line))
+			why = fmt.Sprintf("want one URL per line, got %q", urlnorm.RedactUserinfo(line))
 		} else if err := config.CheckSeed(line); err != nil {
 			why = err.Error()
 		} else if u, err := urlnorm.Seeds([]string{line}); err != nil {
