@@ -19,17 +19,32 @@ var parser = wurl.NewParser(wurl.WithPercentEncodeSinglePercentSign())
 // Normalize parses raw as an absolute URL and returns its normal form (see
 // the package documentation for the exact rules). It fails with ErrParse,
 // ErrScheme or ErrHost, wrapped with the input.
-func Normalize(raw string) (string, error) {
-	if s, ok := fastNormalize(raw); ok {
+func Normalize(raw string) (string, error) { return normalize(raw, false) }
+
+// normalize is Normalize, and NormalizeSeed when seed is set: then a URL
+// with userinfo is refused, and no error repeats a password.
+func normalize(raw string, seed bool) (string, error) {
+	if s, ok := fastNormalize(raw); ok { // never a URL with userinfo
 		return s, nil
+	}
+	shown := raw
+	if seed {
+		shown = RedactUserinfo(raw)
 	}
 	u, err := parser.Parse(raw)
 	if err != nil {
-		return "", fmt.Errorf("urlnorm: normalize %q: %w: %v", clip(raw), ErrParse, err)
+		why := err.Error()
+		if seed {
+			why = strings.ReplaceAll(why, raw, shown) // the parser's message quotes its input
+		}
+		return "", fmt.Errorf("urlnorm: normalize %q: %w: %s", clip(shown), ErrParse, why)
 	}
 	s, err := serialize(u)
 	if err != nil {
-		return "", fmt.Errorf("urlnorm: normalize %q: %w", clip(raw), err)
+		return "", fmt.Errorf("urlnorm: normalize %q: %w", clip(shown), err)
+	}
+	if seed && (u.Username() != "" || u.Password() != "") {
+		return "", fmt.Errorf("urlnorm: seed on host %q: %w: credentials in a URL are not sent (remove the user:password@ part)", clip(u.Hostname()), ErrUserinfo)
 	}
 	return s, nil
 }

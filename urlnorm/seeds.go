@@ -35,23 +35,7 @@ func Seeds(seeds []string) ([]string, error) {
 // its host but not its password) rather than crawled without the
 // credentials Normalize drops. Userinfo is what the WHATWG parser reads
 // as such, as Normalize does.
-func NormalizeSeed(raw string) (string, error) {
-	if s, ok := fastNormalize(raw); ok { // never a URL with userinfo
-		return s, nil
-	}
-	u, err := parser.Parse(raw)
-	if err != nil {
-		return "", fmt.Errorf("urlnorm: normalize %q: %w: %v", clip(raw), ErrParse, err)
-	}
-	s, err := serialize(u)
-	if err != nil {
-		return "", fmt.Errorf("urlnorm: normalize %q: %w", clip(RedactUserinfo(raw)), err)
-	}
-	if u.Username() != "" || u.Password() != "" {
-		return "", fmt.Errorf("urlnorm: seed on host %q: %w: credentials in a URL are not sent (remove the user:password@ part)", clip(u.Hostname()), ErrUserinfo)
-	}
-	return s, nil
-}
+func NormalizeSeed(raw string) (string, error) { return normalize(raw, true) }
 
 // RedactUserinfo returns s with the userinfo of its authority (what comes
 // before an '@' in it: a user and password) replaced by "…", for quoting
