@@ -503,7 +503,7 @@ func plausible(s string) bool {
 			return false
 		}
 	}
-	return strings.ContainsAny(u.Hostname(), "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789") || strings.ContainsFunc(u.Hostname(), func(r rune) bool { return r > 0x7f })
+	return strings.Trim(u.Hostname(), ".-_") != "" // more than punctuation
 }
 
 // hostPort reports whether u is a host and port without a scheme, such as

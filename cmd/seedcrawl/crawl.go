@@ -100,8 +100,12 @@ func runCrawl(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 func crawlUnreachedHint(skipped map[string]uint64) string {
 	var tls, conn bool
 	for reason := range skipped {
-		tls = tls || strings.Contains(reason, "tls")
-		conn = conn || strings.Contains(reason, "refused") || strings.Contains(reason, "dns") || strings.Contains(reason, "unreachable: ")
+		switch _, class, _ := strings.Cut(reason, ": "); class { // "robots-unreachable: refused"
+		case "tls":
+			tls = true
+		case "refused", "dns", "unreachable":
+			conn = true
+		}
 	}
 	switch {
 	case tls:

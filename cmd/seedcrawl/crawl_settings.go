@@ -335,10 +335,10 @@ func parseSeeds(r io.Reader, name string) ([]string, error) {
 			why = fmt.Sprintf("want one URL per line, got %q", urlnorm.RedactUserinfo(line))
 		} else if err := config.CheckSeed(line); err != nil {
 			why = err.Error()
-		} else if u, err := urlnorm.Seeds([]string{line}); err != nil {
+		} else if u, err := urlnorm.NormalizeSeed(line); err != nil {
 			why = err.Error()
-		} else if len(u[0]) > storage.MaxURLLen {
-			why = fmt.Sprintf("URL of %d bytes: a crawl db holds URLs of at most %d", len(u[0]), storage.MaxURLLen)
+		} else if len(u) > storage.MaxURLLen {
+			why = fmt.Sprintf("URL of %d bytes: a crawl db holds URLs of at most %d", len(u), storage.MaxURLLen)
 		}
 		if why != "" {
 			// A line of garbage may be a megabyte, quoted in why: the
