@@ -59,10 +59,10 @@ func parseEntry(src, h, a string) (key, addr string, err error) {
 	return host, a, nil
 }
 
-// entryName returns a resolve entry's host as a dial address names it: an
-// IDN in punycode, as URLs are normalized ("bücher.test" is dialed as
-// "xn--bcher-kva.test"), without the trailing dot of an absolute name
-// (dialName). An IP literal is kept.
+// entryName returns a resolve entry's host as a dial address names it:
+// normalized as URLs are, so an IDN is in punycode ("bücher.test" is
+// dialed as "xn--bcher-kva.test") and an absolute name loses its trailing
+// dot. An IP literal is kept.
 func entryName(host string) (string, error) {
 	if net.ParseIP(host) != nil {
 		return host, nil
@@ -71,7 +71,7 @@ func entryName(host string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return dialName(urlnorm.HostName(n)), nil
+	return urlnorm.HostName(n), nil
 }
 
 // dialName drops the trailing dot of an absolute DNS name: "example.com."
