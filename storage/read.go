@@ -237,24 +237,32 @@ func (db *DB) State(name string) ([]byte, error) {
 func (db *DB) SchedulerState() ([]byte, error) { return db.State(StateScheduler) }
 
 // Host returns the stored state of host; ok is false if none is stored.
-func (db *DB) Host(name string) (h Host, ok bool, err error) {
+func (db *DB) Host(name string) (Host, bool, error) {
+	h, ok, err := lookupNamed(db, bktHosts, name, "host", func(v []byte) (Host, error) { return decodeHost(name, v) })
+	if err != nil {
+		return Host{}, false, fmt.Errorf("storage: host %q: %w", name, err)
+	}
+	return h, ok, nil
+}
+
+// lookupNamed reads the record stored under name in bucket bkt and
+// decodes it; ok is false if none is stored or name is empty. A record
+// that does not decode is ErrCorrupt, naming it as what and name.
+func lookupNamed[T any](db *DB, bkt []byte, name, what string, decode func(v []byte) (T, error)) (x T, ok bool, err error) {
 	err = db.view(func(tx *bolt.Tx) error {
 		if name == "" {
 			return nil
 		}
-		v := tx.Bucket(bktHosts).Get(keyOf(name))
+		v := tx.Bucket(bkt).Get(keyOf(name))
 		if v == nil {
 			return nil
 		}
 		ok = true
 		var derr error
-		h, derr = decodeHost(name, v)
-		return db.corrupt(derr, "host %q", name)
+		x, derr = decode(v)
+		return db.corrupt(derr, "%s %q", what, name)
 	})
-	if err != nil {
-		return Host{}, false, fmt.Errorf("storage: host %q: %w", name, err)
-	}
-	return h, ok, nil
+	return x, ok, err
 }
 
 // EachHost calls fn with every stored host in name order.
@@ -280,20 +288,8 @@ func (db *DB) EachHost(fn func(h Host) error) error {
 
 // LoadRobots returns the cached robots.txt of host; ok is false if none is
 // stored. The crawl loop adapts it to package robots' store interface.
-func (db *DB) LoadRobots(host string) (r Robots, ok bool, err error) {
-	err = db.view(func(tx *bolt.Tx) error {
-		if host == "" {
-			return nil
-		}
-		v := tx.Bucket(bktRobots).Get(keyOf(host))
-		if v == nil {
-			return nil
-		}
-		ok = true
-		var derr error
-		r, derr = decodeRobots(v)
-		return db.corrupt(derr, "robots of %q", host)
-	})
+func (db *DB) LoadRobots(host string) (Robots, bool, error) {
+	r, ok, err := lookupNamed(db, bktRobots, host, "robots of", decodeRobots)
 	if err != nil {
 		return Robots{}, false, fmt.Errorf("storage: load robots %q: %w", host, err)
 	}
