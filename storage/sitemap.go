@@ -70,41 +70,49 @@ func (b *Batch) MarkSitemap(id uint64, s SitemapFile) {
 // putSitemaps writes the batch's sitemap side records.
 func (c *committer) putSitemaps() error {
 	w := &c.b.sm
-	if len(w.lastmod) > 0 {
-		bk, err := c.tx.CreateBucketIfNotExists(bktLastMod)
-		if err != nil {
-			return fmt.Errorf("create bucket %s: %w", bktLastMod, err)
+	err := putPageSide(c, bktLastMod, "lastmod", w.lastmod, func(id uint64, t time.Time) ([]byte, error) {
+		if t.IsZero() {
+			return nil, nil
 		}
-		for id, t := range w.lastmod {
-			if id >= c.limit {
-				return fmt.Errorf("lastmod of page %d (next id %d): %w", id, c.limit, ErrUnknownID)
-			}
-			if t.IsZero() {
-				err = bk.Delete(u64key(id))
-			} else {
-				err = bk.Put(u64key(id), u64key(uint64(t.UnixNano())))
-			}
-			if err != nil {
-				return fmt.Errorf("put lastmod of page %d: %w", id, err)
-			}
-		}
+		return u64key(uint64(t.UnixNano())), nil
+	})
+	if err != nil {
+		return err
 	}
-	if len(w.files) > 0 {
-		bk, err := c.tx.CreateBucketIfNotExists(bktSitemaps)
-		if err != nil {
-			return fmt.Errorf("create bucket %s: %w", bktSitemaps, err)
+	return putPageSide(c, bktSitemaps, "sitemap mark", w.files, func(id uint64, s SitemapFile) ([]byte, error) {
+		if s.Depth < 0 || s.Depth > 255 || len(s.Origin) > maxSitemapOrigin {
+			return nil, fmt.Errorf("sitemap mark of page %d: depth %d, origin of %d bytes: %w", id, s.Depth, len(s.Origin), ErrBadRecord)
 		}
-		for id, s := range w.files {
-			if id >= c.limit {
-				return fmt.Errorf("sitemap mark of page %d (next id %d): %w", id, c.limit, ErrUnknownID)
-			}
-			if s.Depth < 0 || s.Depth > 255 || len(s.Origin) > maxSitemapOrigin {
-				return fmt.Errorf("sitemap mark of page %d: depth %d, origin of %d bytes: %w", id, s.Depth, len(s.Origin), ErrBadRecord)
-			}
-			v := append([]byte{byte(s.Depth)}, s.Origin...)
-			if err := bk.Put(u64key(id), v); err != nil {
-				return fmt.Errorf("put sitemap mark of page %d: %w", id, err)
-			}
+		return append([]byte{byte(s.Depth)}, s.Origin...), nil
+	})
+}
+
+// putPageSide writes a side record per page of m to bucket bkt (created
+// on first use), keyed by page id: the value value gives, or none where
+// it gives nil. what names the records in errors.
+func putPageSide[T any](c *committer, bkt []byte, what string, m map[uint64]T, value func(id uint64, x T) ([]byte, error)) error {
+	if len(m) == 0 {
+		return nil
+	}
+	bk, err := c.tx.CreateBucketIfNotExists(bkt)
+	if err != nil {
+		return fmt.Errorf("create bucket %s: %w", bkt, err)
+	}
+	for id, x := range m {
+		if id >= c.limit {
+			return fmt.Errorf("%s of page %d (next id %d): %w", what, id, c.limit, ErrUnknownID)
+		}
+		v, err := value(id, x)
+		if err != nil {
+			return err
+		}
+		if v == nil {
+			err = bk.Delete(u64key(id))
+		} else {
+			err = bk.Put(u64key(id), v)
+		}
+		if err != nil {
+			return fmt.Errorf("put %s of page %d: %w", what, id, err)
 		}
 	}
 	return nil
