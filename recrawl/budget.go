@@ -162,11 +162,6 @@ func topByRank(pr []float64, k int) []uint64 {
 		}
 	}
 	out := h.ids
-	slices.SortFunc(out, func(a, b uint64) int {
-		if c := cmp.Compare(pr[b], pr[a]); c != 0 {
-			return c
-		}
-		return cmp.Compare(a, b)
-	})
+	sortByRank(out, rank)
 	return out
 }

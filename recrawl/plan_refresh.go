@@ -35,20 +35,10 @@ func (r *Runner) refreshOrder(l *loaded, seedIDs []uint32, pr []float64, n uint3
 			out = append(out, id)
 		}
 	}
-	rank := func(id uint64) float64 {
-		if id < uint64(len(pr)) {
-			return pr[id]
-		}
-		return 0
-	}
+	rank := prRank(pr)
 	policy := r.o.RefreshPolicy
 	if policy == RefreshPageRank || maxRefresh < 0 {
-		slices.SortFunc(out, func(a, b uint64) int {
-			if c := cmp.Compare(rank(b), rank(a)); c != 0 {
-				return c
-			}
-			return cmp.Compare(a, b)
-		})
+		sortByRank(out, rank)
 		return out, nil
 	}
 	budget := float64(len(out))
@@ -62,12 +52,7 @@ func (r *Runner) refreshOrder(l *loaded, seedIDs []uint32, pr []float64, n uint3
 	// rest get no share of the budget and follow, oldest fetch first.
 	pool, tail := out, []uint64(nil)
 	if size := max(4*int(budget), minPool); len(out) > size {
-		slices.SortFunc(out, func(a, b uint64) int {
-			if c := cmp.Compare(rank(b), rank(a)); c != 0 {
-				return c
-			}
-			return cmp.Compare(a, b)
-		})
+		sortByRank(out, rank)
 		pool, tail = out[:size], slices.Clone(out[size:])
 		slices.SortStableFunc(tail, func(a, b uint64) int { return cmp.Compare(l.cs.last[a], l.cs.last[b]) })
 		// In id order, like a pool of every known page, so that the
@@ -199,12 +184,7 @@ func lazyRefresh(order []uint64, pr []float64, budget int) []uint64 {
 	for _, id := range out {
 		in[id] = true
 	}
-	rank := func(id uint64) float64 {
-		if id < uint64(len(pr)) {
-			return pr[id]
-		}
-		return 0
-	}
+	rank := prRank(pr)
 	// The budget highest ranks among the rest: a min-heap of size budget.
 	h := &rankHeap{rank: rank}
 	for _, id := range order[budget:] {
@@ -216,18 +196,34 @@ func lazyRefresh(order []uint64, pr []float64, budget int) []uint64 {
 		}
 	}
 	top := h.ids
-	slices.SortFunc(top, func(a, b uint64) int {
-		if c := cmp.Compare(rank(b), rank(a)); c != 0 {
-			return c
-		}
-		return cmp.Compare(a, b)
-	})
+	sortByRank(top, rank)
 	for _, id := range top {
 		if !in[id] {
 			out = append(out, id)
 		}
 	}
 	return out
+}
+
+// prRank returns the rank of a page in pr, its PageRank by id; 0 for an
+// id beyond pr (a page found after pr was computed).
+func prRank(pr []float64) func(uint64) float64 {
+	return func(id uint64) float64 {
+		if id < uint64(len(pr)) {
+			return pr[id]
+		}
+		return 0
+	}
+}
+
+// sortByRank sorts ids by rank descending, ties by id ascending.
+func sortByRank(ids []uint64, rank func(uint64) float64) {
+	slices.SortFunc(ids, func(a, b uint64) int {
+		if c := cmp.Compare(rank(b), rank(a)); c != 0 {
+			return c
+		}
+		return cmp.Compare(a, b)
+	})
 }
 
 // rankHeap is a min-heap of ids by rank, of equal ranks the highest id at

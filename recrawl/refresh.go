@@ -392,34 +392,12 @@ func refreshList(policy string, ids []uint64, last []uint32, n uint32, pr, rate 
 		}
 		return refreshPlan(ids, last, n, f, pr), nil
 	}
-	rank := func(id uint64) float64 {
-		if id < uint64(len(pr)) {
-			return pr[id]
-		}
-		return 0
-	}
+	rank := prRank(pr)
 	value := make([]float64, len(ids))
 	for i, id := range ids {
 		value[i] = rank(id) * changerate.StaleChance(rate[i], float64(n-min(n, last[i])))
 	}
-	idx := make([]int, len(ids))
-	for i := range idx {
-		idx[i] = i
-	}
-	slices.SortFunc(idx, func(a, b int) int {
-		if c := cmp.Compare(value[b], value[a]); c != 0 {
-			return c
-		}
-		if c := cmp.Compare(rank(ids[b]), rank(ids[a])); c != 0 {
-			return c
-		}
-		return cmp.Compare(ids[a], ids[b])
-	})
-	out := make([]uint64, len(ids))
-	for i, j := range idx {
-		out[i] = ids[j]
-	}
-	return out, nil
+	return byValue(ids, value, rank), nil
 }
 
 // countAllocation returns RefreshCount's refresh frequencies (refetches
@@ -484,28 +462,28 @@ func refreshPlan(known []uint64, last []uint32, n uint32, f, pr []float64) []uin
 	for i := range known {
 		owe[i] = f[i] * float64(n-min(n, last[i]))
 	}
-	idx := make([]int, len(known))
+	return byValue(known, owe, prRank(pr))
+}
+
+// byValue returns ids ordered by value (value[i] is ids[i]'s) descending,
+// ties by rank descending, then by id.
+func byValue(ids []uint64, value []float64, rank func(uint64) float64) []uint64 {
+	idx := make([]int, len(ids))
 	for i := range idx {
 		idx[i] = i
 	}
-	rank := func(id uint64) float64 {
-		if id < uint64(len(pr)) {
-			return pr[id]
-		}
-		return 0
-	}
 	slices.SortFunc(idx, func(a, b int) int {
-		if c := cmp.Compare(owe[b], owe[a]); c != 0 {
+		if c := cmp.Compare(value[b], value[a]); c != 0 {
 			return c
 		}
-		if c := cmp.Compare(rank(known[b]), rank(known[a])); c != 0 {
+		if c := cmp.Compare(rank(ids[b]), rank(ids[a])); c != 0 {
 			return c
 		}
-		return cmp.Compare(known[a], known[b])
+		return cmp.Compare(ids[a], ids[b])
 	})
-	out := make([]uint64, len(known))
+	out := make([]uint64, len(ids))
 	for i, j := range idx {
-		out[i] = known[j]
+		out[i] = ids[j]
 	}
 	return out
 }
