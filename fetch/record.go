@@ -60,26 +60,31 @@ type recConn struct {
 
 func (c *recConn) Read(p []byte) (int, error) {
 	n, err := c.Conn.Read(p)
-	if n > 0 {
-		c.mu.Lock()
-		if c.rec != nil {
-			c.rec.resp.write(p[:n])
-		}
-		c.mu.Unlock()
-	}
+	c.tee(p[:n], true)
 	return n, err
 }
 
 func (c *recConn) Write(p []byte) (int, error) {
 	n, err := c.Conn.Write(p)
-	if n > 0 {
-		c.mu.Lock()
-		if c.rec != nil {
-			c.rec.req.write(p[:n])
-		}
-		c.mu.Unlock()
-	}
+	c.tee(p[:n], false)
 	return n, err
+}
+
+// tee copies p, bytes just read (in) or written, to the response or the
+// request of the attached recorder, if any.
+func (c *recConn) tee(p []byte, in bool) {
+	if len(p) == 0 {
+		return
+	}
+	c.mu.Lock()
+	if r := c.rec; r != nil {
+		if in {
+			r.resp.write(p)
+		} else {
+			r.req.write(p)
+		}
+	}
+	c.mu.Unlock()
 }
 
 // attach starts recording into r. The transport's read loop may already
