@@ -403,6 +403,15 @@ func (s *scanner) keptLast(i int, last lastAttr) bool {
 	return !dup
 }
 
+// skipSpace returns the position of the first byte from j on that is not
+// HTML white space, len(b) if none.
+func skipSpace(b []byte, j int) int {
+	for j < len(b) && isHTMLSpace(b[j]) {
+		j++
+	}
+	return j
+}
+
 // readTag reads a tag whose name starts at i (the Tokenizer's readTag,
 // readTagName, readTagAttrKey and readTagAttrVal), sets the tag name span
 // and returns the position after its '>'; false if the body ends first.
@@ -424,10 +433,7 @@ func (s *scanner) readTag(i int, each func(ks, ke, vs, ve int, quote byte), last
 		j++
 	}
 	for {
-		for j < n && isHTMLSpace(b[j]) {
-			j++
-		}
-		if j >= n {
+		if j = skipSpace(b, j); j >= n {
 			return 0, false
 		}
 		if b[j] == '>' {
@@ -453,10 +459,7 @@ func (s *scanner) readTag(i int, each func(ks, ke, vs, ve int, quote byte), last
 		vs, ve := j, j
 		var quote byte
 		unquotedEnd := -1
-		for j < n && isHTMLSpace(b[j]) {
-			j++
-		}
-		if j >= n {
+		if j = skipSpace(b, j); j >= n {
 			return 0, false
 		}
 		switch c := b[j]; c {
@@ -464,10 +467,7 @@ func (s *scanner) readTag(i int, each func(ks, ke, vs, ve int, quote byte), last
 			j++
 		case '=':
 			j++
-			for j < n && isHTMLSpace(b[j]) {
-				j++
-			}
-			if j >= n {
+			if j = skipSpace(b, j); j >= n {
 				return 0, false
 			}
 			switch q := b[j]; q {
