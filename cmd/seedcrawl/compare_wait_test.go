@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
-	"net/http/httptest"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -20,12 +19,11 @@ import (
 // answers. The progress line must name both hosts and why each holds the
 // comparison back, instead of repeating unchanged counts.
 func TestCompareProgressSaysWhatItWaitsFor(t *testing.T) {
-	deferred := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	deferred := serve(t, func(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "busy", http.StatusServiceUnavailable)
-	}))
-	t.Cleanup(deferred.Close)
+	})
 	release := make(chan struct{})
-	hanging := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	hanging := serve(t, func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path == "/robots.txt" {
 			http.NotFound(w, r)
 			return
@@ -34,8 +32,7 @@ func TestCompareProgressSaysWhatItWaitsFor(t *testing.T) {
 		case <-release:
 		case <-r.Context().Done():
 		}
-	}))
-	t.Cleanup(hanging.Close)
+	})
 	t.Cleanup(func() { close(release) }) // runs first: the handler returns before Close waits for it
 
 	db := filepath.Join(t.TempDir(), "wait.db")
@@ -71,7 +68,7 @@ func TestCompareProgressSaysWhatItWaitsFor(t *testing.T) {
 func TestCompareRequestsCountsOnlyRequests(t *testing.T) {
 	var mu sync.Mutex
 	served := 0
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	srv := serve(t, func(w http.ResponseWriter, r *http.Request) {
 		switch r.URL.Path {
 		case "/robots.txt":
 			io.WriteString(w, "User-agent: *\nDisallow: /private\n")
@@ -86,8 +83,7 @@ func TestCompareRequestsCountsOnlyRequests(t *testing.T) {
 		mu.Lock()
 		served++
 		mu.Unlock()
-	}))
-	t.Cleanup(srv.Close)
+	})
 	db := filepath.Join(t.TempDir(), "req.db")
 	args := []string{"--db", db, "--allow-private", "--schedulers", "bfs,fpr", "--budget", "3", "--score-frontier-share", "0",
 		"--delay", "0", "--delay-factor", "0", "--progress", "0", "--json", srv.URL + "/"}

@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"net/http"
-	"net/http/httptest"
 	"sync/atomic"
 	"testing"
 )
@@ -15,7 +14,7 @@ import (
 func TestCrawlHostMaxFailures(t *testing.T) {
 	const pages = 20
 	var failed atomic.Int64
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	srv := serve(t, func(w http.ResponseWriter, r *http.Request) {
 		switch r.URL.Path {
 		case "/":
 			w.Header().Set("Content-Type", "text/html")
@@ -28,8 +27,7 @@ func TestCrawlHostMaxFailures(t *testing.T) {
 			failed.Add(1)
 			http.Error(w, "down", http.StatusInternalServerError)
 		}
-	}))
-	t.Cleanup(srv.Close)
+	})
 	db, stdout, stderr := crawlServer(t, srv, "--backoff", "1ms", "--max-backoff", "4ms", "--host-max-failures", "2")
 	const tries = 1 + 3 // default --max-retries
 	if n := failed.Load(); n != 2*tries {

@@ -3,7 +3,6 @@ package main
 import (
 	"encoding/json"
 	"net/http"
-	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
@@ -14,7 +13,7 @@ import (
 // host up with the reason recorded and ends, where it waited the year out
 // with nothing in flight and a progress line that never changed.
 func TestCrawlRetryAfterYearEnds(t *testing.T) {
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	srv := serve(t, func(w http.ResponseWriter, r *http.Request) {
 		switch r.URL.Path {
 		case "/":
 			w.Header().Set("Content-Type", "text/html")
@@ -28,8 +27,7 @@ func TestCrawlRetryAfterYearEnds(t *testing.T) {
 		default:
 			http.NotFound(w, r)
 		}
-	}))
-	t.Cleanup(srv.Close)
+	})
 	// The crawl ends by itself in well under a second.
 	start := time.Now()
 	db, stdout, stderr := crawlServer(t, srv, "--json")

@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
-	"net/http/httptest"
 	"path/filepath"
 	"testing"
 )
@@ -17,7 +16,7 @@ import (
 // to go on.
 func TestCrawlStopDuringFetchPending(t *testing.T) {
 	arrived, release := make(chan struct{}), make(chan struct{})
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	srv := serve(t, func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path == "/robots.txt" {
 			http.NotFound(w, r)
 			return
@@ -30,8 +29,7 @@ func TestCrawlStopDuringFetchPending(t *testing.T) {
 		case <-release:
 		case <-r.Context().Done():
 		}
-	}))
-	t.Cleanup(srv.Close)
+	})
 	t.Cleanup(func() { close(release) })
 	db := filepath.Join(t.TempDir(), "stop.db")
 	ctx, cancel := context.WithCancel(context.Background())

@@ -17,11 +17,7 @@ import (
 // once, and says that nothing was requested and that --ca-file is the
 // remedy, not only in a warning line.
 func TestCrawlUntrustedSeedSaysWhy(t *testing.T) {
-	srv := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "text/html")
-		w.Write([]byte("<p>x"))
-	}))
-	t.Cleanup(srv.Close)
+	srv := untrustedSite(t)
 	start := time.Now()
 	_, stdout, stderr := crawlServer(t, srv)
 	if took := time.Since(start); took > 20*time.Second {
@@ -41,11 +37,7 @@ func TestCrawlUntrustedSeedSaysWhy(t *testing.T) {
 // robots.txt entry for the robots TTL, does not outlive the process whose
 // trusted roots it was judged with.
 func TestCrawlCAFileAfterUntrusted(t *testing.T) {
-	srv := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "text/html")
-		w.Write([]byte("<p>x"))
-	}))
-	t.Cleanup(srv.Close)
+	srv := untrustedSite(t)
 	db, _, stderr := crawlServer(t, srv)
 	checkContains(t, "stderr", stderr, "--refetch")
 	ca := filepath.Join(t.TempDir(), "ca.pem")
@@ -57,4 +49,13 @@ func TestCrawlCAFileAfterUntrusted(t *testing.T) {
 	if code != 0 || !strings.Contains(stdout, "(1 fetched)") || strings.Contains(stderr, "no page could be requested") {
 		t.Errorf("with --ca-file and --refetch: exit %d, stdout:\n%s\nstderr:\n%s\nwant the page fetched", code, stdout, stderr)
 	}
+}
+
+// untrustedSite serves one page over https, with a certificate of a CA
+// the crawler does not trust unless given it.
+func untrustedSite(t *testing.T) *httptest.Server {
+	return serveTLS(t, func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html")
+		w.Write([]byte("<p>x"))
+	})
 }

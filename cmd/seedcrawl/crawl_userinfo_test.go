@@ -64,14 +64,13 @@ func TestCrawlDropsLinkCredentials(t *testing.T) {
 func TestSeedCredentialsRefused(t *testing.T) {
 	var mu sync.Mutex
 	asked := 0
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	srv := serve(t, func(w http.ResponseWriter, r *http.Request) {
 		mu.Lock()
 		asked++
 		mu.Unlock()
 		w.Header().Set("Content-Type", "text/html")
 		w.Write([]byte("<p>x"))
-	}))
-	t.Cleanup(srv.Close)
+	})
 	seed := "http://admin:s3cret@" + strings.TrimPrefix(srv.URL, "http://") + "/"
 	for _, cmd := range [][]string{{"crawl"}, {"run", "--cycles", "1"}} {
 		db := filepath.Join(t.TempDir(), "r.db")

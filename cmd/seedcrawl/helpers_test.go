@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/csv"
 	"fmt"
+	"net/http"
 	"net/http/httptest"
 	"os"
 	"os/exec"
@@ -261,6 +262,21 @@ func runCopyFile(t testing.TB, from, to string) {
 	if err := os.WriteFile(to, b, 0o644); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// serve starts a loopback HTTP server running h, closed when the test
+// ends.
+func serve(t testing.TB, h http.HandlerFunc) *httptest.Server {
+	srv := httptest.NewServer(h)
+	t.Cleanup(srv.Close)
+	return srv
+}
+
+// serveTLS is serve over https, with a certificate of httptest's own CA.
+func serveTLS(t testing.TB, h http.HandlerFunc) *httptest.Server {
+	srv := httptest.NewTLSServer(h)
+	t.Cleanup(srv.Close)
+	return srv
 }
 
 // crawlServer crawls the loopback server srv from its root with

@@ -5,7 +5,6 @@ import (
 	"context"
 	"io"
 	"net/http"
-	"net/http/httptest"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -15,15 +14,14 @@ import (
 // N is done: it must say so on stderr (and exit 0) rather than print
 // nothing, and leave the db's cycles as they were.
 func TestRunCyclesCompleteAlready(t *testing.T) {
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	srv := serve(t, func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path == "/robots.txt" {
 			http.NotFound(w, r)
 			return
 		}
 		w.Header().Set("Content-Type", "text/html")
 		io.WriteString(w, `<html><body><a href="/a">a</a> <a href="/b">b</a></body></html>`)
-	}))
-	t.Cleanup(srv.Close)
+	})
 	db := filepath.Join(t.TempDir(), "run.db")
 	args := []string{"--db", db, "--allow-private", "--cycles", "2", "--delay", "0", "--delay-factor", "0",
 		"--progress", "0", srv.URL + "/"}

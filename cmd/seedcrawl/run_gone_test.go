@@ -33,8 +33,7 @@ const (
 
 func newGoneSite(t *testing.T) *goneSite {
 	s := &goneSite{asked: map[string]int{}, mod: time.Now().Add(-time.Hour).UTC().Truncate(time.Second)}
-	s.srv = httptest.NewServer(http.HandlerFunc(s.serve))
-	t.Cleanup(s.srv.Close)
+	s.srv = serve(t, s.serve)
 	return s
 }
 

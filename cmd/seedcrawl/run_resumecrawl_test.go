@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"net/http/httptest"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -21,7 +20,7 @@ func TestRunFinishesInterruptedCrawl(t *testing.T) {
 	const chain = 8
 	var mu sync.Mutex
 	hits := map[string]int{}
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	srv := serve(t, func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path == "/robots.txt" {
 			http.NotFound(w, r)
 			return
@@ -37,8 +36,7 @@ func TestRunFinishesInterruptedCrawl(t *testing.T) {
 			return
 		}
 		io.WriteString(w, `<html><body>end</body></html>`)
-	}))
-	t.Cleanup(srv.Close)
+	})
 	db := filepath.Join(t.TempDir(), "run.db")
 	common := []string{"--db", db, "--allow-private", "--delay", "0", "--delay-factor", "0", "--progress", "0"}
 	var stdout, stderr bytes.Buffer

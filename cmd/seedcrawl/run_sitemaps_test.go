@@ -93,8 +93,7 @@ type clockSite struct {
 
 func newClockSite(t *testing.T, skew time.Duration) *clockSite {
 	s := &clockSite{skew: skew, lastmod: map[string]time.Time{}, asked: map[string]int{}, date: map[string]string{}}
-	s.srv = httptest.NewServer(http.HandlerFunc(s.serve))
-	t.Cleanup(s.srv.Close)
+	s.srv = serve(t, s.serve)
 	return s
 }
 
