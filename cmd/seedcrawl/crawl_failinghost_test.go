@@ -5,6 +5,8 @@ import (
 	"net/http"
 	"sync/atomic"
 	"testing"
+
+	"github.com/seedcrawl/seedcrawl/storage"
 )
 
 // TestCrawlHostMaxFailures crawls a host whose pages all answer 500 with
@@ -33,12 +35,7 @@ func TestCrawlHostMaxFailures(t *testing.T) {
 	if n := failed.Load(); n != 2*tries {
 		t.Errorf("%d requests answered 500, want %d: two URLs' attempts, then the host given up", n, 2*tries)
 	}
-	d := openDB(t, db)
-	defer d.Close()
-	st, err := d.Stats()
-	if err != nil {
-		t.Fatal(err)
-	}
+	st := readDB(t, db, (*storage.DB).Stats)
 	if n := st.Reasons["deferred/host-failing: 2 URLs in a row failed"]; n != pages-2 {
 		t.Errorf("URLs recorded as given up with the host: %d, want %d; reasons %v", n, pages-2, st.Reasons)
 	}

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/seedcrawl/seedcrawl/storage"
 )
 
 // TestCrawlRetryAfterYearEnds crawls a host that answers 429 with a
@@ -41,12 +43,7 @@ func TestCrawlRetryAfterYearEnds(t *testing.T) {
 	if sum.Stopped != "exhausted" || sum.Pending != 0 {
 		t.Errorf("stopped %q with %d pending, want exhausted with 0", sum.Stopped, sum.Pending)
 	}
-	d := openDB(t, db)
-	defer d.Close()
-	st, err := d.Stats()
-	if err != nil {
-		t.Fatal(err)
-	}
+	st := readDB(t, db, (*storage.DB).Stats)
 	if n := st.Reasons["deferred/retry-after 8760h0m0s exceeds 1h0m0s"]; n != 1 {
 		t.Errorf("pages deferred for the Retry-After: %d, want 1 (/after); reasons %v", n, st.Reasons)
 	}

@@ -7,6 +7,8 @@ import (
 	"net/http"
 	"path/filepath"
 	"testing"
+
+	"github.com/seedcrawl/seedcrawl/storage"
 )
 
 // TestCrawlStopDuringFetchPending stops a crawl (as Ctrl-C does) while
@@ -48,12 +50,7 @@ func TestCrawlStopDuringFetchPending(t *testing.T) {
 	if err := json.Unmarshal(stdout.Bytes(), &sum); err != nil {
 		t.Fatalf("summary %q: %v", stdout.String(), err)
 	}
-	d := openDB(t, db)
-	defer d.Close()
-	st, err := d.Stats()
-	if err != nil {
-		t.Fatal(err)
-	}
+	st := readDB(t, db, (*storage.DB).Stats)
 	if sum.Pending != 1 || st.Frontier != 1 {
 		t.Errorf("stopped %q: summary says %d pending, the db holds %d; want 1 and 1", sum.Stopped, sum.Pending, st.Frontier)
 	}

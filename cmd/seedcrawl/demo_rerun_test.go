@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/seedcrawl/seedcrawl/storage"
 )
 
 // TestDemoRerunOnCompleteDB reruns `seedcrawl demo --db FILE` on the db
@@ -32,12 +34,7 @@ func TestDemoRerunOnCompleteDB(t *testing.T) {
 	}
 	// requestsAfterFirst counts the requests of the runs after the first.
 	requestsAfterFirst := func() int {
-		d := openDB(t, db)
-		defer d.Close()
-		rs, err := d.Runs()
-		if err != nil {
-			t.Fatal(err)
-		}
+		rs := readDB(t, db, (*storage.DB).Runs)
 		fetched := 0
 		for _, r := range rs[1:] {
 			fetched += int(r.Counters["fetches"])

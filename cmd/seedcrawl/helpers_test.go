@@ -73,6 +73,19 @@ func openDB(t testing.TB, path string) *storage.DB {
 	return db
 }
 
+// readDB opens the crawl db at path read-only, reads it with read and
+// closes it, failing t if either fails: readDB(t, db, (*storage.DB).Stats).
+func readDB[T any](t testing.TB, path string, read func(*storage.DB) (T, error)) T {
+	t.Helper()
+	db := openDB(t, path)
+	defer db.Close()
+	v, err := read(db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v
+}
+
 // outBuffer is a command's output, safe to read while the command writes
 // it; Wait blocks until a text appears in it.
 type outBuffer struct {

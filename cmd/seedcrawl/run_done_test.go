@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/seedcrawl/seedcrawl/storage"
 )
 
 // TestRunCyclesCompleteAlready reruns `run --cycles N` on a db whose cycle
@@ -38,12 +40,7 @@ func TestRunCyclesCompleteAlready(t *testing.T) {
 			t.Errorf("run %d printed a cycle on stdout:\n%s", i+1, stdout.String())
 		}
 	}
-	d := openDB(t, db)
-	defer d.Close()
-	cycles, err := d.Cycles()
-	if err != nil {
-		t.Fatal(err)
-	}
+	cycles := readDB(t, db, (*storage.DB).Cycles)
 	if len(cycles) != 2 || cycles[1].End.IsZero() {
 		t.Errorf("db holds %d cycles (last complete: %v), want 2 complete", len(cycles), len(cycles) > 0 && !cycles[len(cycles)-1].End.IsZero())
 	}

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/seedcrawl/seedcrawl/monitor"
+	"github.com/seedcrawl/seedcrawl/storage"
 	"github.com/seedcrawl/seedcrawl/testweb"
 )
 
@@ -105,12 +106,7 @@ func TestRunSaysWhenNextCycleStarts(t *testing.T) {
 	if at[0] != at[1] {
 		t.Errorf("the rerun says cycle 2 starts at %s, the first run %s", at[1], at[0])
 	}
-	d := openDB(t, db)
-	defer d.Close()
-	cycles, err := d.Cycles()
-	if err != nil {
-		t.Fatal(err)
-	}
+	cycles := readDB(t, db, (*storage.DB).Cycles)
 	if len(cycles) != 1 || cycles[0].End.IsZero() {
 		t.Fatalf("db holds cycles %+v, want cycle 1 complete and no other", cycles)
 	}

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/seedcrawl/seedcrawl/storage"
 )
 
 // TestRunFinishesInterruptedCrawl runs `run --cycles 2` on a db whose
@@ -65,12 +67,7 @@ func TestRunFinishesInterruptedCrawl(t *testing.T) {
 		}
 	}
 	mu.Unlock()
-	d := openDB(t, db)
-	defer d.Close()
-	cycles, err := d.Cycles()
-	if err != nil {
-		t.Fatal(err)
-	}
+	cycles := readDB(t, db, (*storage.DB).Cycles)
 	if len(cycles) != 2 || cycles[0].N != 1 || cycles[0].End.IsZero() || cycles[1].End.IsZero() {
 		t.Fatalf("db holds cycles %+v, want 1 and 2 complete", cycles)
 	}
