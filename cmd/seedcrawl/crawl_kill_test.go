@@ -53,10 +53,24 @@ func withStatus(args []string) []string {
 // stop: all of w from its seeds into db, with delay and workers.
 func crawlKillArgs(w *crawlWeb, delay time.Duration, workers int) func(db string) []string {
 	return func(db string) []string {
-		return append(append([]string{"crawl"}, w.flags("--db", db, "--delay", delay.String(), "--delay-factor", "0",
-			"--workers", strconv.Itoa(workers), "--commit-interval", crawlKillCommit.String(), "--progress", "0", "--json")...),
-			w.site.Seeds()...)
+		return append(append([]string{"crawl"}, killFlags(w, db, delay, workers, "--json")...), w.site.Seeds()...)
 	}
+}
+
+// runKillArgs returns the command line, without seeds, of the run cycles
+// the kill tests stop: cycles of the given seeds in fpr order into db,
+// with delay, workers and extra flags.
+func runKillArgs(w *crawlWeb, db, cycles string, delay time.Duration, workers int, extra ...string) []string {
+	return append([]string{"run"}, killFlags(w, db, delay, workers,
+		append([]string{"--cycles", cycles, "--seed-algo", "given", "--scheduler", "fpr"}, extra...)...)...)
+}
+
+// killFlags are the flags of the commands the kill tests stop: w's, db,
+// delay and workers, the short commit interval the kill window allows
+// for, no progress lines, and extra.
+func killFlags(w *crawlWeb, db string, delay time.Duration, workers int, extra ...string) []string {
+	return w.flags(append([]string{"--db", db, "--delay", delay.String(), "--delay-factor", "0",
+		"--workers", strconv.Itoa(workers), "--commit-interval", crawlKillCommit.String(), "--progress", "0"}, extra...)...)
 }
 
 // crawlReference runs the binary bin with args to the end, the crawl the

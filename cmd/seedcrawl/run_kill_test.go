@@ -27,9 +27,7 @@ func TestRunBinaryResumesCycle(t *testing.T) {
 		Evolution: testweb.Evolution{Change: 0.15, Gone: 0.05, Move: 0.05, New: 0.08}}, testweb.Options{})
 	gone, moved := runVanishingSeeds(t, w)
 	args := func(db, cycles string) []string {
-		return append(append([]string{"run"}, w.flags("--db", db, "--cycles", cycles, "--seed-algo", "given", "--scheduler", "fpr",
-			"--delay", "12ms", "--delay-factor", "0", "--workers", "4", "--commit-interval", crawlKillCommit.String(),
-			"--progress", "0")...), append(w.site.Seeds(), gone, moved)...)
+		return append(runKillArgs(w, db, cycles, 12*time.Millisecond, 4), append(w.site.Seeds(), gone, moved)...)
 	}
 	ref, kill := filepath.Join(dir, "ref.db"), filepath.Join(dir, "kill.db")
 	runCycle1Copies(t, w, bin, dir, func(db string) []string { return args(db, "1") }, ref, kill)

@@ -28,10 +28,8 @@ func TestRunBinaryResumesOwedRefetches(t *testing.T) {
 	w := crawlStartWeb(t, testweb.GenOptions{Seed: 7, Pages: 1500, Hosts: 5, Preset: testweb.Clean,
 		Evolution: testweb.Evolution{Change: 0.2, New: 0.3}}, testweb.Options{})
 	args := func(db, cycles, pages string, extra ...string) []string {
-		a := append([]string{"run"}, w.flags("--db", db, "--cycles", cycles, "--seed-algo", "given", "--scheduler", "fpr",
-			"--pages-per-cycle", pages, "--delay", "4ms", "--delay-factor", "0", "--workers", "2",
-			"--commit-interval", crawlKillCommit.String(), "--progress", "0")...)
-		return append(append(a, extra...), w.site.Seeds()...)
+		a := runKillArgs(w, db, cycles, 4*time.Millisecond, 2, append([]string{"--pages-per-cycle", pages}, extra...)...)
+		return append(a, w.site.Seeds()...)
 	}
 	ref := filepath.Join(dir, "ref.db")
 	base := runCycle1Copies(t, w, bin, dir, func(db string) []string { return args(db, "1", "150") }, ref)
