@@ -13,7 +13,6 @@ import (
 	"testing"
 
 	"github.com/seedcrawl/seedcrawl/cluster"
-	"github.com/seedcrawl/seedcrawl/testweb"
 	"github.com/seedcrawl/seedcrawl/urlnorm"
 )
 
@@ -26,7 +25,7 @@ import (
 // given with a page budget, whose cycle loads no graph and looks the agreed
 // seeds up in the db.
 func TestRunCluster(t *testing.T) {
-	w := crawlStartWeb(t, testweb.GenOptions{Seed: 5, Pages: 300, Hosts: 6, Preset: testweb.Clean}, testweb.Options{})
+	w := cleanWeb(t, 5, 300, 6)
 	for _, tc := range []struct {
 		name  string
 		extra []string

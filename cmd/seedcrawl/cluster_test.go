@@ -16,7 +16,6 @@ import (
 
 	"github.com/seedcrawl/seedcrawl/cluster"
 	"github.com/seedcrawl/seedcrawl/internal/version"
-	"github.com/seedcrawl/seedcrawl/testweb"
 	"github.com/seedcrawl/seedcrawl/urlnorm"
 )
 
@@ -51,7 +50,7 @@ func newClusterSetup(t *testing.T, extra ...string) *clusterSetup {
 	t.Helper()
 	s := &clusterSetup{dir: t.TempDir()}
 	s.bin = seedcrawlBinary(t)
-	s.w = crawlStartWeb(t, testweb.GenOptions{Seed: 11, Pages: *clusterPages, Hosts: *clusterHosts, Preset: testweb.Clean}, testweb.Options{})
+	s.w = cleanWeb(t, 11, *clusterPages, *clusterHosts)
 	s.args = func(db string) []string {
 		return append(s.w.flags("--db", db, "--delay", clusterDelay.String(), "--delay-factor", "0", "--workers", "4",
 			"--commit-interval", "100ms", "--progress", "0"), append(append(strings.Fields(*clusterFlags), extra...), s.w.site.Seeds()...)...)
@@ -242,7 +241,7 @@ func TestClusterNodeKilled(t *testing.T) {
 // TestCrawlClusterSingleNode: `crawl --cluster URL` is one node owning
 // every host; it ends when its frontier is empty, like a plain crawl.
 func TestCrawlClusterSingleNode(t *testing.T) {
-	w := crawlStartWeb(t, testweb.GenOptions{Seed: 3, Pages: 120, Hosts: 3, Preset: testweb.Clean}, testweb.Options{})
+	w := cleanWeb(t, 3, 120, 3)
 	srv, err := cluster.StartServer(cluster.ServerOptions{Dir: t.TempDir()})
 	if err != nil {
 		t.Fatal(err)

@@ -9,8 +9,6 @@ import (
 	"strings"
 	"syscall"
 	"testing"
-
-	"github.com/seedcrawl/seedcrawl/testweb"
 )
 
 // TestCompareBinaryResume runs the seedcrawl binary's compare against a
@@ -22,7 +20,7 @@ import (
 func TestCompareBinaryResume(t *testing.T) {
 	dir := t.TempDir()
 	bin := seedcrawlBinary(t)
-	w := crawlStartWeb(t, testweb.GenOptions{Seed: 8, Pages: 500, Hosts: 5, Preset: testweb.Clean}, testweb.Options{})
+	w := cleanWeb(t, 8, 500, 5)
 	const budget = 200
 	names := strings.Split(compareExactSchedulers, ",")
 	db := filepath.Join(dir, "cmp.db")

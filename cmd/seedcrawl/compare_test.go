@@ -126,7 +126,7 @@ func TestCompareExactAndCheap(t *testing.T) {
 	names := strings.Split(compareExactSchedulers, ",")
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			w := crawlStartWeb(t, testweb.GenOptions{Seed: tc.seed, Pages: tc.pages, Hosts: tc.hosts, Preset: testweb.Clean}, testweb.Options{})
+			w := cleanWeb(t, tc.seed, tc.pages, tc.hosts)
 			seeds := w.site.Seeds()
 			if tc.nSeeds > 0 {
 				seeds = seeds[:min(tc.nSeeds, len(seeds))]
@@ -195,7 +195,7 @@ func TestCompareExactAndCheap(t *testing.T) {
 // per-host gaps (--delay) and fetches nothing twice, with several workers.
 func TestComparePolite(t *testing.T) {
 	const delay = 30 * time.Millisecond
-	w := crawlStartWeb(t, testweb.GenOptions{Seed: 21, Pages: 150, Hosts: 5, Preset: testweb.Clean}, testweb.Options{})
+	w := cleanWeb(t, 21, 150, 5)
 	db := filepath.Join(t.TempDir(), "cmp.db")
 	args := runArgs(t, w, db, "--schedulers", "bfs,fpr,opic", "--budget", "60", "--window", "4")
 	args = append(args, "--delay", delay.String())
@@ -218,7 +218,7 @@ func TestComparePolite(t *testing.T) {
 // the same crawler, the report ranks on the crawl graph with them, and
 // --report rescores the db to the same numbers.
 func TestCompareScoreFrontier(t *testing.T) {
-	w := crawlStartWeb(t, testweb.GenOptions{Seed: 4, Pages: 400, Hosts: 5, Preset: testweb.Clean}, testweb.Options{})
+	w := cleanWeb(t, 4, 400, 5)
 	db := filepath.Join(t.TempDir(), "cmp.db")
 	args := runArgs(t, w, db, "--schedulers", "bfs,fpr,fpr@100,opic", "--budget", "100", "--json",
 		"--score-frontier", "--score-graph", "crawl")
@@ -279,7 +279,7 @@ func TestCompareScoreFrontier(t *testing.T) {
 // of the crawl is in the sequence, in the order of the fetches, and the
 // CSV has sim's columns.
 func TestScoreCommand(t *testing.T) {
-	w := crawlStartWeb(t, testweb.GenOptions{Seed: 6, Pages: 250, Hosts: 4, Preset: testweb.Clean}, testweb.Options{})
+	w := cleanWeb(t, 6, 250, 4)
 	db := filepath.Join(t.TempDir(), "crawl.db")
 	cfg := demoConfig(db, w.site.Seeds(), w.srv, 0, 4)
 	cfg.DelayFactor = 0

@@ -6,8 +6,6 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-
-	"github.com/seedcrawl/seedcrawl/testweb"
 )
 
 // TestCrawlFinishedHintCommand reruns crawl on a finished crawl whose db path
@@ -15,7 +13,7 @@ import (
 // as a POSIX shell reads it) and checks that it crawls exactly one more
 // cycle, and that the hint after it names the cycle after that.
 func TestCrawlFinishedHintCommand(t *testing.T) {
-	w := crawlStartWeb(t, testweb.GenOptions{Seed: 5, Pages: 30, Hosts: 2, Preset: testweb.Clean}, testweb.Options{})
+	w := cleanWeb(t, 5, 30, 2)
 	dir := filepath.Join(t.TempDir(), "my crawls", "it's")
 	db := filepath.Join(dir, "x.db")
 	fast := []string{"--delay", "0", "--delay-factor", "0", "--progress", "0", "--commit-interval", "50ms"}

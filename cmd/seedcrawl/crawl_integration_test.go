@@ -30,6 +30,13 @@ type crawlWeb struct {
 	resolve string // the resolve file naming srv's addresses
 }
 
+// cleanWeb is crawlStartWeb of a clean test web (regular hosts only) of
+// pages over hosts, made by seed, served with the default options.
+func cleanWeb(t testing.TB, seed int64, pages, hosts int) *crawlWeb {
+	t.Helper()
+	return crawlStartWeb(t, testweb.GenOptions{Seed: seed, Pages: pages, Hosts: hosts, Preset: testweb.Clean}, testweb.Options{})
+}
+
 // crawlStartWeb generates the web gen describes and serves it on loopback
 // with wo until the test ends, recording every request in w.log (and
 // passing it to wo.OnRequest too, if set).
@@ -116,7 +123,7 @@ func crawlPages(t testing.TB, path string) map[string]storage.Page {
 }
 
 func TestCrawlCleanWebEqualsGroundTruth(t *testing.T) {
-	w := crawlStartWeb(t, testweb.GenOptions{Seed: 7, Pages: 300, Hosts: 8, Preset: testweb.Clean}, testweb.Options{})
+	w := cleanWeb(t, 7, 300, 8)
 	db := filepath.Join(t.TempDir(), "clean.db")
 	cfg := demoConfig(db, w.site.Seeds(), w.srv, 0, 6)
 	cfg.DelayFactor = 0
@@ -519,7 +526,7 @@ func TestCrawlBadConfigNamesKey(t *testing.T) {
 }
 
 func TestCrawlCommandJSONAndStatsExport(t *testing.T) {
-	w := crawlStartWeb(t, testweb.GenOptions{Seed: 11, Pages: 60, Hosts: 3, Preset: testweb.Clean}, testweb.Options{})
+	w := cleanWeb(t, 11, 60, 3)
 	dir := t.TempDir()
 	db := filepath.Join(dir, "c.db")
 	cfgFile := filepath.Join(dir, "c.toml")
@@ -583,7 +590,7 @@ func TestDemoCommand(t *testing.T) {
 // --refetch fetches again and needs no hint, and a rerun without seeds is
 // a usage error with the same hint.
 func TestCrawlFinishedHint(t *testing.T) {
-	w := crawlStartWeb(t, testweb.GenOptions{Seed: 11, Pages: 20, Hosts: 2, Preset: testweb.Clean}, testweb.Options{})
+	w := cleanWeb(t, 11, 20, 2)
 	dir := t.TempDir()
 	db := filepath.Join(dir, "c.db")
 	base := append([]string{"crawl"}, w.flags("--db", db, "--delay", "0s", "--progress", "0", "--json")...)

@@ -146,7 +146,7 @@ func crawlStop(t testing.TB, w *crawlWeb, cmd *exec.Cmd, at stopPoint, sig sysca
 func TestCrawlBinaryResume(t *testing.T) {
 	dir := t.TempDir()
 	bin := seedcrawlBinary(t)
-	w := crawlStartWeb(t, testweb.GenOptions{Seed: 5, Pages: 700, Hosts: 6, Preset: testweb.Clean}, testweb.Options{})
+	w := cleanWeb(t, 5, 700, 6)
 	args := crawlKillArgs(w, 12*time.Millisecond, 4)
 
 	// The reference: one uninterrupted run of the binary.
@@ -270,7 +270,7 @@ func auditKillRepeats(t testing.TB, es []testweb.Entry, ends []int, kills []time
 //	go test -run '^$' -bench CrawlKill20 -benchtime 1x ./cmd/seedcrawl
 func BenchmarkCrawlKill20(b *testing.B) {
 	bin := seedcrawlBinary(b)
-	w := crawlStartWeb(b, testweb.GenOptions{Seed: 11, Pages: 5000, Hosts: 20, Preset: testweb.Clean}, testweb.Options{})
+	w := cleanWeb(b, 11, 5000, 20)
 	args := crawlKillArgs(w, 2*time.Millisecond, 8)
 	for range b.N {
 		ref := filepath.Join(b.TempDir(), "ref.db")

@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"github.com/seedcrawl/seedcrawl/storage"
-	"github.com/seedcrawl/seedcrawl/testweb"
 )
 
 // TestCrawlMemoryLimitFollowsURLs checks that a crawl raises the Go soft
@@ -19,7 +18,7 @@ import (
 func TestCrawlMemoryLimitFollowsURLs(t *testing.T) {
 	prev := debug.SetMemoryLimit(-1)
 	t.Cleanup(func() { debug.SetMemoryLimit(prev) })
-	w := crawlStartWeb(t, testweb.GenOptions{Seed: 3, Pages: 200, Hosts: 4, Preset: testweb.Clean}, testweb.Options{})
+	w := cleanWeb(t, 3, 200, 4)
 	const untouched = 7 << 30 // a limit no crawl of this web computes
 	for _, tc := range []struct {
 		name      string
@@ -67,7 +66,7 @@ func TestCrawlMemoryLimitFollowsURLs(t *testing.T) {
 func TestCrawlGCPercent(t *testing.T) {
 	prev := debug.SetGCPercent(100)
 	t.Cleanup(func() { debug.SetGCPercent(prev) })
-	w := crawlStartWeb(t, testweb.GenOptions{Seed: 3, Pages: 20, Hosts: 2, Preset: testweb.Clean}, testweb.Options{})
+	w := cleanWeb(t, 3, 20, 2)
 	for _, tc := range []struct {
 		name, gogc string
 		want       int // GC percent while the session is open
@@ -108,7 +107,7 @@ func TestCrawlMemoryLimitWhileSeeding(t *testing.T) {
 	prev := debug.SetMemoryLimit(-1)
 	t.Cleanup(func() { debug.SetMemoryLimit(prev) })
 	t.Setenv("GOMEMLIMIT", "")
-	w := crawlStartWeb(t, testweb.GenOptions{Seed: 3, Pages: 20, Hosts: 2, Preset: testweb.Clean}, testweb.Options{})
+	w := cleanWeb(t, 3, 20, 2)
 	cfg := demoConfig(filepath.Join(t.TempDir(), "seed.db"), w.site.Seeds(), w.srv, 0, 2)
 	s, err := openCrawl(cfg, crawlExtras{})
 	if err != nil {

@@ -20,7 +20,6 @@ import (
 	"github.com/seedcrawl/seedcrawl/internal/crawltest"
 	"github.com/seedcrawl/seedcrawl/internal/testhttp"
 	"github.com/seedcrawl/seedcrawl/storage"
-	"github.com/seedcrawl/seedcrawl/testweb"
 	"github.com/seedcrawl/seedcrawl/warc"
 )
 
@@ -172,7 +171,7 @@ func warcDirectGet(t *testing.T, client *http.Client, u string, request []byte) 
 // response the crawler got is in the WARC files exactly once, with the
 // status, headers and payload bytes the server sends for that request.
 func TestCrawlWARC(t *testing.T) {
-	w := crawlStartWeb(t, testweb.GenOptions{Seed: 11, Pages: 80, Hosts: 3, Preset: testweb.Clean}, testweb.Options{})
+	w := cleanWeb(t, 11, 80, 3)
 	dir := t.TempDir()
 	db := filepath.Join(dir, "w.db")
 	cfg := demoConfig(db, w.site.Seeds(), w.srv, 0, 4)
@@ -268,7 +267,7 @@ func TestCrawlWARC(t *testing.T) {
 // server-not-modified revisit record whose WARC-Refers-To-Date is the
 // date of the first cycle's response record for the URL.
 func TestRunWARCRevisits(t *testing.T) {
-	w := crawlStartWeb(t, testweb.GenOptions{Seed: 5, Pages: 60, Hosts: 3, Preset: testweb.Clean}, testweb.Options{})
+	w := cleanWeb(t, 5, 60, 3)
 	dir := t.TempDir()
 	db := filepath.Join(dir, "r.db")
 	warcDir := filepath.Join(dir, "warc")

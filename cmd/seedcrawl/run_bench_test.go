@@ -5,8 +5,6 @@ import (
 	"path/filepath"
 	"testing"
 	"time"
-
-	"github.com/seedcrawl/seedcrawl/testweb"
 )
 
 // BenchmarkRecrawlCycle measures a refresh cycle of seedcrawl run over
@@ -18,7 +16,7 @@ import (
 // selection, scheduler replay, the frontier rebuilt; the crawl; closing).
 func BenchmarkRecrawlCycle(b *testing.B) {
 	for _, pages := range []int{1000, 5000} {
-		w := crawlStartWeb(b, testweb.GenOptions{Seed: 4, Pages: pages, Hosts: pages / 100, Preset: testweb.Clean}, testweb.Options{})
+		w := cleanWeb(b, 4, pages, pages/100)
 		dir := b.TempDir()
 		base := filepath.Join(dir, "c1.db")
 		common := func(db string) []string {

@@ -5,8 +5,6 @@ import (
 	"path/filepath"
 	"testing"
 	"time"
-
-	"github.com/seedcrawl/seedcrawl/testweb"
 )
 
 // BenchmarkRefreshCost compares a refresh cycle with the first crawl on an
@@ -20,7 +18,7 @@ import (
 //	go test -run '^$' -bench RefreshCost -benchtime 1x -count 3 ./cmd/seedcrawl/
 func BenchmarkRefreshCost(b *testing.B) {
 	const pages = 5000
-	w := crawlStartWeb(b, testweb.GenOptions{Seed: 4, Pages: pages, Hosts: pages / 100, Preset: testweb.Clean}, testweb.Options{})
+	w := cleanWeb(b, 4, pages, pages/100)
 	for _, mode := range []struct {
 		name  string
 		extra []string

@@ -42,7 +42,7 @@ func BenchmarkRecrawlSeeds(b *testing.B) {
 // recrawlSeedsExperiment runs the experiment and returns its table.
 func recrawlSeedsExperiment(b *testing.B, pages, hosts, cycle1, budget int) string {
 	b.Helper()
-	w := crawlStartWeb(b, testweb.GenOptions{Seed: 3, Pages: pages, Hosts: hosts, Preset: testweb.Clean}, testweb.Options{})
+	w := cleanWeb(b, 3, pages, hosts)
 	dir := b.TempDir()
 	given := w.site.Seeds()
 	k := len(given)

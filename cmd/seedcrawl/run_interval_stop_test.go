@@ -16,7 +16,6 @@ import (
 
 	"github.com/seedcrawl/seedcrawl/monitor"
 	"github.com/seedcrawl/seedcrawl/storage"
-	"github.com/seedcrawl/seedcrawl/testweb"
 )
 
 // cancelOn is a writer that cancels a context once what it was given
@@ -42,7 +41,7 @@ func (c *cancelOn) Write(p []byte) (int, error) {
 // --interval wait after cycle 1 is complete: stderr must say it stopped
 // between cycles, not that cycle 1 was interrupted and has to be resumed.
 func TestRunStopWhileWaiting(t *testing.T) {
-	w := crawlStartWeb(t, testweb.GenOptions{Seed: 3, Pages: 40, Hosts: 2, Preset: testweb.Clean}, testweb.Options{})
+	w := cleanWeb(t, 3, 40, 2)
 	db := filepath.Join(t.TempDir(), "r.db")
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
@@ -83,7 +82,7 @@ func runUntilWaiting(t *testing.T, args []string) string {
 // and, stopped there, that they stopped between cycles. A run that said
 // nothing looked hung for the whole interval.
 func TestRunSaysWhenNextCycleStarts(t *testing.T) {
-	w := crawlStartWeb(t, testweb.GenOptions{Seed: 3, Pages: 40, Hosts: 2, Preset: testweb.Clean}, testweb.Options{})
+	w := cleanWeb(t, 3, 40, 2)
 	db := filepath.Join(t.TempDir(), "r.db")
 	args := append(runArgs(t, w, db, "--cycles", "2", "--interval", "1h"), w.site.Seeds()...)
 	line := regexp.MustCompile(`seedcrawl run: cycle 2 starts at (\d\d:\d\d UTC|\S+ \d\d:\d\d UTC), in \S+ \(--interval 1h after cycle 1 ended at ([^)]+)\); Ctrl-C stops`)
@@ -120,7 +119,7 @@ func TestRunSaysWhenNextCycleStarts(t *testing.T) {
 // the end of that crawl, as from a cycle of run, so cycle 2 must wait and
 // say until when, not start at once.
 func TestRunIntervalAfterCrawl(t *testing.T) {
-	w := crawlStartWeb(t, testweb.GenOptions{Seed: 3, Pages: 40, Hosts: 2, Preset: testweb.Clean}, testweb.Options{})
+	w := cleanWeb(t, 3, 40, 2)
 	db := filepath.Join(t.TempDir(), "c.db")
 	cmdOK(t, append(append([]string{"crawl"}, runArgs(t, w, db)...), w.site.Seeds()...)...)
 	d := openDB(t, db)
@@ -147,7 +146,7 @@ func TestRunIntervalAfterCrawl(t *testing.T) {
 // --interval wait after cycle 1: it must say which cycle it waits for and
 // when that starts, the time the stderr line gives.
 func TestRunStatusWhileWaiting(t *testing.T) {
-	w := crawlStartWeb(t, testweb.GenOptions{Seed: 3, Pages: 40, Hosts: 2, Preset: testweb.Clean}, testweb.Options{})
+	w := cleanWeb(t, 3, 40, 2)
 	db := filepath.Join(t.TempDir(), "s.db")
 	st, errs := statusInWait(t, w, db, 2)
 	at := regexp.MustCompile(`cycle 2 starts at (\d\d:\d\d UTC|\S+ \d\d:\d\d UTC),`).FindStringSubmatch(errs)

@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/seedcrawl/seedcrawl/storage"
-	"github.com/seedcrawl/seedcrawl/testweb"
 )
 
 // runBudgetCycles runs two cycles over a 400-page test web, the second
@@ -15,7 +14,7 @@ import (
 // and cycle 2's --json output.
 func runBudgetCycles(t testing.TB) (db, cycle2 string) {
 	t.Helper()
-	w := crawlStartWeb(t, testweb.GenOptions{Seed: 5, Pages: 400, Hosts: 5, Preset: testweb.Clean}, testweb.Options{})
+	w := cleanWeb(t, 5, 400, 5)
 	db = filepath.Join(t.TempDir(), "cycles.db")
 	runCmd(t, append(runArgs(t, w, db, "--cycles", "1", "--seed-algo", "given"), w.site.Seeds()...))
 	return db, runCmd(t, runArgs(t, w, db, "--cycles", "2", "--seed-algo", "given", "--pages-per-cycle", "40",

@@ -4,8 +4,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/seedcrawl/seedcrawl/testweb"
 )
 
 // TestRunRefreshNeedsBudget checks that refresh settings a run would
@@ -14,7 +12,7 @@ import (
 // are a warning and the run goes on; with a budget and a share below 1
 // nothing is said.
 func TestRunRefreshNeedsBudget(t *testing.T) {
-	w := crawlStartWeb(t, testweb.GenOptions{Seed: 5, Pages: 30, Hosts: 2, Preset: testweb.Clean}, testweb.Options{})
+	w := cleanWeb(t, 5, 30, 2)
 	dir := t.TempDir()
 	paceFile := filepath.Join(dir, "pace.yaml")
 	writeFile(t, paceFile, "refresh-pace: front\n")

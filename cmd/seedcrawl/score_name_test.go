@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/seedcrawl/seedcrawl/compare"
-	"github.com/seedcrawl/seedcrawl/testweb"
 )
 
 // TestScoreNamesTheCycleScheduler crawls a test web with the default bfs,
@@ -18,7 +17,7 @@ import (
 // scheduler of its own run, and the gap closure must be measured against
 // the BFS crawl simulated on the same graph (bfs_reference).
 func TestScoreNamesTheCycleScheduler(t *testing.T) {
-	w := crawlStartWeb(t, testweb.GenOptions{Seed: 2, Pages: 120, Hosts: 3, Preset: testweb.Clean}, testweb.Options{})
+	w := cleanWeb(t, 2, 120, 3)
 	db := filepath.Join(t.TempDir(), "s.db")
 	seed := w.site.Seeds()[:1]
 	cmdOK(t, append(append([]string{"crawl"}, runArgs(t, w, db, "--sitemaps=false")...), seed...)...)

@@ -60,7 +60,7 @@ func TestStoredSeedsLeaveSitemapsOut(t *testing.T) {
 // from the seeds the selector chose for it, so the score's omniscient
 // crawl starts from those, not from cycle 1's.
 func TestScoreCycleSeeds(t *testing.T) {
-	w := crawlStartWeb(t, testweb.GenOptions{Seed: 11, Pages: 80, Hosts: 3, Preset: testweb.Clean}, testweb.Options{})
+	w := cleanWeb(t, 11, 80, 3)
 	path := filepath.Join(t.TempDir(), "cycles.db")
 	runCmd(t, runArgs(t, w, path, append([]string{"--cycles", "2", "--seed-algo", "maxweight", "--k", "3",
 		"--revisit-initial", "0", "--sitemaps=false"}, w.site.Seeds()[:1]...)...))
