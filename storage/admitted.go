@@ -78,11 +78,7 @@ func (c *committer) putAdmitted() error {
 func (db *DB) AdmittedByHost() (map[string]int64, error) {
 	out := map[string]int64{}
 	found := false
-	err := db.view(func(tx *bolt.Tx) error {
-		bk := tx.Bucket(bktAdmitted)
-		if bk == nil {
-			return nil
-		}
+	err := db.viewBucket(bktAdmitted, func(bk *bolt.Bucket) error {
 		found = true
 		return bk.ForEach(func(k, v []byte) error {
 			if len(v) != 8 {

@@ -68,11 +68,7 @@ func putComparePage(tx *bolt.Tx, p ComparePage) error {
 // EachComparePage calls fn with every stored compare page, in URL order,
 // inside one read transaction (see Reading in the package documentation).
 func (db *DB) EachComparePage(fn func(p ComparePage) error) error {
-	err := db.view(func(tx *bolt.Tx) error {
-		b := tx.Bucket(bktCmpPages)
-		if b == nil {
-			return nil
-		}
+	err := db.viewBucket(bktCmpPages, func(b *bolt.Bucket) error {
 		return b.ForEach(func(k, v []byte) error {
 			p, err := decodeComparePage(string(k), v)
 			if err != nil {
@@ -142,11 +138,7 @@ func (db *DB) AppendCompareProgress(name string, start int, ids []uint64, pages 
 // if none).
 func (db *DB) CompareProgress(name string) ([]uint64, error) {
 	var out []uint64
-	err := db.view(func(tx *bolt.Tx) error {
-		b := tx.Bucket(bktCmpProgress)
-		if b == nil {
-			return nil
-		}
+	err := db.viewBucket(bktCmpProgress, func(b *bolt.Bucket) error {
 		v := b.Get([]byte(name))
 		if len(v)%8 != 0 {
 			return db.corrupt(fmt.Errorf("%d bytes", len(v)), "compare progress %s", name)

@@ -208,6 +208,19 @@ func (db *DB) view(fn func(tx *bolt.Tx) error) error {
 	return db.guard(func() error { return db.bolt.View(fn) })
 }
 
+// viewBucket runs fn on bucket bkt in a read transaction, like view. A
+// bucket created on first write is absent from a file written before it
+// was used, and reads as empty: fn is not called.
+func (db *DB) viewBucket(bkt []byte, fn func(b *bolt.Bucket) error) error {
+	return db.view(func(tx *bolt.Tx) error {
+		b := tx.Bucket(bkt)
+		if b == nil {
+			return nil
+		}
+		return fn(b)
+	})
+}
+
 // update runs fn in a write transaction, like view.
 func (db *DB) update(fn func(tx *bolt.Tx) error) error {
 	if db.closed.Load() {

@@ -175,11 +175,7 @@ func hashFromDisk(k HashKind, sum []byte) Hash {
 // for two).
 func (db *DB) OlderHashes() (bool, error) {
 	older := false
-	err := db.view(func(tx *bolt.Tx) error {
-		b := tx.Bucket(bktHashes)
-		if b == nil {
-			return nil
-		}
+	err := db.viewBucket(bktHashes, func(b *bolt.Bucket) error {
 		cur := b.Cursor()
 		first, _ := cur.First()
 		last, _ := cur.Last()

@@ -128,11 +128,7 @@ func (c *committer) putOwed() error {
 // read transaction reads them all.
 func (db *DB) Owed(cycle uint32) ([]Owed, error) {
 	var out []Owed
-	err := db.view(func(tx *bolt.Tx) error {
-		bk := tx.Bucket(bktOwed)
-		if bk == nil {
-			return nil
-		}
+	err := db.viewBucket(bktOwed, func(bk *bolt.Bucket) error {
 		prefix := binary.BigEndian.AppendUint32(nil, cycle)
 		c := bk.Cursor()
 		for k, v := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, v = c.Next() {

@@ -129,11 +129,7 @@ func decodeSitemapFile(v []byte) (SitemapFile, error) {
 // LastMod returns the lastmod a sitemap gave for page id; ok is false when
 // none is stored.
 func (db *DB) LastMod(id uint64) (t time.Time, ok bool, err error) {
-	err = db.view(func(tx *bolt.Tx) error {
-		bk := tx.Bucket(bktLastMod)
-		if bk == nil {
-			return nil
-		}
+	err = db.viewBucket(bktLastMod, func(bk *bolt.Bucket) error {
 		v := bk.Get(u64key(id))
 		if v == nil {
 			return nil
@@ -153,11 +149,7 @@ func (db *DB) LastMod(id uint64) (t time.Time, ok bool, err error) {
 // Sitemap returns the sitemap mark of URL id; ok is false when id is not
 // a sitemap.
 func (db *DB) Sitemap(id uint64) (s SitemapFile, ok bool, err error) {
-	err = db.view(func(tx *bolt.Tx) error {
-		bk := tx.Bucket(bktSitemaps)
-		if bk == nil {
-			return nil
-		}
+	err = db.viewBucket(bktSitemaps, func(bk *bolt.Bucket) error {
 		v := bk.Get(u64key(id))
 		if v == nil {
 			return nil
@@ -179,11 +171,7 @@ func (db *DB) EachSitemap(fn func(id uint64, s SitemapFile) error) error {
 		s  SitemapFile
 	}
 	// Collect, then call fn outside the read transaction.
-	err := db.view(func(tx *bolt.Tx) error {
-		bk := tx.Bucket(bktSitemaps)
-		if bk == nil {
-			return nil
-		}
+	err := db.viewBucket(bktSitemaps, func(bk *bolt.Bucket) error {
 		return bk.ForEach(func(k, v []byte) error {
 			s, err := decodeSitemapFile(v)
 			if err != nil || len(k) != 8 {
