@@ -259,8 +259,11 @@ func lookupNamed[T any](db *DB, bkt []byte, name, what string, decode func(v []b
 		}
 		ok = true
 		var derr error
-		x, derr = decode(v)
-		return db.corrupt(derr, "%s %q", what, name)
+		if x, derr = decode(v); derr != nil {
+			// Only here: the arguments would cost an allocation per read.
+			return db.corrupt(derr, "%s %q", what, name)
+		}
+		return nil
 	})
 	return x, ok, err
 }
