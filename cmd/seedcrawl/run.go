@@ -540,7 +540,9 @@ func runPrintCycle(w io.Writer, c storage.Cycle, sum monitor.Summary, asJSON boo
 			SeedAlgo: c.SeedAlgo, Seeds: ss, Replaced: rs, Stats: cycleStatsOut(c.Stats), Stopped: sum.Stopped, Refresh: sum.Refresh})
 	}
 	s := c.Stats
-	fmt.Fprintf(w, "cycle %d done in %.1fs: %d seeds (%s), %d replaced; %d fetches: %d new, %d changed, %d unchanged, %d gone, %d errors; %s; %d URLs found\n",
+	// fetches are URLs requested (one per URL, retries not counted), as
+	// in the crawl summary and the stats --cycles table.
+	fmt.Fprintf(w, "cycle %d done in %.1fs: %d seeds (%s), %d replaced; %d fetches (URLs requested): %d new, %d changed, %d unchanged, %d gone, %d errors; %s; %d URLs found\n",
 		c.N, secs, len(c.Seeds), c.SeedAlgo, len(c.Replaced), s.Fetches, s.New, s.Changed, s.Unchanged, s.Gone, s.Errors,
 		monitor.ByteCount(s.Bytes), s.Found)
 	for _, r := range c.Replaced {
