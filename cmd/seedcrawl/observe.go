@@ -66,6 +66,11 @@ func (s *crawlSession) openObserver(logger *slog.Logger) (*slog.Logger, error) {
 		if err != nil {
 			return logger, fmt.Errorf("open warc: %w", err)
 		}
+		for _, err := range w.Unrecovered() {
+			// A killed run's file this one cannot index (not writable,
+			// say) stays as it is; the crawl writes files of its own.
+			logger.Warn("warc: skipped the recovery of a file a killed run left without an index; the file is kept as it is, unindexed", "err", err)
+		}
 		s.obs.warc = w
 	}
 	return logger, nil
