@@ -1,46 +1,18 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"io"
 	"net/http"
 	"path/filepath"
 	"regexp"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/seedcrawl/seedcrawl/recrawl"
 	"github.com/seedcrawl/seedcrawl/testweb"
 )
-
-// signalOn is a writer that closes reached once what it was given holds
-// marker.
-type signalOn struct {
-	mu      sync.Mutex
-	buf     bytes.Buffer
-	marker  string
-	reached chan struct{}
-	once    sync.Once
-}
-
-func (s *signalOn) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.buf.Write(p)
-	if strings.Contains(s.buf.String(), s.marker) {
-		s.once.Do(func() { close(s.reached) })
-	}
-	return len(p), nil
-}
-
-func (s *signalOn) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.buf.String()
-}
 
 // TestRunNextCycleShown runs `run --listen --interval 1h` to its wait for
 // cycle 2; there, the monitor's status page and `seedcrawl stats` (which
@@ -51,19 +23,23 @@ func TestRunNextCycleShown(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "r.db")
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	stderr := &signalOn{marker: " starts at ", reached: make(chan struct{})}
+	// The writer "cancels" waiting once run says when cycle 2 starts.
+	waiting, reached := context.WithCancel(context.Background())
+	defer reached()
+	stderr := &cancelOn{marker: " starts at ", cancel: reached}
+	text := func() string { stderr.mu.Lock(); defer stderr.mu.Unlock(); return stderr.buf.String() }
 	args := append([]string{"run"}, runArgs(t, w, db, "--cycles", "2", "--interval", "1h", "--listen", "127.0.0.1:0")...)
 	done := make(chan int)
 	go func() { done <- run(ctx, append(args, w.site.Seeds()...), io.Discard, stderr) }()
 	select {
-	case <-stderr.reached:
+	case <-waiting.Done():
 	case code := <-done:
-		t.Fatalf("run ended (exit %d) before waiting for cycle 2:\n%s", code, stderr.String())
+		t.Fatalf("run ended (exit %d) before waiting for cycle 2:\n%s", code, text())
 	}
 	defer func() { cancel(); <-done }()
-	m := regexp.MustCompile(`status on (\S+)`).FindStringSubmatch(stderr.String())
+	m := regexp.MustCompile(`status on (\S+)`).FindStringSubmatch(text())
 	if m == nil {
-		t.Fatalf("no status address on stderr:\n%s", stderr.String())
+		t.Fatalf("no status address on stderr:\n%s", text())
 	}
 	resp, err := http.Get(strings.TrimSuffix(m[1], "/") + "/")
 	if err != nil {
