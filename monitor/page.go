@@ -34,12 +34,12 @@ h1{font-size:1.3em}h2{font-size:1.1em;margin-top:1.2em}
 .warn{color:#a40}
 </style></head><body>
 <h1>seedcrawl {{.S.Command}}{{if .S.DB}} · {{.S.DB}}{{end}}</h1>
-<p>pid {{.S.PID}} · cycle {{.S.Cycle}}{{if not .S.Start.IsZero}} · running {{ago .S.Now .S.Start}}{{end}} · page reloads every {{.Refresh}} s ·
+<p>pid {{.S.PID}} · cycle {{.S.Cycle}}{{if .S.NextCycle}} · waiting: cycle {{.S.NextCycle}} starts {{if after .S.NextCycleAt .S.Now}}in {{until .S.Now .S.NextCycleAt}}{{else}}now{{end}} (at {{.S.NextCycleAt.UTC.Format "2006-01-02 15:04:05 UTC"}}){{end}}{{if not .S.Start.IsZero}} · running {{ago .S.Now .S.Start}}{{end}} · page reloads every {{.Refresh}} s ·
 <a href="status">status JSON</a> · <a href="metrics">metrics</a> · <a href="debug/pprof/">pprof</a></p>
 <h2>Summary</h2>
 <table>
-<tr><th>pages</th><td class="n">{{.S.Pages}}</td></tr>
-<tr><th>fetches</th><td class="n">{{.S.Fetches}}</td></tr>
+<tr><th title="URLs whose outcome this run recorded, robots-denied included">pages (URLs done)</th><td class="n">{{.S.Pages}}</td></tr>
+<tr><th title="HTTP requests for queued URLs and sitemaps, retries included, robots.txt not">fetches (requests)</th><td class="n">{{.S.Fetches}}</td></tr>
 {{with .S.Recorded.Codes}}<tr><th>by HTTP code</th><td class="n">{{range $i, $c := sorted .}}{{if $i}} · {{end}}{{$c}}: {{index $.S.Recorded.Codes $c}}{{end}}</td></tr>{{end}}
 <tr><th>bytes</th><td class="n">{{bytes .S.Bytes}}</td></tr>
 <tr><th>discovered</th><td class="n">{{.S.Discovered}}</td></tr>

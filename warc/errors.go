@@ -17,4 +17,8 @@ var (
 	// ErrDigest reports a record whose block or payload does not match
 	// its declared digest.
 	ErrDigest = errors.New("warc: digest mismatch")
+	// ErrUnrecovered reports a file a killed Writer left without an
+	// index that Open could not recover: it is left as it is, unindexed
+	// (Writer.Unrecovered).
+	ErrUnrecovered = errors.New("warc: file of an earlier writer left unindexed")
 )

@@ -22,27 +22,32 @@ import (
 // Writer holds (see lockFile) is left alone, as is one whose records fail
 // their digests or whose damaged member has whole records after it: that
 // is damage, not a cut-short write, and not this Writer's to repair. It
-// returns the base names of the files it finished.
-func recoverFiles(dir, prefix string) ([]string, error) {
+// returns the base names of the files it finished and, for each file
+// whose recovery failed (it cannot be opened for writing, cut or
+// indexed), an error naming it: such a file is skipped, left without an
+// index, so that one file a Writer cannot finish does not keep it from
+// writing new ones. A failed recovery changes no byte of the file, except
+// that a partial last exchange may be cut already when its index cannot
+// be written.
+func recoverFiles(dir, prefix string) (done []string, failed []error, err error) {
 	names, err := filepath.Glob(filepath.Join(dir, globEscape(prefix)+"-*.warc.gz"))
 	if err != nil {
-		return nil, fmt.Errorf("warc: recover %s: %w", dir, err)
+		return nil, nil, fmt.Errorf("warc: recover %s: %w", dir, err)
 	}
-	var done []string
 	for _, path := range names {
 		index := strings.TrimSuffix(path, ".warc.gz") + ".cdxj"
 		if _, err := os.Stat(index); !errors.Is(err, os.ErrNotExist) {
 			continue // indexed, or not ours to judge
 		}
 		ok, err := recoverFile(path, index)
-		if err != nil {
-			return done, err
-		}
-		if ok {
+		switch {
+		case err != nil:
+			failed = append(failed, fmt.Errorf("%w: %s: %w", ErrUnrecovered, path, err))
+		case ok:
 			done = append(done, filepath.Base(path))
 		}
 	}
-	return done, nil
+	return done, failed, nil
 }
 
 // recoverFile indexes the unindexed WARC file at path into index, cutting

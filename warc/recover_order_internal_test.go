@@ -36,11 +36,11 @@ func TestRecoverRequestFirstFile(t *testing.T) {
 	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	done, err := recoverFiles(dir, "seedcrawl")
+	done, failed, err := recoverFiles(dir, "seedcrawl")
 	st, _ := os.Stat(path)
 	idx, _ := os.ReadFile(filepath.Join(dir, "seedcrawl-20260102030405-00000.cdxj"))
-	if err != nil || len(done) != 1 {
-		t.Fatalf("recovered %v, %v; want the file", done, err)
+	if err != nil || len(done) != 1 || len(failed) != 0 {
+		t.Fatalf("recovered %v, failed %v, %v; want the file", done, failed, err)
 	}
 	if st.Size() != int64(buf.Len()) {
 		t.Errorf("whole file cut from %d to %d bytes", buf.Len(), st.Size())

@@ -126,14 +126,18 @@ type Writer struct {
 	serial  int
 	files   []string
 
-	recovered []string // files of a killed writer that Open indexed
+	recovered   []string // files of a killed writer that Open indexed
+	unrecovered []error  // files of a killed writer Open failed to index, why
 }
 
 // Open creates opts.Dir if needed and starts the first WARC file with its
 // warcinfo record. Files of an earlier Writer with the same prefix that was
 // killed before it closed them get their CDXJ index first, cut back to
 // their last whole record if the kill came mid-write (Recovered lists
-// them); a file another live Writer holds is left alone.
+// them); a file another live Writer holds is left alone. A file whose
+// recovery fails (it cannot be written, cut or indexed) is skipped, left
+// as it is without an index, and Unrecovered says why: it does not make
+// Open fail.
 func Open(opts Options) (*Writer, error) {
 	if opts.Dir == "" {
 		return nil, fmt.Errorf("warc: open: %w: no directory", ErrOptions)
@@ -168,11 +172,11 @@ func Open(opts Options) (*Writer, error) {
 	if err := os.MkdirAll(opts.Dir, 0o755); err != nil {
 		return nil, fmt.Errorf("warc: open: %w", err)
 	}
-	recovered, err := recoverFiles(opts.Dir, opts.Prefix)
+	recovered, failed, err := recoverFiles(opts.Dir, opts.Prefix)
 	if err != nil {
 		return nil, fmt.Errorf("warc: open: %w", err)
 	}
-	w := &Writer{opts: opts, recovered: recovered}
+	w := &Writer{opts: opts, recovered: recovered, unrecovered: failed}
 	w.gz.New = func() any {
 		zw, _ := gzip.NewWriterLevel(nil, opts.Level) // level checked above
 		return zw
@@ -464,12 +468,22 @@ func writeIndex(path string, lines []string) error {
 	}
 	tmp := path + ".tmp"
 	if err := os.WriteFile(tmp, []byte(b.String()), 0o644); err != nil {
+		removeFile(tmp)
 		return fmt.Errorf("warc: write index %s: %w", path, err)
 	}
 	if err := os.Rename(tmp, path); err != nil {
+		removeFile(tmp)
 		return fmt.Errorf("warc: write index %s: %w", path, err)
 	}
 	return nil
+}
+
+// removeFile removes the file at path, a partial index that is of no
+// use; a directory or nothing at path is left as it is.
+func removeFile(path string) {
+	if st, err := os.Lstat(path); err == nil && st.Mode().IsRegular() {
+		_ = os.Remove(path)
+	}
 }
 
 // Close finishes the current file (sync, close, CDXJ index). Later writes
@@ -487,6 +501,12 @@ func (w *Writer) Close() error {
 // Recovered returns the base names of the files Open found without an
 // index, left by a writer that was killed, and indexed.
 func (w *Writer) Recovered() []string { return append([]string(nil), w.recovered...) }
+
+// Unrecovered returns, for each file Open found without an index and
+// failed to recover, an error naming the file and the cause (errors.Is
+// ErrUnrecovered). Each such file was left without an index and, but for
+// a partial last exchange, unchanged; a later Open tries again.
+func (w *Writer) Unrecovered() []error { return append([]error(nil), w.unrecovered...) }
 
 // Files returns the base names of the WARC files this Writer created, in
 // order, the current one last.

@@ -465,8 +465,12 @@ func crawlPrintProgress(w io.Writer, p monitor.Progress) {
 	if p.Elapsed > 0 {
 		rate = float64(p.Pages) / p.Elapsed.Seconds()
 	}
-	fmt.Fprintf(w, "%7.1fs  URLs done %d (%.1f/s)  requests %d  queued %d  in flight %d  hosts %d (%d ready, %d waiting, %d deferred, %d failing, %d dropped)  errors %d\n",
-		p.Elapsed.Seconds(), p.Pages, rate, p.Fetches, p.Pending, p.InFlight, p.Hosts, p.Ready, p.Waiting, p.Deferred, p.Failing, p.Dropped, p.Errors)
+	// Ready, waiting and the rest (a request in flight, or nothing
+	// queued) split the hosts; deferred, failing and dropped are what
+	// some of those hosts are besides, so they overlap the three.
+	other := max(p.Hosts-p.Ready-p.Waiting, 0)
+	fmt.Fprintf(w, "%7.1fs  URLs done %d (%.1f/s)  requests %d  queued %d  in flight %d  hosts %d (%d ready, %d waiting, %d busy or idle; among them %d deferred, %d failing, %d dropped)  errors %d\n",
+		p.Elapsed.Seconds(), p.Pages, rate, p.Fetches, p.Pending, p.InFlight, p.Hosts, p.Ready, p.Waiting, other, p.Deferred, p.Failing, p.Dropped, p.Errors)
 }
 
 // crawlPrintSummary writes the summary: JSON, or a few human lines.
@@ -477,10 +481,12 @@ func crawlPrintSummary(w io.Writer, db string, s monitor.Summary, asJSON bool) e
 			monitor.Summary
 		}{db, s})
 	}
-	// The same words as stats: URLs done (any outcome, robots-denied
-	// included) against pages fetched (status fetched), and requests sent.
-	fmt.Fprintf(w, "crawl of %s stopped (%s) after %.1fs: %d URLs done (%d fetched), %.1f/s, %d requests, %d new URLs queued, %d pending\n",
-		db, s.Stopped, s.Seconds, s.Pages, s.ByStatus["fetched"], s.PagesPerSec, s.Fetches, s.Discovered, s.Pending)
+	// The words of README's glossary of counts: URLs done (any outcome,
+	// robots-denied included), of them fetched (a page stored); requests
+	// sent, which are the URLs requested (what run's cycle line calls
+	// fetches) plus retries.
+	fmt.Fprintf(w, "crawl of %s stopped (%s) after %.1fs: %d URLs done (%d fetched), %.1f/s, %d requests (%d URLs requested, %d retries), %d new URLs queued, %d pending\n",
+		db, s.Stopped, s.Seconds, s.Pages, s.ByStatus["fetched"], s.PagesPerSec, s.Fetches, sumCounts(s.ByStatus), sumCounts(s.Retries), s.Discovered, s.Pending)
 	if s.Truncated > 0 {
 		fmt.Fprintf(w, "  %-26s %d (bodies cut at --max-body)\n", "truncated:", s.Truncated)
 	}
@@ -496,6 +502,15 @@ func crawlPrintSummary(w io.Writer, db string, s monitor.Summary, asJSON bool) e
 		}
 	}
 	return nil
+}
+
+// sumCounts is the sum of m's counts.
+func sumCounts(m map[string]uint64) uint64 {
+	var n uint64
+	for _, v := range m {
+		n += v
+	}
+	return n
 }
 
 // crawlFormatCounts writes "a 3, b 1" sorted by count, then name.

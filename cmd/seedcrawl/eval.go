@@ -15,11 +15,12 @@ const evalSeedsUsage = "usage: seedcrawl eval seeds (--db FILE | --graph BASENAM
 
 // runEval dispatches `eval seeds`, the only evaluation so far.
 func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
+	if len(args) == 0 {
 		fmt.Fprint(stderr, evalSeedsUsage)
-		if len(args) == 0 {
-			return fmt.Errorf("%w: name what to evaluate: seeds", errUsage)
-		}
+		return fmt.Errorf("%w: name what to evaluate: seeds or recrawl", errUsage)
+	}
+	if args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
+		fmt.Fprint(helpOutput(stderr), evalSeedsUsage+evalRecrawlUsage)
 		return nil
 	}
 	if args[0] == "recrawl" {

@@ -97,7 +97,7 @@ fetched; freshness of the stored copies after the cycle; requests, 304s and seco
 each cycle found what it found in its first 10%, and an oracle bound: the new pages it would have
 found there had it also refetched first K known pages chosen knowing the epoch (those linking to
 the most new pages, those adding the most) or knowing the web model (expected attachments).
-`); err != nil {
+`+recrawlColumnsHelp()); err != nil {
 		return err
 	}
 	sl, al, pl := splitList(*scheds), splitList(*algos), splitList(*policies)
@@ -468,9 +468,7 @@ func firstOmni(m map[string]*recrawlCurve, keys []string, i int) float64 {
 // writeRecrawlCSV writes one row per configuration, cycle and budget step.
 func writeRecrawlCSV(w io.Writer, curves []recrawlCurve, budget int64) error {
 	cw := csv.NewWriter(w)
-	cw.Write([]string{"scheduler", "seed_algo", "refresh_policy", "cycle", "epoch", "budget_share", "fetches_at",
-		"pagerank", "best_pagerank", "new_share", "new_pages", "freshness", "fetches", "requests", "not_modified", "seconds", "freshness_pagerank",
-		"seeds", "seeds_requested", "seeds_requested_10", "refetches_10", "new_found_10"})
+	cw.Write(recrawlColumnNames())
 	f := func(x float64) string { return strconv.FormatFloat(x, 'g', 8, 64) }
 	for i := range curves {
 		c := &curves[i]

@@ -57,7 +57,7 @@ func TestEvalSeedsPlotFlags(t *testing.T) {
 	if bytes.Equal(ab, bb) {
 		t.Error("--title did not change the plot")
 	}
-	if code, _, errs := cmdRun("eval", "seeds", "-h"); code != 0 || !strings.Contains(errs, "--plot-logx") {
-		t.Errorf("help: exit %d, lacks --plot-logx:\n%s", code, errs)
+	if code, out, _ := cmdRun("eval", "seeds", "-h"); code != 0 || !strings.Contains(out, "--plot-logx") {
+		t.Errorf("help: exit %d, stdout lacks --plot-logx:\n%s", code, out)
 	}
 }

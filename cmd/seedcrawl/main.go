@@ -98,11 +98,19 @@ func stopOnSignal(parent context.Context, stderr io.Writer, sigs ...os.Signal) (
 
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	cmds := commands()
-	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
+	if len(args) == 0 {
 		usage(stderr, cmds)
-		if len(args) == 0 {
-			return 2
+		return 2
+	}
+	if args[0] == "-h" || args[0] == "--help" || args[0] == "-help" || args[0] == "help" {
+		// Help asked for is the result: stdout, exit 0, so that
+		// `seedcrawl help | less` pages it. `help CMD` is `CMD -h`.
+		if args[0] == "help" && len(args) > 1 {
+			if _, ok := cmds[args[1]]; ok {
+				return run(ctx, append(append([]string{}, args[1:]...), "-h"), stdout, stderr)
+			}
 		}
+		usage(stdout, cmds)
 		return 0
 	}
 	if args[0] == "--version" || args[0] == "-version" {
@@ -114,7 +122,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "run 'seedcrawl help' for the list of commands\n")
 		return 2
 	}
-	err := c.run(ctx, args[1:], stdout, stderr)
+	err := c.run(ctx, args[1:], stdout, helpTo{Writer: stderr, help: stdout})
 	switch {
 	case err == nil:
 		return 0
@@ -140,7 +148,25 @@ func usage(w io.Writer, cmds map[string]command) {
 	for _, n := range names {
 		fmt.Fprintf(w, "  %-8s %s\n", n, cmds[n].summary)
 	}
-	fmt.Fprintln(w, "\nRun 'seedcrawl <command> -h' for a command's flags.")
+	fmt.Fprintln(w, "\nRun 'seedcrawl <command> -h' (or 'seedcrawl help <command>') for a command's flags.")
+}
+
+// helpTo is the stderr a command gets: its messages go to Writer, while
+// help asked for with -h or --help goes to help (stdout), as the result of
+// the command, so that `seedcrawl crawl --help | less` pages it. A usage
+// error stays on stderr.
+type helpTo struct {
+	io.Writer
+	help io.Writer
+}
+
+// helpOutput returns where fs prints help asked for: stdout when the
+// command got it through helpTo, else fs's own output.
+func helpOutput(out io.Writer) io.Writer {
+	if h, ok := out.(helpTo); ok {
+		return h.help
+	}
+	return out
 }
 
 // newFlagSet returns a FlagSet that reports errors instead of exiting.
@@ -175,11 +201,14 @@ func parseFlags(fs *flag.FlagSet, args []string) error {
 		return nil
 	case badValue != nil:
 		err = badValue // names the flag as typed (--delay) and a good value
-	case errors.Is(err, flag.ErrHelp) && usage == nil:
-		fs.PrintDefaults()
-		return err
 	case errors.Is(err, flag.ErrHelp):
-		usage()
+		fs.SetOutput(helpOutput(out))
+		if usage == nil {
+			fs.PrintDefaults()
+		} else {
+			usage()
+		}
+		fs.SetOutput(out)
 		return err
 	default:
 		err = unknownFlagHint(fs, err)

@@ -66,6 +66,11 @@ func (s *crawlSession) openObserver(logger *slog.Logger) (*slog.Logger, error) {
 		if err != nil {
 			return logger, fmt.Errorf("open warc: %w", err)
 		}
+		for _, err := range w.Unrecovered() {
+			// A killed run's file this one cannot index (not writable,
+			// say) stays as it is; the crawl writes files of its own.
+			logger.Warn("warc: skipped the recovery of a file a killed run left without an index; the file is kept as it is, unindexed", "err", err)
+		}
 		s.obs.warc = w
 	}
 	return logger, nil
@@ -204,7 +209,13 @@ func statsLive(ctx context.Context, path string, w io.Writer, asJSON bool) (ok b
 func statsWriteLive(w io.Writer, addr string, st monitor.Status) {
 	fmt.Fprintf(w, "db        %s (held by a running seedcrawl %s, pid %d; status on http://%s/)\n", st.DB, st.Command, st.PID, addr)
 	fmt.Fprintf(w, "running   %s since %s, cycle %d\n", st.Now.Sub(st.Start).Round(time.Second), st.Start.Format(time.RFC3339), st.Cycle)
-	fmt.Fprintf(w, "pages     %d recorded, %d fetches, %d new URLs queued, %s\n", st.Pages, st.Fetches, st.Discovered, monitor.ByteCount(st.Bytes))
+	if st.NextCycle > 0 {
+		// Waiting between cycles (run --interval), as /status says in
+		// next_cycle and next_cycle_at.
+		fmt.Fprintf(w, "next      cycle %d starts at %s, in %s\n", st.NextCycle, st.NextCycleAt.Format(time.RFC3339),
+			max(st.NextCycleAt.Sub(st.Now), 0).Round(time.Second))
+	}
+	fmt.Fprintf(w, "pages     %d recorded (URLs done), %d fetches (requests), %d new URLs queued, %s\n", st.Pages, st.Fetches, st.Discovered, monitor.ByteCount(st.Bytes))
 	fmt.Fprintf(w, "frontier  %d pending, %d in flight\n", st.Frontier, st.InFlight)
 	if st.Budget > 0 {
 		fmt.Fprintf(w, "budget    %d of %d pages left\n", st.BudgetLeft, st.Budget)

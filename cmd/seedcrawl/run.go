@@ -306,6 +306,9 @@ func runSession(ctx context.Context, sess *crawlSession, rf runFlags, progress t
 				verb = "resuming"
 			}
 			fmt.Fprintf(stderr, "seedcrawl run: %s cycle %d (%s)\n", verb, p.Cycle.N, runPlanNote(p))
+			if note := runStarvedNote(p, rf.refreshShare); note != "" {
+				fmt.Fprintf(stderr, "seedcrawl run: warning: %s\n", note)
+			}
 			sess.history = runHistory(cfg.Scheduler, p.Rank)
 			rc := p.Recrawl()
 			rc.Prior, rc.Logger = sess.history.History, sess.x.logger
@@ -359,8 +362,7 @@ func runSession(ctx context.Context, sess *crawlSession, rf runFlags, progress t
 	if ctx.Err() != nil && waiting != nil {
 		// Stopped in the wait for the next cycle, on a first run or a
 		// rerun: nothing is left to resume, the wait goes on.
-		fmt.Fprintf(stderr, "seedcrawl run: interrupted between cycles, before cycle %d starts at %s; rerun the same command to go on waiting\n",
-			waiting.Next, runClock(waiting.Until, time.Now()))
+		fmt.Fprintf(stderr, "seedcrawl run: %s\n", runWaitStopNote(waiting, time.Now()))
 		return nil
 	}
 	if !worked && ctx.Err() == nil {
@@ -379,6 +381,35 @@ func runSession(ctx context.Context, sess *crawlSession, rf runFlags, progress t
 		}
 	}
 	return nil
+}
+
+// runWaitStopNote says where a run stopped after it began to wait for
+// cycle p.Next: in the wait, before the cycle's start time, or past it,
+// while the cycle was being planned (planning comes after the wait and
+// before the cycle's first request), where a start time in the past
+// would read as a clock gone wrong.
+func runWaitStopNote(p *recrawl.Pause, now time.Time) string {
+	if now.Before(p.Until) {
+		return fmt.Sprintf("interrupted between cycles, before cycle %d starts at %s; rerun the same command to go on waiting",
+			p.Next, runClock(p.Until, now))
+	}
+	return fmt.Sprintf("interrupted while planning cycle %d, after its wait ended at %s; rerun the same command to start it",
+		p.Next, runClock(p.Until, now))
+}
+
+// runStarvedNote warns of a new cycle whose refetches may take its whole
+// budget: with a refresh share of 1 (no cap), or one that keeps no page
+// for discovery, the known pages due for a revisit are queued at the
+// start and fetched first, so a cycle with at least as many due as its
+// budget fetches no new URL. Budget the refetches leave unused goes to
+// new URLs anyway; "" when that is the case or the share keeps some.
+func runStarvedNote(p *recrawl.Plan, share float64) string {
+	if !p.Start || p.MaxPages <= 0 || (p.MaxRefresh != 0 && p.MaxRefresh < p.MaxPages) || int64(p.Due) < p.MaxPages {
+		return ""
+	}
+	return fmt.Sprintf("cycle %d: its %d known pages due for a revisit fill its whole budget of %d pages, and --refresh-share %g keeps none "+
+		"of it for new URLs (refetches come first, so this cycle may find no new page); give --refresh-share below 1, e.g. 0.8, "+
+		"to keep a share of each cycle's budget for new URLs", p.Cycle.N, p.Due, p.MaxPages, share)
 }
 
 // runCrawlEnd returns when the last crawl that fetched anything in db
@@ -509,7 +540,9 @@ func runPrintCycle(w io.Writer, c storage.Cycle, sum monitor.Summary, asJSON boo
 			SeedAlgo: c.SeedAlgo, Seeds: ss, Replaced: rs, Stats: cycleStatsOut(c.Stats), Stopped: sum.Stopped, Refresh: sum.Refresh})
 	}
 	s := c.Stats
-	fmt.Fprintf(w, "cycle %d done in %.1fs: %d seeds (%s), %d replaced; %d fetches: %d new, %d changed, %d unchanged, %d gone, %d errors; %s; %d URLs found\n",
+	// fetches are URLs requested (one per URL, retries not counted), as
+	// in the crawl summary and the stats --cycles table.
+	fmt.Fprintf(w, "cycle %d done in %.1fs: %d seeds (%s), %d replaced; %d fetches (URLs requested): %d new, %d changed, %d unchanged, %d gone, %d errors; %s; %d URLs found\n",
 		c.N, secs, len(c.Seeds), c.SeedAlgo, len(c.Replaced), s.Fetches, s.New, s.Changed, s.Unchanged, s.Gone, s.Errors,
 		monitor.ByteCount(s.Bytes), s.Found)
 	for _, r := range c.Replaced {

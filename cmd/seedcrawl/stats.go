@@ -196,7 +196,7 @@ func statsGroupCounters(c map[string]uint64) map[string]map[string]uint64 {
 
 func statsWrite(w io.Writer, st storage.Stats, cycles bool, url func(uint64) string) {
 	fmt.Fprintf(w, "db %s: %s, schema %d, cycle %d\n", st.Path, monitor.ByteCount(uint64(st.Size)), st.Schema, st.Cycle)
-	fmt.Fprintf(w, "pages     %d (%d fetched, %d with new content)\n", st.Pages, st.Fetched, st.Novel)
+	fmt.Fprintf(w, "pages     %d URLs known (%d fetched, %d with new content)\n", st.Pages, st.Fetched, st.Novel)
 	statuses := storage.Statuses()
 	for _, s := range statuses {
 		if n := st.ByStatus[s]; n > 0 {
@@ -227,7 +227,7 @@ func statsWrite(w io.Writer, st storage.Stats, cycles bool, url func(uint64) str
 			if !r.End.IsZero() {
 				end = fmt.Sprintf("ended after %s", r.End.Sub(r.Start).Round(time.Millisecond))
 			}
-			fmt.Fprintf(w, "  #%d %s  %s  fetches %d, pages %d  %s\n", r.ID, r.Start.Format(time.RFC3339), end,
+			fmt.Fprintf(w, "  #%d %s  %s  fetches %d (requests), pages %d (URLs done)  %s\n", r.ID, r.Start.Format(time.RFC3339), end,
 				r.Counters["fetches"], r.Counters["pages"], r.Command)
 		}
 	}
@@ -239,7 +239,7 @@ func statsWrite(w io.Writer, st storage.Stats, cycles bool, url func(uint64) str
 // statsWriteCycles prints the per-cycle table (seedcrawl run) and, below it,
 // each recorded cycle's seeds and vanished seeds.
 func statsWriteCycles(w io.Writer, cs []storage.Cycle, url func(uint64) string) {
-	fmt.Fprintln(w, "cycles:")
+	fmt.Fprintln(w, "cycles: (fetches: URLs requested, retries not counted; found: URLs first seen)")
 	fmt.Fprintf(w, "  %5s %8s %8s %8s %9s %8s %8s %10s %6s %8s %10s %9s  %s\n", "cycle", "fetches", "new", "changed",
 		"unchanged", "gone", "errors", "found", "seeds", "replaced", "bytes", "seconds", "seed-algo")
 	for _, c := range cs {
