@@ -306,9 +306,6 @@ func runSession(ctx context.Context, sess *crawlSession, rf runFlags, progress t
 				verb = "resuming"
 			}
 			fmt.Fprintf(stderr, "seedcrawl run: %s cycle %d (%s)\n", verb, p.Cycle.N, runPlanNote(p))
-			if note := runStarvedNote(p, rf.refreshShare); note != "" {
-				fmt.Fprintf(stderr, "seedcrawl run: warning: %s\n", note)
-			}
 			sess.history = runHistory(cfg.Scheduler, p.Rank)
 			rc := p.Recrawl()
 			rc.Prior, rc.Logger = sess.history.History, sess.x.logger
@@ -346,6 +343,9 @@ func runSession(ctx context.Context, sess *crawlSession, rf runFlags, progress t
 			}
 			if err := runPrintCycle(stdout, c, last, jsonOut, url); err != nil {
 				fmt.Fprintf(stderr, "seedcrawl run: print cycle %d: %v\n", c.N, err)
+			}
+			if note := runStarvedNote(c.N, c.Stats, budget, rf.refreshShare); note != "" {
+				fmt.Fprintf(stderr, "seedcrawl run: warning: %s\n", note)
 			}
 			last = monitor.Summary{}
 		},
@@ -397,19 +397,21 @@ func runWaitStopNote(p *recrawl.Pause, now time.Time) string {
 		p.Next, runClock(p.Until, now))
 }
 
-// runStarvedNote warns of a new cycle whose refetches may take its whole
-// budget: with a refresh share of 1 (no cap), or one that keeps no page
-// for discovery, the known pages due for a revisit are queued at the
-// start and fetched first, so a cycle with at least as many due as its
-// budget fetches no new URL. Budget the refetches leave unused goes to
-// new URLs anyway; "" when that is the case or the share keeps some.
-func runStarvedNote(p *recrawl.Plan, share float64) string {
-	if !p.Start || p.MaxPages <= 0 || (p.MaxRefresh != 0 && p.MaxRefresh < p.MaxPages) || int64(p.Due) < p.MaxPages {
+// runStarvedNote warns after cycle n, whose statistics are s, when it
+// spent its whole budget of budget pages, fetched no new page and had
+// refetched known pages under a refresh share of 1, which puts no cap on
+// refetches: they compete with new URLs in the scheduler's order and
+// may take the whole budget. It states what the cycle did, not why: a
+// cycle on a web it knows entirely finds nothing new whatever the share.
+// "" for any other cycle.
+func runStarvedNote(n uint32, s storage.CycleStats, budget int64, share float64) string {
+	refetched := s.Changed + s.Unchanged + s.Gone
+	if share < 1 || budget <= 0 || s.Fetches < uint64(budget) || s.New > 0 || refetched == 0 {
 		return ""
 	}
-	return fmt.Sprintf("cycle %d: its %d known pages due for a revisit fill its whole budget of %d pages, and --refresh-share %g keeps none "+
-		"of it for new URLs (refetches come first, so this cycle may find no new page); give --refresh-share below 1, e.g. 0.8, "+
-		"to keep a share of each cycle's budget for new URLs", p.Cycle.N, p.Due, p.MaxPages, share)
+	return fmt.Sprintf("cycle %d spent its whole budget of %d pages and fetched no new page: %d of its %d fetches refetched known pages, "+
+		"which --refresh-share 1 does not cap; --refresh-share below 1, e.g. 0.8, keeps part of each cycle's budget for new URLs",
+		n, budget, refetched, s.Fetches)
 }
 
 // runCrawlEnd returns when the last crawl that fetched anything in db
