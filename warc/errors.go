@@ -18,7 +18,8 @@ var (
 	// its declared digest.
 	ErrDigest = errors.New("warc: digest mismatch")
 	// ErrUnrecovered reports a file a killed Writer left without an
-	// index that Open could not recover: it is left as it is, unindexed
-	// (Writer.Unrecovered).
-	ErrUnrecovered = errors.New("warc: file of an earlier writer left unindexed")
+	// index that Open could not recover: it is left without an index,
+	// unchanged unless a partial last exchange was cut before its index
+	// failed (Writer.Unrecovered).
+	ErrUnrecovered = errors.New("warc: an earlier writer's file left without an index")
 )

@@ -144,13 +144,13 @@ func (r *Reader) readRecord(b *bufio.Reader) (*Record, error) {
 		return nil, err
 	}
 	if !strings.HasPrefix(line, "WARC/") {
-		return nil, fmt.Errorf("warc: %w: version line %q", ErrFormat, truncate(line))
+		return nil, fmt.Errorf("%w: version line %q", ErrFormat, truncate(line))
 	}
 	rec := &Record{Version: line}
 	for {
 		line, err := readLine(b)
 		if err != nil {
-			return nil, fmt.Errorf("warc: %w: header: %w", ErrFormat, noEOF(err))
+			return nil, fmt.Errorf("%w: header: %w", ErrFormat, noEOF(err))
 		}
 		if line == "" {
 			break
@@ -161,13 +161,13 @@ func (r *Reader) readRecord(b *bufio.Reader) (*Record, error) {
 		}
 		name, value, ok := strings.Cut(line, ":")
 		if !ok {
-			return nil, fmt.Errorf("warc: %w: header line %q", ErrFormat, truncate(line))
+			return nil, fmt.Errorf("%w: header line %q", ErrFormat, truncate(line))
 		}
 		rec.Header = append(rec.Header, Field{strings.TrimSpace(name), strings.TrimSpace(value)})
 	}
 	n, err := strconv.ParseInt(rec.Header.Get("Content-Length"), 10, 64)
 	if err != nil || n < 0 {
-		return nil, fmt.Errorf("warc: %w: Content-Length %q", ErrFormat, rec.Header.Get("Content-Length"))
+		return nil, fmt.Errorf("%w: Content-Length %q", ErrFormat, rec.Header.Get("Content-Length"))
 	}
 	if n > r.MaxRecord {
 		return nil, fmt.Errorf("warc: record %s: %w: %d bytes, limit %d", rec.Header.Get("WARC-Record-ID"), ErrTooLarge, n, r.MaxRecord)
@@ -182,7 +182,12 @@ func (r *Reader) readRecord(b *bufio.Reader) (*Record, error) {
 		return nil, fmt.Errorf("warc: record %s: %w: block has %d of %d bytes", rec.Header.Get("WARC-Record-ID"), ErrFormat, len(rec.Block), n)
 	}
 	var end [4]byte
-	if _, err := io.ReadFull(b, end[:]); err != nil || string(end[:]) != "\r\n\r\n" {
+	if _, err := io.ReadFull(b, end[:]); err != nil {
+		// The read's own error, so a recovery tells data cut short
+		// (io.ErrUnexpectedEOF) from a read that failed.
+		return nil, fmt.Errorf("warc: record %s: %w: no CRLF CRLF after the block: %w", rec.Header.Get("WARC-Record-ID"), ErrFormat, noEOF(err))
+	}
+	if string(end[:]) != "\r\n\r\n" {
 		return nil, fmt.Errorf("warc: record %s: %w: no CRLF CRLF after the block", rec.Header.Get("WARC-Record-ID"), ErrFormat)
 	}
 	return rec, nil

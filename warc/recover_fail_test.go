@@ -74,3 +74,29 @@ func TestRecoverFailureSkipsFile(t *testing.T) {
 		t.Errorf("%d records in the recovered file, want warcinfo and 5 exchanges", len(recs))
 	}
 }
+
+// TestRecoverCutThenIndexFails: a killed writer's file cut short inside
+// its last exchange is cut back before its index is written; when the
+// index then cannot be written, Unrecovered says the partial exchange may
+// have been cut, not that the file is unchanged.
+func TestRecoverCutThenIndexFails(t *testing.T) {
+	dir := t.TempDir()
+	path, b, results := writeFive(t, dir)
+	if err := os.WriteFile(path, b[:len(b)-20], 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Mkdir(strings.TrimSuffix(path, ".warc.gz")+".cdxj.tmp", 0o755); err != nil {
+		t.Fatal(err)
+	}
+	w := warc.OpenWriter(t, warc.Options{Dir: dir})
+	got := w.Unrecovered()
+	if len(got) != 1 || !errors.Is(got[0], warc.ErrUnrecovered) {
+		t.Fatalf("unrecovered %v, want one error for %s", got, path)
+	}
+	if msg := got[0].Error(); !strings.Contains(msg, "(a partial last exchange may have been cut)") || strings.Contains(msg, "unchanged") {
+		t.Errorf("unrecovered error %q: want it to say a partial last exchange may have been cut", msg)
+	}
+	if after := size(t, path); after != results[4].Offset {
+		t.Errorf("file of %d bytes now %d, want cut at the last exchange, %d", len(b)-20, after, results[4].Offset)
+	}
+}

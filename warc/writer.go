@@ -134,10 +134,11 @@ type Writer struct {
 // warcinfo record. Files of an earlier Writer with the same prefix that was
 // killed before it closed them get their CDXJ index first, cut back to
 // their last whole record if the kill came mid-write (Recovered lists
-// them); a file another live Writer holds is left alone. A file whose
-// recovery fails (it cannot be written, cut or indexed) is skipped, left
-// as it is without an index, and Unrecovered says why: it does not make
-// Open fail.
+// them); a file another live Writer holds is left alone. A file that
+// cannot be recovered (not a WARC from its first byte, damaged before
+// whole records, failing its digests, unreadable, or one that cannot be
+// written, cut or indexed) is skipped, left without an index, and
+// Unrecovered says why: it does not make Open fail.
 func Open(opts Options) (*Writer, error) {
 	if opts.Dir == "" {
 		return nil, fmt.Errorf("warc: open: %w: no directory", ErrOptions)
@@ -469,11 +470,11 @@ func writeIndex(path string, lines []string) error {
 	tmp := path + ".tmp"
 	if err := os.WriteFile(tmp, []byte(b.String()), 0o644); err != nil {
 		removeFile(tmp)
-		return fmt.Errorf("warc: write index %s: %w", path, err)
+		return fmt.Errorf("warc: write index: %w", err)
 	}
 	if err := os.Rename(tmp, path); err != nil {
 		removeFile(tmp)
-		return fmt.Errorf("warc: write index %s: %w", path, err)
+		return fmt.Errorf("warc: write index: %w", err)
 	}
 	return nil
 }
@@ -504,8 +505,9 @@ func (w *Writer) Recovered() []string { return append([]string(nil), w.recovered
 
 // Unrecovered returns, for each file Open found without an index and
 // failed to recover, an error naming the file and the cause (errors.Is
-// ErrUnrecovered). Each such file was left without an index and, but for
-// a partial last exchange, unchanged; a later Open tries again.
+// ErrUnrecovered). Each such file was left without an index and byte for
+// byte as it was, unless its error says a partial last exchange may have
+// been cut (the index failed after the cut); a later Open tries again.
 func (w *Writer) Unrecovered() []error { return append([]error(nil), w.unrecovered...) }
 
 // Files returns the base names of the WARC files this Writer created, in

@@ -67,9 +67,11 @@ func (s *crawlSession) openObserver(logger *slog.Logger) (*slog.Logger, error) {
 			return logger, fmt.Errorf("open warc: %w", err)
 		}
 		for _, err := range w.Unrecovered() {
-			// A killed run's file this one cannot index (not writable,
-			// say) stays as it is; the crawl writes files of its own.
-			logger.Warn("warc: skipped the recovery of a file a killed run left without an index; the file is kept as it is, unindexed", "err", err)
+			// A killed run's file this one cannot index (damaged, not
+			// writable, say) stays without an index; err names it and
+			// says whether its partial last exchange was cut. The crawl
+			// writes files of its own.
+			logger.Warn("warc: skipped a file a killed run left; this crawl writes files of its own", "err", err)
 		}
 		s.obs.warc = w
 	}
