@@ -10,16 +10,17 @@ import (
 	"github.com/seedcrawl/seedcrawl/seeds"
 )
 
-// evalSeedsUsage is the usage line of `eval seeds`, printed by `eval -h` too.
+// evalSeedsUsage is the usage line of `eval seeds`, printed with that of
+// `eval recrawl` by `eval -h` and a bare `eval` too.
 const evalSeedsUsage = "usage: seedcrawl eval seeds (--db FILE | --graph BASENAME) [--algos all|a,b,c] [--k 10] [--hops 5] [--csv FILE]\n       [--plot FILE.svg|png|pdf [--plot-logx] [--title TEXT]]\n"
 
-// runEval dispatches `eval seeds`, the only evaluation so far.
+// runEval dispatches `eval seeds` and `eval recrawl`.
 func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if len(args) == 0 {
-		fmt.Fprint(stderr, evalSeedsUsage)
+		fmt.Fprint(stderr, evalSeedsUsage+evalRecrawlUsage)
 		return fmt.Errorf("%w: name what to evaluate: seeds or recrawl", errUsage)
 	}
-	if args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
+	if args[0] == "-h" || args[0] == "-help" || args[0] == "--help" || args[0] == "help" {
 		fmt.Fprint(helpOutput(stderr), evalSeedsUsage+evalRecrawlUsage)
 		return nil
 	}

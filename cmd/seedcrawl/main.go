@@ -104,11 +104,13 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	if args[0] == "-h" || args[0] == "--help" || args[0] == "-help" || args[0] == "help" {
 		// Help asked for is the result: stdout, exit 0, so that
-		// `seedcrawl help | less` pages it. `help CMD` is `CMD -h`.
+		// `seedcrawl help | less` pages it. `help CMD` is `CMD -h`, an
+		// unknown CMD the same usage error.
 		if args[0] == "help" && len(args) > 1 {
-			if _, ok := cmds[args[1]]; ok {
-				return run(ctx, append(append([]string{}, args[1:]...), "-h"), stdout, stderr)
+			if _, ok := cmds[args[1]]; !ok {
+				return unknownCommand(stderr, args[1], cmds)
 			}
+			return run(ctx, append(append([]string{}, args[1:]...), "-h"), stdout, stderr)
 		}
 		usage(stdout, cmds)
 		return 0
@@ -118,9 +120,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	c, ok := cmds[args[0]]
 	if !ok {
-		fmt.Fprintf(stderr, "seedcrawl: unknown command %q%s\n", args[0], nearCommand(args[0], cmds))
-		fmt.Fprintf(stderr, "run 'seedcrawl help' for the list of commands\n")
-		return 2
+		return unknownCommand(stderr, args[0], cmds)
 	}
 	err := c.run(ctx, args[1:], stdout, helpTo{Writer: stderr, help: stdout})
 	switch {
@@ -135,6 +135,14 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "seedcrawl %s: %v\n", args[0], err)
 		return 1
 	}
+}
+
+// unknownCommand says on stderr that name is no command, suggesting the
+// nearest, and returns the exit code of a usage error.
+func unknownCommand(stderr io.Writer, name string, cmds map[string]command) int {
+	fmt.Fprintf(stderr, "seedcrawl: unknown command %q%s\n", name, nearCommand(name, cmds))
+	fmt.Fprintf(stderr, "run 'seedcrawl help' for the list of commands\n")
+	return 2
 }
 
 func usage(w io.Writer, cmds map[string]command) {
