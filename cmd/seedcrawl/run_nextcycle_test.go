@@ -52,7 +52,7 @@ func TestRunNextCycleShown(t *testing.T) {
 	}
 	checkContains(t, "status page", string(page), "waiting: cycle 2 starts in ", " UTC)")
 	out := cmdOK(t, "stats", "--db", db)
-	if !regexp.MustCompile(`(?m)^next +cycle 2 starts at \S+, in \d+m\d+s$`).MatchString(out) {
+	if !regexp.MustCompile(`(?m)^next +cycle 2 starts at \S+, in (\d+h)?(\d+m)?\d+s$`).MatchString(out) {
 		t.Errorf("stats of a run waiting for cycle 2 does not say when it starts:\n%s", out)
 	}
 }
