@@ -115,14 +115,7 @@ func splitURL(raw string) (scheme, host, port, rest string, err error) {
 	if j := strings.IndexByte(rest, '#'); j >= 0 {
 		rest = rest[:j]
 	}
-	if j := strings.LastIndexByte(auth, '@'); j >= 0 {
-		auth = auth[j+1:]
-	}
-	host = auth
-	if j := strings.LastIndexByte(auth, ':'); j >= 0 && !strings.HasSuffix(auth, "]") {
-		host, port = auth[:j], auth[j+1:]
-	}
-	host = strings.ToLower(host)
+	host, port = hostPort(auth)
 	if host == "" {
 		return "", "", "", "", fmt.Errorf("%w: %q has no host", ErrNotHTTP, raw)
 	}
@@ -130,6 +123,20 @@ func splitURL(raw string) (scheme, host, port, rest string, err error) {
 		port = ""
 	}
 	return scheme, host, port, rest, nil
+}
+
+// hostPort splits a URL's authority into its host, lower-cased, and port:
+// userinfo is dropped, and a bracketed IPv6 literal keeps its brackets and
+// its colons ("[::1]:8080" is "[::1]" and "8080"; "[::1]" has no port).
+func hostPort(auth string) (host, port string) {
+	if j := strings.LastIndexByte(auth, '@'); j >= 0 {
+		auth = auth[j+1:]
+	}
+	host = auth
+	if j := strings.LastIndexByte(auth, ':'); j > strings.LastIndexByte(auth, ']') {
+		host, port = auth[:j], auth[j+1:]
+	}
+	return strings.ToLower(host), port
 }
 
 func defaultPort(scheme string) string {

@@ -177,16 +177,8 @@ func splitGraphURL(raw string) (scheme, host, port, target string) {
 		if end < 0 {
 			end = len(r)
 		}
-		auth := r[:end]
+		host, port = hostPort(r[:end])
 		rest = r[end:]
-		if j := strings.LastIndexByte(auth, '@'); j >= 0 {
-			auth = auth[j+1:]
-		}
-		host = auth
-		if j := strings.LastIndexByte(auth, ':'); j >= 0 {
-			host, port = auth[:j], auth[j+1:]
-		}
-		host = strings.ToLower(host)
 	}
 	if j := strings.IndexByte(rest, '#'); j >= 0 {
 		rest = rest[:j]

@@ -57,7 +57,9 @@ func TestFromGraphURLMapping(t *testing.T) {
 		"http://www.epa.gov", // same URL as node 0 once normalized
 		"gopher://gopher.example.org:70/1/x",
 		"http://www.epa.gov/robots.txt",
-		"https://www.epa.gov/", // the https twin of node 0's host
+		"https://www.epa.gov/",         // the https twin of node 0's host
+		"http://[2001:DB8::1]:8080/v6", // an IPv6 literal: its colons are not a port
+		"http://[2001:db8::2]/v6",
 	}
 	want := []string{
 		"http://www.epa.gov.test/",
@@ -69,6 +71,8 @@ func TestFromGraphURLMapping(t *testing.T) {
 		"http://gopher.example.org-p70.test/1/x",
 		"http://www.epa.gov.test/_n/7.html",
 		"https://www.epa.gov.test/",
+		"http://2001-db8--1-p8080.test/v6",
+		"http://2001-db8--2.test/v6",
 	}
 	b := graph.NewBuilder(len(urls), false)
 	for v := range urls {
