@@ -96,17 +96,23 @@ func stopOnSignal(parent context.Context, stderr io.Writer, sigs ...os.Signal) (
 	}
 }
 
+// isHelpWord reports whether arg asks for help: `help help` and
+// `help -h` are `help`.
+func isHelpWord(arg string) bool {
+	return arg == "help" || arg == "-h" || arg == "--help" || arg == "-help"
+}
+
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	cmds := commands()
 	if len(args) == 0 {
 		usage(stderr, cmds)
 		return 2
 	}
-	if args[0] == "-h" || args[0] == "--help" || args[0] == "-help" || args[0] == "help" {
+	if isHelpWord(args[0]) {
 		// Help asked for is the result: stdout, exit 0, so that
 		// `seedcrawl help | less` pages it. `help CMD` is `CMD -h`, an
 		// unknown CMD the same usage error.
-		if args[0] == "help" && len(args) > 1 {
+		if args[0] == "help" && len(args) > 1 && !isHelpWord(args[1]) {
 			if _, ok := cmds[args[1]]; !ok {
 				return unknownCommand(stderr, args[1], cmds)
 			}
