@@ -434,16 +434,20 @@ func (s *crawlSession) crawl(ctx context.Context, seeds []string, interval time.
 	s.setMemoryLimit()
 	// The frontier grows with the URLs discovered, so the memory limit
 	// follows them, on the progress line's ticker.
+	// While the crawl is idle most of the time, it runs on one P (procs).
 	tick, lineEvery := choreTicks(interval)
 	ticks := 0
+	p := newProcs()
 	stopChores := every(tick, func() {
 		s.setMemoryLimit()
+		p.Tick()
 		if ticks++; lineEvery > 0 && ticks%lineEvery == 0 {
 			crawlPrintProgress(w, s.c.Progress())
 		}
 	})
 	sum, err := s.c.Run(ctx, seeds)
 	stopChores()
+	p.Done()
 	s.setMemoryLimit()
 	return sum, err
 }
