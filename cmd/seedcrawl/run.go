@@ -398,15 +398,17 @@ func runWaitStopNote(p *recrawl.Pause, now time.Time) string {
 }
 
 // runStarvedNote warns after cycle n, whose statistics are s, when it
-// spent its whole budget of budget pages, fetched no new page and had
-// refetched known pages under a refresh share of 1, which puts no cap on
-// refetches: they compete with new URLs in the scheduler's order and
-// may take the whole budget. It states what the cycle did, not why: a
-// cycle on a web it knows entirely finds nothing new whatever the share.
-// "" for any other cycle.
+// spent its whole budget of budget pages, fetched no new page, and at
+// least half its fetches refetched known pages under a refresh share of
+// 1, which puts no cap on refetches: they compete with new URLs in the
+// scheduler's order and may take the whole budget. It states what the
+// cycle did, not why: a cycle on a web it knows entirely finds nothing
+// new whatever the share. A cycle whose fetches went mostly to new URLs
+// that failed (not counted as new) gets no warning: a lower share would
+// not have helped it. "" for any other cycle.
 func runStarvedNote(n uint32, s storage.CycleStats, budget int64, share float64) string {
 	refetched := s.Changed + s.Unchanged + s.Gone
-	if share < 1 || budget <= 0 || s.Fetches < uint64(budget) || s.New > 0 || refetched == 0 {
+	if share < 1 || budget <= 0 || s.Fetches < uint64(budget) || s.New > 0 || refetched == 0 || 2*refetched < s.Fetches {
 		return ""
 	}
 	return fmt.Sprintf("cycle %d spent its whole budget of %d pages and fetched no new page: %d of its %d fetches refetched known pages, "+

@@ -85,6 +85,8 @@ func TestRunStarvedNote(t *testing.T) {
 		{"a new page", storage.CycleStats{Fetches: 30, Unchanged: 29, New: 1}, 30, 1, ""},
 		{"failed new URLs only", storage.CycleStats{Fetches: 30, Errors: 30}, 30, 1, ""},
 		{"some failed", storage.CycleStats{Fetches: 30, Unchanged: 20, Gone: 1, Errors: 9}, 30, 1, "21 of its 30 fetches refetched known pages"},
+		{"mostly failed new URLs", storage.CycleStats{Fetches: 100, Unchanged: 5, Errors: 95}, 100, 1, ""},
+		{"half refetches", storage.CycleStats{Fetches: 100, Unchanged: 50, Errors: 50}, 100, 1, "50 of its 100 fetches refetched known pages"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got := runStarvedNote(2, tc.s, tc.budget, tc.share)
