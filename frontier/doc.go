@@ -7,8 +7,9 @@
 // # Structure
 //
 // One queue per host (an indexed binary max-heap by scheduler Prio
-// descending, ties FIFO by discovery sequence) and two heaps of hosts
-// (internal/pq, indexed by host number):
+// descending, ties FIFO by discovery sequence; URLs queued with Add, a
+// site's sitemaps, ahead of the rest) and two heaps of hosts (internal/pq,
+// indexed by host number):
 //
 //   - waiting: hosts with queued URLs and fewer than HostConcurrency jobs in
 //     flight whose ready time is in the future, earliest ready time first;
