@@ -79,7 +79,8 @@
 //     A Retry-After above MaxBackoff and an hour drops the host until
 //     then (at most DropFor), as a Crawl-delay above MaxCrawlDelay does.
 //   - concurrency: at most HostConcurrency jobs of a host in flight,
-//     robots.txt checks included.
+//     robots.txt checks included; one for a host whose robots.txt sets a
+//     Crawl-delay, which the site asks for between any two requests.
 //
 // Changes Next makes for a job (hosts delayed, a host dropped) are held
 // and appended to the Changes of that job's Done, so they reach storage in
