@@ -3,9 +3,7 @@ package main
 import (
 	"fmt"
 	"net/http"
-	"net/http/httptest"
 	"path/filepath"
-	"sync"
 	"testing"
 	"time"
 )
@@ -18,37 +16,15 @@ import (
 // the Crawl-delay after the one before it.
 func TestCrawlDelayWithHostConcurrency(t *testing.T) {
 	const crawlDelay = 300 * time.Millisecond
-	var mu sync.Mutex
-	var arrived []time.Time
-	var paths []string
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		mu.Lock()
-		arrived = append(arrived, time.Now())
-		paths = append(paths, r.URL.Path)
-		mu.Unlock()
-		switch p := r.URL.Path; {
-		case p == "/robots.txt":
-			fmt.Fprintf(w, "User-agent: *\nCrawl-delay: %g\n", crawlDelay.Seconds())
-		case p == "/":
-			w.Header().Set("Content-Type", "text/html")
-			for i := range 6 {
-				fmt.Fprintf(w, `<a href="/p%d">p%d</a> `, i, i)
-			}
-		case len(p) == 3:
-			w.Header().Set("Content-Type", "text/html")
-			fmt.Fprintf(w, "<p>page %s", p)
-		default:
-			http.NotFound(w, r)
-		}
-	}))
-	t.Cleanup(srv.Close)
+	s := newLinkSite(t, 6, map[string]http.HandlerFunc{"/robots.txt": func(w http.ResponseWriter, _ *http.Request) {
+		fmt.Fprintf(w, "User-agent: *\nCrawl-delay: %g\n", crawlDelay.Seconds())
+	}})
 	db := filepath.Join(t.TempDir(), "crawldelay.db")
 	args := []string{"crawl", "--db", db, "--allow-private", "--delay", "0", "--delay-factor", "0", "--workers", "4",
 		"--host-concurrency", "2", "--sitemaps=false", "--progress", "0", "--commit-interval", "50ms"}
-	cmdOK(t, append(args, "--max-pages", "2", srv.URL+"/")...)
-	cmdOK(t, append(args, srv.URL+"/")...)
-	mu.Lock()
-	defer mu.Unlock()
+	cmdOK(t, append(args, "--max-pages", "2", s.srv.URL+"/")...)
+	cmdOK(t, append(args, s.srv.URL+"/")...)
+	paths, arrived := s.requests()
 	if len(paths) != 8 {
 		t.Fatalf("requests %v; want robots.txt, / and six pages", paths)
 	}

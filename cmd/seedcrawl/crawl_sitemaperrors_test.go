@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"maps"
 	"net/http"
-	"net/http/httptest"
 	"path/filepath"
 	"testing"
 
@@ -17,22 +16,13 @@ import (
 // alone, and the /sitemap.xml it asked for on its own (404) is counted
 // with the sitemaps; both requests still count as fetch outcomes.
 func TestCrawlMissingSitemapNotAnError(t *testing.T) {
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		switch r.URL.Path {
-		case "/":
-			w.Header().Set("Content-Type", "text/html")
-			fmt.Fprint(w, `<a href="/a">a</a> <a href="/gone">gone</a>`)
-		case "/a":
-			w.Header().Set("Content-Type", "text/html")
-			fmt.Fprint(w, `<p>a`)
-		default:
-			http.NotFound(w, r)
-		}
-	}))
-	t.Cleanup(srv.Close)
+	s := newLinkSite(t, 1, map[string]http.HandlerFunc{"/": func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "text/html")
+		fmt.Fprint(w, `<a href="/p0">p0</a> <a href="/gone">gone</a>`)
+	}})
 	db := filepath.Join(t.TempDir(), "sitemaperrors.db")
 	out := cmdOK(t, "crawl", "--db", db, "--allow-private", "--delay", "0", "--delay-factor", "0", "--progress", "0",
-		"--json", srv.URL+"/")
+		"--json", s.srv.URL+"/")
 	var sum monitor.Summary
 	if err := json.Unmarshal([]byte(out), &sum); err != nil {
 		t.Fatalf("summary %q: %v", out, err)
