@@ -225,7 +225,13 @@ func (m *fetched) dispose(c *Crawler) error {
 	c.journal.Batch.AddFetch(*rec, links)
 	c.skip(t.Skips)
 	m.counts.Status, m.counts.Truncated = rec.Status.String(), rec.Truncated
-	if rec.Status == storage.StatusHTTPError || rec.Status == storage.StatusFetchError {
+	switch failed := rec.Status == storage.StatusHTTPError || rec.Status == storage.StatusFetchError; {
+	case failed && m.sitemap != nil:
+		// A sitemap the crawl asked for on its own (most sites have no
+		// /sitemap.xml): counted with the sitemaps, not as a failed page,
+		// so the errors a crawl reports are the site's.
+		c.count("sitemap/error/"+monitor.FailureName(rec.Reason, rec.Code), 1)
+	case failed:
 		m.counts.Failure = monitor.FailureName(rec.Reason, rec.Code)
 	}
 	m.counts.Count(c.count)

@@ -21,8 +21,9 @@ type Frontier interface {
 	// the URL back for another attempt.
 	Done(job frontier.Job, r frontier.Result, ch *frontier.Changes) (retried bool, err error)
 	Seed(seeds []frontier.Target, ch *frontier.Changes) error
-	// Add queues targets outside the scheduler at priority prio
-	// (sitemaps: Loop.Add) and returns how many were queued.
+	// Add queues targets outside the scheduler at priority prio, ahead
+	// of their hosts' other URLs (sitemaps: Loop.Add), and returns how
+	// many were queued.
 	Add(targets []frontier.Target, prio float64, ch *frontier.Changes) int
 	// Credit applies the priority mass and depth other nodes of a cluster
 	// computed for URLs this node owns (Loop.Credit).

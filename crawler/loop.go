@@ -159,7 +159,8 @@ func (l Loop) Idle() bool { return l.c.idle() }
 func (l Loop) Cycle() uint32 { return l.c.currentCycle() }
 
 // Add queues targets outside the scheduler at priority prio (sitemaps),
-// under the frontier's politeness; it returns how many were queued.
+// ahead of their hosts' other URLs and under the frontier's politeness;
+// it returns how many were queued.
 func (l Loop) Add(targets []frontier.Target, prio float64) int {
 	return l.c.opts.Frontier.Add(targets, prio, &l.c.changes)
 }

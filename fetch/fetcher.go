@@ -88,7 +88,9 @@ type Response struct {
 	// normalized; "" if absent or invalid (Reason says which).
 	Location string
 	// RetryAfter is the Retry-After header (delay-seconds or HTTP-date) as
-	// a duration from now; 0 if absent or in the past.
+	// a duration from now; 0 if absent or in the past. An HTTP-date is
+	// read against the answer's Date header when it has one, so a server
+	// clock that is off does not stretch or shrink the wait.
 	RetryAfter time.Duration
 	// ETag and LastModified are the response's validators, to send back
 	// on the next fetch of URL.
@@ -334,7 +336,7 @@ func (f *Fetcher) Fetch(ctx context.Context, req Request) (res Response) {
 		res.Length = c.length
 		res.ETag = bounded(c.header.Get("ETag"), maxETag)
 		res.LastModified = bounded(c.header.Get("Last-Modified"), maxHTTPDate)
-		res.RetryAfter = retryAfter(c.header.Get("Retry-After"), f.now())
+		res.RetryAfter = retryAfter(c.header.Get("Retry-After"), serverNow(c.header.Get("Date"), f.now()))
 		if res.Code >= 300 && res.Code < 400 && res.Code != http.StatusNotModified {
 			if loc := c.header.Get("Location"); loc != "" {
 				if u, lerr := urlnorm.Resolve(req.URL, loc); lerr == nil {
@@ -407,8 +409,22 @@ func (f *Fetcher) keep(b []byte) {
 	}
 }
 
+// serverNow is the server's clock when it answered: its Date header
+// (RFC 9110 6.6.1), or now if it sent none that parses. A Retry-After
+// date is on the server's clock, so it is read against the Date of the
+// same answer: a server whose clock is two hours ahead asking for a retry
+// in two minutes means two minutes, not two hours and two minutes (which
+// would give the host up, as a Retry-After above an hour does).
+func serverNow(date string, now time.Time) time.Time {
+	if t, err := http.ParseTime(strings.TrimSpace(date)); err == nil {
+		return t
+	}
+	return now
+}
+
 // retryAfter parses a Retry-After value (RFC 9110 10.2.3): delay-seconds or
-// an HTTP-date, as a non-negative duration from now.
+// an HTTP-date, as a non-negative duration from now (the server's clock,
+// serverNow).
 func retryAfter(v string, now time.Time) time.Duration {
 	v = strings.TrimSpace(v)
 	if v == "" {

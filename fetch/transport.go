@@ -100,7 +100,8 @@ type Options struct {
 	// a recording transport speaks HTTP/1.1.
 	HTTP2 bool
 
-	// Now is the clock used for Retry-After dates. nil: time.Now.
+	// Now is the clock used for Retry-After dates of answers without a
+	// Date header. nil: time.Now.
 	Now func() time.Time
 }
 

@@ -8,7 +8,8 @@ func TestAdd(t *testing.T) {
 	clk := newFakeClock()
 	f := newFrontier(t, bfsSched{}, clk, 1)
 	// Seeds 1 and 2; 1 goes in flight, 2 stays queued. Add then offers 1
-	// and 2 (busy), 3 (known to storage: not New) and 4 (Skip ignored).
+	// (busy), 2 (queued: moved to the front, recorded with its priority),
+	// 3 (known to storage: not New) and 4 (Skip ignored).
 	if err := f.Seed([]Target{{ID: 1, Host: "a.test", New: true}, {ID: 2, Host: "b.test", New: true}}, nil); err != nil {
 		t.Fatal(err)
 	}
@@ -21,8 +22,8 @@ func TestAdd(t *testing.T) {
 	if n != 2 {
 		t.Fatalf("Add enqueued %d, want 2 (ids 3 and 4)", n)
 	}
-	if len(ch.Put) != 2 || ch.Put[0].ID != 3 || ch.Put[0].Prio != 7 || ch.Put[1].ID != 4 {
-		t.Fatalf("Add changes = %+v, want puts of 3 and 4 at prio 7", ch.Put)
+	if len(ch.Put) != 3 || ch.Put[0].ID != 2 || ch.Put[0].Prio != 0 || ch.Put[1].ID != 3 || ch.Put[1].Prio != 7 || ch.Put[2].ID != 4 {
+		t.Fatalf("Add changes = %+v, want puts of 2 at prio 0, 3 and 4 at prio 7", ch.Put)
 	}
 	if got := f.Len(); got != 3 {
 		t.Fatalf("Len = %d, want 3 (2, 3, 4)", got)

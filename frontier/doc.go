@@ -7,8 +7,9 @@
 // # Structure
 //
 // One queue per host (an indexed binary max-heap by scheduler Prio
-// descending, ties FIFO by discovery sequence) and two heaps of hosts
-// (internal/pq, indexed by host number):
+// descending, ties FIFO by discovery sequence; URLs queued with Add, a
+// site's sitemaps, ahead of the rest) and two heaps of hosts (internal/pq,
+// indexed by host number):
 //
 //   - waiting: hosts with queued URLs and fewer than HostConcurrency jobs in
 //     flight whose ready time is in the future, earliest ready time first;
@@ -78,7 +79,8 @@
 //     A Retry-After above MaxBackoff and an hour drops the host until
 //     then (at most DropFor), as a Crawl-delay above MaxCrawlDelay does.
 //   - concurrency: at most HostConcurrency jobs of a host in flight,
-//     robots.txt checks included.
+//     robots.txt checks included; one for a host whose robots.txt sets a
+//     Crawl-delay, which the site asks for between any two requests.
 //
 // Changes Next makes for a job (hosts delayed, a host dropped) are held
 // and appended to the Changes of that job's Done, so they reach storage in

@@ -343,14 +343,18 @@ func (f *Frontier) apply(targets []Target, ch *Changes) {
 func (f *Frontier) queued(id uint64) bool { return f.slots.get(id).queued() }
 
 // enqueue adds a new pending URL with the next sequence number.
-func (f *Frontier) enqueue(t *Target, prio float64, ch *Changes) {
+func (f *Frontier) enqueue(t *Target, prio float64, ch *Changes) { f.enqueueMarked(t, prio, 0, ch) }
+
+// enqueueMarked is enqueue with mark (0 or frontSeq) set in the sequence
+// number.
+func (f *Frontier) enqueueMarked(t *Target, prio float64, mark uint64, ch *Changes) {
 	if f.queued(t.ID) { // repeated target in one call
 		f.update(t.ID, prio, ch)
 		return
 	}
 	hi := f.intern(t.Host)
 	depth := clampDepth(t.Depth)
-	seq := f.seq
+	seq := f.seq | mark
 	f.seq++
 	f.add(hi, qitem{id: t.ID, prio: prio, seq: seq}, depth)
 	if ch != nil {

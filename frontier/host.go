@@ -95,7 +95,7 @@ func (f *Frontier) settle(now int64) {
 func (f *Frontier) reposition(hi uint32, now int64) {
 	h := f.hosts[hi]
 	want := nowhere
-	if h.q.len() > 0 && h.inflight < f.conc {
+	if h.q.len() > 0 && h.inflight < f.hostConc(h) {
 		// A dropped host's URLs are not fetched, only handed out to be
 		// recorded as skipped: no need to wait for its ready time.
 		if h.readyAt <= now || h.dropped {
@@ -143,6 +143,17 @@ func (f *Frontier) reposition(hi uint32, now int64) {
 		}
 	}
 	h.where = want
+}
+
+// hostConc is the most jobs of host h in flight at once: HostConcurrency,
+// but one for a host whose robots.txt asks for a Crawl-delay. The site
+// asks for that long between two requests; a second request in flight
+// would halve it whatever the delay after each.
+func (f *Frontier) hostConc(h *host) int32 {
+	if h.crawlDelay > 0 {
+		return 1
+	}
+	return f.conc
 }
 
 // promote moves every waiting host whose ready time has come to the ready

@@ -90,7 +90,7 @@ func (f *Frontier) hostState(h *host, now int64) string {
 	switch {
 	case h.dropped:
 		return HostDropped
-	case h.inflight >= f.conc:
+	case h.inflight >= f.hostConc(h):
 		return HostBusy
 	case h.readyAt > now && h.reason != "":
 		return HostDeferred

@@ -133,8 +133,8 @@ func (f *Frontier) Restore(s Snapshot) error {
 		if e.Attempt > 0 {
 			f.retries[e.ID] = int32(min(e.Attempt, math.MaxInt32))
 		}
-		if e.Seq >= f.seq {
-			f.seq = e.Seq + 1
+		if seq := e.Seq &^ frontSeq; seq >= f.seq {
+			f.seq = seq + 1
 		}
 	}
 	f.settle(f.clock.Now().UnixNano())

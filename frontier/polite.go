@@ -157,7 +157,10 @@ func (f *Frontier) judge(job *Job, v Verdict) bool {
 	now := f.clock.Now().UnixNano()
 	hi := f.slots.get(job.ID).hostIdx()
 	h := f.hosts[hi]
-	h.crawlDelay = v.CrawlDelay
+	if h.crawlDelay != v.CrawlDelay {
+		h.crawlDelay = v.CrawlDelay
+		f.touch(hi) // its concurrency may have changed (hostConc)
+	}
 	ch := f.heldFor(job.ID)
 	asked := false
 	for _, r := range v.Requests {
@@ -184,6 +187,12 @@ func (f *Frontier) judge(job *Job, v Verdict) bool {
 		handOut = false
 	case !v.RetryAt.IsZero():
 		f.delayHost(hi, v.RetryAt.UnixNano(), v.Reason, ch)
+		f.unfly(*job, hi)
+		handOut = false
+	case v.Allowed && v.CrawlDelay > 0 && h.inflight > 1:
+		// Taken beside another job of the host before its Crawl-delay
+		// was known (a cached robots.txt, at the start of a run): it
+		// waits for the other, as hostConc has it from now on.
 		f.unfly(*job, hi)
 		handOut = false
 	case !v.Allowed:

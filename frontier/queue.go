@@ -15,9 +15,21 @@ type qitem struct {
 	seq  uint64
 }
 
-// before reports whether a ranks before b: higher priority first, then the
-// earlier discovery (the tie rule of scheduler.Scheduler).
+// frontSeq, set in a sequence number, queues its URL ahead of every URL
+// of its host without it, whatever their priorities: URLs queued with Add
+// (a site's sitemaps) are read before the site's pages, so a crawl whose
+// budget ends before the host's queue does still reads them. The rest of
+// the number keeps the order of discovery among such URLs. It is stored
+// with the entry, so a restored frontier keeps the place.
+const frontSeq = 1 << 63
+
+// before reports whether a ranks before b: a URL queued in front first
+// (frontSeq), then higher priority, then the earlier discovery (the tie
+// rule of scheduler.Scheduler).
 func (a *qitem) before(b *qitem) bool {
+	if (a.seq^b.seq)&frontSeq != 0 {
+		return a.seq&frontSeq != 0
+	}
 	if a.prio != b.prio {
 		return a.prio > b.prio
 	}
@@ -142,6 +154,13 @@ func (q *queue) update(s *slots, i int, prio float64) {
 	} else {
 		q.down(s, i, it)
 	}
+}
+
+// front queues the item at i in front of the items without frontSeq.
+func (q *queue) front(s *slots, i int) {
+	it := q.items[i]
+	it.seq |= frontSeq
+	q.up(s, i, it)
 }
 
 func (q *queue) removeAt(s *slots, i int) {

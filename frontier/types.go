@@ -95,7 +95,8 @@ type Job struct {
 	Prio float64
 	// Depth is the URL's link depth from the seeds.
 	Depth int
-	// Seq is the URL's discovery sequence number (FIFO tie-break).
+	// Seq is the URL's discovery sequence number (FIFO tie-break), with
+	// its top bit set for a URL queued ahead of its host's others (Add).
 	Seq uint64
 	// Attempt counts earlier attempts that ended in Requeue (0 for the
 	// first fetch); Done caps retries with it.

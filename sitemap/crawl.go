@@ -26,8 +26,11 @@ type Source interface {
 // is known (the frontier asked before handing the page out), so its
 // Sitemap: lines and /sitemap.xml are interned, marked
 // (storage.Batch.MarkSitemap, so the mark outlives a restart) and queued
-// with frontier.Add at that page's priority, bypassing the scheduler but
-// not the politeness, the SSRF guard or the fetcher's bounds. A sitemap
+// with frontier.Add at that page's priority, ahead of the site's pages (so
+// a crawl or cycle whose budget ends before the site's queue does still
+// reads them, and a recrawl knows the lastmod values early), bypassing
+// the scheduler but not the politeness, the SSRF guard or the fetcher's
+// bounds. A sitemap
 // job's body is read (Sites.Read) instead of being parsed as HTML: the
 // URLs it lists are its links, of kind storage.LinkSitemap, admitted like
 // any link, with their lastmod stored (storage.Batch.SetLastMod); an
@@ -241,7 +244,8 @@ func (c *Crawl) plan(job frontier.Job, pageURL string) error {
 // queue interns sitemap URLs found by job (a page whose site's sitemaps
 // are planned, or an index), and queues those the walk wants read
 // (Sites.Want, Take) in the frontier (Loop.Add) at the job's priority,
-// marked as sitemaps (storage.Batch.MarkSitemap). It returns their ids.
+// ahead of their hosts' pages, marked as sitemaps
+// (storage.Batch.MarkSitemap). It returns their ids.
 func (c *Crawl) queue(job frontier.Job, urls []string, file storage.SitemapFile, redirect bool) ([]uint64, error) {
 	if len(urls) == 0 {
 		return nil, nil
