@@ -202,8 +202,10 @@ type Config struct {
 	// RefreshShare is the largest share (0..1) of a seedcrawl run cycle's
 	// page budget (--pages-per-cycle, else max-pages) spent on refetching
 	// known pages; the rest is kept for URLs not fetched before (key
-	// "refresh-share"). It has no effect without a budget. Default 1 (no
-	// cap). Other commands ignore it.
+	// "refresh-share"). It has no effect without a budget. Default 0.5:
+	// half of a budgeted cycle may refresh, paced over the cycle, and the
+	// other half is kept for discovery (1: no cap). Other commands ignore
+	// it.
 	RefreshShare float64
 	// RefreshPace says how a seedcrawl run cycle with a page budget spends
 	// a refresh share below 1 (key "refresh-pace"): "even" (default:
@@ -312,7 +314,7 @@ func Default() Config {
 		CommitPages:         256,
 		RevisitGone:         4,
 		RefreshPolicy:       "optimal",
-		RefreshShare:        1,
+		RefreshShare:        0.5,
 		RefreshPace:         "even",
 	}
 }

@@ -239,7 +239,7 @@ func runRefreshNeedsBudget(rf runFlags, cfg config.Config, flagKeys []string, st
 			fmt.Fprintf(stderr, "seedcrawl run: warning: %s %s (set in the config file)\n", key, text)
 		}
 	}
-	if rf.refreshShare < 1 && budget == 0 {
+	if rf.refreshShare < 1 && budget == 0 && (slices.Contains(flagKeys, "refresh-share") || rf.refreshShare != config.Default().RefreshShare) {
 		note("refresh-share", fmt.Sprintf("%g does nothing without a page budget: it caps refetches at that share of "+
 			"--pages-per-cycle N (or --max-pages N), and this run has neither", rf.refreshShare))
 	}
