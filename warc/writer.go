@@ -126,8 +126,8 @@ type Writer struct {
 	serial  int
 	files   []string
 
-	recovered   []string // files of a killed writer that Open indexed
-	unrecovered []error  // files of a killed writer Open failed to index, why
+	recovered   []Recovery // files without an index that Open indexed
+	unrecovered []error    // files without an index Open left, why
 }
 
 // Open creates opts.Dir if needed and starts the first WARC file with its
@@ -499,15 +499,17 @@ func (w *Writer) Close() error {
 	return w.closeFile()
 }
 
-// Recovered returns the base names of the files Open found without an
-// index, left by a writer that was killed, and indexed.
-func (w *Writer) Recovered() []string { return append([]string(nil), w.recovered...) }
+// Recovered returns the files Open found without an index (most often
+// left by a writer that was killed) and indexed, each with the number of
+// bytes of a partial last record pair it cut from the file's end first.
+func (w *Writer) Recovered() []Recovery { return append([]Recovery(nil), w.recovered...) }
 
 // Unrecovered returns, for each file Open found without an index and
 // failed to recover, an error naming the file and the cause (errors.Is
 // ErrUnrecovered). Each such file was left without an index and byte for
-// byte as it was, unless its error says a partial last exchange may have
-// been cut (the index failed after the cut); a later Open tries again.
+// byte as it was, unless its error says how many bytes of a partial last
+// record pair were cut (the index failed after the cut); a later Open
+// tries again.
 func (w *Writer) Unrecovered() []error { return append([]error(nil), w.unrecovered...) }
 
 // Files returns the base names of the WARC files this Writer created, in
