@@ -91,6 +91,16 @@ func recoverFile(path, index string) (cut int64, ok bool, err error) {
 		return 0, false, fmt.Errorf("not a regular file but %s: left alone", fileKind(st.Mode()))
 	}
 	locked, err := tryLockFile(f)
+	if errors.Is(err, syscall.EBADF) {
+		// NFS emulates flock with a write lock, which takes a descriptor
+		// open for writing: lock through one, held until recovery ends.
+		lf, oerr := openSame(path, os.O_RDWR, st)
+		if oerr != nil {
+			return 0, false, fmt.Errorf("lock: %w; open for writing to lock it: %w", pathless(err, path), oerr)
+		}
+		defer lf.Close()
+		locked, err = tryLockFile(lf)
+	}
 	if err != nil {
 		return 0, false, fmt.Errorf("lock: %w", pathless(err, path))
 	}
@@ -185,24 +195,18 @@ func recoverOpen(f recoverTarget, path string, size int64, index string) (cut in
 
 // cutFile cuts the file at path, open as f, to size bytes through a
 // second descriptor open for writing, and syncs it. The file at path must
-// still be f, not a link or another file put there since.
+// still be f, not a link or another file put there since; its errors do
+// not name path.
 func cutFile(path string, f recoverTarget, size int64) error {
 	was, err := f.Stat()
 	if err != nil {
 		return pathless(err, path)
 	}
-	w, err := os.OpenFile(path, os.O_WRONLY|noFollow, 0)
+	w, err := openSame(path, os.O_WRONLY, was)
 	if err != nil {
-		return pathless(err, path)
+		return err
 	}
 	defer w.Close()
-	st, err := w.Stat()
-	if err != nil {
-		return pathless(err, path)
-	}
-	if !os.SameFile(st, was) {
-		return errors.New("the file was replaced while recovery read it")
-	}
 	if err := w.Truncate(size); err != nil {
 		return pathless(err, path)
 	}
@@ -210,6 +214,25 @@ func cutFile(path string, f recoverTarget, size int64) error {
 		return pathless(err, path)
 	}
 	return pathless(w.Close(), path)
+}
+
+// openSame opens the file at path with flag, not following a symbolic
+// link, and returns it if it is still the file was describes; its errors
+// do not name path.
+func openSame(path string, flag int, was os.FileInfo) (*os.File, error) {
+	f, err := os.OpenFile(path, flag|noFollow, 0)
+	if err != nil {
+		return nil, pathless(err, path)
+	}
+	st, err := f.Stat()
+	if err == nil && !os.SameFile(st, was) {
+		err = errors.New("the file was replaced while recovery read it")
+	}
+	if err != nil {
+		f.Close()
+		return nil, pathless(err, path)
+	}
+	return f, nil
 }
 
 // readFailed reports whether err, which stopped a read of a WARC file, is

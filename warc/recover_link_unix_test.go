@@ -16,8 +16,9 @@ import (
 // TestRecoverLeavesLinksAndFIFOs: a symbolic link named as the Writer
 // names its files, to a killed writer's file cut short elsewhere, is not
 // followed: the file it points to keeps every byte and gets no index, and
-// the link is reported. A FIFO so named is reported too, without Open
-// waiting for a writer to it.
+// the link is reported; nor is a link put where the file's index is
+// written first. A FIFO so named is reported too, without Open waiting
+// for a writer to it.
 func TestRecoverLeavesLinksAndFIFOs(t *testing.T) {
 	t.Run("symbolic link", func(t *testing.T) {
 		target, b, _ := writeFive(t, t.TempDir())
@@ -40,6 +41,22 @@ func TestRecoverLeavesLinksAndFIFOs(t *testing.T) {
 		}
 		if _, err := os.Stat(strings.TrimSuffix(target, ".warc.gz") + ".cdxj"); !errors.Is(err, os.ErrNotExist) {
 			t.Errorf("the link's target got an index: %v", err)
+		}
+	})
+	t.Run("symbolic link where the index is written", func(t *testing.T) {
+		dir := t.TempDir()
+		path, b, _ := writeFive(t, dir)
+		victim := filepath.Join(t.TempDir(), "other")
+		if err := os.WriteFile(victim, []byte("keep"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Symlink(victim, strings.TrimSuffix(path, ".warc.gz")+".cdxj.tmp"); err != nil {
+			t.Fatal(err)
+		}
+		w := warc.OpenWriter(t, warc.Options{Dir: dir})
+		checkUnrecovered(t, w, path, b, nil)
+		if got, err := os.ReadFile(victim); err != nil || string(got) != "keep" {
+			t.Errorf("the file the link points to now holds %q (%v)", got, err)
 		}
 	})
 	t.Run("FIFO", func(t *testing.T) {

@@ -468,7 +468,16 @@ func writeIndex(path string, lines []string) error {
 		b.WriteByte('\n')
 	}
 	tmp := path + ".tmp"
-	if err := os.WriteFile(tmp, []byte(b.String()), 0o644); err != nil {
+	// Not through a symbolic link left at tmp, which would write the
+	// index over the file it points to.
+	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_TRUNC|noFollow, 0o644)
+	if err == nil {
+		_, err = f.WriteString(b.String())
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+	}
+	if err != nil {
 		removeFile(tmp)
 		return fmt.Errorf("warc: write index: %w", err)
 	}
