@@ -177,7 +177,7 @@ func recoverOpen(f recoverTarget, path string, size int64, index string) (cut in
 			lines = append(lines, rest...)
 			sort.Strings(lines)
 		case !mine:
-			return 0, false, fmt.Errorf("read stopped after byte %d of %d, in a file whose warcinfo record does not name it (not made by this package's Writer, or copied): only such files are cut: %w", whole, size, err)
+			return 0, false, fmt.Errorf("read stopped after byte %d of %d, in a file whose warcinfo record does not name it (another tool's, or a copy): only a file that record names is cut: %w", whole, size, err)
 		default:
 			return 0, false, fmt.Errorf("read stopped after byte %d of %d in what is no record pair cut short at the file's end (damage, or whole records after the damage): %w", whole, size, err)
 		}
