@@ -17,9 +17,13 @@ var (
 	// ErrDigest reports a record whose block or payload does not match
 	// its declared digest.
 	ErrDigest = errors.New("warc: digest mismatch")
-	// ErrUnrecovered reports a file a killed Writer left without an
-	// index that Open could not recover: it is left without an index,
-	// unchanged unless a partial last exchange was cut before its index
-	// failed (Writer.Unrecovered).
-	ErrUnrecovered = errors.New("warc: an earlier writer's file left without an index")
+	// ErrUnrecovered reports a file named as the Writer names its files,
+	// found without an index, that Open could not recover: it is left
+	// without an index, unchanged unless a partial last record pair was
+	// cut before its index failed (Writer.Unrecovered).
+	ErrUnrecovered = errors.New("warc: a file left without an index")
+	// errDate reports a response or revisit record whose WARC-Date is not
+	// a date as the Writer writes them: a whole record, of another
+	// writer, that recovery never cuts.
+	errDate = errors.New("WARC-Date not in RFC 3339")
 )

@@ -293,7 +293,7 @@ func indexRecords(r io.Reader, name string) (lines, rest []string, whole int64, 
 			date, err := time.Parse(time.RFC3339, rec.Header.Get("WARC-Date"))
 			if err != nil {
 				sort.Strings(lines)
-				return lines, nil, whole, fmt.Errorf("record at %d: %w: WARC-Date %q", rec.Offset, ErrFormat, rec.Header.Get("WARC-Date"))
+				return lines, nil, whole, fmt.Errorf("record at %d: %w: %w %q", rec.Offset, ErrFormat, errDate, rec.Header.Get("WARC-Date"))
 			}
 			msg := parseHTTP(rec.Block)
 			mime := msg.contentType

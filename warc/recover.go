@@ -1,162 +1,265 @@
 package warc
 
 import (
-	"bytes"
-	"compress/flate"
-	"compress/gzip"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 	"syscall"
 )
 
+// Recovery is a file Open found without a CDXJ index and indexed.
+type Recovery struct {
+	// Name is the file's base name.
+	Name string
+	// Cut is how many bytes recovery cut from the file's end before
+	// indexing it: the part of a record pair its writer was killed while
+	// writing, or a power cut zeroed. 0 when nothing was cut.
+	Cut int64
+}
+
 // recoverFiles finishes the WARC files of dir named with prefix that have
-// no CDXJ index: files a Writer never closed, because its process was
-// killed. Each gets its index. A file that ends in a response without
-// the request the Writer writes after it, or whose read stops in gzip
-// data cut short or zeroed (the process died inside a write, or a power
-// cut zeroed its last blocks) with no whole member after that point, is
-// first cut back to its last whole exchange, so the file reads to its
-// end; the exchange cut was not committed by the crawl either, which
-// fetches it again. Only a file with at least one whole record is cut,
-// and never for an I/O error. A file another Writer holds (see lockFile)
-// is left alone. It returns the base names of the files it finished
-// and, for each other file it could not index, an error wrapping
-// ErrUnrecovered and the cause, naming the file once: one not readable
-// as a WARC from its first byte, one whose records fail their digests or
-// whose damaged member has whole records after it (damage, not a
-// cut-short write, and not this Writer's to repair), one whose read
-// failed, or one that cannot be opened for writing, cut or indexed. Such
-// a file is skipped, left without an index, so that one file a Writer
-// cannot finish does not keep it from writing new ones. It is left byte
-// for byte as it was, unless a partial last exchange was cut before its
-// index failed, which the error then says.
-func recoverFiles(dir, prefix string) (done []string, failed []error, err error) {
+// no CDXJ index: most often files a Writer never closed, because its
+// process was killed. Each gets its index. Only a file this package's
+// Writer made (see madeHere) is ever cut, and only back to its last whole
+// exchange, when all that follows is one record pair a kill cut short or
+// a power cut zeroed (see cutShort): then its read stops in gzip data
+// that ends at the file's end, or in zeros that run to it, or at the end
+// of a response whose request never came. A file that reads whole to its
+// end is indexed as it is, whoever made it. A file another Writer holds
+// (see lockFile) is left alone, and so is an empty one, which its writer
+// is about to lock. Every other file is skipped, left byte for byte as it
+// was without an index, and reported in failed by an error wrapping
+// ErrUnrecovered and the cause, naming the file once: one that is no
+// regular file (a symbolic link, a FIFO), one not readable as a WARC from
+// its first byte, one whose records fail their digests, one that stops
+// before its end in anything else than a cut-short pair (damage, or
+// another tool's file), one whose read failed, or one that cannot be
+// opened, cut or indexed. A later Open tries it again, so that one file
+// cannot keep a Writer from writing new ones. Only when its index cannot
+// be written after a cut is such a file changed, which its error says.
+func recoverFiles(dir, prefix string) (done []Recovery, failed []error, err error) {
 	names, err := filepath.Glob(filepath.Join(dir, globEscape(prefix)+"-*.warc.gz"))
 	if err != nil {
 		return nil, nil, fmt.Errorf("warc: recover %s: %w", dir, err)
 	}
 	for _, path := range names {
 		index := strings.TrimSuffix(path, ".warc.gz") + ".cdxj"
-		if _, err := os.Stat(index); !errors.Is(err, os.ErrNotExist) {
+		if _, err := os.Lstat(index); !errors.Is(err, os.ErrNotExist) {
 			continue // indexed, or not ours to judge
 		}
-		ok, cut, err := recoverFile(path, index)
+		cut, ok, err := recoverFile(path, index)
 		switch {
 		case err != nil:
 			state := "unchanged"
-			if cut {
-				state = "a partial last exchange may have been cut"
+			if cut > 0 {
+				state = fmt.Sprintf("cut by %d bytes, a partial last record pair, before its index failed", cut)
 			}
 			failed = append(failed, fmt.Errorf("%w: %s (%s): %w", ErrUnrecovered, path, state, err))
 		case ok:
-			done = append(done, filepath.Base(path))
+			done = append(done, Recovery{Name: filepath.Base(path), Cut: cut})
 		}
 	}
 	return done, failed, nil
 }
 
 // recoverFile indexes the unindexed WARC file at path into index, cutting
-// a partial last exchange first, unless another Writer holds it. It
-// reports whether it wrote the index and whether it cut the file; its
-// errors do not name path, which the caller names.
-func recoverFile(path, index string) (ok, cut bool, err error) {
-	f, err := os.OpenFile(path, os.O_RDWR, 0)
+// a partial last record pair first, unless another Writer holds it or it
+// is empty. It reports how many bytes it cut and whether it wrote the
+// index; its errors do not name path, which the caller names. The file is
+// opened for reading, and again for writing only to be cut.
+func recoverFile(path, index string) (cut int64, ok bool, err error) {
+	st, err := os.Lstat(path)
 	if err != nil {
-		return false, false, pathless(err, path)
+		return 0, false, pathless(err, path)
+	}
+	if !st.Mode().IsRegular() {
+		return 0, false, fmt.Errorf("not a regular file but %s: left alone", fileKind(st.Mode()))
+	}
+	f, err := os.OpenFile(path, os.O_RDONLY|noFollow, 0)
+	if err != nil {
+		return 0, false, pathless(err, path)
 	}
 	defer f.Close()
+	if st, err = f.Stat(); err != nil {
+		return 0, false, pathless(err, path)
+	}
+	if !st.Mode().IsRegular() { // replaced since the Lstat
+		return 0, false, fmt.Errorf("not a regular file but %s: left alone", fileKind(st.Mode()))
+	}
 	locked, err := tryLockFile(f)
+	if errors.Is(err, syscall.EBADF) {
+		// NFS emulates flock with a write lock, which takes a descriptor
+		// open for writing: lock through one, held until recovery ends.
+		lf, oerr := openSame(path, os.O_RDWR, st)
+		if oerr != nil {
+			return 0, false, fmt.Errorf("lock: %w; open for writing to lock it: %w", pathless(err, path), oerr)
+		}
+		defer lf.Close()
+		locked, err = tryLockFile(lf)
+	}
 	if err != nil {
-		return false, false, fmt.Errorf("lock: %w", pathless(err, path))
+		return 0, false, fmt.Errorf("lock: %w", pathless(err, path))
 	}
 	if !locked {
-		return false, false, nil // being written
-	}
-	st, err := f.Stat()
-	if err != nil {
-		return false, false, pathless(err, path)
+		return 0, false, nil // being written
 	}
 	if st.Size() == 0 {
-		return false, false, nil // created, not yet begun: its writer is about to lock it
+		return 0, false, nil // created, not yet begun: its writer is about to lock it
 	}
 	return recoverOpen(f, path, st.Size(), index)
 }
 
-// recoverTarget is the open, locked file recovery reads, cuts and syncs:
-// an *os.File.
+// fileKind names the type of a file that is not regular.
+func fileKind(m os.FileMode) string {
+	switch {
+	case m&os.ModeSymlink != 0:
+		return "a symbolic link"
+	case m&os.ModeNamedPipe != 0:
+		return "a FIFO"
+	case m.IsDir():
+		return "a directory"
+	}
+	return "a special file (" + m.Type().String() + ")"
+}
+
+// recoverTarget is the open, locked file recovery reads and syncs: an
+// *os.File open for reading.
 type recoverTarget interface {
 	io.Reader
 	io.ReaderAt
-	Truncate(size int64) error
+	Stat() (os.FileInfo, error)
 	Sync() error
 }
 
 // recoverOpen is recoverFile on f, the file at path of size bytes, open
 // and locked.
-func recoverOpen(f recoverTarget, path string, size int64, index string) (ok, cut bool, err error) {
-	lines, rest, whole, err := indexRecords(f, filepath.Base(path))
+func recoverOpen(f recoverTarget, path string, size int64, index string) (cut int64, ok bool, err error) {
+	name := filepath.Base(path)
+	lines, rest, whole, err := indexRecords(f, name)
 	switch {
 	case err == nil && whole == size:
-	case err != nil && !errors.Is(err, ErrDigest) && !undecodable(err):
-		return false, false, fmt.Errorf("read stopped after byte %d: %w", whole, pathless(err, path))
+	case err != nil && readFailed(err):
+		return 0, false, fmt.Errorf("read stopped after byte %d: %w", whole, pathless(err, path))
 	case whole == 0:
-		// Nothing this package wrote: its files begin with a whole
-		// warcinfo record.
+		// No pair, nor a warcinfo record: this package's files begin
+		// with a whole warcinfo record.
 		if err == nil {
 			err = fmt.Errorf("%w: its records end in a response without its request", ErrFormat)
 		}
-		return false, false, fmt.Errorf("no whole record from its first byte: %w", err)
+		return 0, false, fmt.Errorf("no whole record from its first byte: %w", err)
 	case errors.Is(err, ErrDigest):
-		return false, false, fmt.Errorf("damaged: %w", err)
-	case err == nil && len(rest) > 0:
-		// Whole records up to a response whose request never came: a
-		// write cut between the two.
-	case err == nil:
-		return false, false, fmt.Errorf("%w: records end at byte %d of %d", ErrFormat, whole, size)
+		return 0, false, fmt.Errorf("damaged: %w", err)
+	case errors.Is(err, errDate):
+		// A whole record, if of another writer's dates: never cut.
+		return 0, false, fmt.Errorf("read stopped after byte %d of %d: %w", whole, size, err)
 	default:
-		after, aerr := memberAfter(f, whole+1, size)
-		if aerr != nil {
-			return false, false, fmt.Errorf("look for whole records after byte %d: %w", whole, pathless(aerr, path))
+		mine, merr := madeHere(f, size, name)
+		short := false
+		if merr == nil && mine {
+			short, merr = cutShort(f, whole, size)
 		}
-		if after {
-			return false, false, fmt.Errorf("damaged after byte %d, with whole records after the damage: %w", whole, err)
+		switch {
+		case merr != nil:
+			return 0, false, fmt.Errorf("look at the bytes after byte %d: %w", whole, pathless(merr, path))
+		case short:
+			if err := cutFile(path, f, whole); err != nil {
+				return 0, false, fmt.Errorf("cut the partial record pair at byte %d: %w", whole, err)
+			}
+			cut = size - whole
+		case err == nil:
+			// It reads whole to its end, in records that do not end in
+			// a pair as this package's Writer writes them: index them
+			// all, unchanged.
+			lines = append(lines, rest...)
+			sort.Strings(lines)
+		case !mine:
+			return 0, false, fmt.Errorf("read stopped after byte %d of %d, in a file whose warcinfo record does not name it (another tool's, or a copy): only a file that record names is cut: %w", whole, size, err)
+		default:
+			return 0, false, fmt.Errorf("read stopped after byte %d of %d in what is no record pair cut short at the file's end (damage, or whole records after the damage): %w", whole, size, err)
 		}
 	}
-	if whole < size {
-		if err := f.Truncate(whole); err != nil {
-			return false, false, fmt.Errorf("cut the partial exchange at byte %d: %w", whole, pathless(err, path))
+	if cut == 0 {
+		if err := f.Sync(); err != nil {
+			return 0, false, pathless(err, path)
 		}
-		cut = true
-	}
-	if err := f.Sync(); err != nil {
-		return false, cut, pathless(err, path)
 	}
 	if err := writeIndex(index, lines); err != nil {
-		return false, cut, err
+		return cut, false, err
 	}
-	return true, cut, nil
+	return cut, true, nil
 }
 
-// undecodable reports whether err, which stopped the read of a .warc.gz,
-// is data that does not decode, as a write cut short or a tail zeroed
-// leaves: gzip data that ends early, a bad member header or checksum,
-// deflate data that does not match, or decompressed bytes that are not a
-// WARC record (zeros inside deflate data decode to garbage before the
-// error). An error of the file's reads, wrapped in any of these, is not.
-func undecodable(err error) bool {
+// cutFile cuts the file at path, open as f, to size bytes through a
+// second descriptor open for writing, and syncs it. The file at path must
+// still be f, not a link or another file put there since; its errors do
+// not name path.
+func cutFile(path string, f recoverTarget, size int64) error {
+	was, err := f.Stat()
+	if err != nil {
+		return pathless(err, path)
+	}
+	w, err := openSame(path, os.O_WRONLY, was)
+	if err != nil {
+		return err
+	}
+	defer w.Close()
+	if err := w.Truncate(size); err != nil {
+		return pathless(err, path)
+	}
+	if err := w.Sync(); err != nil {
+		return pathless(err, path)
+	}
+	return pathless(w.Close(), path)
+}
+
+// openSame opens the file at path with flag, not following a symbolic
+// link, and returns it if it is still the file was describes; its errors
+// do not name path.
+func openSame(path string, flag int, was os.FileInfo) (*os.File, error) {
+	f, err := os.OpenFile(path, flag|noFollow, 0)
+	if err != nil {
+		return nil, pathless(err, path)
+	}
+	st, err := f.Stat()
+	if err == nil && !os.SameFile(st, was) {
+		err = errors.New("the file was replaced while recovery read it")
+	}
+	if err != nil {
+		f.Close()
+		return nil, pathless(err, path)
+	}
+	return f, nil
+}
+
+// readFailed reports whether err, which stopped a read of a WARC file, is
+// an error of the file's reads (a disk's, the system's) rather than of
+// the bytes read.
+func readFailed(err error) bool {
 	var pathErr *os.PathError
 	var sysErr *os.SyscallError
 	var errno syscall.Errno
-	if errors.As(err, &pathErr) || errors.As(err, &sysErr) || errors.As(err, &errno) {
-		return false
+	return errors.As(err, &pathErr) || errors.As(err, &sysErr) || errors.As(err, &errno)
+}
+
+// madeHere reports whether the WARC file f of size bytes, named name, is
+// one this package's Writer made: its first record is a warcinfo record
+// whose WARC-Filename is name. Another tool's file, or a copy still being
+// written under another name, is never cut. Only a failed read is an
+// error.
+func madeHere(f io.ReaderAt, size int64, name string) (bool, error) {
+	rd, err := NewReader(io.NewSectionReader(f, 0, size))
+	if err != nil {
+		return false, err
 	}
-	var corrupt flate.CorruptInputError
-	return errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, gzip.ErrHeader) || errors.Is(err, gzip.ErrChecksum) ||
-		errors.As(err, &corrupt) || errors.Is(err, ErrFormat)
+	rec, err := rd.Next()
+	if err != nil && readFailed(err) {
+		return false, err
+	}
+	return err == nil && rec.Type() == TypeWarcinfo && rec.Header.Get("WARC-Filename") == name, nil
 }
 
 // pathless returns err without the file path of an *os.PathError about
@@ -179,62 +282,4 @@ func globEscape(s string) string {
 		b.WriteRune(r)
 	}
 	return b.String()
-}
-
-// memberAfter reports whether a whole gzip member holding a WARC record
-// starts in f between off and size: then what stopped the read is damage
-// with whole records after it, not a write cut short at the file's end (a
-// kill inside a write, or a power cut that zeroed the last blocks). A
-// read of f that fails is the error.
-func memberAfter(f io.ReaderAt, off, size int64) (bool, error) {
-	const chunk = 64 << 10
-	magic := []byte{0x1f, 0x8b, 0x08}
-	buf := make([]byte, chunk+len(magic)-1)
-	for off < size {
-		n, err := f.ReadAt(buf[:min(int64(len(buf)), size-off)], off)
-		if err != nil && !errors.Is(err, io.EOF) {
-			return false, err
-		}
-		if n == 0 {
-			return false, nil
-		}
-		for i := 0; ; i++ {
-			j := bytes.Index(buf[i:n], magic)
-			if j < 0 {
-				break
-			}
-			i += j
-			whole, err := wholeMember(f, off+int64(i), size)
-			if err != nil || whole {
-				return whole, err
-			}
-		}
-		off += int64(max(n-len(magic)+1, 1))
-	}
-	return false, nil
-}
-
-// wholeMember reports whether one gzip member starting at off in f
-// decompresses to its end and holds a WARC record; a read of f that
-// fails, rather than data that does not decode, is the error.
-func wholeMember(f io.ReaderAt, off, size int64) (bool, error) {
-	check := func(err error) (bool, error) {
-		if err == nil || errors.Is(err, io.EOF) || undecodable(err) {
-			return false, nil
-		}
-		return false, err
-	}
-	zr, err := gzip.NewReader(io.NewSectionReader(f, off, size-off))
-	if err != nil {
-		return check(err)
-	}
-	zr.Multistream(false)
-	head := make([]byte, len("WARC/1."))
-	if _, err := io.ReadFull(zr, head); err != nil || string(head) != "WARC/1." {
-		return check(err)
-	}
-	if _, err = io.Copy(io.Discard, zr); err != nil {
-		return check(err)
-	}
-	return true, nil
 }

@@ -158,8 +158,9 @@ func TestRecoverZeroedTail(t *testing.T) {
 				t.Fatal(err)
 			}
 			w := warc.OpenWriter(t, warc.Options{Dir: dir})
-			if after := size(t, path); after != last.Offset || len(w.Recovered()) != 1 {
-				t.Errorf("zeros from %d into the last exchange: file now %d bytes, recovered %v; want cut at %d and indexed", from, after, w.Recovered(), last.Offset)
+			want := warc.Recovery{Name: filepath.Base(path), Cut: int64(len(z)) - last.Offset}
+			if after, got := size(t, path), w.Recovered(); after != last.Offset || len(got) != 1 || got[0] != want {
+				t.Errorf("zeros from %d into the last exchange: file now %d bytes, recovered %v; want cut at %d and indexed, %v", from, after, got, last.Offset, want)
 			}
 		})
 	}

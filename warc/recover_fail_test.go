@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -39,7 +40,7 @@ func TestRecoverFailureSkipsFile(t *testing.T) {
 	if len(got) != 1 || !errors.Is(got[0], warc.ErrUnrecovered) || !strings.Contains(got[0].Error(), filepath.Base(stuck)) {
 		t.Errorf("unrecovered %v; want one ErrUnrecovered naming %s", got, filepath.Base(stuck))
 	}
-	if rec := w.Recovered(); len(rec) != 1 || rec[0] != filepath.Base(fine) {
+	if rec := w.Recovered(); len(rec) != 1 || rec[0] != (warc.Recovery{Name: filepath.Base(fine)}) {
 		t.Errorf("recovered %v, want %s", rec, filepath.Base(fine))
 	}
 	res, err := w.WriteExchange(context.Background(), fetchExchange(t, pageServer(t).URL+"/q"))
@@ -67,7 +68,7 @@ func TestRecoverFailureSkipsFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	w = warc.OpenWriter(t, warc.Options{Dir: dir})
-	if rec := w.Recovered(); len(rec) != 1 || rec[0] != filepath.Base(stuck) || len(w.Unrecovered()) != 0 {
+	if rec := w.Recovered(); len(rec) != 1 || rec[0] != (warc.Recovery{Name: filepath.Base(stuck)}) || len(w.Unrecovered()) != 0 {
 		t.Errorf("second open: recovered %v, unrecovered %v; want %s recovered", rec, w.Unrecovered(), filepath.Base(stuck))
 	}
 	if recs := warc.ReadAll(t, stuck); len(recs) != 11 {
@@ -77,8 +78,8 @@ func TestRecoverFailureSkipsFile(t *testing.T) {
 
 // TestRecoverCutThenIndexFails: a killed writer's file cut short inside
 // its last exchange is cut back before its index is written; when the
-// index then cannot be written, Unrecovered says the partial exchange may
-// have been cut, not that the file is unchanged.
+// index then cannot be written, Unrecovered says how many bytes were cut,
+// not that the file is unchanged.
 func TestRecoverCutThenIndexFails(t *testing.T) {
 	dir := t.TempDir()
 	path, b, results := writeFive(t, dir)
@@ -93,8 +94,9 @@ func TestRecoverCutThenIndexFails(t *testing.T) {
 	if len(got) != 1 || !errors.Is(got[0], warc.ErrUnrecovered) {
 		t.Fatalf("unrecovered %v, want one error for %s", got, path)
 	}
-	if msg := got[0].Error(); !strings.Contains(msg, "(a partial last exchange may have been cut)") || strings.Contains(msg, "unchanged") {
-		t.Errorf("unrecovered error %q: want it to say a partial last exchange may have been cut", msg)
+	cut := int64(len(b)-20) - results[4].Offset
+	if msg := got[0].Error(); !strings.Contains(msg, fmt.Sprintf("(cut by %d bytes, a partial last record pair, before its index failed)", cut)) || strings.Contains(msg, "unchanged") {
+		t.Errorf("unrecovered error %q: want it to say %d bytes of a partial last record pair were cut", msg, cut)
 	}
 	if after := size(t, path); after != results[4].Offset {
 		t.Errorf("file of %d bytes now %d, want cut at the last exchange, %d", len(b)-20, after, results[4].Offset)

@@ -87,20 +87,20 @@ func TestRecoverReadError(t *testing.T) {
 			}
 			defer f.Close()
 			ff := &failingFile{File: f, failAt: tc.failAt, failRA: tc.failRA}
-			ok, cut, err := recoverOpen(ff, path, int64(len(b)), index)
+			cut, ok, err := recoverOpen(ff, path, int64(len(b)), index)
 			after, rerr := os.ReadFile(path)
 			if rerr != nil {
 				t.Fatal(rerr)
 			}
 			_, ierr := os.Stat(index)
 			if tc.ok {
-				if !ok || !cut || err != nil || len(after) >= len(b) || ierr != nil {
+				if !ok || cut != int64(len(b)-len(after)) || err != nil || len(after) >= len(b) || ierr != nil {
 					t.Fatalf("ok %v, cut %v, %v, %d of %d bytes left, index %v; want the partial exchange cut and an index",
 						ok, cut, err, len(after), len(b), ierr)
 				}
 				return
 			}
-			if ok || cut || !errors.Is(err, syscall.EIO) {
+			if ok || cut != 0 || !errors.Is(err, syscall.EIO) {
 				t.Errorf("ok %v, cut %v, error %v; want neither and EIO", ok, cut, err)
 			}
 			if err != nil && strings.Contains(err.Error(), path) {

@@ -59,7 +59,8 @@ func TestRecoverKilledWriter(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if _, err := f.Write(tc.tail(pair)); err != nil {
+			tail := tc.tail(pair)
+			if _, err := f.Write(tail); err != nil {
 				t.Fatal(err)
 			}
 			f.Close()
@@ -77,8 +78,8 @@ func TestRecoverKilledWriter(t *testing.T) {
 			liveSize := size(t, livePath)
 
 			w := warc.OpenWriter(t, warc.Options{Dir: dir})
-			if got := w.Recovered(); len(got) != 1 || got[0] != name {
-				t.Fatalf("recovered %v, want [%s]", got, name)
+			if got, want := w.Recovered(), (warc.Recovery{Name: name, Cut: int64(len(tail))}); len(got) != 1 || got[0] != want {
+				t.Fatalf("recovered %v, want [%v]", got, want)
 			}
 			if got := warc.Types(warc.ReadAll(t, path)); got != tc.wantRecs {
 				t.Errorf("records after recovery: %s, want %s", got, tc.wantRecs)

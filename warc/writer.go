@@ -126,8 +126,8 @@ type Writer struct {
 	serial  int
 	files   []string
 
-	recovered   []string // files of a killed writer that Open indexed
-	unrecovered []error  // files of a killed writer Open failed to index, why
+	recovered   []Recovery // files without an index that Open indexed
+	unrecovered []error    // files without an index Open left, why
 }
 
 // Open creates opts.Dir if needed and starts the first WARC file with its
@@ -468,7 +468,16 @@ func writeIndex(path string, lines []string) error {
 		b.WriteByte('\n')
 	}
 	tmp := path + ".tmp"
-	if err := os.WriteFile(tmp, []byte(b.String()), 0o644); err != nil {
+	// Not through a symbolic link left at tmp, which would write the
+	// index over the file it points to.
+	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_TRUNC|noFollow, 0o644)
+	if err == nil {
+		_, err = f.WriteString(b.String())
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+	}
+	if err != nil {
 		removeFile(tmp)
 		return fmt.Errorf("warc: write index: %w", err)
 	}
@@ -499,15 +508,17 @@ func (w *Writer) Close() error {
 	return w.closeFile()
 }
 
-// Recovered returns the base names of the files Open found without an
-// index, left by a writer that was killed, and indexed.
-func (w *Writer) Recovered() []string { return append([]string(nil), w.recovered...) }
+// Recovered returns the files Open found without an index (most often
+// left by a writer that was killed) and indexed, each with the number of
+// bytes of a partial last record pair it cut from the file's end first.
+func (w *Writer) Recovered() []Recovery { return append([]Recovery(nil), w.recovered...) }
 
 // Unrecovered returns, for each file Open found without an index and
 // failed to recover, an error naming the file and the cause (errors.Is
 // ErrUnrecovered). Each such file was left without an index and byte for
-// byte as it was, unless its error says a partial last exchange may have
-// been cut (the index failed after the cut); a later Open tries again.
+// byte as it was, unless its error says how many bytes of a partial last
+// record pair were cut (the index failed after the cut); a later Open
+// tries again.
 func (w *Writer) Unrecovered() []error { return append([]error(nil), w.unrecovered...) }
 
 // Files returns the base names of the WARC files this Writer created, in

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"path/filepath"
 	"sync/atomic"
 	"time"
 
@@ -66,12 +67,21 @@ func (s *crawlSession) openObserver(logger *slog.Logger) (*slog.Logger, error) {
 		if err != nil {
 			return logger, fmt.Errorf("open warc: %w", err)
 		}
+		for _, r := range w.Recovered() {
+			// Open cut a partial last record pair a killed run (or a
+			// power cut) left in a file of its own, then indexed it:
+			// bytes gone from the disk, which the user should hear of.
+			if r.Cut > 0 {
+				logger.Warn("warc: cut a partial last record pair from the end of a file found without an index, then indexed it",
+					"file", filepath.Join(s.cfg.WARC, r.Name), "bytes", r.Cut)
+			}
+		}
 		for _, err := range w.Unrecovered() {
-			// A killed run's file this one cannot index (damaged, not
-			// writable, say) stays without an index; err names it and
-			// says whether its partial last exchange was cut. The crawl
-			// writes files of its own.
-			logger.Warn("warc: skipped a file a killed run left; this crawl writes files of its own", "err", err)
+			// A file found without an index that Open could not index
+			// (damaged, another tool's, not a regular file, say) stays
+			// as it is; err names it and says whether bytes were cut.
+			// The crawl writes files of its own.
+			logger.Warn("warc: skipped a file found without an index; this crawl writes files of its own", "err", err)
 		}
 		s.obs.warc = w
 	}

@@ -1,0 +1,61 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/seedcrawl/seedcrawl/testweb"
+	"github.com/seedcrawl/seedcrawl/warc"
+)
+
+// TestCrawlWARCCutWarns: a --warc directory holding a file of a killed
+// run, without its index, whose last record pair was cut short: the
+// crawl cuts that pair, indexes the file and warns once, naming the file
+// once and the bytes cut, so that no bytes leave the disk unsaid.
+func TestCrawlWARCCutWarns(t *testing.T) {
+	w := crawlStartWeb(t, testweb.GenOptions{Seed: 2, Pages: 20, Hosts: 1, Preset: testweb.Clean}, testweb.Options{})
+	dir := filepath.Join(t.TempDir(), "warc")
+	ww, err := warc.Open(warc.Options{Dir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var last warc.Result
+	for _, p := range []string{"/a", "/b"} {
+		if last, err = ww.WriteExchange(context.Background(), warc.Exchange{URL: "http://x.example" + p,
+			Request: []byte("GET " + p + " HTTP/1.1\r\nHost: x.example\r\n\r\n"), Response: []byte("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok")}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := ww.Close(); err != nil {
+		t.Fatal(err)
+	}
+	old := filepath.Join(dir, last.File)
+	if err := os.Remove(strings.TrimSuffix(old, ".warc.gz") + ".cdxj"); err != nil {
+		t.Fatal(err)
+	}
+	st, err := os.Stat(old)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Truncate(old, st.Size()-20); err != nil { // a kill inside the last request's write
+		t.Fatal(err)
+	}
+	cut := st.Size() - 20 - last.Offset
+
+	db := filepath.Join(t.TempDir(), "w.db")
+	args := append([]string{"crawl"}, w.flags("--db", db, "--delay", "0", "--progress", "0", "--warc", dir)...)
+	_, stderr := checkExit(t, append(args, w.site.Seeds()...), 0, "cut a partial last record pair", fmt.Sprintf("bytes=%d", cut))
+	if n := strings.Count(stderr, filepath.Base(old)); n != 1 {
+		t.Errorf("stderr names %s %d times, want once:\n%s", filepath.Base(old), n, stderr)
+	}
+	if after, err := os.Stat(old); err != nil || after.Size() != last.Offset {
+		t.Errorf("the killed run's file: %v, %v; want it cut to %d bytes", after, err, last.Offset)
+	}
+	if _, err := os.Stat(strings.TrimSuffix(old, ".warc.gz") + ".cdxj"); err != nil {
+		t.Errorf("the killed run's file has no index: %v", err)
+	}
+}

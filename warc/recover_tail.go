@@ -1,0 +1,201 @@
+package warc
+
+import (
+	"bufio"
+	"bytes"
+	"compress/flate"
+	"compress/gzip"
+	"errors"
+	"io"
+)
+
+// cutShort reports whether the bytes of f from whole, the end of its last
+// whole record pair, to size are what a Writer killed inside one write, or
+// a power cut that zeroed the file's last blocks, leaves: at most one
+// record pair, a prefix of it as written, then maybe zeros to the end.
+// That is, read member by member, they hold at most one whole gzip member
+// (the pair's response or revisit record alone, naming the request it
+// waits for), and then either nothing or a member holding no more than
+// one record, maybe incomplete, whose read fails
+//
+//   - with gzip data that ends early (io.ErrUnexpectedEOF) at the file's
+//     end, or
+//   - in the run of zero bytes that ends the file: its header, or its
+//     deflate data read into the zeros (gzip.ErrHeader, a
+//     flate.CorruptInputError), or its 8-byte trailer lies in them
+//     (gzip.ErrChecksum),
+//
+// and no whole member holding a WARC record starts after the pair's first
+// byte (see memberAfter). Anything else there (a bad checksum or a
+// flipped byte with data after it, a second whole member, a member whose
+// record is not a pair's first) is damage or another tool's layout,
+// which is not cut: stored bytes that hold a whole record are never lost.
+// A read of f that fails is the error.
+func cutShort(f io.ReaderAt, whole, size int64) (bool, error) {
+	zeros, err := zerosFrom(f, whole, size)
+	if err != nil {
+		return false, err
+	}
+	cr := &countReader{r: io.NewSectionReader(f, whole, size-whole)}
+	br := bufio.NewReader(cr)
+	pos := func() int64 { return whole + cr.n - int64(br.Buffered()) }
+	var zr *gzip.Reader
+	for i := 0; ; i++ {
+		if _, err := br.Peek(1); errors.Is(err, io.EOF) {
+			// The pair's response alone, ended with its member.
+			return i == 1, nil
+		} else if err != nil {
+			return false, err
+		}
+		if zr == nil {
+			zr, err = gzip.NewReader(br)
+		} else {
+			err = zr.Reset(br)
+		}
+		var content []byte
+		if err == nil {
+			zr.Multistream(false)
+			content, err = io.ReadAll(io.LimitReader(zr, DefaultMaxRecord+maxLine))
+		}
+		if err != nil {
+			if readFailed(err) {
+				return false, err
+			}
+			if !endsInCut(err, pos(), zeros, size) || !partOfOne(content) {
+				return false, nil
+			}
+			after, err := memberAfter(f, whole+1, size)
+			return !after, err
+		}
+		if i > 0 || !pairStart(content) {
+			return false, nil
+		}
+	}
+}
+
+// endsInCut reports whether err, which stopped the read of a gzip member
+// with at bytes of the file read, is what a write cut short at the file's
+// end of size bytes, or the zeros from zeros to it, leave.
+func endsInCut(err error, at, zeros, size int64) bool {
+	var corrupt flate.CorruptInputError
+	switch {
+	case errors.Is(err, io.ErrUnexpectedEOF):
+		return at == size
+	case errors.Is(err, gzip.ErrChecksum):
+		return at-8 >= zeros // the whole trailer zeroed
+	case errors.Is(err, gzip.ErrHeader), errors.As(err, &corrupt):
+		return at > zeros // the header or the data read into the zeros
+	}
+	return false
+}
+
+// pairStart reports whether content, a whole gzip member's, holds exactly
+// one record, sound, that starts a record pair as the Writer writes it: a
+// response or revisit naming in WARC-Concurrent-To the request to come.
+func pairStart(content []byte) bool {
+	rd, err := NewReader(bytes.NewReader(content))
+	if err != nil || rd.gzipped {
+		return false
+	}
+	rec, err := rd.Next()
+	if err != nil || (rec.Type() != TypeResponse && rec.Type() != TypeRevisit) || rec.Header.Get("WARC-Concurrent-To") == "" {
+		return false
+	}
+	_, err = rd.Next()
+	return errors.Is(err, io.EOF)
+}
+
+// partOfOne reports whether content, what a gzip member cut short
+// decompressed to, holds at most one record, maybe incomplete, as the
+// Writer's members do: not the records of many pairs in one member, which
+// another tool's file may hold and a cut there would lose.
+func partOfOne(content []byte) bool {
+	rd, err := NewReader(bytes.NewReader(content))
+	if err != nil {
+		return false
+	}
+	if _, err := rd.Next(); err != nil {
+		return !errors.Is(err, ErrDigest) // incomplete: part of one record
+	}
+	_, err = rd.Next()
+	return errors.Is(err, io.EOF)
+}
+
+// zerosFrom returns where the run of zero bytes that ends f, between off
+// and size, begins: size if its last byte is not zero.
+func zerosFrom(f io.ReaderAt, off, size int64) (int64, error) {
+	buf := make([]byte, 64<<10)
+	end := size
+	for end > off {
+		n := min(int64(len(buf)), end-off)
+		b := buf[:n]
+		if _, err := f.ReadAt(b, end-n); err != nil && !errors.Is(err, io.EOF) {
+			return 0, err
+		}
+		for i := len(b) - 1; i >= 0; i-- {
+			if b[i] != 0 {
+				return end - n + int64(i) + 1, nil
+			}
+		}
+		end -= n
+	}
+	return off, nil
+}
+
+// memberAfter reports whether a whole gzip member holding a WARC record
+// starts in f between off and size: then what stopped the read is damage
+// with whole records after it, not a write cut short at the file's end (a
+// kill inside a write, or a power cut that zeroed the last blocks). A
+// read of f that fails is the error.
+func memberAfter(f io.ReaderAt, off, size int64) (bool, error) {
+	const chunk = 64 << 10
+	magic := []byte{0x1f, 0x8b, 0x08}
+	buf := make([]byte, chunk+len(magic)-1)
+	for off < size {
+		n, err := f.ReadAt(buf[:min(int64(len(buf)), size-off)], off)
+		if err != nil && !errors.Is(err, io.EOF) {
+			return false, err
+		}
+		if n == 0 {
+			return false, nil
+		}
+		for i := 0; ; i++ {
+			j := bytes.Index(buf[i:n], magic)
+			if j < 0 {
+				break
+			}
+			i += j
+			whole, err := wholeMember(f, off+int64(i), size)
+			if err != nil || whole {
+				return whole, err
+			}
+		}
+		off += int64(max(n-len(magic)+1, 1))
+	}
+	return false, nil
+}
+
+// wholeMember reports whether one gzip member starting at off in f
+// decompresses to its end and holds a WARC record; a read of f that
+// fails, rather than data that does not decode, is the error.
+func wholeMember(f io.ReaderAt, off, size int64) (bool, error) {
+	check := func(err error) (bool, error) {
+		if err == nil || errors.Is(err, io.EOF) || !readFailed(err) {
+			return false, nil
+		}
+		return false, err
+	}
+	zr, err := gzip.NewReader(io.NewSectionReader(f, off, size-off))
+	if err != nil {
+		return check(err)
+	}
+	zr.Multistream(false)
+	head := make([]byte, len("WARC/1."))
+	if _, err := io.ReadFull(zr, head); err != nil || string(head) != "WARC/1." {
+		return check(err)
+	}
+	if _, err = io.Copy(io.Discard, zr); err != nil {
+		return check(err)
+	}
+	return true, nil
+}
