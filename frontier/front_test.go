@@ -76,3 +76,45 @@ func TestAddGoesFirst(t *testing.T) {
 		})
 	}
 }
+
+// TestAddKeepsHostOrder checks that a URL put at the front of its host's
+// queue by Add goes ahead of the host's other URLs only: between hosts,
+// the host still ranks by its best URL's priority and discovery. With
+// every priority equal (as under bfs), host a, whose pages and sitemap
+// were found before host b's page, comes first; a mark that ranked hosts
+// too put every host with a queued sitemap behind every host without one.
+func TestAddKeepsHostOrder(t *testing.T) {
+	clk := newFakeClock()
+	f := newFrontier(t, fixedSched{prio: map[uint64]float64{}}, clk, 1)
+	var ch Changes
+	if err := f.Seed([]Target{{ID: 1, Host: "a", New: true}, {ID: 3, Host: "a", New: true}}, &ch); err != nil {
+		t.Fatal(err)
+	}
+	first, _, err := nextAdvancing(t, f, clk)
+	if err != nil || first.ID != 1 {
+		t.Fatalf("first job %d, %v; want 1", first.ID, err)
+	}
+	if n := f.Add([]Target{{ID: 2, Host: "a"}}, 0, &ch); n != 1 {
+		t.Fatalf("Add enqueued %d, want 1", n)
+	}
+	if err := f.Seed([]Target{{ID: 10, Host: "b", New: true}}, &ch); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.Done(first, Result{Requested: true}, nil); err != nil {
+		t.Fatal(err)
+	}
+	var got []uint64
+	for range f.Len() {
+		j, _, err := nextAdvancing(t, f, clk)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, j.ID)
+		if _, err := f.Done(j, Result{Requested: true}, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if want := []uint64{2, 3, 10}; !slices.Equal(got, want) {
+		t.Errorf("handed out %v, want %v (a's sitemap, a's page, then b's page found after both)", got, want)
+	}
+}

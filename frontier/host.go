@@ -115,9 +115,14 @@ func (f *Frontier) reposition(hi uint32, now int64) {
 	switch want {
 	case ready:
 		top := h.q.top()
+		// The ready heap orders hosts by their best URL's priority, then
+		// its discovery: a sitemap put at the front of its host's queue
+		// (frontSeq) goes ahead of the host's other URLs, not of other
+		// hosts, so the mark is left out of the host's key.
+		seq := top.seq &^ frontSeq
 		if h.where == ready {
 			cur, _ := f.ready.Get(uint64(hi))
-			if cur.Seq == top.seq { // same best URL: only its priority may differ
+			if cur.Seq == seq { // same best URL: only its priority may differ
 				if cur.Prio != top.prio {
 					f.ready.Update(uint64(hi), top.prio)
 				}
@@ -127,7 +132,7 @@ func (f *Frontier) reposition(hi uint32, now int64) {
 			// remove and push.
 			f.ready.Remove(uint64(hi))
 		}
-		f.ready.Push(pq.Item{ID: uint64(hi), Prio: top.prio, Seq: top.seq})
+		f.ready.Push(pq.Item{ID: uint64(hi), Prio: top.prio, Seq: seq})
 	case waiting:
 		// Max-heap on -readyAt: the earliest ready time on top. Relative to
 		// the epoch, nanoseconds stay exact in a float64 for 104 days.
