@@ -88,3 +88,75 @@ func TestCrawlDelayOneAtATime(t *testing.T) {
 		}
 	}
 }
+
+// orderRobots hands each check the next verdict sent on verdicts, in the
+// order the test sends them, reporting each start.
+type orderRobots struct {
+	started  chan struct{}
+	verdicts chan Verdict
+}
+
+func (r *orderRobots) Check(ctx context.Context, _ uint64, _ string) (Verdict, error) {
+	r.started <- struct{}{}
+	select {
+	case v := <-r.verdicts:
+		return v, nil
+	case <-ctx.Done():
+		return Verdict{}, ctx.Err()
+	}
+}
+
+// TestCrawlDelayAfterRobotsRequest checks the Crawl-delay limit when two
+// jobs of a host were taken before robots.txt was known and the check of
+// one fetched it (its verdict lists the request) while the other's came
+// from the cache the fetch had just filled (no request listed): the first
+// goes back to the queue for the host's delay after the robots.txt
+// request, and so must the second, though it is alone in flight by then.
+func TestCrawlDelayAfterRobotsRequest(t *testing.T) {
+	const delay = 5 * time.Second
+	clk := newFakeClock()
+	rb := &orderRobots{started: make(chan struct{}, 8), verdicts: make(chan Verdict)}
+	f, err := New(Options{Scheduler: bfsSched{}, Clock: clk, Robots: rb, Politeness: config.Politeness{HostConcurrency: 2}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Seed([]Target{{ID: 1, Host: "a.test", New: true}, {ID: 2, Host: "a.test", New: true}}, nil); err != nil {
+		t.Fatal(err)
+	}
+	first, second := goNext(context.Background(), f), goNext(context.Background(), f)
+	<-rb.started
+	<-rb.started
+	start := clk.Now()
+	rb.verdicts <- Verdict{Allowed: true, CrawlDelay: delay, Requests: []Request{{Host: "a.test", At: start}}}
+	waitBlocked(t, f, clk)
+	rb.verdicts <- Verdict{Allowed: true, CrawlDelay: delay}
+	waitBlocked(t, f, clk)
+	for {
+		select {
+		case r := <-first:
+			if r.err != nil {
+				t.Fatal(r.err)
+			}
+			if at := clk.Now(); at.Sub(start) < delay {
+				t.Fatalf("job %d handed out %v after the robots.txt request; Crawl-delay %v", r.job.ID, at.Sub(start), delay)
+			}
+			return
+		case r := <-second:
+			if r.err != nil {
+				t.Fatal(r.err)
+			}
+			if at := clk.Now(); at.Sub(start) < delay {
+				t.Fatalf("job %d handed out %v after the robots.txt request; Crawl-delay %v", r.job.ID, at.Sub(start), delay)
+			}
+			return
+		case <-clk.armed:
+			if at, ok := clk.earliest(); ok {
+				clk.Advance(at.Sub(clk.Now()))
+			}
+		case <-rb.started:
+			// A job taken again after its wait asks robots.txt again
+			// (cached by now): allowed, no request.
+			go func() { rb.verdicts <- Verdict{Allowed: true, CrawlDelay: delay} }()
+		}
+	}
+}

@@ -189,10 +189,14 @@ func (f *Frontier) judge(job *Job, v Verdict) bool {
 		f.delayHost(hi, v.RetryAt.UnixNano(), v.Reason, ch)
 		f.unfly(*job, hi)
 		handOut = false
-	case v.Allowed && v.CrawlDelay > 0 && h.inflight > 1:
+	case v.Allowed && v.CrawlDelay > 0 && (h.inflight > 1 || h.readyAt > now):
 		// Taken beside another job of the host before its Crawl-delay
 		// was known (a cached robots.txt, at the start of a run): it
-		// waits for the other, as hostConc has it from now on.
+		// waits for the other, as hostConc has it from now on. A job is
+		// taken only once the host is ready, so a later readyAt means a
+		// request to the host was made since (the robots.txt request of
+		// another job taken beside it, judged first): it waits for that
+		// one's delay too.
 		f.unfly(*job, hi)
 		handOut = false
 	case !v.Allowed:
