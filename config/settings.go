@@ -41,7 +41,7 @@ func runSettings() []setting {
 		{key: "refresh-share", help: "at most this share `F` (0..1) of a cycle's budget (--pages-per-cycle, else --max-pages) refetches known pages; the rest is kept for new URLs. " +
 			"The default, 0.5, keeps half of each budgeted cycle for discovery and paces the refetches over the cycle (--refresh-pace). " +
 			"1 is no cap: known pages due for a revisit compete with new URLs in the scheduler's order and may take the whole budget (run warns after a cycle that spent it without fetching a new page). " +
-			"Without a budget it does nothing: given below 1 as a flag, that is an error, in a config file a warning",
+			"Without a budget it does nothing: given below 1 as a flag, that is an error; a config file value other than the default, a warning",
 			val: func(c *Config) value { return (*floatVal)(&c.RefreshShare) }},
 		{key: "refresh-pace", help: "how a cycle spends a --refresh-share below 1 with --pages-per-cycle: `PACE` " + strings.Join(RefreshPaces(), " or ") +
 			" (even: refetches spread evenly over the budget, so new URLs are fetched from the start; front: refetches first, as the crawl reaches known pages). " +
