@@ -91,7 +91,7 @@ func TestCountsAgree(t *testing.T) {
 	if runLine[0] != reqs || runLine[1] != done {
 		t.Errorf("stats runs: fetches %d, pages %d; the summary said %d requests, %d URLs done", runLine[0], runLine[1], reqs, done)
 	}
-	row := regexp.MustCompile(`(?m)^cycles: \(fetches: URLs requested, retries not counted; found: URLs first seen\)\n.*\n +1 +(\d+) `)
+	row := regexp.MustCompile(`(?m)^cycles: \(fetches: URLs requested, retries not counted; found: URLs first seen[;)].*\n.*\n +1 +(\d+) `)
 	if c := countsOf(t, "stats --cycles", st, row); c[0] != requested {
 		t.Errorf("stats --cycles: cycle 1 fetches %d, the summary said %d URLs requested", c[0], requested)
 	}

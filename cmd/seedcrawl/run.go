@@ -497,8 +497,8 @@ func runPlanNote(p *recrawl.Plan) string {
 	default:
 		parts = append(parts, fmt.Sprintf("%d seeds by %s, %d fetches done", len(p.Cycle.Seeds), p.Cycle.SeedAlgo, p.Cycle.Stats.Fetches))
 	}
-	if n := len(p.Cycle.Replaced); n > 0 {
-		parts = append(parts, fmt.Sprintf("%d vanished seeds replaced", n))
+	if v := cycleVanished(p.Cycle); v.SeedsVanished > 0 {
+		parts = append(parts, fmt.Sprintf("%d vanished seeds, %d replaced", v.SeedsVanished, v.SeedsReplaced))
 	}
 	switch {
 	case p.MaxPages > 0:
@@ -522,32 +522,36 @@ func runPlanNote(p *recrawl.Plan) string {
 
 // runCycleOut is the JSON form of a completed cycle.
 type runCycleOut struct {
-	Cycle    uint32            `json:"cycle"`
-	Start    time.Time         `json:"start"`
-	End      time.Time         `json:"end"`
-	Seconds  float64           `json:"seconds"`
-	SeedAlgo string            `json:"seed_algo"`
-	Seeds    []cycleSeedOut    `json:"seeds"`
-	Replaced []cycleReplOut    `json:"replaced"`
-	Stats    cycleStatsJSON    `json:"stats"`
-	Stopped  string            `json:"stopped,omitempty"`
-	Refresh  map[string]uint64 `json:"refresh,omitempty"`
+	Cycle    uint32         `json:"cycle"`
+	Start    time.Time      `json:"start"`
+	End      time.Time      `json:"end"`
+	Seconds  float64        `json:"seconds"`
+	SeedAlgo string         `json:"seed_algo"`
+	Seeds    []cycleSeedOut `json:"seeds"`
+	Replaced []cycleReplOut `json:"replaced"` // every vanished seed, replaced or not
+	cycleVanishedOut
+	Stats   cycleStatsJSON    `json:"stats"`
+	Stopped string            `json:"stopped,omitempty"`
+	Refresh map[string]uint64 `json:"refresh,omitempty"`
 }
 
 // runPrintCycle prints a completed cycle: JSON (one object per line) or a
 // few human lines.
 func runPrintCycle(w io.Writer, c storage.Cycle, sum monitor.Summary, asJSON bool, url func(uint64) string) error {
 	secs := c.End.Sub(c.Start).Seconds()
+	v := cycleVanished(c)
 	if asJSON {
 		ss, rs := cycleSeedsOut(c, url)
 		return json.NewEncoder(w).Encode(runCycleOut{Cycle: c.N, Start: c.Start, End: c.End, Seconds: secs,
-			SeedAlgo: c.SeedAlgo, Seeds: ss, Replaced: rs, Stats: cycleStatsOut(c.Stats), Stopped: sum.Stopped, Refresh: sum.Refresh})
+			SeedAlgo: c.SeedAlgo, Seeds: ss, Replaced: rs, cycleVanishedOut: v,
+			Stats: cycleStatsOut(c.Stats), Stopped: sum.Stopped, Refresh: sum.Refresh})
 	}
 	s := c.Stats
 	// fetches are URLs requested (one per URL, retries not counted), as
-	// in the crawl summary and the stats --cycles table.
-	fmt.Fprintf(w, "cycle %d done in %.1fs: %d seeds (%s), %d replaced; %d fetches (URLs requested): %d new, %d changed, %d unchanged, %d gone, %d errors; %s; %d URLs found\n",
-		c.N, secs, len(c.Seeds), c.SeedAlgo, len(c.Replaced), s.Fetches, s.New, s.Changed, s.Unchanged, s.Gone, s.Errors,
+	// in the crawl summary and the stats --cycles table. A vanished seed
+	// is replaced only when one is found (a line per vanished seed says).
+	fmt.Fprintf(w, "cycle %d done in %.1fs: %d seeds (%s), %d vanished, %d replaced; %d fetches (URLs requested): %d new, %d changed, %d unchanged, %d gone, %d errors; %s; %d URLs found\n",
+		c.N, secs, len(c.Seeds), c.SeedAlgo, v.SeedsVanished, v.SeedsReplaced, s.Fetches, s.New, s.Changed, s.Unchanged, s.Gone, s.Errors,
 		monitor.ByteCount(s.Bytes), s.Found)
 	for _, r := range c.Replaced {
 		to := "no replacement found"

@@ -113,7 +113,8 @@ type statsCycleOut struct {
 	Stats    cycleStatsJSON `json:"stats"`
 	SeedAlgo string         `json:"seed_algo,omitempty"`
 	Seeds    []cycleSeedOut `json:"seeds,omitempty"`
-	Replaced []cycleReplOut `json:"replaced,omitempty"`
+	Replaced []cycleReplOut `json:"replaced,omitempty"` // every vanished seed, replaced or not
+	cycleVanishedOut
 }
 
 // cycleSeedOut and cycleReplOut are the JSON forms of a cycle's seeds and
@@ -129,6 +130,26 @@ type cycleReplOut struct {
 	Old    uint64 `json:"old"`
 	New    *int64 `json:"new"` // null: no replacement found
 	Reason string `json:"reason"`
+}
+
+// cycleVanishedOut counts a cycle's vanished seeds (the entries of its
+// replaced list) and those of them given a replacement (run --json,
+// stats --json; the text forms say "N vanished, M replaced").
+type cycleVanishedOut struct {
+	SeedsVanished int `json:"seeds_vanished"`
+	SeedsReplaced int `json:"seeds_replaced"`
+}
+
+// cycleVanished counts c's vanished seeds: c.Replaced lists every one,
+// with New == storage.NoPage where no replacement was found.
+func cycleVanished(c storage.Cycle) cycleVanishedOut {
+	v := cycleVanishedOut{SeedsVanished: len(c.Replaced)}
+	for _, r := range c.Replaced {
+		if r.New != storage.NoPage {
+			v.SeedsReplaced++
+		}
+	}
+	return v
 }
 
 // cycleSeedsOut converts a cycle's seeds and replacements; url names a page
@@ -175,7 +196,7 @@ func statsJSON(st storage.Stats, url func(uint64) string) statsJSONOut {
 	for _, c := range st.Cycles {
 		ss, rs := cycleSeedsOut(c, url)
 		o.Cycles = append(o.Cycles, statsCycleOut{N: c.N, Start: timeOrNil(c.Start), End: timeOrNil(c.End),
-			Stats: cycleStatsOut(c.Stats), SeedAlgo: c.SeedAlgo, Seeds: ss, Replaced: rs})
+			Stats: cycleStatsOut(c.Stats), SeedAlgo: c.SeedAlgo, Seeds: ss, Replaced: rs, cycleVanishedOut: cycleVanished(c)})
 	}
 	return o
 }
@@ -239,9 +260,10 @@ func statsWrite(w io.Writer, st storage.Stats, cycles bool, url func(uint64) str
 // statsWriteCycles prints the per-cycle table (seedcrawl run) and, below it,
 // each recorded cycle's seeds and vanished seeds.
 func statsWriteCycles(w io.Writer, cs []storage.Cycle, url func(uint64) string) {
-	fmt.Fprintln(w, "cycles: (fetches: URLs requested, retries not counted; found: URLs first seen)")
-	fmt.Fprintf(w, "  %5s %8s %8s %8s %9s %8s %8s %10s %6s %8s %10s %9s  %s\n", "cycle", "fetches", "new", "changed",
-		"unchanged", "gone", "errors", "found", "seeds", "replaced", "bytes", "seconds", "seed-algo")
+	fmt.Fprintln(w, "cycles: (fetches: URLs requested, retries not counted; found: URLs first seen; "+
+		"vanished: seeds that vanished, replaced: those of them given a replacement)")
+	fmt.Fprintf(w, "  %5s %8s %8s %8s %9s %8s %8s %10s %6s %8s %8s %10s %9s  %s\n", "cycle", "fetches", "new", "changed",
+		"unchanged", "gone", "errors", "found", "seeds", "vanished", "replaced", "bytes", "seconds", "seed-algo")
 	for _, c := range cs {
 		s := c.Stats
 		secs := "-"
@@ -255,8 +277,9 @@ func statsWriteCycles(w io.Writer, cs []storage.Cycle, url func(uint64) string) 
 		if algo == "" {
 			algo = "(seedcrawl crawl)"
 		}
-		fmt.Fprintf(w, "  %5d %8d %8d %8d %9d %8d %8d %10d %6d %8d %10s %9s  %s\n", c.N, s.Fetches, s.New, s.Changed, s.Unchanged,
-			s.Gone, s.Errors, s.Found, len(c.Seeds), len(c.Replaced), monitor.ByteCount(s.Bytes), secs, algo)
+		v := cycleVanished(c)
+		fmt.Fprintf(w, "  %5d %8d %8d %8d %9d %8d %8d %10d %6d %8d %8d %10s %9s  %s\n", c.N, s.Fetches, s.New, s.Changed, s.Unchanged,
+			s.Gone, s.Errors, s.Found, len(c.Seeds), v.SeedsVanished, v.SeedsReplaced, monitor.ByteCount(s.Bytes), secs, algo)
 	}
 	for _, c := range cs {
 		if len(c.Seeds) == 0 && len(c.Replaced) == 0 {
