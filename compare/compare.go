@@ -528,6 +528,18 @@ func (c *Compare) Requests() int {
 	return c.t.nSent + c.t.nAsked
 }
 
+// RequestCounts returns the two parts of Requests: sent, the revealed
+// pages the web requested from their servers (requests made), and asked,
+// the URLs of this run asked of the web and not answered yet (requests
+// made or still to make, and some may be answered without one). A
+// progress report shows them apart: asked can jump by the width of every
+// crawl's window at once while the servers see no more requests.
+func (c *Compare) RequestCounts() (sent, asked int) {
+	c.t.mu.RLock()
+	defer c.t.mu.RUnlock()
+	return c.t.nSent, c.t.nAsked
+}
+
 // Waiting returns the URLs the comparison has asked the web for in this run
 // and not had back yet, in the order it first met them: what a crawl that
 // cannot step waits for. It is for progress reports (a page held back by a
