@@ -328,7 +328,12 @@ func compareRun(ctx context.Context, sess *crawlSession, cmp *compare.Compare, w
 		for _, s := range cmp.Sequences() {
 			parts = append(parts, fmt.Sprintf("%s %d", s.Name, len(s.URLs)))
 		}
-		line := fmt.Sprintf("%7.1fs  requests %d  downloaded: %s", time.Since(start).Seconds(), cmp.Requests(), strings.Join(parts, ", "))
+		// Requests made, then the URLs asked of the crawler and not
+		// answered yet: those wait in the crawler's frontier for their
+		// host's turn, so their count can jump by every crawl's window
+		// while the servers see one request per host and delay.
+		sent, asked := cmp.RequestCounts()
+		line := fmt.Sprintf("%7.1fs  requests %d (+%d asked)  downloaded: %s", time.Since(start).Seconds(), sent, asked, strings.Join(parts, ", "))
 		if note := web.waitingNote(cmp.Waiting(), sess.fr, time.Now()); note != "" {
 			line += "  " + note
 		}

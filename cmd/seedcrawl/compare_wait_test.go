@@ -17,7 +17,8 @@ import (
 // causes a new user met on the test web, over loopback: one host whose
 // robots.txt answers 503 (deferred for an hour) and one whose page never
 // answers. The progress line must name both hosts and why each holds the
-// comparison back, instead of repeating unchanged counts.
+// comparison back, instead of repeating unchanged counts, and count the
+// two URLs as asked, apart from the requests answered (none).
 func TestCompareProgressSaysWhatItWaitsFor(t *testing.T) {
 	deferred := serve(t, func(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "busy", http.StatusServiceUnavailable)
@@ -46,7 +47,7 @@ func TestCompareProgressSaysWhatItWaitsFor(t *testing.T) {
 	go func() { done <- runCompare(ctx, args, io.Discard, &stderr) }()
 
 	host := func(u string) string { return regexp.QuoteMeta(strings.TrimPrefix(u, "http://")) }
-	want := regexp.MustCompile(`waiting for 2 URLs: ` + host(deferred.URL) + ` deferred until \d\d:\d\d:\d\d \(robots-deferred[^)]*\); ` +
+	want := regexp.MustCompile(`requests 0 \(\+2 asked\)  downloaded: [^\n]*waiting for 2 URLs: ` + host(deferred.URL) + ` deferred until \d\d:\d\d:\d\d \(robots-deferred[^)]*\); ` +
 		host(hanging.URL) + ` fetch in flight \d+s`)
 	wctx, wcancel := context.WithTimeout(ctx, time.Minute)
 	defer wcancel()
