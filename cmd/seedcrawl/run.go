@@ -375,12 +375,40 @@ func runSession(ctx context.Context, sess *crawlSession, rf runFlags, progress t
 	}
 	if ctx.Err() != nil {
 		if current > 0 {
-			fmt.Fprintf(stderr, "seedcrawl run: interrupted in cycle %d; rerun the same command to resume it\n", current)
-		} else {
-			fmt.Fprintln(stderr, "seedcrawl run: interrupted between cycles")
+			return runPrintInterrupted(stdout, stderr, cfg.DB, current, last, jsonOut)
 		}
+		fmt.Fprintln(stderr, "seedcrawl run: interrupted between cycles")
 	}
 	return nil
+}
+
+// runPartialOut is the JSON form of a cycle interrupted in its crawl: the
+// crawl summary of this run's part of it, as crawl --json prints it, with
+// the cycle's number and incomplete set (a complete cycle's object,
+// runCycleOut, has no incomplete key).
+type runPartialOut struct {
+	Cycle      uint32 `json:"cycle"`
+	Incomplete bool   `json:"incomplete"`
+	DB         string `json:"db"`
+	monitor.Summary
+}
+
+// runPrintInterrupted reports cycle n, interrupted in its crawl: on
+// stdout, where a complete cycle's report goes, the summary sum of the
+// crawl this run made of it (what crawl prints when interrupted), and on
+// stderr that the cycle is incomplete and how to resume it. A cycle
+// stopped before its crawl began (sum zero) has no summary to print.
+func runPrintInterrupted(stdout, stderr io.Writer, db string, n uint32, sum monitor.Summary, asJSON bool) error {
+	fmt.Fprintf(stderr, "seedcrawl run: interrupted in cycle %d, which is incomplete; rerun the same command to resume it\n", n)
+	if sum.Stopped == "" {
+		return nil
+	}
+	if asJSON {
+		// One object per line, as the complete cycles'.
+		return json.NewEncoder(stdout).Encode(runPartialOut{Cycle: n, Incomplete: true, DB: db, Summary: sum})
+	}
+	fmt.Fprintf(stdout, "cycle %d incomplete (interrupted); this run's crawl of it so far:\n", n)
+	return crawlPrintSummary(stdout, db, sum, false)
 }
 
 // runWaitStopNote says where a run stopped after it began to wait for
