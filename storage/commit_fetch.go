@@ -124,7 +124,7 @@ func (c *committer) applyFetch(op *pageOp) error {
 		s.Gone++
 	}
 	isErr := f.Status == StatusHTTPError || f.Status == StatusFetchError
-	if isErr {
+	if isErr && !c.sitemapMarked(f.ID) {
 		s.Errors++
 	}
 	if f.Length > 0 {
@@ -163,6 +163,19 @@ func (c *committer) applyFetch(op *pageOp) error {
 		}
 	}
 	return nil
+}
+
+// sitemapMarked reports whether URL id is marked as a sitemap
+// (Batch.MarkSitemap), in this batch or stored. The crawler asks for most
+// sitemaps on its own (/sitemap.xml, which most sites lack): their failed
+// fetches are left out of CycleStats.Errors, as the crawl summary counts
+// them with the sitemaps. Asked of failed fetches only, one lookup each.
+func (c *committer) sitemapMarked(id uint64) bool {
+	if _, ok := c.b.sm.files[id]; ok {
+		return true
+	}
+	bk := c.tx.Bucket(bktSitemaps)
+	return bk != nil && bk.Get(u64key(id)) != nil
 }
 
 // novel records hash h for page id if no page had it and reports whether id

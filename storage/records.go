@@ -358,7 +358,7 @@ type CycleStats struct {
 	Changed   uint64 // ChangeChanged
 	Unchanged uint64 // ChangeUnchanged
 	Gone      uint64 // ChangeGone
-	Errors    uint64 // fetches with status http-error or fetch-error
+	Errors    uint64 // fetches with status http-error or fetch-error, of URLs not marked as sitemaps (MarkSitemap)
 	Bytes     uint64 // sum of Length
 	Found     uint64 // URLs interned during the cycle
 	NextID    uint64 // page ids below NextID existed at the cycle's last commit

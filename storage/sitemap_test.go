@@ -88,3 +88,32 @@ func TestSitemapSideRecordsRejected(t *testing.T) {
 		})
 	}
 }
+
+// TestSitemapFetchErrorsNotCycleErrors commits failed fetches of two
+// sitemaps, one marked in an earlier batch and one in the same batch, and
+// of a page: the cycle's Errors count the page alone (the crawl summary
+// counts failed sitemaps with the sitemaps), while Fetches and the host's
+// errors count all three.
+func TestSitemapFetchErrorsNotCycleErrors(t *testing.T) {
+	db, _ := openTest(t, nil)
+	ids := intern(t, db, storage.NoPage, 0, "http://a.test/sitemap.xml", "http://a.test/robots-named.xml", "http://a.test/gone")
+	var b storage.Batch
+	b.MarkSitemap(ids[0], storage.SitemapFile{Origin: "http://a.test"})
+	commit(t, db, &b)
+	b.Reset()
+	b.MarkSitemap(ids[1], storage.SitemapFile{Origin: "http://a.test"})
+	for _, id := range ids {
+		b.AddFetch(storage.Fetch{ID: id, Host: "a.test", Status: storage.StatusHTTPError, Code: 404, FetchedAt: at(1)}, nil)
+	}
+	commit(t, db, &b)
+	cycles, err := db.Cycles()
+	if err != nil || len(cycles) != 1 {
+		t.Fatalf("Cycles = %+v, %v; want one", cycles, err)
+	}
+	if s := cycles[0].Stats; s.Fetches != 3 || s.Errors != 1 {
+		t.Errorf("cycle stats: %d fetches, %d errors; want 3, 1 (the page alone)", s.Fetches, s.Errors)
+	}
+	if h, _, err := db.Host("a.test"); err != nil || h.Errors != 3 {
+		t.Errorf("host a.test: %d errors, %v; want 3", h.Errors, err)
+	}
+}

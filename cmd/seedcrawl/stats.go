@@ -261,6 +261,7 @@ func statsWrite(w io.Writer, st storage.Stats, cycles bool, url func(uint64) str
 // each recorded cycle's seeds and vanished seeds.
 func statsWriteCycles(w io.Writer, cs []storage.Cycle, url func(uint64) string) {
 	fmt.Fprintln(w, "cycles: (fetches: URLs requested, retries not counted; found: URLs first seen; "+
+		"errors: failed fetches of pages, not of sitemaps (the crawl summary counts those under sitemaps); "+
 		"vanished: seeds that vanished, replaced: those of them given a replacement)")
 	fmt.Fprintf(w, "  %5s %8s %8s %8s %9s %8s %8s %10s %6s %8s %8s %10s %9s  %s\n", "cycle", "fetches", "new", "changed",
 		"unchanged", "gone", "errors", "found", "seeds", "vanished", "replaced", "bytes", "seconds", "seed-algo")
