@@ -64,10 +64,14 @@ func (c *recConn) Read(p []byte) (int, error) {
 	return n, err
 }
 
+// Write records p before writing it: once it is on the wire the answer
+// can come back, be read and the recorder detached before this goroutine
+// runs again, and bytes recorded then would be lost. A write that fails
+// part-way leaves the capture holding bytes not sent; its exchange has no
+// whole response anyway.
 func (c *recConn) Write(p []byte) (int, error) {
-	n, err := c.Conn.Write(p)
-	c.tee(p[:n], false)
-	return n, err
+	c.tee(p, false)
+	return c.Conn.Write(p)
 }
 
 // tee copies p, bytes just read (in) or written, to the response or the
