@@ -49,9 +49,9 @@ func (l *limitBuf) write(p []byte) {
 
 // recConn is a connection whose bytes can be recorded. Every connection of
 // a recording transport is one; it copies bytes only while a recorder is
-// attached (by the Fetch using the connection, from httptrace's GotConn),
-// so a request that is not recorded, such as a robots.txt fetch on the
-// shared transport, costs one mutex per read.
+// attached (by the Fetch or the Recording transport using the connection,
+// from httptrace's GotConn), so a request that is not recorded costs one
+// mutex per read.
 type recConn struct {
 	net.Conn
 	mu  sync.Mutex
