@@ -50,7 +50,9 @@
 // carries a Capture of the exact request and response bytes (before any
 // decoding, bounded by MaxBody+MaxHeaderBytes), for package warc:
 // Response.Archive writes it as one WARC exchange (a 304 as a revisit of
-// the last full capture).
+// the last full capture). A client of its own on that transport, such as
+// the robots.txt cache's, archives its exchanges, redirect hops included,
+// through Recording.Wrap.
 //
 // A Fetcher is not safe for concurrent use: each crawl worker owns one.
 // Fetchers built on one shared Transport share its connection pool.

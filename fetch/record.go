@@ -49,9 +49,9 @@ func (l *limitBuf) write(p []byte) {
 
 // recConn is a connection whose bytes can be recorded. Every connection of
 // a recording transport is one; it copies bytes only while a recorder is
-// attached (by the Fetch using the connection, from httptrace's GotConn),
-// so a request that is not recorded, such as a robots.txt fetch on the
-// shared transport, costs one mutex per read.
+// attached (by the Fetch or the Recording transport using the connection,
+// from httptrace's GotConn), so a request that is not recorded costs one
+// mutex per read.
 type recConn struct {
 	net.Conn
 	mu  sync.Mutex
@@ -64,10 +64,14 @@ func (c *recConn) Read(p []byte) (int, error) {
 	return n, err
 }
 
+// Write records p before writing it: once it is on the wire the answer
+// can come back, be read and the recorder detached before this goroutine
+// runs again, and bytes recorded then would be lost. A write that fails
+// part-way leaves the capture holding bytes not sent; its exchange has no
+// whole response anyway.
 func (c *recConn) Write(p []byte) (int, error) {
-	n, err := c.Conn.Write(p)
-	c.tee(p[:n], false)
-	return n, err
+	c.tee(p, false)
+	return c.Conn.Write(p)
 }
 
 // tee copies p, bytes just read (in) or written, to the response or the

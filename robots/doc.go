@@ -19,6 +19,10 @@
 //   - redirects are followed, up to five hops, across hosts too
 //     (RFC 9309 2.3.1.2); more hops count as a 4xx.
 //
+// With Options.Archive (--warc) every robots.txt exchange, redirect hops
+// included, goes into the crawl's WARC files beside its pages; a failure
+// to archive one is reported with the decision, which stands.
+//
 // The file is read up to MaxSize (500 KiB, the minimum RFC 9309 2.5 asks
 // parsers to handle); the rest is ignored.
 //

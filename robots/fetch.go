@@ -41,11 +41,13 @@ type flight struct {
 }
 
 // requestLog collects the requests of one robots.txt fetch, redirect hops
-// included; it travels in the request's context, so the client's
-// CheckRedirect, shared by concurrent fetches, finds the right one.
+// included, and the first failure to archive them (Options.Archive); it
+// travels in the request's context, so the client's CheckRedirect and
+// archiving transport, shared by concurrent fetches, find the right one.
 type requestLog struct {
-	mu   sync.Mutex
-	reqs []Request
+	mu         sync.Mutex
+	reqs       []Request
+	archiveErr error
 }
 
 type requestLogKey struct{}
@@ -97,6 +99,13 @@ func (c *Cache) refresh(origin string) (any, error) {
 	e := c.fetch(origin, prev, &log)
 	r := c.record(e)
 	c.lru.put(origin, r)
+	if err := log.archiveFailure(); err != nil {
+		// The verdict stands in this process. Left out of the Store, the
+		// entry makes the next process fetch robots.txt again and archive
+		// it, as a page whose archiving failed is fetched again: archived
+		// twice perhaps, never missing.
+		return flight{rec: r, requests: log.reqs}, errors.Join(storeErr, fmt.Errorf("robots: archive %s: %w", origin, err))
+	}
 	if c.opts.Store != nil {
 		if err := c.opts.Store.SaveRobots(origin, e); err != nil && storeErr == nil {
 			storeErr = fmt.Errorf("robots: save %s: %w", origin, err)

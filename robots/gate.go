@@ -28,10 +28,10 @@ type Checker interface {
 type Gate struct {
 	Robots Checker
 	URLs   URLSource
-	// Logger receives robots store failures (the verdict is still good)
-	// and, when the gate was made by NewGate, one line per origin
-	// each time its robots.txt state changes (deferred, given up, refused,
-	// reachable again), with the cause. nil: discard.
+	// Logger receives robots store and archive failures (the verdict is
+	// still good) and, when the gate was made by NewGate, one line per
+	// origin each time its robots.txt state changes (deferred, given up,
+	// refused, reachable again), with the cause. nil: discard.
 	Logger *slog.Logger
 
 	states *sync.Map // origin -> last logged state; nil: no state lines

@@ -125,6 +125,14 @@ type Options struct {
 	MaxCached int
 	// Now is the clock. nil: time.Now.
 	Now func() time.Time
+	// Archive, when set, keeps every robots.txt exchange, redirect hops
+	// included, as the crawl keeps its pages (--warc: fetch.Recording
+	// over a Client transport that records); it wraps Client's transport.
+	// An exchange that could not be archived does not change the
+	// decision: Check returns the failure with it, and the entry stays
+	// in memory but is not saved in Store, so the next process fetches
+	// robots.txt again and archives it. nil: nothing is archived.
+	Archive Archiver
 }
 
 // Cache answers robots.txt questions for every origin of a crawl. It is
@@ -165,6 +173,13 @@ func New(opts Options) (*Cache, error) {
 	if opts.Client != nil {
 		client = *opts.Client // shallow copy: same Transport, own CheckRedirect
 	}
+	if opts.Archive != nil {
+		next := client.Transport
+		if next == nil {
+			next = http.DefaultTransport
+		}
+		client.Transport = opts.Archive.Wrap(next, opts.MaxSize, noteArchiveFailure)
+	}
 	maxRedirects := opts.MaxRedirects
 	now := opts.Now
 	client.CheckRedirect = func(req *http.Request, via []*http.Request) error {
@@ -187,7 +202,8 @@ func setDefault[T int | int64 | time.Duration](v *T, def T) {
 // first if nothing fresh is known about it. Concurrent calls for one origin
 // share a single fetch; each caller stops waiting when its own ctx ends.
 // Errors: ErrURL for a URL that is not absolute http(s), ctx's error, or a
-// Store failure (the decision is still computed and returned with it).
+// Store or Archive failure (the decision is still computed and returned
+// with it).
 func (c *Cache) Check(ctx context.Context, u *url.URL) (Decision, error) {
 	if u == nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return Decision{}, fmt.Errorf("robots: check %v: %w", u, ErrURL)

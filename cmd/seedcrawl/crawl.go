@@ -303,7 +303,7 @@ func openCrawlBase(cfg config.Config, x crawlExtras) (*crawlSession, error) {
 		}
 		s.fetchers[i] = f
 	}
-	s.robots, err = robots.New(robots.Options{
+	ropts := robots.Options{
 		Client:    &http.Client{Transport: s.tr},
 		UserAgent: cfg.UserAgent,
 		Token:     cfg.RobotsToken,
@@ -312,8 +312,13 @@ func openCrawlBase(cfg config.Config, x crawlExtras) (*crawlSession, error) {
 		Backoff:   cfg.RobotsBackoff,
 		Refused:   func(err error) bool { return errors.Is(err, fetch.ErrPrivateAddress) },
 		Timeout:   cfg.FetchTimeout,
-	})
-	if err != nil {
+	}
+	if a := s.archive(); a != nil {
+		// robots.txt goes into the WARC files beside the pages, over the
+		// same recording transport.
+		ropts.Archive = fetch.Recording{Archive: a}
+	}
+	if s.robots, err = robots.New(ropts); err != nil {
 		return nil, fmt.Errorf("build robots cache: %w", err)
 	}
 	ok = true
