@@ -131,23 +131,21 @@ func TestCrawlDelayAfterRobotsRequest(t *testing.T) {
 	waitBlocked(t, f, clk)
 	rb.verdicts <- Verdict{Allowed: true, CrawlDelay: delay}
 	waitBlocked(t, f, clk)
+	handedOut := func(r nextResult) {
+		if r.err != nil {
+			t.Fatal(r.err)
+		}
+		if at := clk.Now(); at.Sub(start) < delay {
+			t.Fatalf("job %d handed out %v after the robots.txt request; Crawl-delay %v", r.job.ID, at.Sub(start), delay)
+		}
+	}
 	for {
 		select {
 		case r := <-first:
-			if r.err != nil {
-				t.Fatal(r.err)
-			}
-			if at := clk.Now(); at.Sub(start) < delay {
-				t.Fatalf("job %d handed out %v after the robots.txt request; Crawl-delay %v", r.job.ID, at.Sub(start), delay)
-			}
+			handedOut(r)
 			return
 		case r := <-second:
-			if r.err != nil {
-				t.Fatal(r.err)
-			}
-			if at := clk.Now(); at.Sub(start) < delay {
-				t.Fatalf("job %d handed out %v after the robots.txt request; Crawl-delay %v", r.job.ID, at.Sub(start), delay)
-			}
+			handedOut(r)
 			return
 		case <-clk.armed:
 			if at, ok := clk.earliest(); ok {
