@@ -55,6 +55,9 @@ type Reader struct {
 	gz      *gzip.Reader
 	member  *bufio.Reader // records of the current gzip member; nil between members
 	memOff  int64
+	// unended is the last record read whose block was whole but whose
+	// CRLF CRLF was not there: recovery checks its digest.
+	unended *Record
 }
 
 // countReader counts the bytes read through it.
@@ -179,10 +182,11 @@ func (r *Reader) readRecord(b *bufio.Reader) (*Record, error) {
 		return nil, fmt.Errorf("warc: record %s: block: %w", rec.Header.Get("WARC-Record-ID"), err)
 	}
 	if int64(len(rec.Block)) != n {
-		return nil, fmt.Errorf("warc: record %s: %w: block has %d of %d bytes", rec.Header.Get("WARC-Record-ID"), ErrFormat, len(rec.Block), n)
+		return nil, fmt.Errorf("warc: record %s: %w: block has %d of %d bytes: %w", rec.Header.Get("WARC-Record-ID"), ErrFormat, len(rec.Block), n, io.ErrUnexpectedEOF)
 	}
 	var end [4]byte
 	if _, err := io.ReadFull(b, end[:]); err != nil {
+		r.unended = rec
 		// The read's own error, so a recovery tells data cut short
 		// (io.ErrUnexpectedEOF) from a read that failed.
 		return nil, fmt.Errorf("warc: record %s: %w: no CRLF CRLF after the block: %w", rec.Header.Get("WARC-Record-ID"), ErrFormat, noEOF(err))

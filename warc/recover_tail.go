@@ -61,7 +61,13 @@ func cutShort(f io.ReaderAt, whole, size int64) (bool, error) {
 			if readFailed(err) {
 				return false, err
 			}
-			if !endsInCut(err, pos(), zeros, size) || !partOfOne(content) {
+			// Without a run of zeros as long as a trailer at the end,
+			// only data that stops short is what a kill left: a flipped
+			// bit near a member's end can make gzip read its trailer
+			// (whose size field ends in zeros) as data and run into the
+			// file's end too, but then what it decompressed does not
+			// stop short: it holds bytes that do not belong there.
+			if !endsInCut(err, pos(), zeros, size) || !partOfOne(content, size-zeros < 8) {
 				return false, nil
 			}
 			after, err := memberAfter(f, whole+1, size)
@@ -84,7 +90,10 @@ func endsInCut(err error, at, zeros, size int64) bool {
 	case errors.Is(err, gzip.ErrChecksum):
 		return at-8 >= zeros // the whole trailer zeroed
 	case errors.Is(err, gzip.ErrHeader), errors.As(err, &corrupt):
-		return at > zeros // the header or the data read into the zeros
+		// The header or the data read into the zeros, which run on at
+		// least over the trailer: the few zeros a trailer's size field
+		// ends in are no power cut's.
+		return at > zeros && size-zeros >= 8
 	}
 	return false
 }
@@ -108,14 +117,27 @@ func pairStart(content []byte) bool {
 // partOfOne reports whether content, what a gzip member cut short
 // decompressed to, holds at most one record, maybe incomplete, as the
 // Writer's members do: not the records of many pairs in one member, which
-// another tool's file may hold and a cut there would lose.
-func partOfOne(content []byte) bool {
+// another tool's file may hold and a cut there would lose. With prefix,
+// content must be a prefix of one record: an incomplete record's read
+// stopped by the end of content (io.ErrUnexpectedEOF), not by bytes out
+// of place (a whole block that fails its digest), and a whole one
+// followed by nothing, not even blank lines.
+func partOfOne(content []byte, prefix bool) bool {
 	rd, err := NewReader(bytes.NewReader(content))
 	if err != nil {
 		return false
 	}
 	if _, err := rd.Next(); err != nil {
+		if prefix {
+			// A whole block must be the one written: bytes out of
+			// place in it fail its digest.
+			unended := rd.unended != nil && rd.unended.verify() != nil
+			return (errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF)) && !unended
+		}
 		return !errors.Is(err, ErrDigest) // incomplete: part of one record
+	}
+	if prefix && rd.pos() != int64(len(content)) {
+		return false
 	}
 	_, err = rd.Next()
 	return errors.Is(err, io.EOF)
