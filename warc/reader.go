@@ -273,9 +273,9 @@ func IndexFile(path string) ([]string, error) {
 // the Writer wrote in one write (a response or revisit naming a
 // WARC-Concurrent-To, then that request) is whole once both are read; a
 // response whose request came first (other writers' order) is whole at
-// once. rest holds the lines of the records after it, read to the end of
-// r (a response whose partner never came); whatever stops the read before
-// the end is the error.
+// once. rest holds the lines of the records read after it (a response
+// whose partner never came, or had not come when the read stopped);
+// whatever stops the read before the end is the error.
 func indexRecords(r io.Reader, name string) (lines, rest []string, whole int64, err error) {
 	rd, err := NewReader(r)
 	if err != nil {
@@ -290,7 +290,7 @@ func indexRecords(r io.Reader, name string) (lines, rest []string, whole int64, 
 		}
 		if err != nil {
 			sort.Strings(lines)
-			return lines, nil, whole, err
+			return lines, rest, whole, err
 		}
 		typ := rec.Type()
 		if typ == TypeResponse || typ == TypeRevisit {

@@ -17,7 +17,9 @@ type Recovery struct {
 	Name string
 	// Cut is how many bytes recovery cut from the file's end before
 	// indexing it: the part of a record pair its writer was killed while
-	// writing, or a power cut zeroed. 0 when nothing was cut.
+	// writing, or a power cut zeroed, that holds no whole record (the
+	// whole pair, or its request when its response is whole, which is
+	// kept and indexed). 0 when nothing was cut.
 	Cut int64
 }
 
@@ -25,10 +27,11 @@ type Recovery struct {
 // no CDXJ index: most often files a Writer never closed, because its
 // process was killed. Each gets its index. Only a file this package's
 // Writer made (see madeHere) is ever cut, and only back to its last whole
-// exchange, when all that follows is one record pair a kill cut short or
-// a power cut zeroed (see cutShort): then its read stops in gzip data
-// that ends at the file's end, or in zeros that run to it, or at the end
-// of a response whose request never came. A file that reads whole to its
+// record, when all that follows its last whole exchange is one record
+// pair a kill cut short or a power cut zeroed (see cutShort): then its
+// read stops in gzip data that ends at the file's end, or in zeros that
+// run to it. The pair's response, when whole, is kept and indexed, also
+// when its request never came. A file that reads whole to its
 // end is indexed as it is, whoever made it. A file another Writer holds
 // (see lockFile) is left alone, and so is an empty one, which its writer
 // is about to lock. Every other file is skipped, left byte for byte as it
@@ -158,18 +161,27 @@ func recoverOpen(f recoverTarget, path string, size int64, index string) (cut in
 		return 0, false, fmt.Errorf("read stopped after byte %d of %d: %w", whole, size, err)
 	default:
 		mine, merr := madeHere(f, size, name)
-		short := false
+		short, keep := false, whole
 		if merr == nil && mine {
-			short, merr = cutShort(f, whole, size)
+			keep, short, merr = cutShort(f, whole, size)
 		}
 		switch {
 		case merr != nil:
 			return 0, false, fmt.Errorf("look at the bytes after byte %d: %w", whole, pathless(merr, path))
+		case short && keep > whole && len(rest) != 1:
+			return 0, false, fmt.Errorf("read stopped after byte %d of %d: %d records before byte %d, want the response of the last pair alone: %w", whole, size, len(rest), keep, err)
 		case short:
-			if err := cutFile(path, f, whole); err != nil {
-				return 0, false, fmt.Errorf("cut the partial record pair at byte %d: %w", whole, err)
+			if keep > whole {
+				// The last pair's response, whole: kept, and indexed.
+				lines = append(lines, rest...)
+				sort.Strings(lines)
 			}
-			cut = size - whole
+			if keep < size {
+				if err := cutFile(path, f, keep); err != nil {
+					return 0, false, fmt.Errorf("cut the partial record pair at byte %d: %w", keep, err)
+				}
+				cut = size - keep
+			}
 		case err == nil:
 			// It reads whole to its end, in records that do not end in
 			// a pair as this package's Writer writes them: index them

@@ -12,11 +12,12 @@ import (
 // cutShort reports whether the bytes of f from whole, the end of its last
 // whole record pair, to size are what a Writer killed inside one write, or
 // a power cut that zeroed the file's last blocks, leaves: at most one
-// record pair, a prefix of it as written, then maybe zeros to the end.
-// That is, read member by member, they hold at most one whole gzip member
-// (the pair's response or revisit record alone, naming the request it
-// waits for), and then either nothing or a member holding no more than
-// one record, maybe incomplete, whose read fails
+// record pair, a prefix of it as written, then maybe zeros to the end;
+// and if so, keep: where the file is to end. Read member by member, those
+// bytes hold at most one whole gzip member (the pair's response or
+// revisit record alone, naming the request it waits for, which is kept:
+// keep is then its end), and then either nothing or a member holding no
+// more than one record, maybe incomplete, whose read fails
 //
 //   - with gzip data that ends early (io.ErrUnexpectedEOF) at the file's
 //     end, or
@@ -25,27 +26,28 @@ import (
 //     flate.CorruptInputError), or its 8-byte trailer lies in them
 //     (gzip.ErrChecksum),
 //
-// and no whole member holding a WARC record starts after the pair's first
-// byte (see memberAfter). Anything else there (a bad checksum or a
-// flipped byte with data after it, a second whole member, a member whose
-// record is not a pair's first) is damage or another tool's layout,
-// which is not cut: stored bytes that hold a whole record are never lost.
-// A read of f that fails is the error.
-func cutShort(f io.ReaderAt, whole, size int64) (bool, error) {
+// and no whole member holding a WARC record starts after keep's byte (see
+// memberAfter). Anything else there (a bad checksum or a flipped byte
+// with data after it, a second whole member, a member whose record is not
+// a pair's first) is damage or another tool's layout, which is not cut:
+// stored bytes that hold a whole record are never lost. A read of f that
+// fails is the error.
+func cutShort(f io.ReaderAt, whole, size int64) (keep int64, short bool, err error) {
 	zeros, err := zerosFrom(f, whole, size)
 	if err != nil {
-		return false, err
+		return 0, false, err
 	}
 	cr := &countReader{r: io.NewSectionReader(f, whole, size-whole)}
 	br := bufio.NewReader(cr)
 	pos := func() int64 { return whole + cr.n - int64(br.Buffered()) }
+	keep = whole
 	var zr *gzip.Reader
 	for i := 0; ; i++ {
 		if _, err := br.Peek(1); errors.Is(err, io.EOF) {
 			// The pair's response alone, ended with its member.
-			return i == 1, nil
+			return keep, i == 1, nil
 		} else if err != nil {
-			return false, err
+			return 0, false, err
 		}
 		if zr == nil {
 			zr, err = gzip.NewReader(br)
@@ -59,7 +61,7 @@ func cutShort(f io.ReaderAt, whole, size int64) (bool, error) {
 		}
 		if err != nil {
 			if readFailed(err) {
-				return false, err
+				return 0, false, err
 			}
 			// Without a run of zeros as long as a trailer at the end,
 			// only data that stops short is what a kill left: a flipped
@@ -68,14 +70,15 @@ func cutShort(f io.ReaderAt, whole, size int64) (bool, error) {
 			// file's end too, but then what it decompressed does not
 			// stop short: it holds bytes that do not belong there.
 			if !endsInCut(err, pos(), zeros, size) || !partOfOne(content, size-zeros < 8) {
-				return false, nil
+				return 0, false, nil
 			}
-			after, err := memberAfter(f, whole+1, size)
-			return !after, err
+			after, err := memberAfter(f, keep+1, size)
+			return keep, !after, err
 		}
 		if i > 0 || !pairStart(content) {
-			return false, nil
+			return 0, false, nil
 		}
+		keep = pos() // the pair's response, whole: kept
 	}
 }
 

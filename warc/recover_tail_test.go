@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/seedcrawl/seedcrawl/warc"
@@ -40,7 +41,8 @@ func TestRecoverFlipNearEnd(t *testing.T) {
 
 // TestRecoverEveryTruncation: a kill inside the write of the last record
 // pair can leave any prefix of it. Whatever its length, the file is cut
-// back to the last byte of a whole record and indexed.
+// back to the end of its last whole record, the pair's response when that
+// is whole, and indexed.
 func TestRecoverEveryTruncation(t *testing.T) {
 	orig, b, results := writeFive(t, t.TempDir())
 	last := results[4]
@@ -50,12 +52,59 @@ func TestRecoverEveryTruncation(t *testing.T) {
 		if got := w.Recovered(); fmt.Sprint(got) != fmt.Sprint(want) || size(t, path) != keptOf(last, n) {
 			t.Fatalf("file cut to %d of %d bytes: recovered %v, unrecovered %v, now %d bytes; want %v", n, len(b), got, w.Unrecovered(), size(t, path), want)
 		}
+		lines := 4 // a response of each whole pair
+		if keptOf(last, n) > last.Offset {
+			lines++
+		}
+		if idx := indexOf(t, path); len(idx) != lines {
+			t.Fatalf("file cut to %d of %d bytes: index of %d lines, want %d", n, len(b), len(idx), lines)
+		}
 	}
 }
 
-// keptOf is where recovery cuts a file that ends n bytes into the pair
-// last leads.
-func keptOf(last warc.Result, n int64) int64 { return last.Offset }
+// TestRecoverZerosFromEarlierPair: a power cut whose zeros start in the
+// request of the last pair but one, and run over the last pair, cuts the
+// file after that pair's response, which is whole, and indexes it.
+func TestRecoverZerosFromEarlierPair(t *testing.T) {
+	orig, b, results := writeFive(t, t.TempDir())
+	prev := results[3]
+	end := prev.Offset + prev.Length // the request of the pair before last starts here
+	for _, from := range []int64{end, end + 10, results[4].Offset - 9} {
+		z := bytes.Clone(b)
+		clear(z[from:])
+		path, w := recoverBytes(t, filepath.Base(orig), z)
+		want := warc.Recovery{Name: filepath.Base(path), Cut: int64(len(z)) - end}
+		if got := w.Recovered(); len(got) != 1 || got[0] != want || size(t, path) != end {
+			t.Errorf("zeros from byte %d: recovered %v, unrecovered %v, file now %d bytes; want %v", from, got, w.Unrecovered(), size(t, path), want)
+		}
+		if recs := warc.ReadAll(t, path); len(recs) != 8 || recs[7].Offset != prev.Offset || recs[7].Type() != prev.Type {
+			t.Errorf("zeros from byte %d: records %s, want the response at %d last of 8", from, warc.Types(recs), prev.Offset)
+		}
+		if idx := indexOf(t, path); len(idx) != 4 || !strings.Contains(idx[3]+idx[2]+idx[1]+idx[0], fmt.Sprintf(`"offset":"%d"`, prev.Offset)) {
+			t.Errorf("zeros from byte %d: index %q, want 4 lines, one of the kept response", from, idx)
+		}
+	}
+}
+
+// indexOf returns the lines of the CDXJ index of the WARC file at path.
+func indexOf(t *testing.T, path string) []string {
+	t.Helper()
+	b, err := os.ReadFile(strings.TrimSuffix(path, ".warc.gz") + ".cdxj")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return strings.Split(strings.TrimSuffix(string(b), "\n"), "\n")
+}
+
+// keptOf is where recovery cuts a file whose pair that last leads stops
+// at byte n (its end, or the start of zeros): after its response if that
+// is whole, else before the pair.
+func keptOf(last warc.Result, n int64) int64 {
+	if end := last.Offset + last.Length; n >= end {
+		return end
+	}
+	return last.Offset
+}
 
 // recoverBytes writes b as the file named name into a directory of its
 // own and opens a Writer there, which recovers it.
