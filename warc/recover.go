@@ -51,7 +51,8 @@ func recoverFiles(dir, prefix string) (done []Recovery, failed []error, err erro
 	}
 	for _, path := range names {
 		index := strings.TrimSuffix(path, ".warc.gz") + ".cdxj"
-		if _, err := os.Lstat(index); !errors.Is(err, os.ErrNotExist) {
+		had, whole := indexState(index)
+		if whole {
 			continue // indexed, or not ours to judge
 		}
 		cut, ok, err := recoverFile(path, index)
@@ -61,12 +62,52 @@ func recoverFiles(dir, prefix string) (done []Recovery, failed []error, err erro
 			if cut > 0 {
 				state = fmt.Sprintf("cut by %d bytes, a partial last record pair, before its index failed", cut)
 			}
+			if had {
+				state += "; its index is empty or cut short"
+			}
 			failed = append(failed, fmt.Errorf("%w: %s (%s): %w", ErrUnrecovered, path, state, err))
+		case ok && had && cut == 0 && emptyFile(index):
+			// An empty index redone empty: a file of no response, closed.
 		case ok:
 			done = append(done, Recovery{Name: filepath.Base(path), Cut: cut})
 		}
 	}
 	return done, failed, nil
+}
+
+// indexState tells whether there is an index at path (had), and whether
+// it is whole or not this package's to judge (something else than a
+// regular file, or one it cannot read): whole is false for one that is
+// missing, empty, or does not end its last line, as one a power cut
+// caught before its blocks were written is. An empty index may also be
+// the whole index of a file of no response, which recovery redoes the
+// same.
+func indexState(path string) (had, whole bool) {
+	st, err := os.Lstat(path)
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+		return false, false
+	case err != nil || !st.Mode().IsRegular():
+		return true, true
+	case st.Size() == 0:
+		return true, false
+	}
+	f, err := os.OpenFile(path, os.O_RDONLY|noFollow, 0)
+	if err != nil {
+		return true, true
+	}
+	defer f.Close()
+	var last [1]byte
+	if _, err := f.ReadAt(last[:], st.Size()-1); err != nil {
+		return true, true
+	}
+	return true, last[0] == '\n'
+}
+
+// emptyFile reports whether the file at path is there and empty.
+func emptyFile(path string) bool {
+	st, err := os.Lstat(path)
+	return err == nil && st.Size() == 0
 }
 
 // recoverFile indexes the unindexed WARC file at path into index, cutting

@@ -1,0 +1,75 @@
+package warc_test
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/seedcrawl/seedcrawl/warc"
+)
+
+// TestRecoverBrokenIndex: a power cut soon after a Writer closed a file
+// can leave its index, renamed into place, empty or cut short inside a
+// line, as its blocks were not yet written. The next Open redoes such an
+// index, as for a file without one, and leaves a whole one alone; the
+// empty whole index of a file of no response is redone silently.
+func TestRecoverBrokenIndex(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		exchange bool                      // the file holds exchanges
+		index    func(whole []byte) []byte // the index left
+		redone   bool                      // reported in Recovered
+	}{
+		{"empty", true, func([]byte) []byte { return nil }, true},
+		{"cut inside a line", true, func(b []byte) []byte { return b[:len(b)/2+1] }, true},
+		{"last line without its newline", true, func(b []byte) []byte { return b[:len(b)-1] }, true},
+		{"zeroed blocks", true, func(b []byte) []byte { return make([]byte, len(b)) }, true},
+		{"whole", true, func(b []byte) []byte { return b }, false},
+		{"empty, of a file of no response", false, func(b []byte) []byte { return b }, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			w := warc.OpenWriter(t, warc.Options{Dir: dir})
+			if tc.exchange {
+				srv := pageServer(t)
+				for _, p := range []string{"/a", "/b"} {
+					if _, err := w.WriteExchange(t.Context(), fetchExchange(t, srv.URL+p)); err != nil {
+						t.Fatal(err)
+					}
+				}
+			}
+			if err := w.Close(); err != nil {
+				t.Fatal(err)
+			}
+			path := filepath.Join(dir, w.Files()[0])
+			index := strings.TrimSuffix(path, ".warc.gz") + ".cdxj"
+			whole, err := os.ReadFile(index)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(index, tc.index(whole), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			before, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			w2 := warc.OpenWriter(t, warc.Options{Dir: dir})
+			var want []warc.Recovery
+			if tc.redone {
+				want = []warc.Recovery{{Name: filepath.Base(path)}}
+			}
+			if got := w2.Recovered(); len(got) != len(want) || (len(want) > 0 && got[0] != want[0]) || len(w2.Unrecovered()) > 0 {
+				t.Errorf("recovered %v, unrecovered %v; want %v", got, w2.Unrecovered(), want)
+			}
+			if after, err := os.ReadFile(index); err != nil || !bytes.Equal(after, whole) {
+				t.Errorf("index now\n%s\nwant\n%s (%v)", after, whole, err)
+			}
+			if after, err := os.ReadFile(path); err != nil || !bytes.Equal(after, before) {
+				t.Errorf("the WARC file changed (%v)", err)
+			}
+		})
+	}
+}
