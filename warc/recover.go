@@ -44,6 +44,9 @@ type Recovery struct {
 // opened, cut or indexed. A later Open tries it again, so that one file
 // cannot keep a Writer from writing new ones. Only when its index cannot
 // be written after a cut is such a file changed, which its error says.
+// Each cut is marked beside its file before it is made (see
+// writeCutMark), so a recovery killed after a cut and before its report
+// has the next one report it, even for a file indexed meanwhile.
 func recoverFiles(dir, prefix string) (done []Recovery, failed []error, err error) {
 	names, err := filepath.Glob(filepath.Join(dir, globEscape(prefix)+"-*.warc.gz"))
 	if err != nil {
@@ -51,11 +54,23 @@ func recoverFiles(dir, prefix string) (done []Recovery, failed []error, err erro
 	}
 	for _, path := range names {
 		index := strings.TrimSuffix(path, ".warc.gz") + ".cdxj"
+		mark := cutMarkPath(path)
+		before, marked := readCutMark(mark)
 		had, whole := indexState(index)
 		if whole {
-			continue // indexed, or not ours to judge
+			// Indexed, or not ours to judge; a mark left is of a
+			// recovery killed after the index, before its report.
+			if marked {
+				done = append(done, Recovery{Name: filepath.Base(path), Cut: markedCut(path, before)})
+				doneCutMark(mark)
+			}
+			continue
 		}
 		cut, ok, err := recoverFile(path, index)
+		if marked {
+			// An earlier recovery's cut, and maybe one of this.
+			cut = markedCut(path, before)
+		}
 		switch {
 		case err != nil:
 			state := "unchanged"
@@ -70,6 +85,7 @@ func recoverFiles(dir, prefix string) (done []Recovery, failed []error, err erro
 			// An empty index redone empty: a file of no response, closed.
 		case ok:
 			done = append(done, Recovery{Name: filepath.Base(path), Cut: cut})
+			doneCutMark(mark)
 		}
 	}
 	return done, failed, nil
@@ -218,6 +234,9 @@ func recoverOpen(f recoverTarget, path string, size int64, index string) (cut in
 				sort.Strings(lines)
 			}
 			if keep < size {
+				if err := writeCutMark(cutMarkPath(path), size, keep); err != nil {
+					return 0, false, fmt.Errorf("cut the partial record pair at byte %d: %w", keep, err)
+				}
 				if err := cutFile(path, f, keep); err != nil {
 					return 0, false, fmt.Errorf("cut the partial record pair at byte %d: %w", keep, err)
 				}

@@ -73,3 +73,64 @@ func TestRecoverBrokenIndex(t *testing.T) {
 		})
 	}
 }
+
+// TestRecoverKilledRecovery: a recovery killed after it cut a file and
+// before it reported the cut (its index not yet written, or written) left
+// a file that reads whole: the next Open still reports the cut, once.
+func TestRecoverKilledRecovery(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		// killed leaves what the killed recovery had done after its cut.
+		killed func(t *testing.T, path, index string)
+	}{
+		{"before its index", func(*testing.T, string, string) {}},
+		{"after its index", func(t *testing.T, path, index string) {
+			lines, err := warc.IndexFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(index, []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			path, b, results := writeFive(t, dir)
+			b = b[:len(b)-20]
+			if err := os.WriteFile(path, b, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			index := strings.TrimSuffix(path, ".warc.gz") + ".cdxj"
+			// The index cannot be written: the recovery stops right after
+			// its cut, where a kill could have stopped it.
+			if err := os.Mkdir(index+".tmp", 0o755); err != nil {
+				t.Fatal(err)
+			}
+			w := warc.OpenWriter(t, warc.Options{Dir: dir})
+			cut := int64(len(b)) - results[4].Offset - results[4].Length
+			if got := w.Unrecovered(); len(got) != 1 || size(t, path) != int64(len(b))-cut {
+				t.Fatalf("unrecovered %v, file now %d bytes; want one error, %d bytes cut", got, size(t, path), cut)
+			}
+			if err := os.Remove(index + ".tmp"); err != nil {
+				t.Fatal(err)
+			}
+			tc.killed(t, path, index)
+			name := filepath.Base(path)
+			w = warc.OpenWriter(t, warc.Options{Dir: dir})
+			if got := w.Recovered(); len(got) != 1 || got[0] != (warc.Recovery{Name: name, Cut: cut}) || len(w.Unrecovered()) > 0 {
+				t.Errorf("recovered %v, unrecovered %v; want %s with %d bytes cut", got, w.Unrecovered(), name, cut)
+			}
+			if _, err := os.Stat(index); err != nil {
+				t.Errorf("no index: %v", err)
+			}
+			w = warc.OpenWriter(t, warc.Options{Dir: dir})
+			if got := w.Recovered(); len(got) != 0 {
+				t.Errorf("a third Open recovered %v: the cut was reported already", got)
+			}
+			if left, _ := filepath.Glob(filepath.Join(dir, "*.cut")); len(left) > 0 {
+				t.Errorf("cut marks left: %v", left)
+			}
+		})
+	}
+}
