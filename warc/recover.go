@@ -150,6 +150,14 @@ func recoverFile(path, index string) (cut int64, ok bool, err error) {
 	if !st.Mode().IsRegular() { // replaced since the Lstat
 		return 0, false, fmt.Errorf("not a regular file but %s: left alone", fileKind(st.Mode()))
 	}
+	return recoverOpened(f, st, path, index)
+}
+
+// recoverOpened is recoverFile on f, the regular file at path, open for
+// reading, described by st when it was opened: it locks f, then looks
+// again at its size and index, which its writer may have changed until
+// it let the lock go (writing on, or closing it with its index).
+func recoverOpened(f *os.File, st os.FileInfo, path, index string) (cut int64, ok bool, err error) {
 	locked, err := tryLockFile(f)
 	if errors.Is(err, syscall.EBADF) {
 		// NFS emulates flock with a write lock, which takes a descriptor
@@ -166,6 +174,12 @@ func recoverFile(path, index string) (cut int64, ok bool, err error) {
 	}
 	if !locked {
 		return 0, false, nil // being written
+	}
+	if st, err = f.Stat(); err != nil {
+		return 0, false, pathless(err, path)
+	}
+	if _, whole := indexState(index); whole {
+		return 0, false, nil // closed, with its index, since it was opened
 	}
 	if st.Size() == 0 {
 		return 0, false, nil // created, not yet begun: its writer is about to lock it
