@@ -158,12 +158,15 @@ func recoverFile(path, index string) (cut int64, ok bool, err error) {
 // again at its size and index, which its writer may have changed until
 // it let the lock go (writing on, or closing it with its index).
 func recoverOpened(f *os.File, st os.FileInfo, path, index string) (cut int64, ok bool, err error) {
+	var lf *os.File
 	locked, err := tryLockFile(f)
 	if errors.Is(err, syscall.EBADF) {
 		// NFS emulates flock with a write lock, which takes a descriptor
 		// open for writing: lock through one, held until recovery ends.
-		lf, oerr := openSame(path, os.O_RDWR, st)
-		if oerr != nil {
+		// Such a lock goes when any descriptor of the file the process
+		// holds is closed: the file is cut through this one.
+		var oerr error
+		if lf, oerr = openSame(path, os.O_RDWR, st); oerr != nil {
 			return 0, false, fmt.Errorf("lock: %w; open for writing to lock it: %w", pathless(err, path), oerr)
 		}
 		defer lf.Close()
@@ -184,7 +187,7 @@ func recoverOpened(f *os.File, st os.FileInfo, path, index string) (cut int64, o
 	if st.Size() == 0 {
 		return 0, false, nil // created, not yet begun: its writer is about to lock it
 	}
-	return recoverOpen(f, path, st.Size(), index)
+	return recoverOpen(f, lf, path, st.Size(), index)
 }
 
 // fileKind names the type of a file that is not regular.
@@ -210,8 +213,9 @@ type recoverTarget interface {
 }
 
 // recoverOpen is recoverFile on f, the file at path of size bytes, open
-// and locked.
-func recoverOpen(f recoverTarget, path string, size int64, index string) (cut int64, ok bool, err error) {
+// and locked; lf, if not nil, is the descriptor open for writing it holds
+// the lock through, to cut it through.
+func recoverOpen(f recoverTarget, lf *os.File, path string, size int64, index string) (cut int64, ok bool, err error) {
 	name := filepath.Base(path)
 	lines, rest, whole, err := indexRecords(f, name)
 	switch {
@@ -251,7 +255,7 @@ func recoverOpen(f recoverTarget, path string, size int64, index string) (cut in
 				if err := writeCutMark(cutMarkPath(path), size, keep); err != nil {
 					return 0, false, fmt.Errorf("cut the partial record pair at byte %d: %w", keep, err)
 				}
-				if err := cutFile(path, f, keep); err != nil {
+				if err := cutFile(path, f, lf, keep); err != nil {
 					return 0, false, fmt.Errorf("cut the partial record pair at byte %d: %w", keep, err)
 				}
 				cut = size - keep
@@ -279,11 +283,17 @@ func recoverOpen(f recoverTarget, path string, size int64, index string) (cut in
 	return cut, true, nil
 }
 
-// cutFile cuts the file at path, open as f, to size bytes through a
-// second descriptor open for writing, and syncs it. The file at path must
-// still be f, not a link or another file put there since; its errors do
-// not name path.
-func cutFile(path string, f recoverTarget, size int64) error {
+// cutFile cuts the file at path, open as f, to size bytes through lf, if
+// not nil, or else a second descriptor open for writing, and syncs it.
+// The file at path must still be f, not a link or another file put there
+// since; its errors do not name path.
+func cutFile(path string, f recoverTarget, lf *os.File, size int64) error {
+	if lf != nil {
+		if err := lf.Truncate(size); err != nil {
+			return pathless(err, path)
+		}
+		return pathless(lf.Sync(), path)
+	}
 	was, err := f.Stat()
 	if err != nil {
 		return pathless(err, path)
