@@ -5,7 +5,9 @@ import (
 	"bytes"
 	"compress/flate"
 	"compress/gzip"
+	"encoding/binary"
 	"errors"
+	"hash/crc32"
 	"io"
 )
 
@@ -24,7 +26,8 @@ import (
 //   - in the run of zero bytes that ends the file: its header, or its
 //     deflate data read into the zeros (gzip.ErrHeader, a
 //     flate.CorruptInputError), or its 8-byte trailer lies in them
-//     (gzip.ErrChecksum),
+//     (gzip.ErrChecksum), or starts as it should and then lies in them
+//     (see trailerZeroed),
 //
 // and no whole member holding a WARC record starts after keep's byte (see
 // memberAfter). Anything else there (a bad checksum or a flipped byte
@@ -69,7 +72,15 @@ func cutShort(f io.ReaderAt, whole, size int64) (keep int64, short bool, err err
 			// (whose size field ends in zeros) as data and run into the
 			// file's end too, but then what it decompressed does not
 			// stop short: it holds bytes that do not belong there.
-			if !endsInCut(err, pos(), zeros, size) || !partOfOne(content, size-zeros < 8) {
+			at := pos()
+			cut := endsInCut(err, at, zeros, size)
+			if !cut && errors.Is(err, gzip.ErrChecksum) {
+				var rerr error
+				if cut, rerr = trailerZeroed(f, content, at, zeros); rerr != nil {
+					return 0, false, rerr
+				}
+			}
+			if !cut || !partOfOne(content, size-zeros < 8) {
 				return 0, false, nil
 			}
 			after, err := memberAfter(f, keep+1, size)
@@ -99,6 +110,33 @@ func endsInCut(err error, at, zeros, size int64) bool {
 		return at > zeros && size-zeros >= 8
 	}
 	return false
+}
+
+// trailerZeroed reports whether the trailer of the gzip member that ends
+// at at in f, whose data decompressed whole to content, is zeroed from
+// zeros on, as a power cut leaves it, and what is before is content's
+// CRC-32 and size as they should be. It must have lost at least two bytes
+// that were not zero: one byte changed (a flipped bit that cleared the
+// only set bits of a byte) is damage, which is not cut.
+func trailerZeroed(f io.ReaderAt, content []byte, at, zeros int64) (bool, error) {
+	if zeros <= at-8 || zeros >= at {
+		return false, nil
+	}
+	var want [8]byte
+	binary.LittleEndian.PutUint32(want[:4], crc32.ChecksumIEEE(content))
+	binary.LittleEndian.PutUint32(want[4:], uint32(len(content)))
+	kept := zeros - (at - 8)
+	got := make([]byte, kept)
+	if _, err := f.ReadAt(got, at-8); err != nil && !errors.Is(err, io.EOF) {
+		return false, err
+	}
+	lost := 0
+	for _, c := range want[kept:] {
+		if c != 0 {
+			lost++
+		}
+	}
+	return bytes.Equal(got, want[:kept]) && lost >= 2, nil
 }
 
 // pairStart reports whether content, a whole gzip member's, holds exactly
@@ -139,11 +177,17 @@ func partOfOne(content []byte, prefix bool) bool {
 		}
 		return !errors.Is(err, ErrDigest) // incomplete: part of one record
 	}
-	if prefix && rd.pos() != int64(len(content)) {
+	end := rd.pos()
+	if prefix && end != int64(len(content)) {
 		return false
 	}
-	_, err = rd.Next()
-	return errors.Is(err, io.EOF)
+	if _, err = rd.Next(); errors.Is(err, io.EOF) || prefix {
+		return errors.Is(err, io.EOF)
+	}
+	// Zeros that deflate data read into decompress to bytes of no use:
+	// after a whole record, they must be no second record's start.
+	rest := bytes.TrimLeft(content[end:], "\r\n")
+	return err != nil && len(rest) > 0 && !bytes.HasPrefix([]byte("WARC/"), rest[:min(len(rest), len("WARC/"))])
 }
 
 // zerosFrom returns where the run of zero bytes that ends f, between off

@@ -19,7 +19,7 @@ import (
 func TestRecoverFlipNearEnd(t *testing.T) {
 	orig, b, _ := writeFive(t, t.TempDir())
 	cuts := 0
-	for at := len(b) - 30; at < len(b)-8; at++ {
+	for at := len(b) - 30; at < len(b); at++ {
 		for _, bit := range []byte{0x01, 0x80} {
 			z := bytes.Clone(b)
 			z[at] ^= bit
@@ -35,7 +35,7 @@ func TestRecoverFlipNearEnd(t *testing.T) {
 		}
 	}
 	if cuts > 0 {
-		t.Logf("%d of 44 flips cut the file", cuts)
+		t.Logf("%d of 60 flips cut the file", cuts)
 	}
 }
 
@@ -60,6 +60,59 @@ func TestRecoverEveryTruncation(t *testing.T) {
 			t.Fatalf("file cut to %d of %d bytes: index of %d lines, want %d", n, len(b), len(idx), lines)
 		}
 	}
+}
+
+// TestRecoverEveryZeroedTail: a power cut can zero the file from any byte
+// of the last pair on. Wherever the zeros start, the file is cut back to
+// the end of its last whole record, the pair's response when that is
+// whole, and indexed; or, when the zeros took from a member's trailer no
+// more than one byte that was not zero (which a flipped bit can do too),
+// it is left as it was and reported.
+func TestRecoverEveryZeroedTail(t *testing.T) {
+	orig, b, results := writeFive(t, t.TempDir())
+	last := results[4]
+	size := int64(len(b))
+	left := 0
+	for n := last.Offset + 1; n < size; n++ {
+		z := bytes.Clone(b)
+		clear(z[n:])
+		from := n // the first byte the zeros changed
+		for from < size && b[from] == 0 {
+			from++
+		}
+		path, w := recoverBytes(t, filepath.Base(orig), z)
+		want := []warc.Recovery{{Name: filepath.Base(path), Cut: size - keptOf(last, from)}}
+		for _, end := range []int64{last.Offset + last.Length, size} {
+			if from >= end-8 && from < end && bytes.Count(b[from:end], []byte{0}) >= int(end-from)-1 {
+				want = nil // one byte of a trailer lost
+			}
+		}
+		if from == size {
+			want[0].Cut = 0 // nothing changed
+		}
+		got := w.Recovered()
+		if want == nil {
+			left++
+			if len(got) != 0 || len(w.Unrecovered()) != 1 || !bytes.Equal(fileBytes(t, path), z) {
+				t.Errorf("zeros from byte %d of %d: recovered %v, unrecovered %v; want the file left as it was", n, size, got, w.Unrecovered())
+			}
+			continue
+		}
+		if fmt.Sprint(got) != fmt.Sprint(want) || len(w.Unrecovered()) > 0 {
+			t.Errorf("zeros from byte %d of %d (response ends at %d): recovered %v, unrecovered %v; want %v", n, size, last.Offset+last.Length, got, w.Unrecovered(), want)
+		}
+	}
+	t.Logf("%d of %d zeroed tails left as they were", left, size-last.Offset-1)
+}
+
+// fileBytes returns the content of the file at path.
+func fileBytes(t *testing.T, path string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
 }
 
 // TestRecoverZerosFromEarlierPair: a power cut whose zeros start in the
