@@ -228,6 +228,11 @@ func recoverOpen(f recoverTarget, lf *os.File, path string, size int64, index st
 		if err == nil {
 			err = fmt.Errorf("%w: its records end in a response without its request", ErrFormat)
 		}
+		if none, nerr := noRecord(f, size); nerr != nil {
+			return 0, false, fmt.Errorf("look at its bytes: %w", pathless(nerr, path))
+		} else if none {
+			return 0, false, fmt.Errorf("it holds no record, only zeros or the start of a warcinfo record (a writer killed right after it created the file): nothing to index, it can be deleted: %w", err)
+		}
 		return 0, false, fmt.Errorf("no whole record from its first byte: %w", err)
 	case errors.Is(err, ErrDigest):
 		return 0, false, fmt.Errorf("damaged: %w", err)

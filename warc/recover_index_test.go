@@ -134,3 +134,37 @@ func TestRecoverKilledRecovery(t *testing.T) {
 		})
 	}
 }
+
+// TestRecoverNoRecord: a writer killed right after it created a file
+// leaves it all zeros (a power cut) or with part of its warcinfo record:
+// such a file, reported on every Open, is said to hold no record and to
+// be of no use; another file that reads as no WARC is not.
+func TestRecoverNoRecord(t *testing.T) {
+	_, b, results := writeFive(t, t.TempDir())
+	info := b[:results[0].Offset]
+	for _, tc := range []struct {
+		name string
+		b    []byte
+		none bool
+	}{
+		{"zeros", make([]byte, 4096), true},
+		{"half a warcinfo member", info[:len(info)/2], true},
+		{"a warcinfo member, its trailer cut", info[:len(info)-3], true},
+		{"half a warcinfo member, then zeros", append(bytes.Clone(info[:len(info)/2]), make([]byte, 100)...), true},
+		{"text", []byte("not a WARC file\n"), false},
+		{"half a response member", b[results[0].Offset : results[0].Offset+results[0].Length/2], false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			path := filepath.Join(dir, "seedcrawl-20261123120001-00000.warc.gz")
+			if err := os.WriteFile(path, tc.b, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			w := warc.OpenWriter(t, warc.Options{Dir: dir})
+			checkUnrecovered(t, w, path, tc.b, nil)
+			if msg := w.Unrecovered()[0].Error(); strings.Contains(msg, "holds no record") != tc.none || strings.Contains(msg, "can be deleted") != tc.none {
+				t.Errorf("unrecovered error %q; want it to say it holds no record and can be deleted: %v", msg, tc.none)
+			}
+		})
+	}
+}

@@ -9,6 +9,7 @@ import (
 	"errors"
 	"hash/crc32"
 	"io"
+	"strings"
 )
 
 // cutShort reports whether the bytes of f from whole, the end of its last
@@ -267,4 +268,35 @@ func wholeMember(f io.ReaderAt, off, size int64) (bool, error) {
 		return check(err)
 	}
 	return true, nil
+}
+
+// noRecord reports whether f, of size bytes, holds what a Writer killed
+// right after it created the file leaves, and nothing else: zeros only,
+// or a gzip member cut short, maybe then zeros, whose data is the start of
+// a warcinfo record. A read of f that fails is the error.
+func noRecord(f io.ReaderAt, size int64) (bool, error) {
+	zeros, err := zerosFrom(f, 0, size)
+	if err != nil || zeros == 0 {
+		return zeros == 0, err
+	}
+	cr := &countReader{r: io.NewSectionReader(f, 0, size)}
+	br := bufio.NewReader(cr)
+	zr, err := gzip.NewReader(br)
+	var content []byte
+	if err == nil {
+		zr.Multistream(false)
+		content, err = io.ReadAll(io.LimitReader(zr, maxLine))
+	}
+	if err == nil || readFailed(err) {
+		return false, err
+	}
+	if !endsInCut(err, cr.n-int64(br.Buffered()), zeros, size) {
+		return false, nil
+	}
+	const info = "WARC/1.1\r\nWARC-Type: warcinfo\r\n"
+	if !strings.HasPrefix(string(content), info) && !strings.HasPrefix(info, string(content)) {
+		return false, nil
+	}
+	after, err := memberAfter(f, 1, size)
+	return !after, err
 }
