@@ -3,6 +3,7 @@
 package warc
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"syscall"
@@ -15,14 +16,16 @@ import (
 const noFollow = syscall.O_NOFOLLOW | syscall.O_NONBLOCK
 
 // syncDir syncs the directory at path, so that the names a rename or a
-// create put there survive a power cut.
+// create put there survive a power cut. A file system that cannot sync a
+// directory (some FUSE and network mounts answer EINVAL) is no error:
+// there is nothing more to do.
 func syncDir(path string) error {
 	d, err := os.Open(path)
 	if err != nil {
 		return err
 	}
 	defer d.Close()
-	if err := d.Sync(); err != nil {
+	if err := d.Sync(); err != nil && !errors.Is(err, syscall.EINVAL) && !unsupported(err) {
 		return fmt.Errorf("sync %s: %w", path, err)
 	}
 	return d.Close()
