@@ -32,15 +32,19 @@
 // SURT key, 14-digit timestamp, JSON with url, mime, status, digest,
 // length, offset and filename) when the file is closed. A file whose
 // writer was killed has none: the next Open in the directory indexes it,
-// first cutting it back to its last whole exchange if the kill came in the
+// first cutting it back to its last whole record if the kill came in the
 // middle of a write or a power cut zeroed its end (each open file is
 // locked, so a file another live Writer holds is left alone). Only the
 // Writer's own files are cut (their warcinfo record names them), and only
-// a partial last record pair: stored bytes that hold a whole record are
-// never lost. Writer.Recovered says how many bytes were cut; a file
-// recovery cannot index safely (damaged, another tool's layout cut short,
-// a symbolic link) is left as it was, and Writer.Unrecovered says why.
-// IndexFile indexes any WARC file.
+// the records of a partial last record pair that are not whole: the whole
+// pair, or its request when its response is whole, which stays and is
+// indexed. Stored bytes that hold a whole record are never lost.
+// Writer.Recovered says how many bytes were cut (a cut is marked in a file
+// NAME.cut first, so even a recovery killed after it is reported by the
+// next Open), and lists files whose index a power cut left empty or cut
+// short, redone; a file recovery cannot index safely (damaged, another
+// tool's layout cut short, a symbolic link) is left as it was, and
+// Writer.Unrecovered says why. IndexFile indexes any WARC file.
 //
 // A Reader iterates the records of a .warc.gz or plain .warc stream and
 // validates their block and payload digests.

@@ -55,6 +55,9 @@ type Reader struct {
 	gz      *gzip.Reader
 	member  *bufio.Reader // records of the current gzip member; nil between members
 	memOff  int64
+	// unended is the last record read whose block was whole but whose
+	// CRLF CRLF was not there: recovery checks its digest.
+	unended *Record
 }
 
 // countReader counts the bytes read through it.
@@ -179,10 +182,11 @@ func (r *Reader) readRecord(b *bufio.Reader) (*Record, error) {
 		return nil, fmt.Errorf("warc: record %s: block: %w", rec.Header.Get("WARC-Record-ID"), err)
 	}
 	if int64(len(rec.Block)) != n {
-		return nil, fmt.Errorf("warc: record %s: %w: block has %d of %d bytes", rec.Header.Get("WARC-Record-ID"), ErrFormat, len(rec.Block), n)
+		return nil, fmt.Errorf("warc: record %s: %w: block has %d of %d bytes: %w", rec.Header.Get("WARC-Record-ID"), ErrFormat, len(rec.Block), n, io.ErrUnexpectedEOF)
 	}
 	var end [4]byte
 	if _, err := io.ReadFull(b, end[:]); err != nil {
+		r.unended = rec
 		// The read's own error, so a recovery tells data cut short
 		// (io.ErrUnexpectedEOF) from a read that failed.
 		return nil, fmt.Errorf("warc: record %s: %w: no CRLF CRLF after the block: %w", rec.Header.Get("WARC-Record-ID"), ErrFormat, noEOF(err))
@@ -269,9 +273,9 @@ func IndexFile(path string) ([]string, error) {
 // the Writer wrote in one write (a response or revisit naming a
 // WARC-Concurrent-To, then that request) is whole once both are read; a
 // response whose request came first (other writers' order) is whole at
-// once. rest holds the lines of the records after it, read to the end of
-// r (a response whose partner never came); whatever stops the read before
-// the end is the error.
+// once. rest holds the lines of the records read after it (a response
+// whose partner never came, or had not come when the read stopped);
+// whatever stops the read before the end is the error.
 func indexRecords(r io.Reader, name string) (lines, rest []string, whole int64, err error) {
 	rd, err := NewReader(r)
 	if err != nil {
@@ -286,7 +290,7 @@ func indexRecords(r io.Reader, name string) (lines, rest []string, whole int64, 
 		}
 		if err != nil {
 			sort.Strings(lines)
-			return lines, nil, whole, err
+			return lines, rest, whole, err
 		}
 		typ := rec.Type()
 		if typ == TypeResponse || typ == TypeRevisit {

@@ -17,7 +17,9 @@ type Recovery struct {
 	Name string
 	// Cut is how many bytes recovery cut from the file's end before
 	// indexing it: the part of a record pair its writer was killed while
-	// writing, or a power cut zeroed. 0 when nothing was cut.
+	// writing, or a power cut zeroed, that holds no whole record (the
+	// whole pair, or its request when its response is whole, which is
+	// kept and indexed). 0 when nothing was cut.
 	Cut int64
 }
 
@@ -25,10 +27,11 @@ type Recovery struct {
 // no CDXJ index: most often files a Writer never closed, because its
 // process was killed. Each gets its index. Only a file this package's
 // Writer made (see madeHere) is ever cut, and only back to its last whole
-// exchange, when all that follows is one record pair a kill cut short or
-// a power cut zeroed (see cutShort): then its read stops in gzip data
-// that ends at the file's end, or in zeros that run to it, or at the end
-// of a response whose request never came. A file that reads whole to its
+// record, when all that follows its last whole exchange is one record
+// pair a kill cut short or a power cut zeroed (see cutShort): then its
+// read stops in gzip data that ends at the file's end, or in zeros that
+// run to it. The pair's response, when whole, is kept and indexed, also
+// when its request never came. A file that reads whole to its
 // end is indexed as it is, whoever made it. A file another Writer holds
 // (see lockFile) is left alone, and so is an empty one, which its writer
 // is about to lock. Every other file is skipped, left byte for byte as it
@@ -41,6 +44,9 @@ type Recovery struct {
 // opened, cut or indexed. A later Open tries it again, so that one file
 // cannot keep a Writer from writing new ones. Only when its index cannot
 // be written after a cut is such a file changed, which its error says.
+// Each cut is marked beside its file before it is made (see
+// writeCutMark), so a recovery killed after a cut and before its report
+// has the next one report it, even for a file indexed meanwhile.
 func recoverFiles(dir, prefix string) (done []Recovery, failed []error, err error) {
 	names, err := filepath.Glob(filepath.Join(dir, globEscape(prefix)+"-*.warc.gz"))
 	if err != nil {
@@ -48,22 +54,76 @@ func recoverFiles(dir, prefix string) (done []Recovery, failed []error, err erro
 	}
 	for _, path := range names {
 		index := strings.TrimSuffix(path, ".warc.gz") + ".cdxj"
-		if _, err := os.Lstat(index); !errors.Is(err, os.ErrNotExist) {
-			continue // indexed, or not ours to judge
+		mark := cutMarkPath(path)
+		before, marked := readCutMark(mark)
+		had, whole := indexState(index)
+		if whole {
+			// Indexed, or not ours to judge; a mark left is of a
+			// recovery killed after the index, before its report.
+			if marked {
+				done = append(done, Recovery{Name: filepath.Base(path), Cut: markedCut(path, before)})
+				doneCutMark(mark)
+			}
+			continue
 		}
 		cut, ok, err := recoverFile(path, index)
+		if marked {
+			// An earlier recovery's cut, and maybe one of this.
+			cut = markedCut(path, before)
+		}
 		switch {
 		case err != nil:
 			state := "unchanged"
 			if cut > 0 {
 				state = fmt.Sprintf("cut by %d bytes, a partial last record pair, before its index failed", cut)
 			}
+			if had {
+				state += "; its index is empty or cut short"
+			}
 			failed = append(failed, fmt.Errorf("%w: %s (%s): %w", ErrUnrecovered, path, state, err))
+		case ok && had && cut == 0 && emptyFile(index):
+			// An empty index redone empty: a file of no response, closed.
 		case ok:
 			done = append(done, Recovery{Name: filepath.Base(path), Cut: cut})
+			doneCutMark(mark)
 		}
 	}
 	return done, failed, nil
+}
+
+// indexState tells whether there is an index at path (had), and whether
+// it is whole or not this package's to judge (something else than a
+// regular file, or one it cannot read): whole is false for one that is
+// missing, empty, or does not end its last line, as one a power cut
+// caught before its blocks were written is. An empty index may also be
+// the whole index of a file of no response, which recovery redoes the
+// same.
+func indexState(path string) (had, whole bool) {
+	st, err := os.Lstat(path)
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+		return false, false
+	case err != nil || !st.Mode().IsRegular():
+		return true, true
+	case st.Size() == 0:
+		return true, false
+	}
+	f, err := os.OpenFile(path, os.O_RDONLY|noFollow, 0)
+	if err != nil {
+		return true, true
+	}
+	defer f.Close()
+	var last [1]byte
+	if _, err := f.ReadAt(last[:], st.Size()-1); err != nil {
+		return true, true
+	}
+	return true, last[0] == '\n'
+}
+
+// emptyFile reports whether the file at path is there and empty.
+func emptyFile(path string) bool {
+	st, err := os.Lstat(path)
+	return err == nil && st.Size() == 0
 }
 
 // recoverFile indexes the unindexed WARC file at path into index, cutting
@@ -90,12 +150,23 @@ func recoverFile(path, index string) (cut int64, ok bool, err error) {
 	if !st.Mode().IsRegular() { // replaced since the Lstat
 		return 0, false, fmt.Errorf("not a regular file but %s: left alone", fileKind(st.Mode()))
 	}
+	return recoverOpened(f, st, path, index)
+}
+
+// recoverOpened is recoverFile on f, the regular file at path, open for
+// reading, described by st when it was opened: it locks f, then looks
+// again at its size and index, which its writer may have changed until
+// it let the lock go (writing on, or closing it with its index).
+func recoverOpened(f *os.File, st os.FileInfo, path, index string) (cut int64, ok bool, err error) {
+	var lf *os.File
 	locked, err := tryLockFile(f)
 	if errors.Is(err, syscall.EBADF) {
 		// NFS emulates flock with a write lock, which takes a descriptor
 		// open for writing: lock through one, held until recovery ends.
-		lf, oerr := openSame(path, os.O_RDWR, st)
-		if oerr != nil {
+		// Such a lock goes when any descriptor of the file the process
+		// holds is closed: the file is cut through this one.
+		var oerr error
+		if lf, oerr = openSame(path, os.O_RDWR, st); oerr != nil {
 			return 0, false, fmt.Errorf("lock: %w; open for writing to lock it: %w", pathless(err, path), oerr)
 		}
 		defer lf.Close()
@@ -107,10 +178,16 @@ func recoverFile(path, index string) (cut int64, ok bool, err error) {
 	if !locked {
 		return 0, false, nil // being written
 	}
+	if st, err = f.Stat(); err != nil {
+		return 0, false, pathless(err, path)
+	}
+	if _, whole := indexState(index); whole {
+		return 0, false, nil // closed, with its index, since it was opened
+	}
 	if st.Size() == 0 {
 		return 0, false, nil // created, not yet begun: its writer is about to lock it
 	}
-	return recoverOpen(f, path, st.Size(), index)
+	return recoverOpen(f, lf, path, st.Size(), index)
 }
 
 // fileKind names the type of a file that is not regular.
@@ -136,8 +213,9 @@ type recoverTarget interface {
 }
 
 // recoverOpen is recoverFile on f, the file at path of size bytes, open
-// and locked.
-func recoverOpen(f recoverTarget, path string, size int64, index string) (cut int64, ok bool, err error) {
+// and locked; lf, if not nil, is the descriptor open for writing it holds
+// the lock through, to cut it through.
+func recoverOpen(f recoverTarget, lf *os.File, path string, size int64, index string) (cut int64, ok bool, err error) {
 	name := filepath.Base(path)
 	lines, rest, whole, err := indexRecords(f, name)
 	switch {
@@ -150,6 +228,11 @@ func recoverOpen(f recoverTarget, path string, size int64, index string) (cut in
 		if err == nil {
 			err = fmt.Errorf("%w: its records end in a response without its request", ErrFormat)
 		}
+		if none, nerr := noRecord(f, size); nerr != nil {
+			return 0, false, fmt.Errorf("look at its bytes: %w", pathless(nerr, path))
+		} else if none {
+			return 0, false, fmt.Errorf("it holds no record, only zeros or the start of a warcinfo record (a writer killed right after it created the file): nothing to index, it can be deleted: %w", err)
+		}
 		return 0, false, fmt.Errorf("no whole record from its first byte: %w", err)
 	case errors.Is(err, ErrDigest):
 		return 0, false, fmt.Errorf("damaged: %w", err)
@@ -158,18 +241,30 @@ func recoverOpen(f recoverTarget, path string, size int64, index string) (cut in
 		return 0, false, fmt.Errorf("read stopped after byte %d of %d: %w", whole, size, err)
 	default:
 		mine, merr := madeHere(f, size, name)
-		short := false
+		short, keep := false, whole
 		if merr == nil && mine {
-			short, merr = cutShort(f, whole, size)
+			keep, short, merr = cutShort(f, whole, size)
 		}
 		switch {
 		case merr != nil:
 			return 0, false, fmt.Errorf("look at the bytes after byte %d: %w", whole, pathless(merr, path))
+		case short && keep > whole && len(rest) != 1:
+			return 0, false, fmt.Errorf("read stopped after byte %d of %d: %d records before byte %d, want the response of the last pair alone: %w", whole, size, len(rest), keep, err)
 		case short:
-			if err := cutFile(path, f, whole); err != nil {
-				return 0, false, fmt.Errorf("cut the partial record pair at byte %d: %w", whole, err)
+			if keep > whole {
+				// The last pair's response, whole: kept, and indexed.
+				lines = append(lines, rest...)
+				sort.Strings(lines)
 			}
-			cut = size - whole
+			if keep < size {
+				if err := writeCutMark(cutMarkPath(path), size, keep); err != nil {
+					return 0, false, fmt.Errorf("cut the partial record pair at byte %d: %w", keep, err)
+				}
+				if err := cutFile(path, f, lf, keep); err != nil {
+					return 0, false, fmt.Errorf("cut the partial record pair at byte %d: %w", keep, err)
+				}
+				cut = size - keep
+			}
 		case err == nil:
 			// It reads whole to its end, in records that do not end in
 			// a pair as this package's Writer writes them: index them
@@ -193,11 +288,17 @@ func recoverOpen(f recoverTarget, path string, size int64, index string) (cut in
 	return cut, true, nil
 }
 
-// cutFile cuts the file at path, open as f, to size bytes through a
-// second descriptor open for writing, and syncs it. The file at path must
-// still be f, not a link or another file put there since; its errors do
-// not name path.
-func cutFile(path string, f recoverTarget, size int64) error {
+// cutFile cuts the file at path, open as f, to size bytes through lf, if
+// not nil, or else a second descriptor open for writing, and syncs it.
+// The file at path must still be f, not a link or another file put there
+// since; its errors do not name path.
+func cutFile(path string, f recoverTarget, lf *os.File, size int64) error {
+	if lf != nil {
+		if err := lf.Truncate(size); err != nil {
+			return pathless(err, path)
+		}
+		return pathless(lf.Sync(), path)
+	}
 	was, err := f.Stat()
 	if err != nil {
 		return pathless(err, path)

@@ -94,11 +94,12 @@ func TestRecoverCutThenIndexFails(t *testing.T) {
 	if len(got) != 1 || !errors.Is(got[0], warc.ErrUnrecovered) {
 		t.Fatalf("unrecovered %v, want one error for %s", got, path)
 	}
-	cut := int64(len(b)-20) - results[4].Offset
+	kept := results[4].Offset + results[4].Length // the last response, whole
+	cut := int64(len(b)-20) - kept
 	if msg := got[0].Error(); !strings.Contains(msg, fmt.Sprintf("(cut by %d bytes, a partial last record pair, before its index failed)", cut)) || strings.Contains(msg, "unchanged") {
 		t.Errorf("unrecovered error %q: want it to say %d bytes of a partial last record pair were cut", msg, cut)
 	}
-	if after := size(t, path); after != results[4].Offset {
-		t.Errorf("file of %d bytes now %d, want cut at the last exchange, %d", len(b)-20, after, results[4].Offset)
+	if after := size(t, path); after != kept {
+		t.Errorf("file of %d bytes now %d, want cut after the last response, %d", len(b)-20, after, kept)
 	}
 }

@@ -87,7 +87,7 @@ func TestRecoverReadError(t *testing.T) {
 			}
 			defer f.Close()
 			ff := &failingFile{File: f, failAt: tc.failAt, failRA: tc.failRA}
-			cut, ok, err := recoverOpen(ff, path, int64(len(b)), index)
+			cut, ok, err := recoverOpen(ff, nil, path, int64(len(b)), index)
 			after, rerr := os.ReadFile(path)
 			if rerr != nil {
 				t.Fatal(rerr)

@@ -33,9 +33,9 @@ func TestRecoverOpensReadOnly(t *testing.T) {
 			dir := t.TempDir()
 			path, b, results := writeFive(t, dir)
 			b = b[:len(b)-tc.cut]
-			var cut int64 // back to the last pair's start
+			var cut int64 // back to the last pair's whole response
 			if tc.cut > 0 {
-				cut = int64(len(b)) - results[4].Offset
+				cut = int64(len(b)) - results[4].Offset - results[4].Length
 			}
 			if err := os.WriteFile(path, b, 0o444); err != nil {
 				t.Fatal(err)

@@ -28,8 +28,9 @@ const childDirEnv = "SEEDCRAWL_WARC_KILLED_CHILD"
 // (no CDXJ index yet), then opens a new Writer on the same directory, as a
 // crawl rerun after kill -9 does. The killed writer's file must get its
 // index, be cut back to its last whole exchange when the kill came in the
-// middle of a record pair's write, and read to its end; a file another
-// live Writer holds must be left alone.
+// middle of a record pair's write (keeping the pair's response when it is
+// whole), and read to its end; a file another live Writer holds must be
+// left alone.
 func TestRecoverKilledWriter(t *testing.T) {
 	if dir := os.Getenv(childDirEnv); dir != "" {
 		writeAndWait(t, dir)
@@ -39,13 +40,15 @@ func TestRecoverKilledWriter(t *testing.T) {
 		name string
 		// tail is what the killed write left after the whole exchanges,
 		// made from the bytes of one more exchange's pair.
-		tail     func(pair []byte) []byte
+		tail func(pair []byte) []byte
+		// kept is how many bytes of the tail recovery keeps.
+		kept     func(pair []byte) int
 		wantRecs string
 	}{
-		{"whole records", func([]byte) []byte { return nil }, "warcinfo,response,request,response,request"},
-		{"cut inside the response", func(p []byte) []byte { return p[:len(p)/4] }, "warcinfo,response,request,response,request"},
-		{"cut between response and request", func(p []byte) []byte { return p[:firstMember(t, p)] }, "warcinfo,response,request,response,request"},
-		{"cut inside the request", func(p []byte) []byte { return p[:len(p)-5] }, "warcinfo,response,request,response,request"},
+		{"whole records", func([]byte) []byte { return nil }, func([]byte) int { return 0 }, "warcinfo,response,request,response,request"},
+		{"cut inside the response", func(p []byte) []byte { return p[:len(p)/4] }, func([]byte) int { return 0 }, "warcinfo,response,request,response,request"},
+		{"cut between response and request", func(p []byte) []byte { return p[:firstMember(t, p)] }, func(p []byte) int { return firstMember(t, p) }, "warcinfo,response,request,response,request,response"},
+		{"cut inside the request", func(p []byte) []byte { return p[:len(p)-5] }, func(p []byte) int { return firstMember(t, p) }, "warcinfo,response,request,response,request,response"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			srv := pageServer(t)
@@ -78,7 +81,7 @@ func TestRecoverKilledWriter(t *testing.T) {
 			liveSize := size(t, livePath)
 
 			w := warc.OpenWriter(t, warc.Options{Dir: dir})
-			if got, want := w.Recovered(), (warc.Recovery{Name: name, Cut: int64(len(tail))}); len(got) != 1 || got[0] != want {
+			if got, want := w.Recovered(), (warc.Recovery{Name: name, Cut: int64(len(tail) - tc.kept(pair))}); len(got) != 1 || got[0] != want {
 				t.Fatalf("recovered %v, want [%v]", got, want)
 			}
 			if got := warc.Types(warc.ReadAll(t, path)); got != tc.wantRecs {
@@ -92,8 +95,9 @@ func TestRecoverKilledWriter(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if string(got) != strings.Join(want, "\n")+"\n" || len(want) != 2 {
-				t.Errorf("index\n%s\nwant the 2 lines\n%s", got, strings.Join(want, "\n"))
+			lines := strings.Count(tc.wantRecs, "response")
+			if string(got) != strings.Join(want, "\n")+"\n" || len(want) != lines {
+				t.Errorf("index\n%s\nwant the %d lines\n%s", got, lines, strings.Join(want, "\n"))
 			}
 			// The live writer's file: no index written for it, not cut.
 			if _, err := os.Stat(strings.TrimSuffix(livePath, ".warc.gz") + ".cdxj"); !os.IsNotExist(err) {

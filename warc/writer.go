@@ -134,7 +134,8 @@ type Writer struct {
 // warcinfo record. Files of an earlier Writer with the same prefix that was
 // killed before it closed them get their CDXJ index first, cut back to
 // their last whole record if the kill came mid-write (Recovered lists
-// them); a file another live Writer holds is left alone. A file that
+// them), and so do files whose index a power cut left empty or cut short;
+// a file another live Writer holds is left alone. A file that
 // cannot be recovered (not a WARC from its first byte, damaged before
 // whole records, failing its digests, unreadable, or one that cannot be
 // written, cut or indexed) is skipped, left without an index, and
@@ -459,8 +460,10 @@ func (w *Writer) closeFile() error {
 	return err
 }
 
-// writeIndex writes CDXJ lines to path through a temporary file, so a
-// crash leaves either no index or a whole one.
+// writeIndex writes CDXJ lines to path through a temporary file, synced
+// before it takes path's name and the directory synced after, so a crash
+// or a power cut leaves either no index or a whole one (recoverFiles
+// redoes one a file system left empty or cut short all the same).
 func writeIndex(path string, lines []string) error {
 	var b strings.Builder
 	for _, l := range lines {
@@ -473,6 +476,9 @@ func writeIndex(path string, lines []string) error {
 	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_TRUNC|noFollow, 0o644)
 	if err == nil {
 		_, err = f.WriteString(b.String())
+		if err == nil {
+			err = f.Sync()
+		}
 		if cerr := f.Close(); err == nil {
 			err = cerr
 		}
@@ -484,6 +490,9 @@ func writeIndex(path string, lines []string) error {
 	if err := os.Rename(tmp, path); err != nil {
 		removeFile(tmp)
 		return fmt.Errorf("warc: write index: %w", err)
+	}
+	if err := syncDir(filepath.Dir(path)); err != nil {
+		return fmt.Errorf("warc: write index: sync its directory: %w", err)
 	}
 	return nil
 }
