@@ -55,7 +55,7 @@ func recoverFiles(dir, prefix string) (done []Recovery, failed []error, err erro
 	for _, path := range names {
 		index := strings.TrimSuffix(path, ".warc.gz") + ".cdxj"
 		mark := cutMarkPath(path)
-		before, marked := readCutMark(mark)
+		before, marked := readCutMark(mark, path)
 		had, whole := indexState(index)
 		if whole {
 			// Indexed, or not ours to judge; a mark left is of a

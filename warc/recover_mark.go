@@ -20,9 +20,11 @@ import (
 func cutMarkPath(path string) string { return strings.TrimSuffix(path, ".warc.gz") + ".cut" }
 
 // writeCutMark writes the cut mark at mark for a file of size bytes to be
-// cut to keep, and syncs it and its directory.
+// cut to keep, and syncs it and its directory. It is written beside and
+// renamed into place, so that no other process reads a mark half written.
 func writeCutMark(mark string, size, keep int64) error {
-	f, err := os.OpenFile(mark, os.O_WRONLY|os.O_CREATE|os.O_TRUNC|noFollow, 0o644)
+	tmp := mark + ".tmp"
+	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_TRUNC|noFollow, 0o644)
 	if err != nil {
 		return fmt.Errorf("write cut mark: %w", err)
 	}
@@ -34,19 +36,26 @@ func writeCutMark(mark string, size, keep int64) error {
 		err = cerr
 	}
 	if err == nil {
+		err = os.Rename(tmp, mark)
+	}
+	if err == nil {
 		err = syncDir(filepath.Dir(mark))
 	}
 	if err != nil {
-		removeFile(mark)
+		removeFile(tmp)
 		return fmt.Errorf("write cut mark: %w", err)
 	}
 	return nil
 }
 
-// readCutMark returns the size the file had before the cut the mark at
-// mark records, and whether there is a mark that reads as one; one that
-// does not (its write cut short: no cut was made) is removed.
-func readCutMark(mark string) (before int64, ok bool) {
+// readCutMark returns the size the file at path had before the cut the
+// mark at mark records, and whether that cut was made to the file as it
+// is: the mark reads as one, and the file is now the size the cut left. A
+// mark that does not (the cut not made yet, by a recovery still running
+// in another process; a mark left by an older file of the same name; a
+// damaged one) is ignored and left: without the file's lock, removing it
+// could lose the mark of a cut about to be made.
+func readCutMark(mark, path string) (before int64, ok bool) {
 	st, err := os.Lstat(mark)
 	if err != nil || !st.Mode().IsRegular() {
 		return 0, false
@@ -56,8 +65,10 @@ func readCutMark(mark string) (before int64, ok bool) {
 		return 0, false
 	}
 	var keep int64
-	if n, err := fmt.Sscanf(string(b), "%d %d\n", &before, &keep); n != 2 || err != nil || keep > before || keep < 0 {
-		removeFile(mark)
+	if n, err := fmt.Sscanf(string(b), "%d %d\n", &before, &keep); n != 2 || err != nil || keep >= before || keep < 0 {
+		return 0, false
+	}
+	if fst, err := os.Lstat(path); err != nil || fst.Size() != keep {
 		return 0, false
 	}
 	return before, true
