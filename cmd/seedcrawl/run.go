@@ -344,7 +344,7 @@ func runSession(ctx context.Context, sess *crawlSession, rf runFlags, progress t
 			if err := runPrintCycle(stdout, c, last, jsonOut, url); err != nil {
 				fmt.Fprintf(stderr, "seedcrawl run: print cycle %d: %v\n", c.N, err)
 			}
-			if note := runStarvedNote(c.N, c.Stats, budget, rf.refreshShare); note != "" {
+			if note := runStarvedNote(c.N, c.Stats, budget, last.Stopped == monitor.StopMaxPages, rf.refreshShare); note != "" {
 				fmt.Fprintf(stderr, "seedcrawl run: warning: %s\n", note)
 			}
 			last = monitor.Summary{}
@@ -426,7 +426,9 @@ func runWaitStopNote(p *recrawl.Pause, now time.Time) string {
 }
 
 // runStarvedNote warns after cycle n, whose statistics are s, when it
-// spent its whole budget of budget pages, fetched no new page, and at
+// spent its whole budget of budget pages (spent: its last crawl stopped
+// on the budget, which counts requests, retries too; or s counts as many
+// URLs requested), fetched no new page, and at
 // least half its fetches refetched known pages under a refresh share of
 // 1, which puts no cap on refetches: they compete with new URLs in the
 // scheduler's order and may take the whole budget. It states what the
@@ -434,9 +436,10 @@ func runWaitStopNote(p *recrawl.Pause, now time.Time) string {
 // new whatever the share. A cycle whose fetches went mostly to new URLs
 // that failed (not counted as new) gets no warning: a lower share would
 // not have helped it. "" for any other cycle.
-func runStarvedNote(n uint32, s storage.CycleStats, budget int64, share float64) string {
+func runStarvedNote(n uint32, s storage.CycleStats, budget int64, spent bool, share float64) string {
 	refetched := s.Changed + s.Unchanged + s.Gone
-	if share < 1 || budget <= 0 || s.Fetches < uint64(budget) || s.New > 0 || refetched == 0 || 2*refetched < s.Fetches {
+	spent = spent || budget > 0 && s.Fetches >= uint64(budget)
+	if share < 1 || budget <= 0 || !spent || s.New > 0 || refetched == 0 || 2*refetched < s.Fetches {
 		return ""
 	}
 	return fmt.Sprintf("cycle %d spent its whole budget of %d pages and fetched no new page: %d of its %d fetches refetched known pages, "+

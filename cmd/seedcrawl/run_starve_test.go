@@ -77,19 +77,22 @@ func TestRunStarvedNote(t *testing.T) {
 		budget int64
 		share  float64
 		want   string
+		spent  bool // the cycle's last crawl stopped on its budget
 	}{
-		{"all refetches", starved, 30, 1, "cycle 2 spent its whole budget of 30 pages and fetched no new page: 30 of its 30 fetches refetched known pages"},
-		{"share below 1", starved, 30, 0.8, ""},
-		{"no budget", starved, 0, 1, ""},
-		{"budget left", starved, 40, 1, ""},
-		{"a new page", storage.CycleStats{Fetches: 30, Unchanged: 29, New: 1}, 30, 1, ""},
-		{"failed new URLs only", storage.CycleStats{Fetches: 30, Errors: 30}, 30, 1, ""},
-		{"some failed", storage.CycleStats{Fetches: 30, Unchanged: 20, Gone: 1, Errors: 9}, 30, 1, "21 of its 30 fetches refetched known pages"},
-		{"mostly failed new URLs", storage.CycleStats{Fetches: 100, Unchanged: 5, Errors: 95}, 100, 1, ""},
-		{"half refetches", storage.CycleStats{Fetches: 100, Unchanged: 50, Errors: 50}, 100, 1, "50 of its 100 fetches refetched known pages"},
+		{"all refetches", starved, 30, 1, "cycle 2 spent its whole budget of 30 pages and fetched no new page: 30 of its 30 fetches refetched known pages", false},
+		{"share below 1", starved, 30, 0.8, "", false},
+		{"no budget", starved, 0, 1, "", false},
+		{"budget left", starved, 40, 1, "", false},
+		{"a new page", storage.CycleStats{Fetches: 30, Unchanged: 29, New: 1}, 30, 1, "", false},
+		{"failed new URLs only", storage.CycleStats{Fetches: 30, Errors: 30}, 30, 1, "", false},
+		{"some failed", storage.CycleStats{Fetches: 30, Unchanged: 20, Gone: 1, Errors: 9}, 30, 1, "21 of its 30 fetches refetched known pages", false},
+		{"mostly failed new URLs", storage.CycleStats{Fetches: 100, Unchanged: 5, Errors: 95}, 100, 1, "", false},
+		{"half refetches", storage.CycleStats{Fetches: 100, Unchanged: 50, Errors: 50}, 100, 1, "50 of its 100 fetches refetched known pages", false},
+		{"budget spent with a retry", storage.CycleStats{Fetches: 29, Unchanged: 29}, 30, 1, "29 of its 29 fetches refetched known pages", true},
+		{"stopped before the budget", storage.CycleStats{Fetches: 29, Unchanged: 29}, 30, 1, "", false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			got := runStarvedNote(2, tc.s, tc.budget, tc.share)
+			got := runStarvedNote(2, tc.s, tc.budget, tc.spent, tc.share)
 			if (got == "") != (tc.want == "") || !strings.Contains(got, tc.want) {
 				t.Errorf("runStarvedNote = %q, want one with %q", got, tc.want)
 			}
