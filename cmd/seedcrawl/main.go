@@ -41,7 +41,7 @@ func commands() map[string]command {
 		"sim":     {"replay crawl schedulers on a known graph and score them", runSim},
 		"rank":    {"compute PageRank or HITS of a graph", runRank},
 		"seeds":   {"select crawl seeds from a stored or given graph", runSeeds},
-		"eval":    {"evaluate seed selectors (eval seeds)", runEval},
+		"eval":    {"evaluate seed selectors (eval seeds) and recrawl cycles on a test web (eval recrawl)", runEval},
 		"run":     {"incremental crawl cycles with reseeding", runCycles},
 		"version": {"print the version", runVersion},
 		"node":    {"crawl the hosts one node of a cluster owns (NATS JetStream)", runNode},

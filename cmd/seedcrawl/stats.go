@@ -272,7 +272,7 @@ func statsWriteCycles(w io.Writer, cs []storage.Cycle, url func(uint64) string) 
 		case !c.Start.IsZero() && !c.End.IsZero():
 			secs = fmt.Sprintf("%.1f", c.End.Sub(c.Start).Seconds())
 		case !c.Start.IsZero():
-			secs = "running"
+			secs = "unfinished" // running, or stopped before its end: rerun resumes it
 		}
 		algo := c.SeedAlgo
 		if algo == "" {
