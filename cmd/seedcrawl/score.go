@@ -8,7 +8,6 @@ import (
 	"io"
 	"path/filepath"
 	"slices"
-	"sort"
 	"strings"
 	"time"
 
@@ -172,11 +171,16 @@ func scoreRead(ctx context.Context, db *storage.DB, cycle uint32) (scoreInput, e
 func scoreName(runs []storage.Run, at []time.Time) string {
 	slices.SortFunc(runs, func(a, b storage.Run) int { return a.Start.Compare(b.Start) })
 	var names []string
+	seen := make([]bool, len(runs)) // run i's scheduler joined (or it names none)
+	i := -1                         // the last run started at or before the fetch
 	for _, t := range at {
-		i := sort.Search(len(runs), func(i int) bool { return runs[i].Start.After(t) }) - 1
-		if i < 0 {
+		for i+1 < len(runs) && !runs[i+1].Start.After(t) {
+			i++
+		}
+		if i < 0 || seen[i] {
 			continue
 		}
+		seen[i] = true
 		var c struct{ Scheduler string }
 		if json.Unmarshal([]byte(runs[i].Config), &c) == nil && c.Scheduler != "" && !slices.Contains(names, c.Scheduler) {
 			names = append(names, c.Scheduler)
