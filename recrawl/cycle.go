@@ -178,7 +178,7 @@ func (cy *Cycle) startCycle() (int, error) {
 			return 0, fmt.Errorf("%w: %w", crawler.ErrSeed, err) // s.URL holds a password
 		}
 		if err != nil {
-			return 0, fmt.Errorf("%w: %q: %w", crawler.ErrSeed, s.URL, err)
+			return 0, fmt.Errorf("%w: %q: %w", crawler.ErrSeed, urlnorm.RedactUserinfo(s.URL), err)
 		}
 		if !seen[n] {
 			seen[n] = true

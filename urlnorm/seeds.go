@@ -20,7 +20,7 @@ func Seeds(seeds []string) ([]string, error) {
 			return nil, fmt.Errorf("%w: %w", ErrSeed, err) // s holds a password
 		}
 		if err != nil {
-			return nil, fmt.Errorf("%w: %q: %w", ErrSeed, s, err)
+			return nil, fmt.Errorf("%w: %q: %w", ErrSeed, RedactUserinfo(s), err)
 		}
 		if !seen[n] {
 			seen[n] = true
@@ -47,13 +47,11 @@ func RedactUserinfo(s string) string {
 	}
 	auth := strings.TrimLeft(rest, "/\\")
 	prefix += rest[:len(rest)-len(auth)]
-	if end := strings.IndexAny(auth, "/?#\\"); end >= 0 {
-		if at := strings.LastIndexByte(auth[:end], '@'); at >= 0 {
-			return prefix + "…@" + auth[at+1:]
-		}
-		return s
+	end := strings.IndexAny(auth, "/?#\\")
+	if end < 0 {
+		end = len(auth)
 	}
-	if at := strings.LastIndexByte(auth, '@'); at >= 0 {
+	if at := strings.LastIndexByte(auth[:end], '@'); at >= 0 {
 		return prefix + "…@" + auth[at+1:]
 	}
 	return s

@@ -59,6 +59,15 @@ func TestSeedsRefuseUserinfo(t *testing.T) {
 	}
 }
 
+// A seed with userinfo that fails to normalize for another reason (a
+// space in its host) is refused without quoting its password either.
+func TestSeedsBadSeedHidesPassword(t *testing.T) {
+	_, err := Seeds([]string{"http://user:s3cret@exa mple.com/"})
+	if !errors.Is(err, ErrSeed) || strings.Contains(err.Error(), "s3cret") || !strings.Contains(err.Error(), "exa mple.com") {
+		t.Errorf("error %v: want ErrSeed quoting the seed without its password", err)
+	}
+}
+
 // An empty userinfo ("http://@a.example/") carries no credentials: the
 // seed is taken, without the '@'.
 func TestSeedsEmptyUserinfo(t *testing.T) {
