@@ -200,14 +200,14 @@ func (c *Crawler) Run(ctx context.Context, seeds []string) (monitor.Summary, err
 	return c.summary(stop), runErr
 }
 
-// stopReason says why the run stopped. A worker stopped on a dry frontier
-// ran it dry, but an outcome applied after that (a site's sitemaps,
-// queued after its page's Done) may have queued URLs: with URLs left the
-// run did not exhaust the frontier, and a rerun goes on.
 // Seeded reports that the run's seeds are stored: its first commit,
 // which holds them all, is done.
 func (c *Crawler) Seeded() bool { return c.seeded.Load() }
 
+// stopReason says why the run stopped. A worker stopped on a dry frontier
+// ran it dry, but an outcome applied after that (a site's sitemaps,
+// queued after its page's Done) may have queued URLs: with URLs left the
+// run did not exhaust the frontier, and a rerun goes on.
 func (c *Crawler) stopReason(ctx context.Context, runErr error) string {
 	st := c.opts.Frontier.Stats()
 	return monitor.Stopping{

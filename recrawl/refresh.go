@@ -427,10 +427,9 @@ func allocate(policy string, known []uint64, pr []float64, budget float64) ([]fl
 	}
 	budget = min(budget, float64(len(known)))
 	w := make([]float64, len(known))
+	rank := prRank(pr)
 	for i, id := range known {
-		if id < uint64(len(pr)) {
-			w[i] = pr[id]
-		}
+		w[i] = rank(id)
 	}
 	var f []float64
 	var err error

@@ -20,7 +20,7 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		fmt.Fprint(stderr, evalSeedsUsage+evalRecrawlUsage)
 		return fmt.Errorf("%w: name what to evaluate: seeds or recrawl", errUsage)
 	}
-	if args[0] == "-h" || args[0] == "-help" || args[0] == "--help" || args[0] == "help" {
+	if isHelpWord(args[0]) {
 		fmt.Fprint(helpOutput(stderr), evalSeedsUsage+evalRecrawlUsage)
 		return nil
 	}

@@ -45,7 +45,6 @@ type procs struct {
 	cpu, wall func() time.Duration
 	set       func(n int)
 	reset     func()
-	lowered   int // times Tick lowered GOMAXPROCS
 }
 
 // newProcs returns the procs of a crawl: it acts unless the GOMAXPROCS
@@ -84,7 +83,6 @@ func (p *procs) Tick() {
 	case !p.one && busy < procsLowerBusy:
 		p.set(1)
 		p.one = true
-		p.lowered++
 	case p.one && busy > procsRaiseBusy:
 		p.reset()
 		p.one = false
