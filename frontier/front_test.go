@@ -1,6 +1,7 @@
 package frontier
 
 import (
+	"cmp"
 	"slices"
 	"testing"
 )
@@ -116,5 +117,25 @@ func TestAddKeepsHostOrder(t *testing.T) {
 	}
 	if want := []uint64{2, 3, 10}; !slices.Equal(got, want) {
 		t.Errorf("handed out %v, want %v (a's sitemap, a's page, then b's page found after both)", got, want)
+	}
+}
+
+// TestRenumber: a frontier rebuilt in a new order (a recrawl cycle's
+// start) sorts stored entries by SeqOrder, the discovery the number
+// holds, and renumbers them with Renumber, which keeps a sitemap's place
+// at its host's front: a marked number sorts by its discovery, not after
+// every unmarked one, and stays marked.
+func TestRenumber(t *testing.T) {
+	marked := Renumber(frontSeq, 2) // a sitemap found second, queued with Add
+	stored := []uint64{5, marked, 3}
+	slices.SortFunc(stored, func(a, b uint64) int { return cmp.Compare(SeqOrder(a), SeqOrder(b)) })
+	if want := []uint64{marked, 3, 5}; !slices.Equal(stored, want) {
+		t.Errorf("sorted %v, want %v", stored, want)
+	}
+	for n, seq := range stored {
+		got := Renumber(seq, uint64(n))
+		if SeqOrder(got) != uint64(n) || (got&frontSeq != 0) != (seq == marked) {
+			t.Errorf("Renumber(%#x, %d) = %#x: want order %d, marked only for the sitemap", seq, n, got, n)
+		}
 	}
 }

@@ -23,6 +23,17 @@ type qitem struct {
 // with the entry, so a restored frontier keeps the place.
 const frontSeq = 1 << 63
 
+// Renumber returns stored sequence number seq given the discovery order n
+// instead, keeping its URL's place at the front of its host's queue if it
+// had one (a sitemap queued with Add); SeqOrder is the discovery order
+// seq holds. A frontier rebuilt from stored entries in a new order (a
+// recrawl cycle's start) sorts by SeqOrder and renumbers with Renumber.
+func Renumber(seq, n uint64) uint64 { return n | seq&frontSeq }
+
+// SeqOrder returns the order of discovery stored sequence number seq
+// holds, without the mark of a URL queued at its host's front.
+func SeqOrder(seq uint64) uint64 { return seq &^ frontSeq }
+
 // before reports whether a ranks before b: a URL queued in front first
 // (frontSeq), then higher priority, then the earlier discovery (the tie
 // rule of scheduler.Scheduler).

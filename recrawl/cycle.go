@@ -1,6 +1,7 @@
 package recrawl
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -194,13 +195,7 @@ func (cy *Cycle) startCycle() (int, error) {
 		return 0, fmt.Errorf("recrawl: restore frontier: %w", err)
 	}
 	slices.SortFunc(stored, func(a, b storage.Entry) int {
-		switch {
-		case a.Seq < b.Seq:
-			return -1
-		case a.Seq > b.Seq:
-			return 1
-		}
-		return 0
+		return cmp.Compare(frontier.SeqOrder(a.Seq), frontier.SeqOrder(b.Seq))
 	})
 	var snap frontier.Snapshot
 	var tab *pageTable
@@ -241,7 +236,7 @@ func (cy *Cycle) startCycle() (int, error) {
 				e.Prio = x
 			}
 		}
-		e.Seq = seq
+		e.Seq = frontier.Renumber(e.Seq, seq)
 		seq++
 		snap.Entries = append(snap.Entries, e)
 	}
@@ -271,7 +266,8 @@ func (cy *Cycle) startCycle() (int, error) {
 	}
 	for _, e := range stored {
 		if !in[e.ID] {
-			add(frontier.Entry{ID: e.ID, Host: e.Host, Depth: e.Depth, Attempt: e.Attempt})
+			// Seq: a sitemap keeps its place at its host's front.
+			add(frontier.Entry{ID: e.ID, Host: e.Host, Depth: e.Depth, Attempt: e.Attempt, Seq: e.Seq})
 		}
 	}
 	for _, id := range rc.Refresh {
