@@ -2,7 +2,6 @@ package fetch
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"net"
@@ -118,28 +117,17 @@ func (x *exchange) finish(complete bool, cause error) {
 	ex := warc.Exchange{URL: x.url, Date: x.start, IP: x.ip, Request: x.rec.req.b, Response: x.rec.resp.b,
 		Truncated: !complete || x.rec.resp.over || x.rec.req.over}
 	if ex.Truncated {
-		ex.Truncation = truncation(causeReason(cause))
+		reason := "" // a limit on length
+		if cause != nil {
+			reason = classify(x.ctx, cause)
+		}
+		ex.Truncation = truncation(reason)
 	}
 	// The response is in hand: a request context ended since does not
 	// lose it, as a page's archiving goes on after a stop.
 	if _, err := x.t.archive.WriteExchange(context.WithoutCancel(x.ctx), ex); err != nil {
 		x.t.failed(x.ctx, fmt.Errorf("fetch: archive %s: %w", x.url, err))
 	}
-}
-
-// causeReason names the error that cut an exchange short in Response.Reason's
-// terms, as far as truncation tells them apart; "" for none (a limit on
-// length).
-func causeReason(err error) string {
-	switch {
-	case err == nil:
-		return ""
-	case errors.Is(err, context.Canceled):
-		return ReasonCanceled
-	case errors.Is(err, context.DeadlineExceeded), isTimeout(err):
-		return ReasonTimeout
-	}
-	return classifyNet(err)
 }
 
 // recordedBody archives its exchange when it is closed, complete if the
