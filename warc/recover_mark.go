@@ -23,26 +23,7 @@ func cutMarkPath(path string) string { return strings.TrimSuffix(path, ".warc.gz
 // cut to keep, and syncs it and its directory. It is written beside and
 // renamed into place, so that no other process reads a mark half written.
 func writeCutMark(mark string, size, keep int64) error {
-	tmp := mark + ".tmp"
-	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_TRUNC|noFollow, 0o644)
-	if err != nil {
-		return fmt.Errorf("write cut mark: %w", err)
-	}
-	_, err = fmt.Fprintf(f, "%d %d\n", size, keep)
-	if err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp, mark)
-	}
-	if err == nil {
-		err = syncDir(filepath.Dir(mark))
-	}
-	if err != nil {
-		removeFile(tmp)
+	if err := writeSynced(mark, fmt.Appendf(nil, "%d %d\n", size, keep)); err != nil {
 		return fmt.Errorf("write cut mark: %w", err)
 	}
 	return nil

@@ -470,12 +470,21 @@ func writeIndex(path string, lines []string) error {
 		b.WriteString(l)
 		b.WriteByte('\n')
 	}
+	if err := writeSynced(path, []byte(b.String())); err != nil {
+		return fmt.Errorf("warc: write index: %w", err)
+	}
+	return nil
+}
+
+// writeSynced writes data to the file at path whole or not at all: into
+// path.tmp (not through a symbolic link left there, which would write over
+// the file it points to), synced, renamed into place, and the directory
+// synced, so that a power cut leaves the old file or the new one.
+func writeSynced(path string, data []byte) error {
 	tmp := path + ".tmp"
-	// Not through a symbolic link left at tmp, which would write the
-	// index over the file it points to.
 	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_TRUNC|noFollow, 0o644)
 	if err == nil {
-		_, err = f.WriteString(b.String())
+		_, err = f.Write(data)
 		if err == nil {
 			err = f.Sync()
 		}
@@ -483,16 +492,15 @@ func writeIndex(path string, lines []string) error {
 			err = cerr
 		}
 	}
+	if err == nil {
+		err = os.Rename(tmp, path)
+	}
 	if err != nil {
 		removeFile(tmp)
-		return fmt.Errorf("warc: write index: %w", err)
-	}
-	if err := os.Rename(tmp, path); err != nil {
-		removeFile(tmp)
-		return fmt.Errorf("warc: write index: %w", err)
+		return err
 	}
 	if err := syncDir(filepath.Dir(path)); err != nil {
-		return fmt.Errorf("warc: write index: sync its directory: %w", err)
+		return fmt.Errorf("sync its directory: %w", err)
 	}
 	return nil
 }
