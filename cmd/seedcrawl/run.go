@@ -270,9 +270,12 @@ func runSession(ctx context.Context, sess *crawlSession, rf runFlags, progress t
 	var current uint32
 	worked := false            // a cycle was crawled or reported
 	var waiting *recrawl.Pause // the wait for the next cycle, while in it
-	crawlEnd, err := runCrawlEnd(sess.db)
-	if err != nil {
-		return err
+	var crawlEnd time.Time // read only when an interval asks for it
+	if rf.interval > 0 {
+		var err error
+		if crawlEnd, err = runCrawlEnd(sess.db); err != nil {
+			return err
+		}
 	}
 	r, err := recrawl.New(recrawl.Options{
 		Store:    sess.db,
