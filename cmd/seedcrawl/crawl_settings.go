@@ -165,9 +165,6 @@ func crawlSchedulerNames() []string {
 	return slices.DeleteFunc(scheduler.Names(), func(n string) bool { return n == "omniscient" })
 }
 
-// checkFiles reads the files the settings name that config does not read
-// (the CA certificates, the resolve file), before any db is made, so that
-// a bad one creates none and is reported with the other problems.
 // readableFiles returns the error of the first file setting (--ca-file,
 // --resolve-file) that cannot be opened, as a file the commands read
 // (exit 1, like --config or --seeds); what a readable file holds is
@@ -186,6 +183,9 @@ func readableFiles(cfg config.Config) error {
 	return nil
 }
 
+// checkFiles reads the files the settings name that config does not read
+// (the CA certificates, the resolve file), before any db is made, so that
+// a bad one creates none and is reported with the other problems.
 func checkFiles(cfg config.Config) error {
 	var errs []error
 	if cfg.CAFile != "" {
