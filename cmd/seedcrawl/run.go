@@ -270,7 +270,7 @@ func runSession(ctx context.Context, sess *crawlSession, rf runFlags, progress t
 	var current uint32
 	worked := false            // a cycle was crawled or reported
 	var waiting *recrawl.Pause // the wait for the next cycle, while in it
-	var crawlEnd time.Time // read only when an interval asks for it
+	var crawlEnd time.Time     // read only when an interval asks for it
 	if rf.interval > 0 {
 		var err error
 		if crawlEnd, err = runCrawlEnd(sess.db); err != nil {
