@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/binary"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -11,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/seedcrawl/seedcrawl/chart"
+	"github.com/seedcrawl/seedcrawl/storage"
 )
 
 // Helpers shared by the subcommands (sim, seeds, eval, rank, stats, export,
@@ -116,25 +116,12 @@ func createOutput(flagName, path string) (*output, error) {
 	return &output{flag: flagName, path: path, tmp: tmp}, nil
 }
 
-// boltMagic is the number at offset 16 of a bbolt file, in the meta page
-// that opens it (little-endian on the machines seedcrawl runs on).
-const boltMagic = 0xED0CDAED
-
 // refuseDatabase refuses an output path that holds a database: an --out
 // given the --db path by a slip of the keyboard would replace the crawl
 // with a CSV, or truncate it under the open db (export). Any other file
 // may be overwritten, as ever.
 func refuseDatabase(flagName, path string) error {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil // nothing there, or nothing we could read: creating it will tell
-	}
-	defer f.Close()
-	var head [20]byte
-	if _, err := io.ReadFull(f, head[:]); err != nil {
-		return nil
-	}
-	if binary.LittleEndian.Uint32(head[16:]) != boltMagic {
+	if !storage.IsDatabase(path) {
 		return nil
 	}
 	return fmt.Errorf("%w: %s %s: is a seedcrawl database, not overwritten; name another file", errUsage, flagName, path)
