@@ -268,9 +268,8 @@ func runSession(ctx context.Context, sess *crawlSession, rf runFlags, progress t
 	}
 	var last monitor.Summary
 	var current uint32
-	worked := false            // a cycle was crawled or reported
-	var waiting *recrawl.Pause // the wait for the next cycle, while in it
-	var crawlEnd time.Time     // read only when an interval asks for it
+	worked := false        // a cycle was crawled or reported
+	var crawlEnd time.Time // read only when an interval asks for it
 	if rf.interval > 0 {
 		var err error
 		if crawlEnd, err = runCrawlEnd(sess.db); err != nil {
@@ -288,8 +287,7 @@ func runSession(ctx context.Context, sess *crawlSession, rf runFlags, progress t
 		Interval: rf.interval,
 		CrawlEnd: crawlEnd,
 		Pausing: func(p recrawl.Pause) {
-			waiting = &p
-			sess.obs.pause.Store(&p)
+			sess.obs.pause.Store(&p) // the wait for the next cycle, while in it
 			fmt.Fprintf(stderr, "seedcrawl run: %s; Ctrl-C stops, and rerunning the same command goes on waiting\n", runPauseNote(p, time.Now()))
 		},
 		PagesPerCycle:  budget,
@@ -302,7 +300,7 @@ func runSession(ctx context.Context, sess *crawlSession, rf runFlags, progress t
 		Agree:          rf.cluster.agreeFunc(),
 		Logger:         sess.x.logger,
 		Crawl: func(ctx context.Context, p *recrawl.Plan) error {
-			current, worked, waiting = p.Cycle.N, true, nil
+			current, worked = p.Cycle.N, true
 			sess.obs.pause.Store(nil)
 			verb := "starting"
 			if !p.Start {
@@ -362,7 +360,7 @@ func runSession(ctx context.Context, sess *crawlSession, rf runFlags, progress t
 		}
 		return err
 	}
-	if ctx.Err() != nil && waiting != nil {
+	if waiting := sess.obs.pause.Load(); ctx.Err() != nil && waiting != nil {
 		// Stopped in the wait for the next cycle, on a first run or a
 		// rerun: nothing is left to resume, the wait goes on.
 		fmt.Fprintf(stderr, "seedcrawl run: %s\n", runWaitStopNote(waiting, time.Now()))
