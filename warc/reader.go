@@ -268,7 +268,7 @@ func IndexFile(path string) ([]string, error) {
 }
 
 // indexRecords reads the WARC stream r of the file named name and returns
-// the sorted CDXJ lines of its response and revisit records up to its last
+// the CDXJ lines of its response and revisit records up to its last
 // whole exchange, and the offset just past that exchange: a record pair
 // the Writer wrote in one write (a response or revisit naming a
 // WARC-Concurrent-To, then that request) is whole once both are read; a
@@ -285,18 +285,15 @@ func indexRecords(r io.Reader, name string) (lines, rest []string, whole int64, 
 	for {
 		rec, err := rd.Next()
 		if errors.Is(err, io.EOF) {
-			sort.Strings(lines)
 			return lines, rest, whole, nil
 		}
 		if err != nil {
-			sort.Strings(lines)
 			return lines, rest, whole, err
 		}
 		typ := rec.Type()
 		if typ == TypeResponse || typ == TypeRevisit {
 			date, err := time.Parse(time.RFC3339, rec.Header.Get("WARC-Date"))
 			if err != nil {
-				sort.Strings(lines)
 				return lines, nil, whole, fmt.Errorf("record at %d: %w: %w %q", rec.Offset, ErrFormat, errDate, rec.Header.Get("WARC-Date"))
 			}
 			msg := parseHTTP(rec.Block)

@@ -6,7 +6,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 	"syscall"
 )
@@ -254,7 +253,6 @@ func recoverOpen(f recoverTarget, lf *os.File, path string, size int64, index st
 			if keep > whole {
 				// The last pair's response, whole: kept, and indexed.
 				lines = append(lines, rest...)
-				sort.Strings(lines)
 			}
 			if keep < size {
 				if err := writeCutMark(cutMarkPath(path), size, keep); err != nil {
@@ -270,7 +268,6 @@ func recoverOpen(f recoverTarget, lf *os.File, path string, size int64, index st
 			// a pair as this package's Writer writes them: index them
 			// all, unchanged.
 			lines = append(lines, rest...)
-			sort.Strings(lines)
 		case !mine:
 			return 0, false, fmt.Errorf("read stopped after byte %d of %d, in a file whose warcinfo record does not name it (another tool's, or a copy): only a file that record names is cut: %w", whole, size, err)
 		default:

@@ -451,7 +451,6 @@ func (w *Writer) closeFile() error {
 		f.Close()
 		return fmt.Errorf("warc: sync %s: %w", name, err)
 	}
-	sort.Strings(w.index)
 	err := writeIndex(filepath.Join(w.opts.Dir, strings.TrimSuffix(name, ".warc.gz")+".cdxj"), w.index)
 	w.index = nil
 	if cerr := f.Close(); cerr != nil && err == nil {
@@ -460,11 +459,12 @@ func (w *Writer) closeFile() error {
 	return err
 }
 
-// writeIndex writes CDXJ lines to path through a temporary file, synced
+// writeIndex sorts CDXJ lines and writes them to path through a temporary file, synced
 // before it takes path's name and the directory synced after, so a crash
 // or a power cut leaves either no index or a whole one (recoverFiles
 // redoes one a file system left empty or cut short all the same).
 func writeIndex(path string, lines []string) error {
+	sort.Strings(lines)
 	var b strings.Builder
 	for _, l := range lines {
 		b.WriteString(l)
