@@ -54,9 +54,7 @@ func (t *limitTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 		return resp, nil
 	}
 	c.gotHeaders = true
-	if c.rec != nil && resp.ContentLength > 0 {
-		c.recConn.reserve(c.rec, resp.ContentLength)
-	}
+	c.reserve(resp.ContentLength)
 	c.code = resp.StatusCode
 	c.header = resp.Header
 	c.contentType = mediaType(resp.Header.Get("Content-Type"))
@@ -258,25 +256,7 @@ func (c *call) trace() *httptrace.ClientTrace {
 			if !c.record {
 				return
 			}
-			// net/http may retry an idempotent request on a fresh
-			// connection when a reused one turns out dead; only the last
-			// attempt's bytes count.
-			if c.recConn != nil {
-				c.recConn.detach(c.rec)
-				c.recConn, c.rec = nil, nil
-			}
-			rc, ok := info.Conn.(*recConn)
-			if !ok {
-				c.notRec = true
-				return
-			}
-			c.notRec = false
-			c.rec = &recorder{
-				req:  limitBuf{max: MaxHeaderBytes},
-				resp: limitBuf{max: int(c.maxCapture)},
-			}
-			c.recConn = rc
-			rc.attach(c.rec)
+			c.gotConn(info.Conn, c.maxCapture)
 		},
 		WroteRequest: func(httptrace.WroteRequestInfo) {
 			c.wrote.Store(int64(time.Since(c.start)))

@@ -164,9 +164,7 @@ type call struct {
 	firstByte  atomic.Int64
 	remoteAddr string
 	record     bool
-	rec        *recorder
-	recConn    *recConn
-	notRec     bool
+	capture    // with record: the exchange's bytes
 	maxCapture int64
 }
 
@@ -315,7 +313,7 @@ func (f *Fetcher) Fetch(ctx context.Context, req Request) (res Response) {
 		res.TTFB = time.Duration(max(fb-w, 0))
 	}
 	if c.rec != nil {
-		c.recConn.detach(c.rec)
+		c.conn.detach(c.rec)
 		res.Capture = &Capture{
 			Request:   c.rec.req.b,
 			Response:  c.rec.resp.b,

@@ -164,3 +164,38 @@ func (d *recordDialer) DialTLSContext(ctx context.Context, network, addr string)
 	}
 	return &recConn{Conn: tc}, nil
 }
+
+// capture is the recorder of one round trip and the recording connection
+// it is attached to: a Fetch's (Options.Record) and a Recording's alike.
+type capture struct {
+	conn   *recConn
+	rec    *recorder
+	notRec bool // the connection used does not record
+}
+
+// gotConn attaches a new recorder, keeping at most maxCapture response
+// bytes, to conn, the connection an httptrace GotConn names. net/http may
+// retry an idempotent request on a fresh connection when a reused one
+// turns out dead: the recorder of an earlier attempt is detached, and only
+// the last attempt's bytes count.
+func (p *capture) gotConn(conn net.Conn, maxCapture int64) {
+	if p.conn != nil {
+		p.conn.detach(p.rec)
+		p.conn, p.rec = nil, nil
+	}
+	rc, ok := conn.(*recConn)
+	if p.notRec = !ok; !ok {
+		return
+	}
+	p.rec = &recorder{req: limitBuf{max: MaxHeaderBytes}, resp: limitBuf{max: int(maxCapture)}}
+	p.conn = rc
+	rc.attach(p.rec)
+}
+
+// reserve sizes the response buffer for a body of n bytes (the response's
+// Content-Length), when recording.
+func (p *capture) reserve(n int64) {
+	if p.rec != nil && n > 0 {
+		p.conn.reserve(p.rec, n)
+	}
+}

@@ -58,23 +58,19 @@ func (t *recordingTransport) RoundTrip(req *http.Request) (*http.Response, error
 		x.finish(false, err)
 		return nil, err
 	}
-	if x.rec != nil && resp.ContentLength > 0 {
-		x.conn.reserve(x.rec, resp.ContentLength)
-	}
+	x.reserve(resp.ContentLength)
 	resp.Body = &recordedBody{ReadCloser: resp.Body, x: x, eof: resp.Body == http.NoBody || resp.ContentLength == 0}
 	return resp, nil
 }
 
 // exchange is one round trip being recorded.
 type exchange struct {
-	t      *recordingTransport
-	ctx    context.Context
-	url    string
-	start  time.Time
-	ip     string
-	rec    *recorder
-	conn   *recConn
-	notRec bool
+	t     *recordingTransport
+	ctx   context.Context
+	url   string
+	start time.Time
+	ip    string
+	capture
 }
 
 // trace attaches a recorder to the connection the request goes out on.
@@ -86,17 +82,7 @@ func (x *exchange) trace() *httptrace.ClientTrace {
 		if a, ok := info.Conn.RemoteAddr().(*net.TCPAddr); ok {
 			x.ip = a.IP.String()
 		}
-		if x.conn != nil {
-			x.conn.detach(x.rec)
-			x.conn, x.rec = nil, nil
-		}
-		rc, ok := info.Conn.(*recConn)
-		if x.notRec = !ok; !ok {
-			return
-		}
-		x.rec = &recorder{req: limitBuf{max: MaxHeaderBytes}, resp: limitBuf{max: int(x.t.maxCapture)}}
-		x.conn = rc
-		rc.attach(x.rec)
+		x.gotConn(info.Conn, x.t.maxCapture)
 	}}
 }
 
