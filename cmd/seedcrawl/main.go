@@ -19,6 +19,7 @@ import (
 	"sync"
 	"syscall"
 
+	"github.com/seedcrawl/seedcrawl/cluster"
 	"github.com/seedcrawl/seedcrawl/config"
 )
 
@@ -54,6 +55,7 @@ func commands() map[string]command {
 var errUsage = errors.New("usage")
 
 func main() {
+	cluster.StopProcessSampler()
 	log.SetFlags(0)
 	log.SetOutput(newLibraryLog(os.Stderr))
 	ctx, stop := stopOnSignal(context.Background(), os.Stderr, os.Interrupt, syscall.SIGTERM)
