@@ -456,3 +456,54 @@ func TestRunnerResumesOwedRefetches(t *testing.T) {
 		t.Errorf("after cycle 2 closed: %d owed refetches stored (%v), want none", len(left), err)
 	}
 }
+
+// TestRunnerResumeCountsRetries: the page budget counts every request, and
+// a retried request leaves no fetch record, only its run's "retry/"
+// counter. A cycle stopped after 4 fetch records and 2 retries resumes
+// with 10 − 6 pages left; retries of a run begun before the cycle do not
+// count.
+func TestRunnerResumeCountsRetries(t *testing.T) {
+	db := testDB(t)
+	r, fc := newTestRunner(t, db, Options{Cycles: 1, Seeds: []string{"http://a.test/"}, PagesPerCycle: 10})
+	ctx, cancel := context.WithCancel(context.Background())
+	fc.during = func(ctx context.Context, p *Plan) error {
+		ints, err := db.Intern([]string{"http://a.test/1", "http://a.test/2", "http://a.test/3"}, storage.NoPage, 0)
+		if err != nil {
+			return err
+		}
+		var b storage.Batch
+		b.AddFetch(storage.Fetch{ID: 0, Status: storage.StatusFetched, Code: 200}, nil)
+		for _, in := range ints {
+			b.AddFetch(storage.Fetch{ID: in.ID, Status: storage.StatusFetched, Code: 200}, nil)
+		}
+		for _, run := range []struct {
+			start   time.Time
+			retries uint64
+		}{{p.Cycle.Start.Add(-time.Hour), 7}, {p.Cycle.Start.Add(time.Second), 2}} {
+			rec, err := db.StartRun(run.start, "seedcrawl run", "{}")
+			if err != nil {
+				return err
+			}
+			rec.Counters = map[string]uint64{"retry/http-503": run.retries, "fetches": 6}
+			b.PutRun(rec)
+		}
+		if err := db.Commit(&b); err != nil {
+			return err
+		}
+		cancel()
+		return nil
+	}
+	if err := r.Run(ctx); err != nil {
+		t.Fatal(err)
+	}
+	fc.during = nil
+	if err := r.Run(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if len(fc.plans) != 2 {
+		t.Fatalf("%d plans, want the cycle and its resume", len(fc.plans))
+	}
+	if p := fc.plans[1]; p.Start || p.MaxPages != 4 {
+		t.Errorf("resumed plan: start %v, budget %d; want the cycle resumed with 10 − 4 fetches − 2 retries = 4", p.Start, p.MaxPages)
+	}
+}
