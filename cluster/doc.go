@@ -91,4 +91,9 @@
 // Election (Elect, AgreeSeeds): in a recrawl cycle the first node to ask
 // wins a key-value lock with a TTL and publishes its seed selection once
 // (PublishSeeds); the others crawl it (Seeds).
+//
+// Linking the embedded server has a cost in every seedcrawl process, not
+// only in a cluster's: nats-server's process sampler reads /proc/PID/stat
+// every second from package init, for monitoring pages seedcrawl does not
+// serve. main calls StopProcessSampler first thing (sampler_linux.go).
 package cluster
