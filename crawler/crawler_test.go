@@ -185,6 +185,12 @@ func TestRetryAfterAndRetries(t *testing.T) {
 	if s.Retries["http-429"] != 1 || s.Retries["http-500"] != 2 || s.Retries[fetch.ReasonConnLost] != 2 || s.Errors["http-500"] != 1 {
 		t.Errorf("retries %v errors %v", s.Retries, s.Errors)
 	}
+	// The cycle's figures keep the retries, which leave no fetch record:
+	// its fetches and retries are the requests the page budget counted.
+	cs, err := r.DB.Cycles()
+	if err != nil || len(cs) != 1 || cs[0].Stats.Retries != 5 || cs[0].Stats.Fetches+cs[0].Stats.Retries != s.Fetches {
+		t.Errorf("cycle figures %+v, %v; want 5 retries and, with the fetch records, the %d requests", cs, err, s.Fetches)
+	}
 }
 
 func TestRedirects(t *testing.T) {

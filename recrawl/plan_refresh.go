@@ -6,9 +6,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
-	"strings"
 
-	"github.com/seedcrawl/seedcrawl/monitor"
 	"github.com/seedcrawl/seedcrawl/storage"
 	"github.com/seedcrawl/seedcrawl/urlnorm"
 )
@@ -89,31 +87,6 @@ func (r *Runner) refreshOrder(l *loaded, seedIDs []uint32, pr []float64, n uint3
 // runs over (see refreshOrder).
 const minPool = 5000
 
-// spent returns the requests that count against the budget of the
-// stored, unfinished cycle c: its fetch records, one per URL whose outcome
-// was committed, plus the retries before them, which the crawl's page
-// budget counts too but which leave no fetch record. Retries are the
-// monitor.RetryPrefix counters of the runs started in the cycle, stored with every
-// commit, so a run killed with -9 counts up to its last commit.
-func (r *Runner) spent(c *storage.Cycle) (int64, error) {
-	runs, err := r.o.Store.Runs()
-	if err != nil {
-		return 0, fmt.Errorf("recrawl: resume cycle %d: read runs: %w", c.N, err)
-	}
-	n := c.Stats.Fetches
-	for _, run := range runs {
-		if run.Start.Before(c.Start) {
-			continue
-		}
-		for k, v := range run.Counters {
-			if strings.HasPrefix(k, monitor.RetryPrefix) {
-				n += v
-			}
-		}
-	}
-	return int64(min(n, math.MaxInt64)), nil
-}
-
 // resumePlan continues the stored, unfinished cycle c.
 func (r *Runner) resumePlan(c *storage.Cycle) (*Plan, error) {
 	o := &r.o
@@ -126,11 +99,9 @@ func (r *Runner) resumePlan(c *storage.Cycle) (*Plan, error) {
 		p.Rank = rank
 	}
 	if o.PagesPerCycle > 0 {
-		spent, err := r.spent(c)
-		if err != nil {
-			return nil, err
-		}
-		left := o.PagesPerCycle - spent
+		// The budget counts requests: the fetch records, one per URL
+		// whose outcome was committed, and the retries before them.
+		left := o.PagesPerCycle - int64(min(c.Stats.Fetches+c.Stats.Retries, math.MaxInt64))
 		p.MaxPages = max(left, -1)
 		if left <= 0 {
 			p.MaxPages = -1

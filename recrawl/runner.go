@@ -36,9 +36,6 @@ type Store interface {
 	// Owed returns the refetches a paced cycle owes, stored with its
 	// commits (at most its refresh cap).
 	Owed(cycle uint32) ([]storage.Owed, error)
-	// Runs returns the run records, whose counters say how many requests
-	// of a stopped cycle were retries (see spent).
-	Runs() ([]storage.Run, error)
 	State(name string) ([]byte, error)
 	Commit(b *storage.Batch) error
 	NextID() uint64

@@ -21,6 +21,7 @@ type Batch struct {
 	counters map[string]uint64
 	state    map[string][]byte
 	runs     []Run
+	retries  uint64 // AddRetries
 	cycle    *Cycle
 	sm       sitemapWrites // SetLastMod, MarkSitemap
 	owed     owedWrites    // PutOwed, DeleteOwed
@@ -58,6 +59,7 @@ func (b *Batch) Reset() {
 	clear(b.counters)
 	clear(b.state)
 	b.runs = b.runs[:0]
+	b.retries = 0
 	b.cycle = nil
 	b.sm.reset()
 	clear(b.owed)
@@ -70,8 +72,12 @@ func (b *Batch) Pages() int { return len(b.ops) }
 // Empty reports whether b holds nothing to write.
 func (b *Batch) Empty() bool {
 	return len(b.ops) == 0 && len(b.frontier) == 0 && len(b.ready) == 0 &&
-		len(b.counters) == 0 && len(b.state) == 0 && len(b.runs) == 0 && b.cycle == nil && b.sm.empty() && len(b.owed) == 0
+		len(b.counters) == 0 && len(b.state) == 0 && len(b.runs) == 0 && b.retries == 0 && b.cycle == nil && b.sm.empty() && len(b.owed) == 0
 }
+
+// AddRetries counts n requests that failed and are to be tried again in
+// the cycle's figures (CycleStats.Retries): they write no fetch record.
+func (b *Batch) AddRetries(n uint64) { b.retries += n }
 
 // AddFetch records one fetch of page f.ID (f.Status one of fetched,
 // not-modified, redirect, http-error, fetch-error, gone; others fail the

@@ -50,9 +50,9 @@ func TestCodecRoundTrip(t *testing.T) {
 		}, func(v []byte) (any, error) { return decodeCycle(3, v) },
 			Cycle{N: 3, Start: time.Unix(1, 0), SeedAlgo: "hits-core", Seeds: []Seed{{1, 0.5, "w"}}, Replaced: []Replacement{{2, NoPage, "410"}}, Info: "i"}},
 		{"cycle stats", func() []byte {
-			return encodeCycleStats(nil, &CycleStats{1, 2, 3, 4, 5, 6, 7, 8, 9, time.Unix(1, 0), time.Unix(2, 0)})
+			return encodeCycleStats(nil, &CycleStats{1, 2, 3, 4, 5, 6, 7, 8, 9, time.Unix(1, 0), time.Unix(2, 0), 10})
 		}, func(v []byte) (any, error) { return decodeCycleStats(v) },
-			CycleStats{1, 2, 3, 4, 5, 6, 7, 8, 9, time.Unix(1, 0), time.Unix(2, 0)}},
+			CycleStats{1, 2, 3, 4, 5, 6, 7, 8, 9, time.Unix(1, 0), time.Unix(2, 0), 10}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -310,5 +310,21 @@ func TestHashSame(t *testing.T) {
 	}
 	if got := HashSHA256.Of([]byte("abc")).String(); got != "ba7816bf8f01cfea414140de5dae2223" {
 		t.Errorf("SHA-256 of abc = %s", got)
+	}
+}
+
+// TestCodecOlderCycleStats: cycle figures written before Retries existed
+// (the record without its last varint) decode with no retries and every
+// other figure kept.
+func TestCodecOlderCycleStats(t *testing.T) {
+	want := CycleStats{Fetches: 1, New: 2, Errors: 3, Bytes: 4, Found: 5, NextID: 6, First: time.Unix(1, 0), Last: time.Unix(2, 0), Retries: 7}
+	v := encodeCycleStats(nil, &want)
+	if v[len(v)-1] != 7 {
+		t.Fatalf("retries are not the last byte of %x", v)
+	}
+	got, err := decodeCycleStats(v[:len(v)-1])
+	want.Retries = 0
+	if err != nil || !reflect.DeepEqual(got, want) {
+		t.Errorf("older record = %+v, %v; want %+v", got, err, want)
 	}
 }

@@ -72,6 +72,9 @@ func (x *CycleStats) code(r *rec) {
 	}
 	r.time(&x.First)
 	r.time(&x.Last)
+	// Added last: a record written before it decodes as 0 retries (a
+	// missing trailing varint reads as 0), and older builds ignore it.
+	recUv(r, &x.Retries)
 }
 
 func encodeCycleStats(dst []byte, x *CycleStats) []byte { return encodeRec(dst, x.code) }

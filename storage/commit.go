@@ -206,6 +206,7 @@ func (c *committer) apply(tx *bolt.Tx) error {
 		}
 	}
 	c.stats.Found += uint64(len(c.pend))
+	c.stats.Retries += c.b.retries
 	c.stats.NextID = c.limit
 	cs := tx.Bucket(bktCycleStats)
 	if err := cs.Put(c.key32(c.cycle), c.take(encodeCycleStats(c.value(96), &c.stats))); err != nil {

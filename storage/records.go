@@ -364,6 +364,10 @@ type CycleStats struct {
 	NextID    uint64 // page ids below NextID existed at the cycle's last commit
 	First     time.Time
 	Last      time.Time // range of FetchedAt
+	// Retries are the cycle's requests that failed and were tried again
+	// (Batch.AddRetries). They leave no fetch record, but a page budget
+	// counts them: Fetches + Retries is what a cycle has spent.
+	Retries uint64
 }
 
 // Cycle is one crawl cycle of seedcrawl run. A database written

@@ -429,7 +429,7 @@ func runWaitStopNote(p *recrawl.Pause, now time.Time) string {
 // runStarvedNote warns after cycle n, whose statistics are s, when it
 // spent its whole budget of budget pages (spent: its last crawl stopped
 // on the budget, which counts requests, retries too; or s counts as many
-// URLs requested), fetched no new page, and at
+// requests, fetches and retries), fetched no new page, and at
 // least half its fetches refetched known pages under a refresh share of
 // 1, which puts no cap on refetches: they compete with new URLs in the
 // scheduler's order and may take the whole budget. It states what the
@@ -439,7 +439,7 @@ func runWaitStopNote(p *recrawl.Pause, now time.Time) string {
 // not have helped it. "" for any other cycle.
 func runStarvedNote(n uint32, s storage.CycleStats, budget int64, spent bool, share float64) string {
 	refetched := s.Changed + s.Unchanged + s.Gone
-	spent = spent || budget > 0 && s.Fetches >= uint64(budget)
+	spent = spent || budget > 0 && s.Fetches+s.Retries >= uint64(budget)
 	if share < 1 || budget <= 0 || !spent || s.New > 0 || refetched == 0 || 2*refetched < s.Fetches {
 		return ""
 	}
@@ -527,7 +527,12 @@ func runPlanNote(p *recrawl.Plan) string {
 		parts = append(parts, fmt.Sprintf("%d seeds by %s, %d of %d known pages due to revisit",
 			len(p.Seeds), p.Cycle.SeedAlgo, p.Due, len(p.Refresh)))
 	default:
-		parts = append(parts, fmt.Sprintf("%d seeds by %s, %d fetches done", len(p.Cycle.Seeds), p.Cycle.SeedAlgo, p.Cycle.Stats.Fetches))
+		done := fmt.Sprintf("%d fetches done", p.Cycle.Stats.Fetches)
+		if r := p.Cycle.Stats.Retries; r > 0 {
+			// The budget counts them: say so, or "budget N" does not add up.
+			done = fmt.Sprintf("%d fetches and %d retries done", p.Cycle.Stats.Fetches, r)
+		}
+		parts = append(parts, fmt.Sprintf("%d seeds by %s, %s", len(p.Cycle.Seeds), p.Cycle.SeedAlgo, done))
 	}
 	if v := cycleVanished(p.Cycle); v.SeedsVanished > 0 {
 		parts = append(parts, fmt.Sprintf("%d vanished seeds, %d replaced", v.SeedsVanished, v.SeedsReplaced))

@@ -90,6 +90,8 @@ func TestRunStarvedNote(t *testing.T) {
 		{"half refetches", storage.CycleStats{Fetches: 100, Unchanged: 50, Errors: 50}, 100, 1, "50 of its 100 fetches refetched known pages", false},
 		{"budget spent with a retry", storage.CycleStats{Fetches: 29, Unchanged: 29}, 30, 1, "29 of its 29 fetches refetched known pages", true},
 		{"stopped before the budget", storage.CycleStats{Fetches: 29, Unchanged: 29}, 30, 1, "", false},
+		// A resume whose budget its retries spent runs no crawl to stop on it.
+		{"retries spent it, no crawl", storage.CycleStats{Fetches: 29, Unchanged: 29, Retries: 1}, 30, 1, "29 of its 29 fetches refetched known pages", false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got := runStarvedNote(2, tc.s, tc.budget, tc.spent, tc.share)
