@@ -244,6 +244,30 @@ func TestCrawlHostileWeb(t *testing.T) {
 		}
 	})
 
+	t.Run("retries in the cycle's figures", func(t *testing.T) {
+		// A retried request leaves no fetch record; the cycle's figures
+		// count it, so fetches and retries are the requests the page
+		// budget counted, as stats --cycles --json reports them.
+		var retries uint64
+		for _, n := range h.sum.Retries {
+			retries += n
+		}
+		if retries == 0 {
+			t.Fatal("no retry in a crawl of the hostile web: flaky.test and ratelimit.test ask for them")
+		}
+		var js struct {
+			Cycles []struct {
+				Stats struct{ Fetches, Retries uint64 } `json:"stats"`
+			} `json:"cycles"`
+		}
+		if err := json.Unmarshal([]byte(cmdOK(t, "stats", "--db", h.db, "--cycles", "--json")), &js); err != nil || len(js.Cycles) != 1 {
+			t.Fatalf("stats --cycles --json: %v, %+v", err, js)
+		}
+		if c := js.Cycles[0].Stats; c.Retries != retries || c.Fetches+c.Retries != h.sum.Fetches {
+			t.Errorf("cycle 1: %d fetches and %d retries stored; the crawl made %d requests, %d of them retries", c.Fetches, c.Retries, h.sum.Fetches, retries)
+		}
+	})
+
 	t.Run("429 Retry-After honoured", func(t *testing.T) {
 		var limited []testweb.Entry
 		for _, e := range entries {

@@ -315,6 +315,7 @@ type cycleStatsJSON struct {
 	Unchanged uint64     `json:"unchanged"`
 	Gone      uint64     `json:"gone"`
 	Errors    uint64     `json:"errors"`
+	Retries   uint64     `json:"retries"` // requests tried again: with fetches, what a budget counted
 	Bytes     uint64     `json:"bytes"`
 	Found     uint64     `json:"found"`
 	NextID    uint64     `json:"next_id"`
@@ -324,7 +325,7 @@ type cycleStatsJSON struct {
 
 func cycleStatsOut(s storage.CycleStats) cycleStatsJSON {
 	return cycleStatsJSON{Fetches: s.Fetches, New: s.New, Changed: s.Changed, Unchanged: s.Unchanged,
-		Gone: s.Gone, Errors: s.Errors, Bytes: s.Bytes, Found: s.Found, NextID: s.NextID,
+		Gone: s.Gone, Errors: s.Errors, Retries: s.Retries, Bytes: s.Bytes, Found: s.Found, NextID: s.NextID,
 		First: timeOrNil(s.First), Last: timeOrNil(s.Last)}
 }
 
