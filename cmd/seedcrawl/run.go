@@ -516,7 +516,13 @@ func runLastCycle(db *storage.DB, want uint32) uint32 {
 
 func runPlanNote(p *recrawl.Plan) string {
 	var parts []string
+	// Cycle 1 starts on a db that knows no page (a db of an unfinished
+	// crawl resumes it as cycle 1 instead): nothing to revisit, so no
+	// revisit figures and no refetch cap.
+	first := p.Start && p.Cycle.N == 1
 	switch {
+	case first:
+		parts = append(parts, fmt.Sprintf("%d seeds by %s, first cycle: nothing to revisit", len(p.Seeds), p.Cycle.SeedAlgo))
 	case p.Start && p.Lazy:
 		// A budget-limited cycle queues the known pages its budget can use
 		// first and the others as links reach them: its figures are of
@@ -544,6 +550,7 @@ func runPlanNote(p *recrawl.Plan) string {
 		parts = append(parts, "budget spent")
 	}
 	switch {
+	case first:
 	case p.MaxRefresh > 0 && p.MaxPages > 0:
 		// A resumed cycle can have more of its refresh share left than
 		// budget (the refetches it reached were fewer than the share);
