@@ -135,6 +135,31 @@ func seedURLs(ps []Pick) []string {
 	return out
 }
 
+// stopThenResume runs r with store as its crawl, which commits what a
+// stopped run had stored; the run is then stopped as by Ctrl-C. It runs r
+// again with no crawl of its own and returns the plan of that second Run,
+// failing t unless it resumed the stopped cycle.
+func stopThenResume(t *testing.T, r *Runner, fc *fakeCrawl, store func(p *Plan) error) *Plan {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	fc.during = func(_ context.Context, p *Plan) error {
+		defer cancel()
+		return store(p)
+	}
+	if err := r.Run(ctx); err != nil {
+		t.Fatal(err)
+	}
+	fc.during = nil
+	if err := r.Run(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if len(fc.plans) != 2 || fc.plans[1].Start {
+		t.Fatalf("%d plans, want a cycle planned then resumed", len(fc.plans))
+	}
+	return fc.plans[1]
+}
+
 // newTestRunner returns a Runner on db with a fake crawl and o's settings
 // (Store, Crawl and a default K filled in).
 func newTestRunner(t testing.TB, db *storage.DB, o Options) (*Runner, *fakeCrawl) {

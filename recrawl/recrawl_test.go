@@ -421,31 +421,15 @@ func TestRunnerResumesOwedRefetches(t *testing.T) {
 	db := testDB(t, html("http://a.test/", "http://a.test:8080/b", "http://a.test/c"), html("http://a.test:8080/b"),
 		html("http://a.test/c"))
 	r, fc := newTestRunner(t, db, Options{Cycles: 2, PagesPerCycle: 10, DiscoveryShare: 0.5})
-	ctx, cancel := context.WithCancel(context.Background())
-	fc.during = func(_ context.Context, p *Plan) error {
+	p := stopThenResume(t, r, fc, func(p *Plan) error {
 		// Cycle 2 owes b and c; c is refetched and its deletion lost
 		// (the commit that deleted it never came).
 		var b storage.Batch
 		b.PutOwed(p.Cycle.N, storage.Owed{ID: 1, Weight: 0.25, Seq: 0})
 		b.PutOwed(p.Cycle.N, storage.Owed{ID: 2, Weight: 0.5, Seq: 1})
 		b.AddFetch(storage.Fetch{ID: 2, Status: storage.StatusNotModified, Code: 304}, nil)
-		if err := db.Commit(&b); err != nil {
-			return err
-		}
-		cancel()
-		return nil
-	}
-	if err := r.Run(ctx); err != nil {
-		t.Fatal(err)
-	}
-	fc.during = nil
-	if err := r.Run(context.Background()); err != nil {
-		t.Fatal(err)
-	}
-	if len(fc.plans) != 2 || fc.plans[1].Start {
-		t.Fatalf("%d plans, want cycle 2 planned then resumed", len(fc.plans))
-	}
-	p := fc.plans[1]
+		return db.Commit(&b)
+	})
 	if got, want := fmt.Sprintf("%+v", p.Owed), "[{ID:1 Host:a.test:8080 Depth:0 Weight:0.25 Seq:0}]"; got != want {
 		t.Errorf("resumed plan owes %s, want %s", got, want)
 	}
@@ -464,8 +448,7 @@ func TestRunnerResumesOwedRefetches(t *testing.T) {
 func TestRunnerResumeCountsRetries(t *testing.T) {
 	db := testDB(t)
 	r, fc := newTestRunner(t, db, Options{Cycles: 1, Seeds: []string{"http://a.test/"}, PagesPerCycle: 10})
-	ctx, cancel := context.WithCancel(context.Background())
-	fc.during = func(ctx context.Context, p *Plan) error {
+	p := stopThenResume(t, r, fc, func(*Plan) error {
 		ints, err := db.Intern([]string{"http://a.test/1", "http://a.test/2", "http://a.test/3"}, storage.NoPage, 0)
 		if err != nil {
 			return err
@@ -476,24 +459,9 @@ func TestRunnerResumeCountsRetries(t *testing.T) {
 			b.AddFetch(storage.Fetch{ID: in.ID, Status: storage.StatusFetched, Code: 200}, nil)
 		}
 		b.AddRetries(2)
-		if err := db.Commit(&b); err != nil {
-			return err
-		}
-		cancel()
-		return nil
-	}
-	if err := r.Run(ctx); err != nil {
-		t.Fatal(err)
-	}
-	fc.during = nil
-	if err := r.Run(context.Background()); err != nil {
-		t.Fatal(err)
-	}
-	if len(fc.plans) != 2 {
-		t.Fatalf("%d plans, want the cycle and its resume", len(fc.plans))
-	}
-	if p := fc.plans[1]; p.Start || p.MaxPages != 4 || p.Cycle.Stats.Retries != 2 {
-		t.Errorf("resumed plan: start %v, budget %d, %d retries stored; want the cycle resumed with 10 − 4 fetches − 2 retries = 4",
-			p.Start, p.MaxPages, p.Cycle.Stats.Retries)
+		return db.Commit(&b)
+	})
+	if p.MaxPages != 4 || p.Cycle.Stats.Retries != 2 {
+		t.Errorf("resumed plan: budget %d, %d retries stored; want 10 − 4 fetches − 2 retries = 4", p.MaxPages, p.Cycle.Stats.Retries)
 	}
 }
