@@ -25,7 +25,7 @@ var pseStatFile string
 // which every seedcrawl process runs from start-up because the binary links
 // the embedded server. seedcrawl serves no NATS monitoring, so the figures
 // the sampler keeps are never read; a polite crawl, which mostly waits,
-// spent about a sixth of its CPU on it. The sampler's next read fails and
+// spent about 14% of its CPU on it. The sampler's next read fails and
 // it does not reschedule. It leaves a path it does not recognise alone.
 //
 // The sampler reads the path without synchronization, so the write is a
