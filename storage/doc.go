@@ -56,7 +56,9 @@
 // first cycle-2 fetch arrives.
 //
 // Commit classifies every fetch against the page's previous one (Change:
-// new, changed, unchanged, gone) and keeps per-cycle figures (CycleStats);
+// new, changed, unchanged, gone) and keeps per-cycle figures (CycleStats),
+// among them the retries a batch reports (Batch.AddRetries), which write
+// no fetch record but count against a cycle's page budget;
 // Page.Novel marks a page that was the first stored with its content hash
 // (hashes bucket), which NodeFlags reports for seed evaluation.
 //
