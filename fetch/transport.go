@@ -177,14 +177,29 @@ func pick[T int | int64 | time.Duration](v, def T) T {
 	return v
 }
 
+// CheckCAFile reports the error NewTransport would give for Options.CAFile
+// path (unreadable, or no PEM certificate in it) without loading the
+// system's trusted roots, which take milliseconds and megabytes to parse.
+func CheckCAFile(path string) error {
+	_, err := readCAFile(path, x509.NewCertPool())
+	return err
+}
+
+// loadCAFile returns the system's trusted roots with the certificates of
+// the CA file path added.
 func loadCAFile(path string) (*x509.CertPool, error) {
-	pem, err := os.ReadFile(path)
-	if err != nil {
-		return nil, fmt.Errorf("fetch: read CA file: %w", err)
-	}
 	pool, err := x509.SystemCertPool()
 	if err != nil || pool == nil {
 		pool = x509.NewCertPool()
+	}
+	return readCAFile(path, pool)
+}
+
+// readCAFile adds the PEM certificates of path to pool.
+func readCAFile(path string, pool *x509.CertPool) (*x509.CertPool, error) {
+	pem, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("fetch: read CA file: %w", err)
 	}
 	if !pool.AppendCertsFromPEM(pem) {
 		return nil, fmt.Errorf("fetch: CA file %s: %w: no PEM certificate found", path, ErrOptions)

@@ -232,17 +232,34 @@ func TestHTTP2AndCAFile(t *testing.T) {
 	}
 }
 
+// TestCAFileErrors: a CA file that holds no certificate or does not exist
+// fails NewTransport, and CheckCAFile gives the same verdict (it checks
+// the file for the settings without loading the system's roots); a file
+// with a certificate passes both.
 func TestCAFileErrors(t *testing.T) {
 	dir := t.TempDir()
-	junk := filepath.Join(dir, "junk.pem")
+	junk, good := filepath.Join(dir, "junk.pem"), filepath.Join(dir, "good.pem")
 	if err := os.WriteFile(junk, []byte("not a certificate"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := NewTransport(Options{CAFile: junk}); err == nil || !strings.Contains(err.Error(), junk) {
-		t.Fatalf("junk CA file: %v", err)
+	srv := httptest.NewTLSServer(http.NotFoundHandler())
+	srv.Close()
+	if err := os.WriteFile(good, pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: srv.Certificate().Raw}), 0o644); err != nil {
+		t.Fatal(err)
 	}
-	if _, err := NewTransport(Options{CAFile: filepath.Join(dir, "missing.pem")}); err == nil {
-		t.Fatal("missing CA file accepted")
+	for _, tc := range []struct {
+		name, path string
+		ok         bool
+	}{
+		{"junk", junk, false},
+		{"missing", filepath.Join(dir, "missing.pem"), false},
+		{"a certificate", good, true},
+	} {
+		_, terr := NewTransport(Options{CAFile: tc.path})
+		cerr := CheckCAFile(tc.path)
+		if (terr == nil) != tc.ok || (cerr == nil) != tc.ok || !tc.ok && (!strings.Contains(terr.Error(), tc.path) || cerr.Error() != terr.Error()) {
+			t.Errorf("%s: NewTransport %v, CheckCAFile %v; want both to %s, naming the file", tc.name, terr, cerr, map[bool]string{true: "pass", false: "fail"}[tc.ok])
+		}
 	}
 }
 

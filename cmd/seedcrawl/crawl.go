@@ -202,7 +202,24 @@ func openCrawl(cfg config.Config, x crawlExtras) (*crawlSession, error) {
 
 // openCrawlBase opens the db and builds what every crawl of the session
 // shares: transport, fetchers, robots cache, scope.
-func openCrawlBase(cfg config.Config, x crawlExtras) (*crawlSession, error) {
+func openCrawlBase(cfg config.Config, x crawlExtras) (_ *crawlSession, err error) {
+	// The collector's settings come first: opening the db and the crawl's
+	// first allocations take the heap past the runtime's initial 4 MB
+	// goal, which at the default GOGC costs a collection, about an eighth
+	// of the CPU of a crawl of a few pages. The limit is raised for the
+	// db's URLs once it is open (setMemoryLimit).
+	memLimit, gcPercent := os.Getenv("GOMEMLIMIT") == "", -1
+	if memLimit {
+		debug.SetMemoryLimit(crawlMemoryLimit(cfg, 0))
+		if os.Getenv("GOGC") == "" {
+			gcPercent = debug.SetGCPercent(crawlGCPercent)
+		}
+	}
+	defer func() {
+		if err != nil && gcPercent >= 0 {
+			debug.SetGCPercent(gcPercent) // the session did not take it over
+		}
+	}()
 	if x.logger == nil {
 		x.logger = slog.New(slog.DiscardHandler)
 	}
@@ -234,11 +251,9 @@ func openCrawlBase(cfg config.Config, x crawlExtras) (*crawlSession, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open db: %w", err) // storage's ErrLocked text already says what to do
 	}
-	s := &crawlSession{cfg: cfg, x: x, db: db, memLimit: os.Getenv("GOMEMLIMIT") == "", gcPercent: -1}
+	s := &crawlSession{cfg: cfg, x: x, db: db, memLimit: memLimit, gcPercent: gcPercent}
+	gcPercent = -1 // s.close restores it
 	s.setMemoryLimit()
-	if s.memLimit && os.Getenv("GOGC") == "" {
-		s.gcPercent = debug.SetGCPercent(crawlGCPercent)
-	}
 	ok := false
 	defer func() {
 		if !ok {

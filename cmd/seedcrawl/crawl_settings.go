@@ -189,9 +189,7 @@ func readableFiles(cfg config.Config) error {
 func checkFiles(cfg config.Config) error {
 	var errs []error
 	if cfg.CAFile != "" {
-		// With no other option set, any error is the file's (unreadable,
-		// or no PEM certificate in it).
-		if _, err := fetch.NewTransport(fetch.Options{CAFile: cfg.CAFile}); err != nil {
+		if err := fetch.CheckCAFile(cfg.CAFile); err != nil {
 			errs = append(errs, &config.KeyError{Key: "ca-file", Err: fmt.Errorf("%w: %w", config.ErrBadValue, err)})
 		}
 	}

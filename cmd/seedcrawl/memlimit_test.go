@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"io"
+	"os"
 	"path/filepath"
 	"runtime/debug"
 	"testing"
@@ -96,6 +97,20 @@ func TestCrawlGCPercent(t *testing.T) {
 				t.Fatalf("GC percent %d during the session and %d after it, want %d and %d", during, after, tc.want, before)
 			}
 		})
+	}
+	// The session sets it before it opens the db; a db that cannot be
+	// opened leaves the setting as it was.
+	t.Setenv("GOGC", "")
+	debug.SetGCPercent(100)
+	notDir := filepath.Join(t.TempDir(), "file")
+	if err := os.WriteFile(notDir, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := openCrawl(demoConfig(filepath.Join(notDir, "gc.db"), w.site.Seeds(), w.srv, 0, 2), crawlExtras{}); err == nil {
+		t.Fatal("a db under a regular file opened")
+	}
+	if after := debug.SetGCPercent(100); after != 100 {
+		t.Errorf("GC percent %d after a session that failed to open, want 100 as before", after)
 	}
 }
 
