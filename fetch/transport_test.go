@@ -238,22 +238,28 @@ func TestHTTP2AndCAFile(t *testing.T) {
 // with a certificate passes both.
 func TestCAFileErrors(t *testing.T) {
 	dir := t.TempDir()
-	junk, good := filepath.Join(dir, "junk.pem"), filepath.Join(dir, "good.pem")
-	if err := os.WriteFile(junk, []byte("not a certificate"), 0o644); err != nil {
-		t.Fatal(err)
-	}
 	srv := httptest.NewTLSServer(http.NotFoundHandler())
 	srv.Close()
-	if err := os.WriteFile(good, pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: srv.Certificate().Raw}), 0o644); err != nil {
-		t.Fatal(err)
+	cert := pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: srv.Certificate().Raw})
+	key := pem.EncodeToMemory(&pem.Block{Type: "PRIVATE KEY", Bytes: []byte("not checked")})
+	file := func(name string, b []byte) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
 	}
 	for _, tc := range []struct {
 		name, path string
 		ok         bool
 	}{
-		{"junk", junk, false},
+		{"junk", file("junk.pem", []byte("not a certificate")), false},
+		{"empty", file("empty.pem", nil), false},
+		{"a key only", file("key.pem", key), false},
 		{"missing", filepath.Join(dir, "missing.pem"), false},
-		{"a certificate", good, true},
+		{"a directory", dir, false},
+		{"a certificate", file("good.pem", cert), true},
+		{"a key and a certificate", file("both.pem", append(key, cert...)), true},
 	} {
 		_, terr := NewTransport(Options{CAFile: tc.path})
 		cerr := CheckCAFile(tc.path)

@@ -208,16 +208,24 @@ func openCrawlBase(cfg config.Config, x crawlExtras) (_ *crawlSession, err error
 	// goal, which at the default GOGC costs a collection, about an eighth
 	// of the CPU of a crawl of a few pages. The limit is raised for the
 	// db's URLs once it is open (setMemoryLimit).
-	memLimit, gcPercent := os.Getenv("GOMEMLIMIT") == "", -1
+	// A failure before the session exists puts both back.
+	memLimit, gcPercent, prevLimit := os.Getenv("GOMEMLIMIT") == "", -1, int64(-1)
 	if memLimit {
-		debug.SetMemoryLimit(crawlMemoryLimit(cfg, 0))
+		prevLimit = debug.SetMemoryLimit(crawlMemoryLimit(cfg, 0))
 		if os.Getenv("GOGC") == "" {
 			gcPercent = debug.SetGCPercent(crawlGCPercent)
 		}
 	}
+	handedOver := false
 	defer func() {
-		if err != nil && gcPercent >= 0 {
-			debug.SetGCPercent(gcPercent) // the session did not take it over
+		if err == nil || handedOver {
+			return
+		}
+		if prevLimit >= 0 {
+			debug.SetMemoryLimit(prevLimit)
+		}
+		if gcPercent >= 0 {
+			debug.SetGCPercent(gcPercent)
 		}
 	}()
 	if x.logger == nil {
@@ -252,7 +260,7 @@ func openCrawlBase(cfg config.Config, x crawlExtras) (_ *crawlSession, err error
 		return nil, fmt.Errorf("open db: %w", err) // storage's ErrLocked text already says what to do
 	}
 	s := &crawlSession{cfg: cfg, x: x, db: db, memLimit: memLimit, gcPercent: gcPercent}
-	gcPercent = -1 // s.close restores it
+	handedOver = true // s.close restores GOGC from here on
 	s.setMemoryLimit()
 	ok := false
 	defer func() {

@@ -65,8 +65,12 @@ func TestCrawlMemoryLimitFollowsURLs(t *testing.T) {
 // crawlGCPercent while it is open and restores the setting when it
 // closes, and that GOGC, when set, is left alone (like GOMEMLIMIT).
 func TestCrawlGCPercent(t *testing.T) {
-	prev := debug.SetGCPercent(100)
-	t.Cleanup(func() { debug.SetGCPercent(prev) })
+	prev, prevLimit := debug.SetGCPercent(100), debug.SetMemoryLimit(-1)
+	t.Cleanup(func() {
+		debug.SetGCPercent(prev)
+		debug.SetMemoryLimit(prevLimit)
+	})
+	t.Setenv("GOMEMLIMIT", "") // the session sets them only when it sets the limit
 	w := cleanWeb(t, 3, 20, 2)
 	for _, tc := range []struct {
 		name, gogc string
@@ -98,10 +102,12 @@ func TestCrawlGCPercent(t *testing.T) {
 			}
 		})
 	}
-	// The session sets it before it opens the db; a db that cannot be
-	// opened leaves the setting as it was.
+	// The session sets them before it opens the db; a db that cannot be
+	// opened leaves both as they were.
 	t.Setenv("GOGC", "")
 	debug.SetGCPercent(100)
+	const limit = 1 << 40
+	debug.SetMemoryLimit(limit)
 	notDir := filepath.Join(t.TempDir(), "file")
 	if err := os.WriteFile(notDir, nil, 0o644); err != nil {
 		t.Fatal(err)
@@ -109,8 +115,8 @@ func TestCrawlGCPercent(t *testing.T) {
 	if _, err := openCrawl(demoConfig(filepath.Join(notDir, "gc.db"), w.site.Seeds(), w.srv, 0, 2), crawlExtras{}); err == nil {
 		t.Fatal("a db under a regular file opened")
 	}
-	if after := debug.SetGCPercent(100); after != 100 {
-		t.Errorf("GC percent %d after a session that failed to open, want 100 as before", after)
+	if after, lim := debug.SetGCPercent(100), debug.SetMemoryLimit(-1); after != 100 || lim != limit {
+		t.Errorf("GC percent %d and memory limit %d after a session that failed to open, want 100 and %d as before", after, lim, int64(limit))
 	}
 }
 
