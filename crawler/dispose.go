@@ -213,7 +213,7 @@ func (m *fetched) dispose(c *Crawler) error {
 	c.changes.Flush(&c.journal.Batch)
 	if retried {
 		c.journal.Batch.AddRetries(1)
-		c.count(monitor.RetryPrefix+monitor.FailureName(rec.Reason, rec.Code), 1)
+		c.count("retry/"+monitor.FailureName(rec.Reason, rec.Code), 1)
 		return nil
 	}
 	c.adm.Forget(job.ID)

@@ -47,11 +47,6 @@ func (f *Fetch) Count(add func(key string, n uint64)) {
 	}
 }
 
-// RetryPrefix starts the counter of a request that failed and was retried:
-// "retry/" + FailureName. The crawl's page budget counts these requests, and
-// a stopped cycle's resume reads them back from the run records.
-const RetryPrefix = "retry/"
-
 // FailureName names a failed fetch for counting ("error/", "retry/"): its
 // reason (but noindex, which a fetched page's record may carry), else its
 // HTTP code.
