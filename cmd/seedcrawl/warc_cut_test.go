@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -9,7 +8,6 @@ import (
 	"testing"
 
 	"github.com/seedcrawl/seedcrawl/testweb"
-	"github.com/seedcrawl/seedcrawl/warc"
 )
 
 // TestCrawlWARCCutWarns: a --warc directory holding a file of a killed
@@ -20,24 +18,7 @@ import (
 func TestCrawlWARCCutWarns(t *testing.T) {
 	w := crawlStartWeb(t, testweb.GenOptions{Seed: 2, Pages: 20, Hosts: 1, Preset: testweb.Clean}, testweb.Options{})
 	dir := filepath.Join(t.TempDir(), "warc")
-	ww, err := warc.Open(warc.Options{Dir: dir})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var last warc.Result
-	for _, p := range []string{"/a", "/b"} {
-		if last, err = ww.WriteExchange(context.Background(), warc.Exchange{URL: "http://x.example" + p,
-			Request: []byte("GET " + p + " HTTP/1.1\r\nHost: x.example\r\n\r\n"), Response: []byte("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok")}); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := ww.Close(); err != nil {
-		t.Fatal(err)
-	}
-	old := filepath.Join(dir, last.File)
-	if err := os.Remove(strings.TrimSuffix(old, ".warc.gz") + ".cdxj"); err != nil {
-		t.Fatal(err)
-	}
+	old, last := unindexedWARC(t, dir, "/a", "/b")
 	st, err := os.Stat(old)
 	if err != nil {
 		t.Fatal(err)

@@ -3,8 +3,6 @@ package main
 import (
 	"context"
 	"math/rand/v2"
-	"net/http"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -70,27 +68,36 @@ func TestCrawlWARCUnrecoverable(t *testing.T) {
 // where the index's temporary file goes, so that no one can write it. It
 // returns the file's path.
 func killedRunFile(t *testing.T, dir string) string {
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { w.Write([]byte("<p>old</p>")) }))
-	defer srv.Close()
+	old, _ := unindexedWARC(t, dir, "/")
+	if err := os.Mkdir(strings.TrimSuffix(old, ".warc.gz")+".cdxj.tmp", 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return old
+}
+
+// unindexedWARC writes one exchange per path (of http://x.example) into a
+// new WARC file in dir, closes it and removes its index, as a kill before
+// the index would. It returns the file's path and the last exchange's
+// record pair.
+func unindexedWARC(t *testing.T, dir string, paths ...string) (string, warc.Result) {
+	t.Helper()
 	ww, err := warc.Open(warc.Options{Dir: dir})
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := ww.WriteExchange(context.Background(), warc.Exchange{URL: srv.URL + "/",
-		Request: []byte("GET / HTTP/1.1\r\nHost: x\r\n\r\n"), Response: []byte("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok")})
-	if err != nil {
-		t.Fatal(err)
+	var last warc.Result
+	for _, p := range paths {
+		if last, err = ww.WriteExchange(context.Background(), warc.Exchange{URL: "http://x.example" + p,
+			Request: []byte("GET " + p + " HTTP/1.1\r\nHost: x.example\r\n\r\n"), Response: []byte("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok")}); err != nil {
+			t.Fatal(err)
+		}
 	}
 	if err := ww.Close(); err != nil {
 		t.Fatal(err)
 	}
-	old := filepath.Join(dir, res.File)
-	index := strings.TrimSuffix(old, ".warc.gz") + ".cdxj"
-	if err := os.Remove(index); err != nil {
+	old := filepath.Join(dir, last.File)
+	if err := os.Remove(strings.TrimSuffix(old, ".warc.gz") + ".cdxj"); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.Mkdir(index+".tmp", 0o755); err != nil {
-		t.Fatal(err)
-	}
-	return old
+	return old, last
 }
